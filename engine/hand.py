@@ -1,0 +1,1124 @@
+"""One hand of No-Limit Texas Hold'em as a deterministic state machine.
+
+Players are indexed clockwise from the first seat left of the button, the order PHH uses: with
+three or more players index 0 posts the small blind and the last index is the button; heads-up
+index 0 is the big blind and index 1 the button, who posts the small blind. A hand is fully
+described by its :class:`HandConfig`, its deck order and its list of :class:`Action`; replaying
+them gives the same state, which is what crash recovery and hand histories rely on.
+
+>>> from engine.cards import parse_cards
+>>> deck = parse_cards("AsAh KsKh 2c3d4h 5s 7c8d9h Td Jc Qd 6s")
+>>> hand = Hand(HandConfig.standard((1000, 1000), 5, 10), deck + tuple(
+...     c for c in FULL_DECK if c not in deck))
+>>> hand.to_act, hand.legal().to_call
+(1, 5)
+>>> _ = hand.fold(1)
+>>> hand.is_over, hand.stacks
+(True, [1005, 995])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from engine.cards import FULL_DECK, Card, format_card
+from engine.errors import EngineError
+from engine.evaluator import HandRank, evaluate, rank_value
+
+MAX_PLAYERS = 23
+# Amounts above this are nonsense for any table and would only let a typo create noise.
+MAX_CHIPS = 10**15
+
+
+class AnteKind(StrEnum):
+    NONE = "none"
+    PER_PLAYER = "per_player"
+    BIG_BLIND = "big_blind"
+
+
+class ReopenMode(StrEnum):
+    TDA = "tda"
+    STRICT = "strict"
+    HALF = "half"
+
+
+class Street(StrEnum):
+    PREFLOP = "preflop"
+    FLOP = "flop"
+    TURN = "turn"
+    RIVER = "river"
+    SHOWDOWN = "showdown"
+    COMPLETE = "complete"
+
+
+class ActionKind(StrEnum):
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    ALL_IN = "all_in"
+    SHOW = "show"
+    PRESELECT = "preselect"
+    TIMEOUT = "timeout"
+    VOID = "void"
+
+
+class PreAction(StrEnum):
+    FOLD = "fold"
+    CHECK_FOLD = "check_fold"
+    CHECK = "check"
+    CALL = "call"
+    CALL_ANY = "call_any"
+    NONE = "none"
+
+
+def _require_int(name: str, value: object, *, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise EngineError("bad_config", field=name, value=repr(value))
+    if value < minimum or value > MAX_CHIPS:
+        raise EngineError("bad_config", field=name, value=value)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class HandConfig:
+    """Everything about a hand except the cards and the decisions.
+
+    ``blinds`` are live bets; ``antes`` are dead money. With ``AnteKind.BIG_BLIND`` a player's
+    blind is filled before his ante and the antes are pooled into the main pot (nobody has to
+    match them); otherwise antes are posted first and count in each player's contribution, so a
+    player short of a full ante can win only what he matched. ``dead_blinds`` (a missed small
+    blind paid on return) are pooled like big-blind antes.
+    """
+
+    stacks: tuple[int, ...]
+    blinds: tuple[int, ...]
+    antes: tuple[int, ...]
+    big_blind: int
+    big_blind_index: int
+    ante_kind: AnteKind = AnteKind.NONE
+    dead_blinds: tuple[int, ...] = ()
+    chip_unit: int = 1
+    reopen: ReopenMode = ReopenMode.TDA
+
+    def __post_init__(self) -> None:
+        n = len(self.stacks)
+        if not 2 <= n <= MAX_PLAYERS:
+            raise EngineError("bad_config", field="players", value=n)
+        for name in ("stacks", "blinds", "antes"):
+            values = getattr(self, name)
+            if not isinstance(values, tuple) or len(values) != n:
+                raise EngineError("bad_config", field=name, value=repr(values))
+            for value in values:
+                _require_int(name, value, minimum=1 if name == "stacks" else 0)
+        if self.dead_blinds:
+            if not isinstance(self.dead_blinds, tuple) or len(self.dead_blinds) != n:
+                raise EngineError("bad_config", field="dead_blinds", value=repr(self.dead_blinds))
+            for value in self.dead_blinds:
+                _require_int("dead_blinds", value)
+        _require_int("big_blind", self.big_blind, minimum=1)
+        _require_int("chip_unit", self.chip_unit, minimum=1)
+        index = _require_int("big_blind_index", self.big_blind_index)
+        if index >= n:
+            raise EngineError("bad_config", field="big_blind_index", value=index)
+        if not isinstance(self.ante_kind, AnteKind):
+            raise EngineError("bad_config", field="ante_kind", value=repr(self.ante_kind))
+        if not isinstance(self.reopen, ReopenMode):
+            raise EngineError("bad_config", field="reopen", value=repr(self.reopen))
+
+    @property
+    def players(self) -> int:
+        return len(self.stacks)
+
+    @classmethod
+    def standard(
+        cls,
+        stacks: Sequence[int],
+        small_blind: int,
+        big_blind: int,
+        *,
+        ante_kind: AnteKind = AnteKind.NONE,
+        ante: int = 0,
+        chip_unit: int = 1,
+        reopen: ReopenMode = ReopenMode.TDA,
+    ) -> HandConfig:
+        """A hand with the usual positions: SB left of the button, BB next (heads-up reversed)."""
+        n = len(stacks)
+        if n == 2:
+            blinds: tuple[int, ...] = (big_blind, small_blind)
+            bb_index = 0
+        else:
+            blinds = (small_blind, big_blind) + (0,) * (n - 2)
+            bb_index = 1
+        if ante_kind is AnteKind.PER_PLAYER:
+            antes = (ante,) * n
+        elif ante_kind is AnteKind.BIG_BLIND:
+            antes = tuple(ante if i == bb_index else 0 for i in range(n))
+        else:
+            antes = (0,) * n
+        return cls(
+            stacks=tuple(stacks),
+            blinds=blinds,
+            antes=antes,
+            big_blind=big_blind,
+            big_blind_index=bb_index,
+            ante_kind=ante_kind,
+            chip_unit=chip_unit,
+            reopen=reopen,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stacks": list(self.stacks),
+            "blinds": list(self.blinds),
+            "antes": list(self.antes),
+            "big_blind": self.big_blind,
+            "big_blind_index": self.big_blind_index,
+            "ante_kind": self.ante_kind.value,
+            "dead_blinds": list(self.dead_blinds),
+            "chip_unit": self.chip_unit,
+            "reopen": self.reopen.value,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> HandConfig:
+        try:
+            return cls(
+                stacks=tuple(data["stacks"]),
+                blinds=tuple(data["blinds"]),
+                antes=tuple(data["antes"]),
+                big_blind=data["big_blind"],
+                big_blind_index=data["big_blind_index"],
+                ante_kind=AnteKind(data.get("ante_kind", "none")),
+                dead_blinds=tuple(data.get("dead_blinds", ())),
+                chip_unit=data.get("chip_unit", 1),
+                reopen=ReopenMode(data.get("reopen", "tda")),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EngineError("bad_config", field="json", value=str(exc)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One input to a hand. ``amount`` is the raise-to total of the street for BET and RAISE."""
+
+    kind: ActionKind
+    player: int | None = None
+    amount: int | None = None
+    pre: PreAction | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind.value}
+        if self.player is not None:
+            data["player"] = self.player
+        if self.amount is not None:
+            data["amount"] = self.amount
+        if self.pre is not None:
+            data["pre"] = self.pre.value
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Action:
+        try:
+            pre = data.get("pre")
+            return cls(
+                ActionKind(data["kind"]),
+                data.get("player"),
+                data.get("amount"),
+                PreAction(pre) if pre is not None else None,
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EngineError("bad_action", value=str(exc)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """What the player to act may do, with exact amounts."""
+
+    player: int
+    to_call: int
+    can_raise: bool
+    min_raise_to: int
+    max_raise_to: int
+    is_bet: bool
+    raise_closed: bool = False
+
+    @property
+    def can_check(self) -> bool:
+        return self.to_call == 0
+
+    @property
+    def can_call(self) -> bool:
+        return self.to_call > 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "to_call": self.to_call,
+            "can_check": self.can_check,
+            "can_raise": self.can_raise,
+            "min_raise_to": self.min_raise_to,
+            "max_raise_to": self.max_raise_to,
+            "is_bet": self.is_bet,
+            "raise_closed": self.raise_closed,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]
+
+
+# --- events -------------------------------------------------------------------------------
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, StrEnum):
+        return value.value
+    return value
+
+
+class Event:
+    """Something that happened; ``to_json`` gives a JSON-safe dict with a ``type`` key."""
+
+    type: ClassVar[str] = "event"
+    __slots__ = ()
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type}
+        for f in fields(self):  # type: ignore[arg-type]
+            data[f.name] = _plain(getattr(self, f.name))
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedBet(Event):
+    type: ClassVar[str] = "forced_bet"
+    player: int
+    kind: str  # "ante", "small_blind", "big_blind", "blind", "dead_blind"
+    amount: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsDealt(Event):
+    """Who got cards; the cards themselves never travel in events that others may see."""
+
+    type: ClassVar[str] = "hole_cards_dealt"
+    players: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken(Event):
+    type: ClassVar[str] = "action"
+    player: int
+    kind: ActionKind  # fold, check, call, bet or raise
+    amount: int  # chips put in now (call) or the raise-to total (bet, raise); 0 otherwise
+    total_bet: int
+    stack: int
+    all_in: bool
+    auto: str | None = None  # "preselect" or "timeout" when the player did not click it
+
+
+@dataclass(frozen=True, slots=True)
+class StreetDealt(Event):
+    type: ClassVar[str] = "street"
+    street: Street
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BetReturned(Event):
+    type: ClassVar[str] = "bet_returned"
+    player: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandShown(Event):
+    type: ClassVar[str] = "shown"
+    player: int
+    cards: tuple[Card, ...]
+    rank_code: str
+    rank_text: str
+    best_five: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandMucked(Event):
+    type: ClassVar[str] = "mucked"
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded(Event):
+    type: ClassVar[str] = "pot_awarded"
+    index: int
+    amount: int
+    eligible: tuple[int, ...]
+    shares: tuple[tuple[int, int], ...]  # (player, chips)
+    showdown: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(Event):
+    type: ClassVar[str] = "hand_ended"
+    stacks: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandVoided(Event):
+    type: ClassVar[str] = "hand_voided"
+    refunds: tuple[int, ...]
+    stacks: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    stacks: tuple[int, ...]
+    net: tuple[int, ...]
+    pots: tuple[PotAwarded, ...]
+    shown: tuple[int, ...]
+    showdown: bool
+    voided: bool
+    # The rank of every hand shown at showdown, for naming the winners.
+    ranks: tuple[tuple[int, HandRank], ...] = ()
+
+
+# --- dealing convention -------------------------------------------------------------------
+
+
+def board_positions(players: int) -> tuple[int, ...]:
+    """Deck indices of the five board cards: one burn before the flop, the turn and the river."""
+    base = 2 * players
+    return (base + 1, base + 2, base + 3, base + 5, base + 7)
+
+
+def deck_from_cards(
+    players: int,
+    holes: Sequence[Sequence[Card] | None],
+    board: Sequence[Card],
+    filler: Iterable[Card] = FULL_DECK,
+) -> tuple[Card, ...]:
+    """A full deck order that deals the given hole cards and board (unknowns from ``filler``).
+
+    Hole cards go one at a time round the table from index 0, twice; then burn, flop, burn,
+    turn, burn, river.
+    """
+    slots: list[Card | None] = [None] * 52
+    for i, cards in enumerate(holes):
+        if cards is not None:
+            for k, card in enumerate(cards[:2]):
+                slots[i + k * players] = card
+    for pos, card in zip(board_positions(players), board, strict=False):
+        slots[pos] = card
+    used = {c for c in slots if c is not None}
+    if len(used) != sum(c is not None for c in slots):
+        raise EngineError("bad_deck", reason="duplicate_card")
+    spare = iter([c for c in filler if c not in used])
+    return tuple(c if c is not None else next(spare) for c in slots)
+
+
+# --- the hand -----------------------------------------------------------------------------
+
+
+class Hand:
+    """A hand in progress (or finished). Every method that changes it returns the new events."""
+
+    def __init__(self, config: HandConfig, deck: Sequence[Card]) -> None:
+        n = config.players
+        deck_t = tuple(deck)
+        if len(deck_t) < 2 * n + 8 or len(set(deck_t)) != len(deck_t):
+            raise EngineError("bad_deck", reason="size_or_duplicates", size=len(deck_t))
+        for card in deck_t:
+            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+                raise EngineError("bad_deck", reason="bad_card", card=repr(card))
+        self.config = config
+        self.deck = deck_t
+        self.n = n
+        self.stacks: list[int] = list(config.stacks)
+        self.bets: list[int] = [0] * n
+        # Every chip a player put in, including bets of the current street and layered antes.
+        self.contributions: list[int] = [0] * n
+        # Dead money that belongs to the main pot without being matched (BBA antes, dead SB).
+        self.pooled: list[int] = [0] * n
+        self.folded: list[bool] = [False] * n
+        self.all_in: list[bool] = [False] * n
+        self.street = Street.PREFLOP
+        self.board: tuple[Card, ...] = ()
+        self.to_act: int | None = None
+        self.actions: list[Action] = []
+        self.events: list[Event] = []
+        self.result: HandResult | None = None
+        self.shown: set[int] = set()
+        self.show_requested: set[int] = set()
+        self.preselected: dict[int, tuple[PreAction, int]] = {}
+        # Betting-round state.
+        self.high_bet = 0
+        self.min_increment = config.big_blind
+        self.full_raises = 0
+        self.acted: list[bool] = [False] * n
+        self.acted_high: list[int] = [0] * n
+        self.acted_raises: list[int] = [0] * n
+        self.last_aggressor: int | None = None
+        self.street_aggressor: int | None = None
+        self._post_forced_bets()
+        self._emit(HoleCardsDealt(tuple(range(n))))
+        self._begin_round(first=self._next_index(config.big_blind_index))
+
+    # -- public queries ------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    def hole_cards(self, player: int) -> tuple[Card, Card]:
+        return self.deck[player], self.deck[player + self.n]
+
+    def total_pot(self) -> int:
+        return sum(self.contributions) + sum(self.pooled)
+
+    def pots(self) -> list[Pot]:
+        """Main pot then side pots of the chips gathered so far (this street's bets excluded)."""
+        gathered = [c - b for c, b in zip(self.contributions, self.bets, strict=True)]
+        return self._layers(gathered)
+
+    def legal(self) -> Legal | None:
+        i = self.to_act
+        if i is None:
+            return None
+        stack, bet, high = self.stacks[i], self.bets[i], self.high_bet
+        to_call = min(high - bet, stack)
+        max_to = stack + bet
+        min_to = min(high + self.min_increment, max_to)
+        can_raise = stack > high - bet and self._someone_can_answer(i)
+        closed = False
+        if can_raise and not self._reopened_for(i):
+            can_raise, closed = False, True
+        return Legal(
+            player=i,
+            to_call=to_call,
+            can_raise=can_raise,
+            min_raise_to=min_to if can_raise else 0,
+            max_raise_to=max_to if can_raise else 0,
+            is_bet=high == 0,
+            raise_closed=closed,
+        )
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one input; on bad input raise :class:`EngineError` and change nothing."""
+        if not isinstance(action, Action):
+            raise EngineError("bad_action", value=repr(action))
+        kind = action.kind
+        if kind is ActionKind.VOID:
+            return self._void(action)
+        if kind is ActionKind.SHOW:
+            return self._show_request(action)
+        if kind is ActionKind.PRESELECT:
+            return self._preselect(action)
+        if self.result is not None:
+            raise EngineError("hand_over")
+        player = self._check_player(action.player)
+        if player != self.to_act:
+            raise EngineError("not_your_turn", player=player, to_act=self.to_act)
+        if kind is ActionKind.TIMEOUT:
+            if action.amount is not None:
+                raise EngineError("amount_not_expected", kind=kind.value)
+            concrete = ActionKind.CHECK if self.high_bet == self.bets[player] else ActionKind.FOLD
+            mark = len(self.events)
+            self.actions.append(action)
+            self._act(player, concrete, None, auto="timeout")
+            self._run_preselections()
+            return self.events[mark:]
+        kind, amount = self._validate(player, kind, action.amount)
+        mark = len(self.events)
+        self.actions.append(action)
+        self._act(player, kind, amount, auto=None)
+        self._run_preselections()
+        return self.events[mark:]
+
+    def fold(self, player: int) -> list[Event]:
+        return self.apply(Action(ActionKind.FOLD, player))
+
+    def check(self, player: int) -> list[Event]:
+        return self.apply(Action(ActionKind.CHECK, player))
+
+    def call(self, player: int) -> list[Event]:
+        return self.apply(Action(ActionKind.CALL, player))
+
+    def bet(self, player: int, to: int) -> list[Event]:
+        return self.apply(Action(ActionKind.BET, player, to))
+
+    def raise_to(self, player: int, to: int) -> list[Event]:
+        return self.apply(Action(ActionKind.RAISE, player, to))
+
+    def go_all_in(self, player: int) -> list[Event]:
+        return self.apply(Action(ActionKind.ALL_IN, player))
+
+    def timeout(self, player: int) -> list[Event]:
+        return self.apply(Action(ActionKind.TIMEOUT, player))
+
+    def show(self, player: int) -> list[Event]:
+        return self.apply(Action(ActionKind.SHOW, player))
+
+    def preselect(self, player: int, pre: PreAction) -> list[Event]:
+        return self.apply(Action(ActionKind.PRESELECT, player, pre=pre))
+
+    def clear_preselect(self, player: int) -> list[Event]:
+        return self.apply(Action(ActionKind.PRESELECT, player, pre=PreAction.NONE))
+
+    def void(self) -> list[Event]:
+        return self.apply(Action(ActionKind.VOID))
+
+    @classmethod
+    def replay(cls, config: HandConfig, deck: Sequence[Card], actions: Iterable[Action]) -> Hand:
+        hand = cls(config, deck)
+        for action in actions:
+            hand.apply(action)
+        return hand
+
+    # -- validation ------------------------------------------------------------------------
+
+    def _check_player(self, player: object) -> int:
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise EngineError("bad_player", player=repr(player))
+        if not 0 <= player < self.n:
+            raise EngineError("bad_player", player=player)
+        return player
+
+    def _validate(
+        self, player: int, kind: ActionKind, amount: object
+    ) -> tuple[ActionKind, int | None]:
+        legal = self.legal()
+        assert legal is not None
+        if kind in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.ALL_IN):
+            if amount is not None:
+                raise EngineError("amount_not_expected", kind=kind.value)
+            if kind is ActionKind.CHECK and legal.to_call:
+                raise EngineError("cannot_check", to_call=legal.to_call)
+            if kind is ActionKind.CALL and not legal.to_call:
+                raise EngineError("nothing_to_call")
+            if kind is ActionKind.ALL_IN:
+                stack = self.stacks[player]
+                if stack <= legal.to_call:
+                    return ActionKind.CALL, None
+                if not legal.can_raise:
+                    self._raise_refusal(legal)
+                return ActionKind.RAISE, legal.max_raise_to
+            return kind, None
+        if kind not in (ActionKind.BET, ActionKind.RAISE):
+            raise EngineError("bad_action", value=kind.value)
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            if isinstance(amount, float) and amount.is_integer():
+                raise EngineError("amount_not_integer", amount=amount)
+            if amount is None:
+                raise EngineError("amount_missing")
+            raise EngineError("amount_not_integer", amount=repr(amount))
+        if amount <= 0:
+            raise EngineError("amount_not_positive", amount=amount)
+        if not legal.can_raise:
+            self._raise_refusal(legal)
+        if amount > legal.max_raise_to:
+            raise EngineError("amount_above_stack", amount=amount, maximum=legal.max_raise_to)
+        if amount < legal.min_raise_to:
+            raise EngineError("amount_below_minimum", amount=amount, minimum=legal.min_raise_to)
+        unit = self.config.chip_unit
+        if amount != legal.max_raise_to and amount % unit:
+            raise EngineError("amount_not_multiple", amount=amount, chip_unit=unit)
+        return ActionKind.RAISE, amount
+
+    def _raise_refusal(self, legal: Legal) -> None:
+        if legal.raise_closed:
+            raise EngineError("raise_not_reopened", to_call=legal.to_call)
+        if self.stacks[legal.player] <= legal.to_call:
+            raise EngineError("cannot_raise_covered", to_call=legal.to_call)
+        raise EngineError("cannot_raise_no_opponent", to_call=legal.to_call)
+
+    def _reopened_for(self, i: int) -> bool:
+        if not self.acted[i]:
+            return True
+        mode = self.config.reopen
+        if mode is ReopenMode.TDA:
+            return self.high_bet - self.acted_high[i] >= self.min_increment
+        return self.full_raises > self.acted_raises[i]
+
+    def _someone_can_answer(self, i: int) -> bool:
+        high = self.high_bet
+        for j in range(self.n):
+            if j != i and not self.folded[j] and self.stacks[j] + self.bets[j] > high:
+                return True
+        return False
+
+    # -- state changes ---------------------------------------------------------------------
+
+    def _emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    def _put(self, i: int, amount: int) -> None:
+        self.stacks[i] -= amount
+        self.bets[i] += amount
+        self.contributions[i] += amount
+        if self.stacks[i] == 0:
+            self.all_in[i] = True
+
+    def _post_forced_bets(self) -> None:
+        cfg = self.config
+        bba = cfg.ante_kind is AnteKind.BIG_BLIND
+
+        def post_antes() -> None:
+            for i, ante in enumerate(cfg.antes):
+                amount = min(ante, self.stacks[i])
+                if amount:
+                    self.stacks[i] -= amount
+                    if bba:
+                        self.pooled[i] += amount
+                    else:
+                        self.contributions[i] += amount
+                    self.all_in[i] = self.stacks[i] == 0
+                    self._emit(ForcedBet(i, "ante", amount, self.all_in[i]))
+
+        if not bba:
+            post_antes()
+        for i, blind in enumerate(cfg.blinds):
+            amount = min(blind, self.stacks[i])
+            if amount:
+                self._put(i, amount)
+                if i == cfg.big_blind_index:
+                    label = "big_blind"
+                elif blind < cfg.big_blind:
+                    label = "small_blind"
+                else:
+                    label = "blind"
+                self._emit(ForcedBet(i, label, amount, self.all_in[i]))
+        if bba:
+            post_antes()
+        for i, dead in enumerate(cfg.dead_blinds):
+            amount = min(dead, self.stacks[i])
+            if amount:
+                self.stacks[i] -= amount
+                self.pooled[i] += amount
+                self.all_in[i] = self.stacks[i] == 0
+                self._emit(ForcedBet(i, "dead_blind", amount, self.all_in[i]))
+        self.high_bet = max(self.bets)
+
+    def _next_index(self, i: int) -> int:
+        return (i + 1) % self.n
+
+    def _live(self, i: int) -> bool:
+        return not self.folded[i] and not self.all_in[i]
+
+    def _needs_to_act(self, i: int, can_act: int) -> bool:
+        if not self._live(i):
+            return False
+        if self.bets[i] < self.high_bet:
+            return True
+        # Matched players act only if they have not yet and someone else could still respond.
+        return not self.acted[i] and can_act > 1
+
+    def _find_actor(self, start: int) -> int | None:
+        can_act = sum(1 for j in range(self.n) if self._live(j))
+        i = start
+        for _ in range(self.n):
+            if self._needs_to_act(i, can_act):
+                return i
+            i = self._next_index(i)
+        return None
+
+    def _begin_round(self, first: int) -> None:
+        self.to_act = self._find_actor(first)
+        if self.to_act is None:
+            self._end_round()
+
+    def _act(self, i: int, kind: ActionKind, amount: int | None, auto: str | None) -> None:
+        self.preselected.pop(i, None)
+        if kind is ActionKind.FOLD:
+            self.folded[i] = True
+            self._emit(ActionTaken(i, kind, 0, self.bets[i], self.stacks[i], False, auto))
+        elif kind is ActionKind.CHECK:
+            self._emit(ActionTaken(i, kind, 0, self.bets[i], self.stacks[i], False, auto))
+        elif kind is ActionKind.CALL:
+            put = min(self.high_bet - self.bets[i], self.stacks[i])
+            self._put(i, put)
+            self._emit(
+                ActionTaken(i, kind, put, self.bets[i], self.stacks[i], self.all_in[i], auto)
+            )
+        else:
+            assert amount is not None
+            increment = amount - self.high_bet
+            is_bet = self.high_bet == 0
+            self._put(i, amount - self.bets[i])
+            if increment >= self.min_increment:
+                self.min_increment = increment
+                self.full_raises += 1
+            elif self.config.reopen is ReopenMode.HALF and 2 * increment >= self.min_increment:
+                self.full_raises += 1
+            self.high_bet = amount
+            self.street_aggressor = i
+            label = ActionKind.BET if is_bet else ActionKind.RAISE
+            self._emit(
+                ActionTaken(i, label, amount, self.bets[i], self.stacks[i], self.all_in[i], auto)
+            )
+        self.acted[i] = True
+        self.acted_high[i] = self.high_bet
+        self.acted_raises[i] = self.full_raises
+        remaining = [j for j in range(self.n) if not self.folded[j]]
+        if len(remaining) == 1:
+            self.to_act = None
+            self._end_round()
+            return
+        self.to_act = self._find_actor(self._next_index(i))
+        if self.to_act is None:
+            self._end_round()
+
+    def _return_uncalled(self) -> None:
+        ordered = sorted(range(self.n), key=lambda j: self.bets[j], reverse=True)
+        top, second = ordered[0], ordered[1]
+        excess = self.bets[top] - self.bets[second]
+        if excess > 0:
+            self.bets[top] -= excess
+            self.contributions[top] -= excess
+            self.stacks[top] += excess
+            self.all_in[top] = False
+            self._emit(BetReturned(top, excess))
+
+    def _end_round(self) -> None:
+        self.to_act = None
+        self._return_uncalled()
+        self.bets = [0] * self.n
+        if self.street_aggressor is not None:
+            self.last_aggressor = self.street_aggressor
+        remaining = [j for j in range(self.n) if not self.folded[j]]
+        if len(remaining) == 1:
+            self._award_without_showdown(remaining[0])
+            return
+        can_act = sum(1 for j in remaining if not self.all_in[j])
+        if self.street is Street.RIVER:
+            self._showdown()
+            return
+        if can_act <= 1:
+            # No more betting: every live hand is tabled before the rest of the board is dealt.
+            self.last_aggressor = None
+            for j in remaining:
+                self._table(j)
+            while len(self.board) < 5:
+                self._deal_next_street()
+            self._showdown()
+            return
+        self._deal_next_street()
+        self.high_bet = 0
+        self.min_increment = self.config.big_blind
+        self.full_raises = 0
+        self.acted = [False] * self.n
+        self.street_aggressor = None
+        self.preselected.clear()
+        self._begin_round(first=0)
+
+    def _deal_next_street(self) -> None:
+        pos = board_positions(self.n)
+        if self.street is Street.PREFLOP:
+            self.street, cards = Street.FLOP, tuple(self.deck[p] for p in pos[:3])
+        elif self.street is Street.FLOP:
+            self.street, cards = Street.TURN, (self.deck[pos[3]],)
+        else:
+            self.street, cards = Street.RIVER, (self.deck[pos[4]],)
+        self.board += cards
+        self._emit(StreetDealt(self.street, cards))
+
+    # -- pots and showdown -----------------------------------------------------------------
+
+    def _layers(self, amounts: Sequence[int]) -> list[Pot]:
+        pots: list[Pot] = []
+        dead = sum(self.pooled)
+        previous = 0
+        for level in sorted(set(amounts)):
+            if level == 0:
+                continue
+            chunk = sum(min(a, level) - min(a, previous) for a in amounts)
+            eligible = tuple(
+                j for j in range(self.n) if not self.folded[j] and amounts[j] >= level
+            )
+            previous = level
+            if pots and pots[-1].eligible == eligible:
+                pots[-1] = Pot(pots[-1].amount + chunk, eligible)
+            else:
+                pots.append(Pot(chunk, eligible))
+        if dead:
+            if pots:
+                pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+            else:
+                live = tuple(j for j in range(self.n) if not self.folded[j])
+                pots.append(Pot(dead, live))
+        return pots
+
+    def _table(self, i: int) -> None:
+        if i in self.shown:
+            return
+        self.shown.add(i)
+        cards = self.hole_cards(i)
+        rank = evaluate(cards + self.board) if len(self.board) >= 3 else None
+        self._emit(_shown_event(i, cards, rank))
+
+    def _split(self, amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
+        unit = self.config.chip_unit
+        units, loose = divmod(amount, unit)
+        each, odd = divmod(units, len(winners))
+        ordered = sorted(winners)  # index order is clockwise from the button
+        shares = [[w, each * unit] for w in ordered]
+        for k in range(odd):
+            shares[k][1] += unit
+        shares[0][1] += loose
+        return [(w, s) for w, s in shares]
+
+    def _award_without_showdown(self, winner: int) -> None:
+        awards: list[PotAwarded] = []
+        for index, pot in enumerate(self._layers(self.contributions)):
+            self.stacks[winner] += pot.amount
+            award = PotAwarded(index, pot.amount, pot.eligible, ((winner, pot.amount),), False)
+            awards.append(award)
+            self._emit(award)
+        self._finish(awards, showdown=False)
+
+    def _showdown(self) -> None:
+        self.street = Street.SHOWDOWN
+        remaining = [j for j in range(self.n) if not self.folded[j]]
+        values = {j: rank_value(self.hole_cards(j) + self.board) for j in remaining}
+        pots = self._layers(self.contributions)
+        # Showing order: the river's last aggressor, else the first live seat left of the button.
+        start = self.last_aggressor if self.last_aggressor is not None else remaining[0]
+        order = sorted(remaining, key=lambda j: (j - start) % self.n)
+        best_shown: dict[int, int] = {}
+        for j in order:
+            mine = [k for k, pot in enumerate(pots) if j in pot.eligible]
+            can_win = any(k not in best_shown or values[j] >= best_shown[k] for k in mine)
+            if can_win or j in self.show_requested or j in self.shown:
+                self._table(j)
+                for k in mine:
+                    best_shown[k] = max(best_shown.get(k, values[j]), values[j])
+            else:
+                self._emit(HandMucked(j))
+        awards: list[PotAwarded] = []
+        for index, pot in enumerate(pots):
+            best = max(values[j] for j in pot.eligible)
+            winners = [j for j in pot.eligible if values[j] == best]
+            shares = self._split(pot.amount, winners)
+            for w, chips in shares:
+                self.stacks[w] += chips
+            award = PotAwarded(index, pot.amount, pot.eligible, tuple(shares), True)
+            awards.append(award)
+            self._emit(award)
+        ranks = tuple((j, evaluate(self.hole_cards(j) + self.board)) for j in sorted(self.shown))
+        self._finish(awards, showdown=True, ranks=ranks)
+
+    def _finish(
+        self,
+        awards: list[PotAwarded],
+        showdown: bool,
+        ranks: tuple[tuple[int, HandRank], ...] = (),
+    ) -> None:
+        self.street = Street.COMPLETE
+        self.to_act = None
+        self.bets = [0] * self.n
+        self.preselected.clear()
+        stacks = tuple(self.stacks)
+        self.result = HandResult(
+            stacks=stacks,
+            net=tuple(s - s0 for s, s0 in zip(stacks, self.config.stacks, strict=True)),
+            pots=tuple(awards),
+            shown=tuple(sorted(self.shown)),
+            showdown=showdown,
+            voided=False,
+            ranks=ranks,
+        )
+        self._emit(HandEnded(stacks))
+
+    # -- inputs that are not betting decisions ---------------------------------------------
+
+    def _void(self, action: Action) -> list[Event]:
+        if self.result is not None:
+            raise EngineError("hand_over")
+        if action.player is not None or action.amount is not None:
+            raise EngineError("bad_action", value="void takes no player or amount")
+        mark = len(self.events)
+        self.actions.append(action)
+        refunds = tuple(c + p for c, p in zip(self.contributions, self.pooled, strict=True))
+        self.stacks = list(self.config.stacks)
+        self.contributions = [0] * self.n
+        self.pooled = [0] * self.n
+        self.bets = [0] * self.n
+        self.to_act = None
+        self.street = Street.COMPLETE
+        self.preselected.clear()
+        self._emit(HandVoided(refunds, tuple(self.stacks)))
+        self.result = HandResult(
+            stacks=tuple(self.stacks),
+            net=(0,) * self.n,
+            pots=(),
+            shown=(),
+            showdown=False,
+            voided=True,
+        )
+        return self.events[mark:]
+
+    def _show_request(self, action: Action) -> list[Event]:
+        player = self._check_player(action.player)
+        if action.amount is not None:
+            raise EngineError("amount_not_expected", kind="show")
+        if self.folded[player]:
+            raise EngineError("cannot_show_folded", player=player)
+        if player in self.shown:
+            raise EngineError("already_shown", player=player)
+        if self.result is None:
+            if player in self.show_requested:
+                raise EngineError("already_shown", player=player)
+            self.actions.append(action)
+            self.show_requested.add(player)
+            return []
+        if self.result.voided or self.result.showdown:
+            raise EngineError("hand_over")
+        mark = len(self.events)
+        self.actions.append(action)
+        self._table(player)
+        self.result = HandResult(
+            stacks=self.result.stacks,
+            net=self.result.net,
+            pots=self.result.pots,
+            shown=tuple(sorted(self.shown)),
+            showdown=False,
+            voided=False,
+        )
+        return self.events[mark:]
+
+    def _preselect(self, action: Action) -> list[Event]:
+        if self.result is not None:
+            raise EngineError("hand_over")
+        player = self._check_player(action.player)
+        pre = action.pre
+        if not isinstance(pre, PreAction) or action.amount is not None:
+            raise EngineError("bad_action", value="preselect needs a pre-action")
+        if pre is PreAction.NONE:
+            self.actions.append(action)
+            self.preselected.pop(player, None)
+            return []
+        if not self._live(player):
+            raise EngineError("cannot_preselect", player=player)
+        if player == self.to_act:
+            raise EngineError("preselect_on_turn", player=player)
+        owed = self.high_bet - self.bets[player]
+        if pre is PreAction.CHECK and owed:
+            raise EngineError("cannot_check", to_call=min(owed, self.stacks[player]))
+        if pre is PreAction.CALL and not owed:
+            raise EngineError("nothing_to_call")
+        self.actions.append(action)
+        self.preselected[player] = (pre, self.high_bet)
+        return []
+
+    def _run_preselections(self) -> None:
+        while self.to_act is not None and self.to_act in self.preselected:
+            i = self.to_act
+            pre, high_then = self.preselected.pop(i)
+            owed = self.high_bet - self.bets[i]
+            kind: ActionKind | None
+            if pre is PreAction.FOLD:
+                kind = ActionKind.FOLD
+            elif pre is PreAction.CHECK_FOLD:
+                kind = ActionKind.CHECK if owed == 0 else ActionKind.FOLD
+            elif pre is PreAction.CALL_ANY:
+                kind = ActionKind.CALL if owed else ActionKind.CHECK
+            elif self.high_bet != high_then:
+                kind = None  # the bet changed since he chose: he decides again (TDA 53)
+            elif pre is PreAction.CHECK:
+                kind = ActionKind.CHECK
+            else:
+                kind = ActionKind.CALL if owed else ActionKind.CHECK
+            if kind is None:
+                return
+            self._act(i, kind, None, auto="preselect")
+
+    # -- snapshot ------------------------------------------------------------------------------
+
+    def snapshot(self, viewer: int | None = None) -> dict[str, Any]:
+        """A JSON-safe view; hole cards appear only for ``viewer`` and for hands shown."""
+        players = []
+        for i in range(self.n):
+            visible = i == viewer or i in self.shown
+            players.append(
+                {
+                    "index": i,
+                    "stack": self.stacks[i],
+                    "bet": self.bets[i],
+                    "contributed": self.contributions[i] + self.pooled[i],
+                    "folded": self.folded[i],
+                    "all_in": self.all_in[i],
+                    "shown": i in self.shown,
+                    "cards": [format_card(c) for c in self.hole_cards(i)] if visible else None,
+                    "preselected": (
+                        self.preselected[i][0].value
+                        if i == viewer and i in self.preselected
+                        else None
+                    ),
+                }
+            )
+        legal = self.legal()
+        return {
+            "street": self.street.value,
+            "board": [format_card(c) for c in self.board],
+            "players": players,
+            "to_act": self.to_act,
+            "legal": legal.to_json() if legal else None,
+            "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots()],
+            "total_pot": self.total_pot(),
+            "high_bet": self.high_bet,
+            "min_increment": self.min_increment,
+            "config": self.config.to_json(),
+            "over": self.is_over,
+            "result": (
+                {
+                    "stacks": list(self.result.stacks),
+                    "net": list(self.result.net),
+                    "showdown": self.result.showdown,
+                    "voided": self.result.voided,
+                    "pots": [a.to_json() for a in self.result.pots],
+                }
+                if self.result
+                else None
+            ),
+        }
+
+    def state_key(self) -> tuple[object, ...]:
+        """Everything that defines the state; two hands with equal keys behave identically."""
+        return (
+            self.street,
+            self.board,
+            tuple(self.stacks),
+            tuple(self.bets),
+            tuple(self.contributions),
+            tuple(self.pooled),
+            tuple(self.folded),
+            tuple(self.all_in),
+            self.to_act,
+            self.high_bet,
+            self.min_increment,
+            self.full_raises,
+            tuple(self.acted),
+            tuple(self.acted_high),
+            tuple(self.acted_raises),
+            tuple(sorted(self.shown)),
+            tuple(sorted(self.preselected.items())),
+            tuple(e.to_json().__repr__() for e in self.events),
+            self.result,
+        )
+
+
+def _shown_event(i: int, cards: tuple[Card, Card], rank: HandRank | None) -> HandShown:
+    if rank is None:
+        return HandShown(i, cards, "", "", ())
+    return HandShown(i, cards, rank.code, rank.describe(), rank.cards)
