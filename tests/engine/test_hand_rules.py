@@ -1,0 +1,372 @@
+"""Named rules of RULES.md sections 2-6 on single hands."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import EngineError
+from engine.hand import (
+    Action,
+    ActionKind,
+    ActionTaken,
+    AnteKind,
+    BetReturned,
+    ForcedBet,
+    HandConfig,
+    HandMucked,
+    HandShown,
+    PotAwarded,
+    PreAction,
+    Street,
+    StreetDealt,
+)
+from tests.engine.helpers import rigged
+
+DRY = "8h7d9cJs3s"
+
+
+def test_heads_up_button_posts_small_blind_acts_first_preflop_last_after() -> None:
+    cfg = HandConfig.standard((1000, 1000), 5, 10)
+    hand = rigged(cfg, [None, None], DRY)
+    posts = [e for e in hand.events if isinstance(e, ForcedBet)]
+    assert [(e.player, e.kind, e.amount) for e in posts] == [
+        (0, "big_blind", 10),
+        (1, "small_blind", 5),
+    ]
+    assert hand.to_act == 1
+    hand.call(1)
+    assert hand.to_act == 0  # big blind option
+    hand.check(0)
+    assert hand.street is Street.FLOP and hand.to_act == 0
+
+
+def test_unequal_blinds_ten_fifteen() -> None:
+    cfg = HandConfig.standard((1000,) * 3, 10, 15)
+    hand = rigged(cfg, [None] * 3, DRY)
+    legal = hand.legal()
+    assert legal is not None and legal.to_call == 15 and legal.min_raise_to == 30
+
+
+def test_big_blind_option_to_raise_when_limped() -> None:
+    cfg = HandConfig.standard((1000,) * 3, 5, 10)
+    hand = rigged(cfg, [None] * 3, DRY)
+    hand.call(2)
+    hand.call(0)
+    legal = hand.legal()
+    assert legal is not None and legal.player == 1 and legal.to_call == 0 and legal.can_raise
+    hand.raise_to(1, 40)
+    assert hand.street is Street.PREFLOP and hand.to_act == 2
+
+
+def test_big_blind_ante_fills_blind_first() -> None:
+    # BB has 150: blind 100 first, then 50 of the 100 ante.
+    cfg = HandConfig.standard((1000, 150, 1000), 50, 100, ante_kind=AnteKind.BIG_BLIND, ante=100)
+    hand = rigged(cfg, [None] * 3, DRY)
+    posts = [(e.player, e.kind, e.amount) for e in hand.events if isinstance(e, ForcedBet)]
+    assert posts == [(0, "small_blind", 50), (1, "big_blind", 100), (1, "ante", 50)]
+    assert hand.all_in[1]
+
+
+def test_per_player_ante_posted_before_blind() -> None:
+    cfg = HandConfig.standard((1000, 30, 1000), 10, 20, ante_kind=AnteKind.PER_PLAYER, ante=15)
+    hand = rigged(cfg, [None] * 3, DRY)
+    posts = [(e.player, e.kind, e.amount) for e in hand.events if isinstance(e, ForcedBet)]
+    assert (1, "ante", 15) in posts and (1, "big_blind", 15) in posts
+
+
+def test_short_blind_posts_what_he_has_and_is_all_in() -> None:
+    cfg = HandConfig.standard((3, 1000, 1000), 5, 10)
+    hand = rigged(cfg, [None] * 3, DRY)
+    assert hand.all_in[0] and hand.bets[0] == 3
+
+
+def test_uncalled_bet_returned() -> None:
+    cfg = HandConfig.standard((1000,) * 3, 5, 10)
+    hand = rigged(cfg, [None] * 3, DRY)
+    hand.raise_to(2, 300)
+    hand.fold(0)
+    hand.fold(1)
+    returned = [e for e in hand.events if isinstance(e, BetReturned)]
+    assert returned == [BetReturned(2, 290)]
+    assert hand.stacks == [995, 990, 1015]
+
+
+def test_all_in_for_less_than_a_call() -> None:
+    cfg = HandConfig.standard((1000, 1000, 40), 5, 10)
+    hand = rigged(cfg, [None] * 3, DRY)
+    hand.raise_to(2, 40)  # all-in
+    hand.raise_to(0, 200)
+    hand.call(1)
+    assert hand.street is Street.FLOP
+    assert [p.amount for p in hand.pots()] == [120, 320]
+
+
+def test_run_out_when_no_one_can_bet_and_hands_tabled_first() -> None:
+    cfg = HandConfig.standard((500, 1000, 1000), 5, 10)
+    hand = rigged(cfg, ["AsAd", "KsKd", "2c3d"], DRY)
+    hand.fold(2)
+    hand.go_all_in(0)
+    hand.call(1)
+    assert hand.is_over
+    kinds = [type(e).__name__ for e in hand.events]
+    first_street = kinds.index("StreetDealt")
+    shown_at = [i for i, k in enumerate(kinds) if k == "HandShown"]
+    assert len(shown_at) == 2 and max(shown_at) < first_street
+    assert hand.stacks == [1000, 500, 1000]
+
+
+def test_lone_player_with_chips_gets_no_pointless_decision() -> None:
+    # UTG all-in below the big blind, the small blind folds: BB has matched, nobody can respond.
+    cfg = HandConfig.standard((1000, 1000, 60), 50, 100)
+    hand = rigged(cfg, [None] * 3, DRY)
+    hand.go_all_in(2)
+    hand.fold(0)
+    assert hand.is_over
+
+
+def test_showdown_order_last_river_aggressor_first_and_losers_muck() -> None:
+    cfg = HandConfig.standard((1000,) * 3, 5, 10)
+    hand = rigged(cfg, ["2c4d", "AsAh", "KsKh"], DRY)
+    hand.call(2)
+    hand.call(0)
+    hand.check(1)
+    for _ in range(2):
+        for p in (0, 1, 2):
+            hand.check(p)
+    hand.check(0)
+    hand.check(1)
+    hand.bet(2, 50)
+    hand.call(0)
+    hand.call(1)
+    shows = [e for e in hand.events if isinstance(e, HandShown | HandMucked)]
+    # Player 2 bet last and shows first; 0 cannot beat kings and mucks; 1 shows aces.
+    assert [(type(e).__name__, e.player) for e in shows] == [
+        ("HandShown", 2),
+        ("HandMucked", 0),
+        ("HandShown", 1),
+    ]
+    assert hand.result is not None and hand.result.shown == (1, 2)
+
+
+def test_checked_river_shows_from_left_of_button() -> None:
+    cfg = HandConfig.standard((1000,) * 3, 5, 10)
+    hand = rigged(cfg, ["KsKh", "AsAh", "2c4d"], DRY)
+    hand.call(2)
+    hand.call(0)
+    hand.check(1)
+    for _ in range(3):
+        for p in (0, 1, 2):
+            hand.check(p)
+    shows = [
+        (type(e).__name__, e.player) for e in hand.events if isinstance(e, HandShown | HandMucked)
+    ]
+    assert shows == [("HandShown", 0), ("HandShown", 1), ("HandMucked", 2)]
+
+
+def test_player_who_asked_to_show_is_not_mucked() -> None:
+    cfg = HandConfig.standard((1000,) * 3, 5, 10)
+    hand = rigged(cfg, ["KsKh", "AsAh", "2c4d"], DRY)
+    hand.show(2)
+    hand.call(2)
+    hand.call(0)
+    hand.check(1)
+    for _ in range(3):
+        for p in (0, 1, 2):
+            hand.check(p)
+    assert hand.result is not None and 2 in hand.result.shown
+
+
+def test_win_without_showdown_shows_nothing_unless_chosen() -> None:
+    cfg = HandConfig.standard((1000,) * 3, 5, 10)
+    hand = rigged(cfg, ["KsKh", "AsAh", "2c4d"], DRY)
+    hand.raise_to(2, 100)
+    hand.fold(0)
+    hand.fold(1)
+    assert hand.result is not None and hand.result.shown == ()
+    assert all(p["cards"] is None for p in hand.snapshot()["players"])
+    with pytest.raises(EngineError) as err:
+        hand.show(0)
+    assert err.value.code == "cannot_show_folded"
+    events = hand.show(2)
+    assert isinstance(events[0], HandShown) and events[0].player == 2
+    assert hand.snapshot()["players"][2]["cards"] == ["2c", "4d"]
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        (Action(ActionKind.FOLD, 0), "not_your_turn"),
+        (Action(ActionKind.CHECK, 2), "cannot_check"),
+        (Action(ActionKind.RAISE, 2, -20), "amount_not_positive"),
+        (Action(ActionKind.RAISE, 2, 0), "amount_not_positive"),
+        (Action(ActionKind.RAISE, 2, 25.5), "amount_not_integer"),  # type: ignore[arg-type]
+        (Action(ActionKind.RAISE, 2, 40.0), "amount_not_integer"),  # type: ignore[arg-type]
+        (Action(ActionKind.RAISE, 2, True), "amount_not_integer"),  # type: ignore[arg-type]
+        (Action(ActionKind.RAISE, 2, 10**30), "amount_above_stack"),
+        (Action(ActionKind.RAISE, 2, 15), "amount_below_minimum"),
+        (Action(ActionKind.RAISE, 2), "amount_missing"),
+        (Action(ActionKind.CALL, 2, 10), "amount_not_expected"),
+        (Action(ActionKind.CALL, True), "bad_player"),  # type: ignore[arg-type]
+        (Action(ActionKind.CALL, 7), "bad_player"),
+    ],
+)
+def test_illegal_input_is_refused_with_a_code_and_changes_nothing(
+    action: Action, code: str
+) -> None:
+    cfg = HandConfig.standard((1000,) * 3, 5, 10)
+    hand = rigged(cfg, [None] * 3, DRY)
+    before = hand.state_key()
+    with pytest.raises(EngineError) as err:
+        hand.apply(action)
+    assert err.value.code == code
+    assert hand.state_key() == before
+
+
+def test_amount_must_be_a_multiple_of_the_chip_unit() -> None:
+    cfg = HandConfig.standard((1000,) * 3, 25, 50, chip_unit=25)
+    hand = rigged(cfg, [None] * 3, DRY)
+    with pytest.raises(EngineError) as err:
+        hand.raise_to(2, 110)
+    assert err.value.code == "amount_not_multiple"
+    hand.raise_to(2, 125)
+
+
+def test_act_after_the_end_is_refused() -> None:
+    cfg = HandConfig.standard((1000, 1000), 5, 10)
+    hand = rigged(cfg, [None] * 2, DRY)
+    hand.fold(1)
+    for action in (
+        Action(ActionKind.CHECK, 0),
+        Action(ActionKind.VOID),
+        Action(ActionKind.PRESELECT, 0, pre=PreAction.FOLD),
+    ):
+        with pytest.raises(EngineError) as err:
+            hand.apply(action)
+        assert err.value.code == "hand_over"
+
+
+# --- pre-selected actions (TDA 53) -------------------------------------------------------
+
+
+def _three_way():
+    cfg = HandConfig.standard((1000,) * 3, 5, 10)
+    return rigged(cfg, [None] * 3, DRY)
+
+
+def test_preselected_call_dropped_when_the_bet_changes() -> None:
+    hand = _three_way()
+    hand.preselect(1, PreAction.CALL_ANY)
+    hand.preselect(0, PreAction.CALL)  # calls 10 if nothing changes
+    hand.raise_to(2, 40)
+    # SB's "call" was for 10; the bet changed, so he decides again.
+    assert hand.to_act == 0
+    hand.call(0)
+    # BB's call-any has already been carried out? No: it is his turn only now.
+    autos = [e for e in hand.events if isinstance(e, ActionTaken) and e.auto == "preselect"]
+    assert [(e.player, e.kind) for e in autos] == [(1, ActionKind.CALL)]
+    assert hand.street is Street.FLOP
+
+
+def test_preselected_check_fold_checks_when_free_and_folds_otherwise() -> None:
+    hand = _three_way()
+    hand.call(2)
+    hand.call(0)
+    hand.check(1)
+    hand.preselect(1, PreAction.CHECK_FOLD)
+    hand.preselect(2, PreAction.CHECK_FOLD)
+    events = hand.check(0)
+    autos = [(e.player, e.kind) for e in events if isinstance(e, ActionTaken) and e.auto]
+    assert autos == [(1, ActionKind.CHECK), (2, ActionKind.CHECK)]
+    assert hand.street is Street.TURN
+    hand.preselect(1, PreAction.CHECK_FOLD)
+    events = hand.bet(0, 20)
+    autos = [(e.player, e.kind) for e in events if isinstance(e, ActionTaken) and e.auto]
+    assert autos == [(1, ActionKind.FOLD)]
+
+
+def test_preselected_fold_stands_even_when_checking_is_free() -> None:
+    hand = _three_way()
+    hand.call(2)
+    hand.preselect(1, PreAction.FOLD)
+    events = hand.call(0)
+    assert any(
+        isinstance(e, ActionTaken) and e.player == 1 and e.kind is ActionKind.FOLD for e in events
+    )
+
+
+def test_preselected_check_is_carried_out_only_if_nothing_changed() -> None:
+    hand = _three_way()
+    hand.call(2)
+    hand.call(0)
+    hand.check(1)
+    hand.preselect(2, PreAction.CHECK)
+    hand.bet(0, 10)
+    hand.call(1)
+    assert hand.to_act == 2  # his check was dropped: he faces a bet now
+
+
+def test_preselect_rules() -> None:
+    hand = _three_way()
+    with pytest.raises(EngineError) as err:
+        hand.preselect(2, PreAction.FOLD)
+    assert err.value.code == "preselect_on_turn"
+    with pytest.raises(EngineError) as err:
+        hand.preselect(0, PreAction.CHECK)
+    assert err.value.code == "cannot_check"
+    hand.preselect(0, PreAction.FOLD)
+    hand.clear_preselect(0)
+    hand.call(2)
+    assert hand.to_act == 0
+
+
+def test_timeout_checks_when_free_else_folds() -> None:
+    hand = _three_way()
+    events = hand.timeout(2)
+    assert isinstance(events[0], ActionTaken) and events[0].kind is ActionKind.FOLD
+    assert events[0].auto == "timeout"
+    hand.call(0)
+    events = hand.timeout(1)
+    assert isinstance(events[0], ActionTaken) and events[0].kind is ActionKind.CHECK
+
+
+def test_dead_small_blind_is_pooled_into_main_pot() -> None:
+    cfg = HandConfig(
+        stacks=(1000, 1000, 1000),
+        blinds=(10, 0, 0),
+        antes=(0, 0, 0),
+        big_blind=10,
+        big_blind_index=0,
+        dead_blinds=(0, 0, 5),
+    )
+    hand = rigged(cfg, [None] * 3, DRY)
+    assert hand.to_act == 1
+    hand.fold(1)
+    hand.fold(2)
+    awards = [e for e in hand.events if isinstance(e, PotAwarded)]
+    assert sum(a.amount for a in awards) == 5  # his own blind came back uncalled
+    assert hand.stacks == [1005, 1000, 995]
+    assert not any(isinstance(e, StreetDealt) for e in hand.events)
+
+
+def test_bad_config_is_refused() -> None:
+    for kwargs in (
+        {"stacks": (1000,)},
+        {"stacks": (0, 100)},
+        {"stacks": (100, -1)},
+        {"big_blind": 0},
+        {"big_blind_index": 5},
+    ):
+        base = {
+            "stacks": (1000, 1000),
+            "blinds": (10, 5),
+            "antes": (0, 0),
+            "big_blind": 10,
+            "big_blind_index": 0,
+        }
+        base.update(kwargs)
+        if len(base["stacks"]) != 2:  # type: ignore[arg-type]
+            base["blinds"] = (0,) * len(base["stacks"])  # type: ignore[arg-type]
+            base["antes"] = base["blinds"]
+        with pytest.raises(EngineError) as err:
+            HandConfig(**base)  # type: ignore[arg-type]
+        assert err.value.code == "bad_config"
