@@ -113,8 +113,15 @@ class HandConfig:
             values = getattr(self, name)
             if not isinstance(values, tuple) or len(values) != n:
                 raise EngineError("bad_config", field=name, value=repr(values))
-            for value in values:
-                _require_int(name, value, minimum=1 if name == "stacks" else 0)
+            lowest = 1 if name == "stacks" else 0
+            # One pass on the happy path; the per-value check only runs to name the culprit.
+            if not (
+                all(type(v) is int for v in values)
+                and min(values) >= lowest
+                and max(values) <= MAX_CHIPS
+            ):
+                for value in values:
+                    _require_int(name, value, minimum=lowest)
         if self.dead_blinds:
             if not isinstance(self.dead_blinds, tuple) or len(self.dead_blinds) != n:
                 raise EngineError("bad_config", field="dead_blinds", value=repr(self.dead_blinds))
@@ -235,7 +242,7 @@ class Action:
             raise EngineError("bad_action", value=str(exc)) from None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Legal:
     """What the player to act may do, with exact amounts."""
 
@@ -286,7 +293,11 @@ def _plain(value: object) -> object:
 
 
 class Event:
-    """Something that happened; ``to_json`` gives a JSON-safe dict with a ``type`` key."""
+    """Something that happened; ``to_json`` gives a JSON-safe dict with a ``type`` key.
+
+    Events are plain (not frozen) dataclasses because a hand creates dozens of them and frozen
+    construction costs four times as much; nothing in the project mutates one.
+    """
 
     type: ClassVar[str] = "event"
     __slots__ = ()
@@ -298,7 +309,7 @@ class Event:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ForcedBet(Event):
     type: ClassVar[str] = "forced_bet"
     player: int
@@ -307,7 +318,7 @@ class ForcedBet(Event):
     all_in: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HoleCardsDealt(Event):
     """Who got cards; the cards themselves never travel in events that others may see."""
 
@@ -315,7 +326,7 @@ class HoleCardsDealt(Event):
     players: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ActionTaken(Event):
     type: ClassVar[str] = "action"
     player: int
@@ -327,37 +338,36 @@ class ActionTaken(Event):
     auto: str | None = None  # "preselect" or "timeout" when the player did not click it
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StreetDealt(Event):
     type: ClassVar[str] = "street"
     street: Street
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BetReturned(Event):
     type: ClassVar[str] = "bet_returned"
     player: int
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandShown(Event):
+    """A hand turned face up; its rank on the final board comes from :meth:`Hand.rank`."""
+
     type: ClassVar[str] = "shown"
     player: int
     cards: tuple[Card, ...]
-    rank_code: str
-    rank_text: str
-    best_five: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandMucked(Event):
     type: ClassVar[str] = "mucked"
     player: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PotAwarded(Event):
     type: ClassVar[str] = "pot_awarded"
     index: int
@@ -367,13 +377,13 @@ class PotAwarded(Event):
     showdown: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandEnded(Event):
     type: ClassVar[str] = "hand_ended"
     stacks: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class HandVoided(Event):
     type: ClassVar[str] = "hand_voided"
     refunds: tuple[int, ...]
@@ -388,8 +398,6 @@ class HandResult:
     shown: tuple[int, ...]
     showdown: bool
     voided: bool
-    # The rank of every hand shown at showdown, for naming the winners.
-    ranks: tuple[tuple[int, HandRank], ...] = ()
 
 
 # --- dealing convention -------------------------------------------------------------------
@@ -437,9 +445,8 @@ class Hand:
         deck_t = tuple(deck)
         if len(deck_t) < 2 * n + 8 or len(set(deck_t)) != len(deck_t):
             raise EngineError("bad_deck", reason="size_or_duplicates", size=len(deck_t))
-        for card in deck_t:
-            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
-                raise EngineError("bad_deck", reason="bad_card", card=repr(card))
+        if not all(type(c) is int and 0 <= c < 52 for c in deck_t):
+            raise EngineError("bad_deck", reason="bad_card")
         self.config = config
         self.deck = deck_t
         self.n = n
@@ -469,6 +476,11 @@ class Hand:
         self.acted_raises: list[int] = [0] * n
         self.last_aggressor: int | None = None
         self.street_aggressor: int | None = None
+        # legal() is asked by the interface and again by apply(); it changes only when
+        # to_act changes hands, so remember it for the current decision.
+        self._legal: Legal | None = None
+        self._legal_for: int | None = None
+        self._ranks: dict[tuple[int, int], HandRank] = {}
         self._post_forced_bets()
         self._emit(HoleCardsDealt(tuple(range(n))))
         self._begin_round(first=self._next_index(config.big_blind_index))
@@ -482,6 +494,19 @@ class Hand:
     def hole_cards(self, player: int) -> tuple[Card, Card]:
         return self.deck[player], self.deck[player + self.n]
 
+    def rank(self, player: int) -> HandRank | None:
+        """The best hand of ``player`` on the board so far (None before the flop).
+
+        Naming a hand costs far more than comparing it, so it is done only when asked.
+        """
+        if len(self.board) < 3:
+            return None
+        key = (player, len(self.board))
+        rank = self._ranks.get(key)
+        if rank is None:
+            rank = self._ranks[key] = evaluate(self.hole_cards(player) + self.board)
+        return rank
+
     def total_pot(self) -> int:
         return sum(self.contributions) + sum(self.pooled)
 
@@ -494,6 +519,8 @@ class Hand:
         i = self.to_act
         if i is None:
             return None
+        if self._legal_for == len(self.events):
+            return self._legal
         stack, bet, high = self.stacks[i], self.bets[i], self.high_bet
         to_call = min(high - bet, stack)
         max_to = stack + bet
@@ -502,7 +529,7 @@ class Hand:
         closed = False
         if can_raise and not self._reopened_for(i):
             can_raise, closed = False, True
-        return Legal(
+        legal = Legal(
             player=i,
             to_call=to_call,
             can_raise=can_raise,
@@ -511,6 +538,9 @@ class Hand:
             is_bet=high == 0,
             raise_closed=closed,
         )
+        # Every change of the betting state emits an event, so the event count dates the cache.
+        self._legal, self._legal_for = legal, len(self.events)
+        return legal
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -716,21 +746,22 @@ class Hand:
     def _live(self, i: int) -> bool:
         return not self.folded[i] and not self.all_in[i]
 
-    def _needs_to_act(self, i: int, can_act: int) -> bool:
-        if not self._live(i):
-            return False
-        if self.bets[i] < self.high_bet:
-            return True
-        # Matched players act only if they have not yet and someone else could still respond.
-        return not self.acted[i] and can_act > 1
-
     def _find_actor(self, start: int) -> int | None:
-        can_act = sum(1 for j in range(self.n) if self._live(j))
+        folded, all_in, bets, acted, high, n = (
+            self.folded, self.all_in, self.bets, self.acted, self.high_bet, self.n)
         i = start
-        for _ in range(self.n):
-            if self._needs_to_act(i, can_act):
-                return i
-            i = self._next_index(i)
+        for _ in range(n):
+            if not folded[i] and not all_in[i]:
+                if bets[i] < high:
+                    return i
+                # A matched player acts only if he has not yet and someone could still respond.
+                if not acted[i] and any(
+                    not folded[j] and not all_in[j] for j in range(n) if j != i
+                ):
+                    return i
+            i += 1
+            if i == n:
+                i = 0
         return None
 
     def _begin_round(self, first: int) -> None:
@@ -770,8 +801,7 @@ class Hand:
         self.acted[i] = True
         self.acted_high[i] = self.high_bet
         self.acted_raises[i] = self.full_raises
-        remaining = [j for j in range(self.n) if not self.folded[j]]
-        if len(remaining) == 1:
+        if kind is ActionKind.FOLD and self.folded.count(False) == 1:
             self.to_act = None
             self._end_round()
             return
@@ -863,9 +893,7 @@ class Hand:
         if i in self.shown:
             return
         self.shown.add(i)
-        cards = self.hole_cards(i)
-        rank = evaluate(cards + self.board) if len(self.board) >= 3 else None
-        self._emit(_shown_event(i, cards, rank))
+        self._emit(HandShown(i, self.hole_cards(i)))
 
     def _split(self, amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
         unit = self.config.chip_unit
@@ -915,15 +943,9 @@ class Hand:
             award = PotAwarded(index, pot.amount, pot.eligible, tuple(shares), True)
             awards.append(award)
             self._emit(award)
-        ranks = tuple((j, evaluate(self.hole_cards(j) + self.board)) for j in sorted(self.shown))
-        self._finish(awards, showdown=True, ranks=ranks)
+        self._finish(awards, showdown=True)
 
-    def _finish(
-        self,
-        awards: list[PotAwarded],
-        showdown: bool,
-        ranks: tuple[tuple[int, HandRank], ...] = (),
-    ) -> None:
+    def _finish(self, awards: list[PotAwarded], showdown: bool) -> None:
         self.street = Street.COMPLETE
         self.to_act = None
         self.bets = [0] * self.n
@@ -936,7 +958,6 @@ class Hand:
             shown=tuple(sorted(self.shown)),
             showdown=showdown,
             voided=False,
-            ranks=ranks,
         )
         self._emit(HandEnded(stacks))
 
@@ -1022,6 +1043,8 @@ class Hand:
         return []
 
     def _run_preselections(self) -> None:
+        if not self.preselected:
+            return
         while self.to_act is not None and self.to_act in self.preselected:
             i = self.to_act
             pre, high_then = self.preselected.pop(i)
@@ -1059,6 +1082,7 @@ class Hand:
                     "folded": self.folded[i],
                     "all_in": self.all_in[i],
                     "shown": i in self.shown,
+                    "rank": _rank_json(self.rank(i)) if visible else None,
                     "cards": [format_card(c) for c in self.hole_cards(i)] if visible else None,
                     "preselected": (
                         self.preselected[i][0].value
@@ -1118,7 +1142,11 @@ class Hand:
         )
 
 
-def _shown_event(i: int, cards: tuple[Card, Card], rank: HandRank | None) -> HandShown:
+def _rank_json(rank: HandRank | None) -> dict[str, Any] | None:
     if rank is None:
-        return HandShown(i, cards, "", "", ())
-    return HandShown(i, cards, rank.code, rank.describe(), rank.cards)
+        return None
+    return {
+        "code": rank.code,
+        "text": rank.describe(),
+        "best_five": [format_card(c) for c in rank.cards],
+    }
