@@ -1,0 +1,275 @@
+"""Cards as small ints, their text forms, a secure shuffle and a deck commitment.
+
+A card is an int 0..51 equal to ``rank * 4 + suit``: ranks 0..12 stand for 2..A and suits 0..3 for
+clubs, diamonds, hearts, spades. Plain ints keep hands cheap to copy, hash and store, and the same
+numbering is the one the native evaluator reads, so evaluation needs no conversion.
+
+>>> c = parse_card("As")
+>>> c, rank_of(c), suit_of(c), format_card(c), pretty_card(c)
+(51, 12, 3, 'As', 'A♠')
+>>> format_cards(parse_cards("10h J♦ qc"))
+'ThJdQc'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import NewType
+
+from engine.errors import EngineError
+
+__all__ = [
+    "FULL_DECK",
+    "RANKS",
+    "SUITS",
+    "SUIT_SYMBOLS",
+    "Card",
+    "DeckCommitment",
+    "commit",
+    "format_card",
+    "format_cards",
+    "make_card",
+    "parse_card",
+    "parse_cards",
+    "pretty_card",
+    "pretty_cards",
+    "rank_of",
+    "shuffled_deck",
+    "suit_of",
+    "verify",
+]
+
+Card = NewType("Card", int)
+
+RANKS = "23456789TJQKA"
+"""Rank characters, index = rank (``RANKS[12] == "A"``)."""
+SUITS = "cdhs"
+"""Suit letters, index = suit."""
+SUIT_SYMBOLS = "♣♦♥♠"
+"""Suit symbols, index = suit."""
+
+FULL_DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
+"""The 52 cards in numeric order: 2c 2d 2h 2s 3c ... As."""
+
+# Everything parse_card accepts, folded to one lookup so parsing is a dict hit, not a branch tree.
+_RANK_OF_TEXT: dict[str, int] = {ch: i for i, ch in enumerate(RANKS)}
+_RANK_OF_TEXT.update({ch.lower(): i for i, ch in enumerate(RANKS)})
+_RANK_OF_TEXT["10"] = RANKS.index("T")
+# The outlined symbols (♤♡♢♧) are accepted because players paste them too.
+_SUIT_OF_TEXT: dict[str, int] = {
+    text: suit
+    for suit in range(4)
+    for text in (SUITS[suit], SUITS[suit].upper(), SUIT_SYMBOLS[suit], "♧♢♡♤"[suit])
+}
+
+# Discord and phone keyboards append U+FE0F (emoji presentation) to suit symbols: "♠️".
+_VARIATION_SELECTOR = "\ufe0f"
+
+_NAMES: tuple[str, ...] = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(52))
+_PRETTY: tuple[str, ...] = tuple(
+    ("10" if c >> 2 == 8 else RANKS[c >> 2]) + SUIT_SYMBOLS[c & 3] for c in range(52)
+)
+
+
+def make_card(rank: int, suit: int) -> Card:
+    """The card of ``rank`` (0 = deuce .. 12 = ace) and ``suit`` (0..3 = c, d, h, s).
+
+    >>> make_card(12, 3) == parse_card("As")
+    True
+    """
+    if not (0 <= rank < 13 and 0 <= suit < 4):
+        raise EngineError("bad_card", text=f"rank={rank}, suit={suit}")
+    return Card(rank * 4 + suit)
+
+
+def rank_of(card: Card) -> int:
+    """Rank 0..12 (2..A) of ``card``.
+
+    >>> rank_of(parse_card("Td"))
+    8
+    """
+    return card >> 2
+
+
+def suit_of(card: Card) -> int:
+    """Suit 0..3 (c, d, h, s) of ``card``.
+
+    >>> suit_of(parse_card("Td"))
+    1
+    """
+    return card & 3
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card: ``"As"``, ``"as"``, ``"AS"``, ``"A♠"``, ``"A♠️"``, ``"10s"``, ``"Ts"``.
+
+    Surrounding whitespace is ignored; anything else raises ``EngineError("bad_card", text=...)``.
+
+    >>> parse_card("10♥") == parse_card("th")
+    True
+    >>> parse_card("1s")
+    Traceback (most recent call last):
+    ...
+    engine.errors.EngineError: bad_card: text='1s'
+    """
+    if not isinstance(text, str):
+        raise EngineError("bad_card", text=repr(text))
+    body = text.strip().replace(_VARIATION_SELECTOR, "")
+    rank = _RANK_OF_TEXT.get(body[:-1])
+    suit = _SUIT_OF_TEXT.get(body[-1:])
+    if rank is None or suit is None:
+        raise EngineError("bad_card", text=text)
+    return Card(rank * 4 + suit)
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Parse several cards; whitespace and commas between them are optional.
+
+    Duplicates are returned as given: whether they are allowed is the caller's rule.
+
+    >>> format_cards(parse_cards("AsKd Th"))
+    'AsKdTh'
+    >>> format_cards(parse_cards("10♠,9♠ 8♠️"))
+    'Ts9s8s'
+    """
+    if not isinstance(text, str):
+        raise EngineError("bad_card", text=repr(text))
+    cards: list[Card] = []
+    body = text.replace(_VARIATION_SELECTOR, "")
+    i, end = 0, len(body)
+    while i < end:
+        if body[i].isspace() or body[i] == ",":
+            i += 1
+            continue
+        # "10" is the only two-character rank; every suit is one character.
+        width = 3 if body.startswith("10", i) else 2
+        token = body[i : i + width]
+        rank = _RANK_OF_TEXT.get(token[:-1])
+        suit = _SUIT_OF_TEXT.get(token[-1:]) if len(token) == width else None
+        if rank is None or suit is None:
+            raise EngineError("bad_card", text=_token_at(body, i))
+        cards.append(Card(rank * 4 + suit))
+        i += width
+    return tuple(cards)
+
+
+def _token_at(body: str, start: int) -> str:
+    """The whitespace-delimited chunk starting at ``start``, to name what failed to parse."""
+    stop = start
+    while stop < len(body) and not body[stop].isspace() and body[stop] != ",":
+        stop += 1
+    return body[start:stop]
+
+
+def _check(card: int) -> None:
+    # Tuple indexing would quietly accept -1..-52, so the range is checked explicitly.
+    if not (isinstance(card, int) and 0 <= card < 52):
+        raise EngineError("bad_card", text=repr(card))
+
+
+def format_card(card: Card) -> str:
+    """Two-character text: rank in ``23456789TJQKA``, suit in ``cdhs``.
+
+    >>> format_card(Card(0)), format_card(Card(34))
+    ('2c', 'Th')
+    """
+    _check(card)
+    return _NAMES[card]
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Cards as one string without separators, as hand histories write them.
+
+    >>> format_cards([Card(51), Card(45)])
+    'AsKd'
+    """
+    return "".join(map(format_card, cards))
+
+
+def pretty_card(card: Card) -> str:
+    """Text for people: suit symbol, and ``10`` rather than ``T``.
+
+    >>> pretty_card(Card(51)), pretty_card(Card(34))
+    ('A♠', '10♥')
+    """
+    _check(card)
+    return _PRETTY[card]
+
+
+def pretty_cards(cards: Iterable[Card], sep: str = " ") -> str:
+    """Several cards for people, separated by ``sep``.
+
+    >>> pretty_cards(parse_cards("AsKd"))
+    'A♠ K♦'
+    """
+    return sep.join(map(pretty_card, cards))
+
+
+def shuffled_deck() -> tuple[Card, ...]:
+    """A fresh deck in random order from the operating system's secure generator.
+
+    >>> sorted(shuffled_deck()) == list(FULL_DECK)
+    True
+    """
+    # SystemRandom reads os.urandom and keeps no state, so a new one per deck costs nothing and
+    # leaves the engine without module-level state.
+    deck = list(FULL_DECK)
+    secrets.SystemRandom().shuffle(deck)
+    return tuple(deck)
+
+
+def _digest(deck: Iterable[Card], salt: bytes) -> str:
+    return hashlib.sha256(salt + format_cards(deck).encode("ascii")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCommitment:
+    """A published hash of a deck order, revealed after the hand so players can check the deal.
+
+    ``digest_hex = sha256(salt + "".join(format_card(c) for c in deck)).hexdigest()``. The random
+    salt stops anyone from recovering the order by hashing candidate decks before it is revealed.
+
+    >>> deck = shuffled_deck()
+    >>> c = DeckCommitment.commit(deck)
+    >>> DeckCommitment.verify(deck, c.salt_hex, c.digest_hex), c.matches(deck[::-1])
+    (True, False)
+    """
+
+    salt_hex: str
+    digest_hex: str
+
+    @classmethod
+    def commit(cls, deck: Sequence[Card], salt: bytes | None = None) -> DeckCommitment:
+        """Commit to ``deck``; a 32-byte random salt is drawn when none is given."""
+        if salt is None:
+            salt = secrets.token_bytes(32)
+        return cls(salt.hex(), _digest(deck, salt))
+
+    @staticmethod
+    def verify(deck: Sequence[Card], salt_hex: str, digest_hex: str) -> bool:
+        """True when ``deck`` is the order committed to as (``salt_hex``, ``digest_hex``).
+
+        Malformed hex or cards give False rather than an error: a bad commitment is simply one
+        that does not verify.
+        """
+        try:
+            salt = bytes.fromhex(salt_hex)
+            expected = _digest(deck, salt)
+        except (ValueError, TypeError, EngineError):
+            return False
+        # compare_digest needs ASCII on both sides; anything else cannot match anyway.
+        if not (isinstance(digest_hex, str) and digest_hex.isascii()):
+            return False
+        return hmac.compare_digest(expected, digest_hex.lower())
+
+    def matches(self, deck: Sequence[Card]) -> bool:
+        """True when ``deck`` is the order this commitment was made for."""
+        return DeckCommitment.verify(deck, self.salt_hex, self.digest_hex)
+
+
+commit = DeckCommitment.commit
+verify = DeckCommitment.verify
