@@ -1,0 +1,96 @@
+"""Message catalogs: ``t(key, locale, **params)`` in the user's language, English as fallback.
+
+Catalogs are JSON files in ``bot/locales`` named by language tag (``en.json``, later
+``zh-CN.json``, ``zh-TW.json``). A Discord locale such as ``zh-CN`` or ``en-US`` picks the
+exact catalog first, then its base language, then English; a key missing from a catalog also
+falls back to English, and a key missing everywhere shows as the key itself, so a missing
+translation never breaks a reply.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import string
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+LOCALES_DIR = Path(__file__).with_name("locales")
+DEFAULT_LOCALE = "en"
+
+
+def _locale_tag(locale: object) -> str | None:
+    # discord.Locale is a str-valued enum; accept it, plain strings, or None.
+    if locale is None:
+        return None
+    value = getattr(locale, "value", locale)
+    text = str(value).strip()
+    return text or None
+
+
+@cache
+def available_locales() -> frozenset[str]:
+    return frozenset(p.stem for p in LOCALES_DIR.glob("*.json"))
+
+
+@cache
+def catalog(name: str) -> Mapping[str, str]:
+    """The messages of one catalog file (empty if there is none)."""
+    path = LOCALES_DIR / f"{name}.json"
+    if not path.is_file():
+        return {}
+    with path.open(encoding="utf-8") as handle:
+        data = json.load(handle)
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def resolve_locale(*candidates: object) -> str:
+    """The first candidate locale that has a catalog (exact tag, then base language)."""
+    known = available_locales()
+    for candidate in candidates:
+        tag = _locale_tag(candidate)
+        if tag is None:
+            continue
+        if tag in known:
+            return tag
+        base = tag.split("-", 1)[0]
+        if base in known:
+            return base
+    return DEFAULT_LOCALE
+
+
+class _KeepMissing(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+_FORMATTER = string.Formatter()
+
+
+def t(key: str, /, locale: object = None, **params: Any) -> str:
+    """The message ``key`` in ``locale`` with ``{name}`` placeholders filled from ``params``.
+
+    >>> t("error.internal", "en-US")
+    'Something went wrong on my side. The error was logged; please try again.'
+    """
+    name = resolve_locale(locale)
+    text = catalog(name).get(key)
+    if text is None and name != DEFAULT_LOCALE:
+        text = catalog(DEFAULT_LOCALE).get(key)
+    if text is None:
+        log.warning("i18n: no message for key %r (locale %s)", key, name)
+        return key
+    try:
+        return _FORMATTER.vformat(text, (), _KeepMissing(params))
+    except (ValueError, IndexError, AttributeError, KeyError):
+        # A malformed translation must not turn a reply into an exception.
+        log.warning("i18n: cannot format %r in %s", key, name, exc_info=True)
+        return text
+
+
+def has_message(key: str, locale: object = None) -> bool:
+    return key in catalog(resolve_locale(locale)) or key in catalog(DEFAULT_LOCALE)

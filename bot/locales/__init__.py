@@ -1,0 +1,1 @@
+"""Message catalogs (JSON), a package so that installs ship them as package data."""

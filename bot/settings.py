@@ -1,0 +1,152 @@
+"""Runtime settings from the environment and ``.env``, and the REST/gateway proxy switch."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import discord.gateway
+import discord.http
+import yarl
+from dotenv import dotenv_values
+
+DEFAULT_DATABASE_URL = "sqlite:///./data/poker.db"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+# What discord.py uses when no proxy is configured; kept so that clearing a setting restores it.
+_DEFAULT_API_BASE = discord.http.Route.BASE
+_DEFAULT_GATEWAY = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message names the variable."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the bot reads from its environment.
+
+    ``discord_api_base`` replaces ``https://discord.com/api/v10`` (include the version path);
+    ``discord_gateway_url`` replaces ``wss://gateway.discord.gg/``.
+    """
+
+    discord_token: str = ""
+    database_url: str = DEFAULT_DATABASE_URL
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+
+    @classmethod
+    def from_env(
+        cls,
+        environ: Mapping[str, str] | None = None,
+        *,
+        dotenv_path: str | os.PathLike[str] | None = ".env",
+        require_token: bool = True,
+    ) -> Settings:
+        """Read the settings: the process environment wins over ``.env``.
+
+        ``.env`` is read without touching ``os.environ``, so nothing leaks into child
+        processes or into other code reading the environment.
+        """
+        values: dict[str, str] = {}
+        if dotenv_path is not None and Path(dotenv_path).is_file():
+            values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
+        values.update(os.environ if environ is None else environ)
+
+        def get(name: str) -> str | None:
+            raw = values.get(name)
+            if raw is None:
+                return None
+            raw = raw.strip()
+            return raw or None
+
+        token = get("DISCORD_TOKEN") or ""
+        if require_token and not token:
+            raise SettingsError("DISCORD_TOKEN is not set (put it in .env or the environment)")
+
+        dev_guild_raw = get("DEV_GUILD_ID")
+        dev_guild_id: int | None = None
+        if dev_guild_raw is not None:
+            if not dev_guild_raw.isdigit():
+                raise SettingsError(
+                    f"DEV_GUILD_ID must be a server id (digits), got {dev_guild_raw!r}"
+                )
+            dev_guild_id = int(dev_guild_raw)
+
+        log_level = (get("LOG_LEVEL") or "INFO").upper()
+        if log_level not in LOG_LEVELS:
+            raise SettingsError(
+                f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}"
+            )
+
+        settings = cls(
+            discord_token=token,
+            database_url=get("DATABASE_URL") or DEFAULT_DATABASE_URL,
+            dev_guild_id=dev_guild_id,
+            log_level=log_level,
+            discord_api_base=get("DISCORD_API_BASE"),
+            discord_gateway_url=get("DISCORD_GATEWAY_URL"),
+        )
+        settings.check_proxies()
+        return settings
+
+    def check_proxies(self) -> None:
+        if self.discord_api_base is not None:
+            parts = urlsplit(self.discord_api_base)
+            if parts.scheme not in ("http", "https") or not parts.netloc:
+                raise SettingsError(
+                    f"DISCORD_API_BASE must be an http(s) URL such as "
+                    f"http://127.0.0.1:8080/api/v10, got {self.discord_api_base!r}"
+                )
+        if self.discord_gateway_url is not None:
+            parts = urlsplit(self.discord_gateway_url)
+            if parts.scheme not in ("ws", "wss") or not parts.netloc:
+                raise SettingsError(
+                    f"DISCORD_GATEWAY_URL must be a ws(s) URL, got {self.discord_gateway_url!r}"
+                )
+
+    @property
+    def log_level_number(self) -> int:
+        return logging.getLevelNamesMapping()[self.log_level]
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        """The database file for a ``sqlite:///`` URL (relative to the working directory)."""
+        prefix = "sqlite:///"
+        if not self.database_url.startswith(prefix):
+            return None
+        rest = self.database_url[len(prefix) :]
+        if rest in ("", ":memory:"):
+            return None
+        return Path(rest)
+
+    @property
+    def data_dir(self) -> Path:
+        """Where the bot keeps its own files: next to the SQLite database, else ``./data``."""
+        path = self.sqlite_path
+        return path.parent if path is not None else Path("data")
+
+
+def apply_proxies(settings: Settings) -> None:
+    """Point discord.py's REST and gateway at the configured proxies (or back at Discord).
+
+    Both are class attributes, so this affects every client in the process. The REST base is
+    read when each ``Route`` is built (webhook and interaction routes included). The gateway
+    URL is what a plain ``Client`` connects to (it never asks ``/gateway/bot``; only the
+    auto-sharded client does, and a proxy answers that with its own URL). Resumes use the
+    ``resume_gateway_url`` of READY, which a proxy also sets to itself.
+    """
+    settings.check_proxies()
+    base = settings.discord_api_base
+    discord.http.Route.BASE = base.rstrip("/") if base is not None else _DEFAULT_API_BASE
+    gateway = settings.discord_gateway_url
+    # yarl, not str: discord.py calls .with_query() on it.
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = (
+        yarl.URL(gateway) if gateway is not None else _DEFAULT_GATEWAY
+    )

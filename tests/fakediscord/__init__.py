@@ -1,0 +1,70 @@
+r"""A fake Discord for end-to-end tests: the real discord.py client against 127.0.0.1.
+
+The world::
+
+    alice, carol = FakeUser("alice"), FakeUser("carol", dms_open=False)
+    guild = FakeGuild.create("Casino", channels=["poker"], members=[alice, carol])
+    async with FakeDiscord(guilds=[guild]) as fake:
+        # run the bot with DISCORD_API_BASE=fake.api_base, DISCORD_GATEWAY_URL=fake.gateway_url,
+        # DISCORD_TOKEN=fake.token (see tests/e2e/harness.py: running_bot)
+
+Driving it (each call pushes one INTERACTION_CREATE and returns an ``InteractionHandle``)::
+
+    h = await fake.slash(alice, guild.channel("poker"), "poker", subcommand="join",
+                         options={"buy_in": 500, "user": carol})
+    reply = await h.response()          # InteractionCallback: .type .ephemeral .content ...
+    msg = await h.wait_original()       # after a "thinking" defer, once filled in
+    first = await h.followup(0)
+    h = await fake.click(carol, msg, "poker:7:fold")
+    h = await fake.submit_modal(alice, "raise:7", {"amount": "250"})
+
+Watching the bot (everything it posts, edits or deletes is an event; waits always time out)::
+
+    mark = fake.mark()
+    table = await fake.wait_for_message(lambda m: m.content.startswith("Table"),
+                                        channel=guild.channel("poker"), after=mark)
+    fake.messages_in(channel); fake.dm_messages(user); fake.message(id)  # current versions
+    table.attachment("table.png").open_image()                           # PIL image
+    fake.sync_calls; fake.command("poker"); fake.requests; fake.unhandled
+    fake.rate_limit("POST", r"/channels/\d+/messages", retry_after=0.05)   # next send gets 429
+"""
+
+from .interactions import InteractionCallback, InteractionHandle
+from .models import (
+    ADMINISTRATOR,
+    CHANNEL_DM,
+    EPHEMERAL,
+    LOADING,
+    FakeAttachment,
+    FakeChannel,
+    FakeGuild,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    MessageEvent,
+    new_snowflake,
+    snowflake_time,
+)
+from .server import ApiError, FakeDiscord, RecordedRequest, SyncCall
+
+__all__ = [
+    "ADMINISTRATOR",
+    "CHANNEL_DM",
+    "EPHEMERAL",
+    "LOADING",
+    "ApiError",
+    "FakeAttachment",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeMessage",
+    "FakeRole",
+    "FakeUser",
+    "InteractionCallback",
+    "InteractionHandle",
+    "MessageEvent",
+    "RecordedRequest",
+    "SyncCall",
+    "new_snowflake",
+    "snowflake_time",
+]
