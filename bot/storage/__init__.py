@@ -1,0 +1,42 @@
+"""Storage on SQLite (aiosqlite): chips that are never lost, tables and hands that survive a crash.
+
+Open once at start-up and pass the ``Database`` to the functions of the modules below::
+
+    db = await Database.open()            # $DATABASE_URL or sqlite:///./data/poker.db; migrates
+    await economy.ensure_guild(db, guild_id)
+    seat = await tables.buy_in(db, table_id, user_id, 2_000)
+    await invariant.verify_invariant(db)  # at start-up: logs loudly and raises if chips are off
+
+- ``db``: connection, WAL, pragmas, migrations, transactions (``Database``).
+- ``ledger``: the accounts model and the only statements that move chips.
+- ``economy``: guild settings, wallets, daily bonus, grants and removals, transfers.
+- ``tables``: tables, seats, buy-in, top-up, leave, close.
+- ``hands``: start, actions, result, void, rebuild (engine replay) and PHH export.
+- ``stats``: leaderboard, player statistics, recent hands.
+- ``invariant``: the chip invariant check.
+- ``backup``: online backup of the live file.
+
+Every refusal is a ``StorageError(code, **params)`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from bot.storage import economy, hands, invariant, ledger, stats, tables
+from bot.storage.backup import backup
+from bot.storage.db import DEFAULT_DATABASE_URL, Database, parse_database_url
+from bot.storage.errors import MAX_AMOUNT, StorageError
+
+__all__ = [
+    "DEFAULT_DATABASE_URL",
+    "MAX_AMOUNT",
+    "Database",
+    "StorageError",
+    "backup",
+    "economy",
+    "hands",
+    "invariant",
+    "ledger",
+    "parse_database_url",
+    "stats",
+    "tables",
+]

@@ -1,0 +1,336 @@
+"""The economy of each Discord server (guild): settings, wallets, daily bonus, grants, transfers.
+
+A guild is registered once with ``ensure_guild`` (the bot calls it when it joins a server and
+for every server at start-up); any other call for an unregistered guild raises
+``unknown_guild``. A wallet is created on first use with the guild's starting balance, which is
+minted in the ledger like every other chip that enters the economy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.storage.db import Database, Tx, unix_now
+from bot.storage.errors import (
+    MAX_AMOUNT,
+    MAX_BALANCE,
+    StorageError,
+    check_amount,
+    check_id,
+    check_setting,
+)
+from bot.storage.ledger import (
+    BURN,
+    LEDGER_COLUMNS,
+    MINT,
+    LedgerEntry,
+    Reason,
+    credit_wallet,
+    debit_wallet,
+    ensure_wallet,
+    record,
+    require_guild,
+    wallet_account,
+)
+
+DEFAULT_STARTING_BALANCE = 10_000
+DEFAULT_DAILY_AMOUNT = 1_000
+DEFAULT_DAILY_COOLDOWN = 24 * 3600
+MAX_COOLDOWN = 366 * 24 * 3600
+MAX_NOTE = 200
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    guild_id: int
+    starting_balance: int
+    daily_amount: int
+    daily_cooldown: int  # seconds between two daily bonuses
+
+
+@dataclass(frozen=True, slots=True)
+class DailyClaim:
+    amount: int
+    balance: int
+    next_claim_at: int  # Unix seconds; show it as <t:...:R>
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    from_balance: int
+    to_balance: int
+    entry_id: int
+
+
+def _note(note: object) -> str | None:
+    if note is None:
+        return None
+    if not isinstance(note, str) or len(note) > MAX_NOTE:
+        raise StorageError("bad_setting", name="note", value=repr(note)[:50], maximum=MAX_NOTE)
+    return note
+
+
+async def _settings(tx: Tx, guild_id: int) -> GuildSettings:
+    row = await tx.fetchone(
+        "SELECT starting_balance, daily_amount, daily_cooldown FROM guilds WHERE guild_id = ?",
+        (guild_id,),
+    )
+    if row is None:
+        raise StorageError("unknown_guild", guild_id=guild_id)
+    return GuildSettings(guild_id, row[0], row[1], row[2])
+
+
+async def ensure_guild(db: Database, guild_id: int, *, now: int | None = None) -> GuildSettings:
+    """Register the guild with default settings unless it is known; its settings."""
+    check_id(guild_id, "guild_id")
+    async with db.write() as tx:
+        await tx.execute(
+            "INSERT INTO guilds (guild_id, starting_balance, daily_amount, daily_cooldown,"
+            " created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            (
+                guild_id,
+                DEFAULT_STARTING_BALANCE,
+                DEFAULT_DAILY_AMOUNT,
+                DEFAULT_DAILY_COOLDOWN,
+                unix_now() if now is None else now,
+            ),
+        )
+        return await _settings(tx, guild_id)
+
+
+async def get_settings(db: Database, guild_id: int) -> GuildSettings:
+    check_id(guild_id, "guild_id")
+    async with db.read() as tx:
+        return await _settings(tx, guild_id)
+
+
+async def update_settings(
+    db: Database,
+    guild_id: int,
+    *,
+    starting_balance: int | None = None,
+    daily_amount: int | None = None,
+    daily_cooldown: int | None = None,
+) -> GuildSettings:
+    """Change some settings; a new starting balance applies to wallets opened from now on."""
+    check_id(guild_id, "guild_id")
+    changes: list[tuple[str, int]] = []
+    if starting_balance is not None:
+        changes.append(
+            ("starting_balance", check_setting(starting_balance, "starting_balance", 0, MAX_AMOUNT))
+        )
+    if daily_amount is not None:
+        changes.append(("daily_amount", check_setting(daily_amount, "daily_amount", 0, MAX_AMOUNT)))
+    if daily_cooldown is not None:
+        changes.append(
+            ("daily_cooldown", check_setting(daily_cooldown, "daily_cooldown", 0, MAX_COOLDOWN))
+        )
+    async with db.write() as tx:
+        await require_guild(tx, guild_id)
+        for column, value in changes:
+            # Column names come from the fixed list above, never from the caller.
+            await tx.execute(
+                f"UPDATE guilds SET {column} = ? WHERE guild_id = ?", (value, guild_id)
+            )
+        return await _settings(tx, guild_id)
+
+
+async def open_wallet(db: Database, guild_id: int, user_id: int, *, now: int | None = None) -> int:
+    """The user's balance, creating the wallet (starting balance) on first use."""
+    check_id(guild_id, "guild_id")
+    check_id(user_id, "user_id")
+    async with db.write() as tx:
+        await ensure_wallet(tx, guild_id, user_id, unix_now() if now is None else now)
+        value = await tx.scalar(
+            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        return int(value)
+
+
+async def balance(
+    db: Database, guild_id: int, user_id: int, *, create: bool = True, now: int | None = None
+) -> int:
+    """The wallet's balance. A missing wallet is opened (``create``) or is ``unknown_user``."""
+    check_id(guild_id, "guild_id")
+    check_id(user_id, "user_id")
+    row = await db.fetchone(
+        "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+    if row is not None:
+        return int(row[0])
+    if not create:
+        async with db.read() as tx:
+            await require_guild(tx, guild_id)
+        raise StorageError("unknown_user", guild_id=guild_id, user_id=user_id)
+    return await open_wallet(db, guild_id, user_id, now=now)
+
+
+async def claim_daily(
+    db: Database, guild_id: int, user_id: int, *, now: int | None = None
+) -> DailyClaim:
+    """Pay the daily bonus, or raise ``daily_cooldown`` with ``retry_at``."""
+    check_id(guild_id, "guild_id")
+    check_id(user_id, "user_id")
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        settings = await _settings(tx, guild_id)
+        if settings.daily_amount == 0:
+            raise StorageError("daily_disabled", guild_id=guild_id)
+        await ensure_wallet(tx, guild_id, user_id, now)
+        amount, cooldown = settings.daily_amount, settings.daily_cooldown
+        row = await tx.fetchone(
+            "UPDATE wallets SET balance = balance + ?, last_daily = ?"
+            " WHERE guild_id = ? AND user_id = ? AND balance <= ?"
+            " AND (last_daily IS NULL OR last_daily + ? <= ?) RETURNING balance",
+            (amount, now, guild_id, user_id, MAX_BALANCE - amount, cooldown, now),
+        )
+        if row is None:
+            state = await tx.fetchone(
+                "SELECT balance, last_daily FROM wallets WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            )
+            assert state is not None  # ensure_wallet just made sure
+            if state[1] is not None and state[1] + cooldown > now:
+                raise StorageError("daily_cooldown", retry_at=state[1] + cooldown)
+            raise StorageError("balance_too_large", balance=state[0], maximum=MAX_BALANCE)
+        await record(
+            tx,
+            guild_id=guild_id,
+            amount=amount,
+            source=MINT,
+            dest=wallet_account(user_id),
+            reason=Reason.DAILY,
+            user_id=user_id,
+            now=now,
+        )
+        return DailyClaim(amount, int(row[0]), now + cooldown)
+
+
+async def grant(
+    db: Database,
+    guild_id: int,
+    user_id: int,
+    amount: int,
+    *,
+    actor_id: int,
+    note: str | None = None,
+    now: int | None = None,
+) -> int:
+    """An admin creates chips in the user's wallet (opened if needed); the new balance."""
+    check_id(guild_id, "guild_id")
+    check_id(user_id, "user_id")
+    check_id(actor_id, "actor_id")
+    check_amount(amount)
+    note = _note(note)
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        new_balance = await credit_wallet(tx, guild_id, user_id, amount, now=now, create=True)
+        await record(
+            tx,
+            guild_id=guild_id,
+            amount=amount,
+            source=MINT,
+            dest=wallet_account(user_id),
+            reason=Reason.GRANT,
+            user_id=user_id,
+            actor_id=actor_id,
+            note=note,
+            now=now,
+        )
+        return new_balance
+
+
+async def remove(
+    db: Database,
+    guild_id: int,
+    user_id: int,
+    amount: int,
+    *,
+    actor_id: int,
+    note: str | None = None,
+    now: int | None = None,
+) -> int:
+    """An admin destroys chips from the user's wallet; all or nothing. The new balance."""
+    check_id(guild_id, "guild_id")
+    check_id(user_id, "user_id")
+    check_id(actor_id, "actor_id")
+    check_amount(amount)
+    note = _note(note)
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        new_balance = await debit_wallet(tx, guild_id, user_id, amount, now=now, create=False)
+        await record(
+            tx,
+            guild_id=guild_id,
+            amount=amount,
+            source=wallet_account(user_id),
+            dest=BURN,
+            reason=Reason.REMOVAL,
+            user_id=user_id,
+            actor_id=actor_id,
+            note=note,
+            now=now,
+        )
+        return new_balance
+
+
+async def transfer(
+    db: Database,
+    guild_id: int,
+    from_user: int,
+    to_user: int,
+    amount: int,
+    *,
+    note: str | None = None,
+    now: int | None = None,
+) -> Transfer:
+    """Move chips from one wallet to another in the same guild (both opened if needed)."""
+    check_id(guild_id, "guild_id")
+    check_id(from_user, "from_user")
+    check_id(to_user, "to_user")
+    check_amount(amount)
+    note = _note(note)
+    if from_user == to_user:
+        raise StorageError("self_transfer", user_id=from_user)
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        from_balance = await debit_wallet(tx, guild_id, from_user, amount, now=now, create=True)
+        to_balance = await credit_wallet(tx, guild_id, to_user, amount, now=now, create=True)
+        entry_id = await record(
+            tx,
+            guild_id=guild_id,
+            amount=amount,
+            source=wallet_account(from_user),
+            dest=wallet_account(to_user),
+            reason=Reason.TRANSFER,
+            user_id=from_user,
+            counterparty_id=to_user,
+            note=note,
+            now=now,
+        )
+        return Transfer(from_balance, to_balance, entry_id)
+
+
+async def ledger_entries(
+    db: Database, guild_id: int, *, user_id: int | None = None, limit: int = 50
+) -> list[LedgerEntry]:
+    """The latest movements of the guild, or of one user's chips, newest first."""
+    check_id(guild_id, "guild_id")
+    limit = check_setting(limit, "limit", 1, 1000)
+    if user_id is None:
+        rows = await db.fetchall(
+            f"SELECT {LEDGER_COLUMNS} FROM ledger WHERE guild_id = ?"
+            " ORDER BY entry_id DESC LIMIT ?",
+            (guild_id, limit),
+        )
+    else:
+        check_id(user_id, "user_id")
+        # Two indexed lookups: his own chips, and transfers he received.
+        rows = await db.fetchall(
+            f"SELECT {LEDGER_COLUMNS} FROM ledger WHERE guild_id = ? AND user_id = ?"
+            f" UNION ALL SELECT {LEDGER_COLUMNS} FROM ledger"
+            " WHERE guild_id = ? AND counterparty_id = ? AND counterparty_id IS NOT NULL"
+            " ORDER BY entry_id DESC LIMIT ?",
+            (guild_id, user_id, guild_id, user_id, limit),
+        )
+    return [LedgerEntry(*row) for row in rows]

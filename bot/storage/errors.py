@@ -1,0 +1,94 @@
+"""The one exception type the storage layer raises for bad input, and the checks that raise it.
+
+Like the engine's ``EngineError``, a ``StorageError`` carries a stable ``code`` and the
+``params`` a localized message needs, so the bot can say "you have 120 chips, the buy-in is 200"
+in the player's language. Every check runs before anything is written, or inside the
+transaction that it guards, so an error never leaves a change behind.
+
+Codes (stable): ``bad_id``, ``bad_amount``, ``amount_not_positive``, ``amount_too_large``,
+``bad_setting``, ``bad_json``, ``bad_deck``, ``bad_players``, ``bad_state``, ``bad_database_url``,
+``unknown_guild``, ``unknown_user``, ``unknown_table``, ``unknown_hand``,
+``insufficient_funds``, ``balance_too_large``, ``daily_cooldown``, ``daily_disabled``,
+``self_transfer``, ``table_closed``, ``channel_has_table``, ``seat_taken``, ``seat_out_of_range``,
+``table_full``, ``already_seated``, ``not_seated``, ``seat_in_hand``, ``buy_in_out_of_range``,
+``buy_in_not_multiple``, ``stack_above_max``, ``hand_in_progress``, ``hand_not_running``,
+``hand_not_finished``,
+``seat_mismatch``, ``action_out_of_order``, ``hand_chips_mismatch``, ``deck_commitment_mismatch``,
+``hand_corrupt``, ``engine_missing``, ``schema_too_new``, ``migration_failed``,
+``invariant_broken``, ``database_missing``, ``bad_backup_path``, ``backup_failed``,
+``sqlite_too_old``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+# Large enough for any real economy, small enough that no sum of amounts can overflow SQLite's
+# 64-bit integers (10**15 per balance times any plausible number of rows stays below 9.2e18).
+MAX_AMOUNT = 10**12
+MAX_BALANCE = 10**15
+# Discord snowflakes and our own row ids are positive 64-bit integers.
+MAX_ID = 2**63 - 1
+
+
+class StorageError(Exception):
+    """Bad input or a refused chip move: a stable ``code`` plus the ``params`` a message needs.
+
+    >>> e = StorageError("insufficient_funds", balance=120, amount=200)
+    >>> e.code, e.params["balance"]
+    ('insufficient_funds', 120)
+    >>> str(e)
+    'insufficient_funds: balance=120, amount=200'
+    """
+
+    def __init__(self, code: str, **params: object) -> None:
+        self.code = code
+        self.params: dict[str, object] = params
+        detail = ", ".join(f"{key}={value!r}" for key, value in params.items())
+        super().__init__(f"{code}: {detail}" if detail else code)
+
+
+def check_id(value: object, field: str) -> int:
+    """A Discord snowflake or a row id: a positive int that fits in 64 bits (bool refused)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_ID:
+        raise StorageError("bad_id", field=field, value=repr(value))
+    return value
+
+
+def check_amount(value: object, field: str = "amount") -> int:
+    """A chip amount: an int from 1 to ``MAX_AMOUNT``; bool and float are refused, not coerced."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise StorageError("bad_amount", field=field, value=repr(value))
+    if value <= 0:
+        raise StorageError("amount_not_positive", field=field, value=value)
+    if value > MAX_AMOUNT:
+        raise StorageError("amount_too_large", field=field, value=value, maximum=MAX_AMOUNT)
+    return value
+
+
+def check_setting(value: object, name: str, minimum: int, maximum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise StorageError(
+            "bad_setting", name=name, value=repr(value), minimum=minimum, maximum=maximum
+        )
+    return value
+
+
+def to_json_text(value: object, field: str) -> str:
+    """Serialize a JSON value, or an engine object through its ``to_json()``, strictly.
+
+    Accepting objects with ``to_json`` lets the bot pass a ``HandConfig`` or an ``Action`` as is
+    while this package never imports the engine at module level.
+    """
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json):
+        value = to_json()
+    try:
+        return json.dumps(value, allow_nan=False, separators=(",", ":"), sort_keys=False)
+    except (TypeError, ValueError) as exc:
+        raise StorageError("bad_json", field=field, detail=str(exc)) from None
+
+
+def from_json_text(text: str) -> Any:
+    return json.loads(text)

@@ -1,0 +1,691 @@
+"""Hands: stored as configuration, deck order and actions, so any of them can be replayed.
+
+How a hand's chips are accounted (the simplest rule that keeps the guild invariant exact at
+every committed instant):
+
+- ``start_hand`` moves the whole stack of every player dealt in from his seat to the hand's
+  account (``hand:<id>``), one ledger row each, in one transaction. That is table stakes: the
+  chips in a hand are exactly the starting stacks, and the seat shows 0 with ``hand_id`` set
+  so nobody can top up or leave with chips that are in play.
+- Actions move no chips in the database: bets and pots live in the engine, which is
+  deterministic, so the stored actions *are* the hand's internal state.
+- ``record_hand_result`` moves each player's finishing stack from the hand back to his seat,
+  in one transaction with the result and the statistics. It refuses unless the finishing
+  stacks add up to what the hand holds, so no chip is created or lost by a faulty result.
+- ``void_hand`` moves each starting stack back unchanged (every contribution refunded).
+
+So ``sum(wallets) + sum(seats) + sum(running hands' chips)`` never changes except by minting
+and burning, whatever moment a crash picks.
+
+Actions are appended with their sequence number, which must be the next one: a duplicate or a
+gap (two runners on one table, a retry after a timeout) is refused rather than stored. An
+action is durable when ``append_action`` returns; the runtime acknowledges it only then.
+
+The deck order is stored in full from the start (it is needed to rebuild the hand) and must
+match the published commitment ``sha256(salt + "AsKd...")``; it is only for the server.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.storage.db import Database, Tx, unix_now
+from bot.storage.errors import (
+    StorageError,
+    check_amount,
+    check_id,
+    check_setting,
+    from_json_text,
+    to_json_text,
+)
+from bot.storage.ledger import Reason, hand_account, record, seat_account
+
+if TYPE_CHECKING:
+    from engine.hand import Hand
+
+MAX_PLAYERS = 23
+_RANKS = "23456789TJQKA"
+_SUITS = "cdhs"
+
+
+@dataclass(frozen=True, slots=True)
+class HandSeat:
+    """A player dealt into a hand: engine index (PHH p1 = 0), his seat, and his whole stack."""
+
+    player: int
+    seat_no: int
+    user_id: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One player's outcome, given by the runtime when the hand ends.
+
+    ``won``: chips he took from pots (not his own uncalled bet returned); ``vpip``: he put
+    chips in voluntarily before the flop; ``pfr``: he raised before the flop.
+    """
+
+    player: int
+    final_stack: int
+    contributed: int
+    won: int
+    vpip: bool
+    pfr: bool
+    showdown: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPlayer:
+    player: int
+    user_id: int
+    seat_no: int
+    starting_stack: int
+    final_stack: int | None
+    contributed: int | None
+    won: int | None
+    vpip: bool | None
+    pfr: bool | None
+    showdown: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredHand:
+    """Everything stored about a hand. Holds the deck: never show it to players."""
+
+    hand_id: int
+    guild_id: int
+    table_id: int
+    hand_no: int
+    status: str  # "running", "finished" or "voided"
+    config: Any  # HandConfig.to_json()
+    deck: tuple[int, ...]
+    deck_salt: str
+    deck_digest: str
+    button_seat: int | None
+    chips: int
+    pot: int | None
+    result: Any
+    void_reason: str | None
+    started_at: int
+    ended_at: int | None
+    players: tuple[StoredPlayer, ...]
+    actions: tuple[Any, ...]  # Action.to_json() of every accepted action, in order
+
+    @property
+    def final_stacks(self) -> tuple[int, ...] | None:
+        """Finishing stacks by player index, for a finished hand (PHH ``finishing_stacks``)."""
+        stacks = [p.final_stack for p in self.players]
+        if self.status != "finished" or any(s is None for s in stacks):
+            return None
+        return tuple(s for s in stacks if s is not None)
+
+
+def format_card(card: int) -> str:
+    return _RANKS[card // 4] + _SUITS[card % 4]
+
+
+def _card(value: object) -> int:
+    if isinstance(value, bool):
+        raise StorageError("bad_deck", card=repr(value))
+    if isinstance(value, int):
+        if 0 <= value < 52:
+            return value
+    elif isinstance(value, str) and len(value) == 2:
+        rank, suit = _RANKS.find(value[0].upper()), _SUITS.find(value[1].lower())
+        if rank >= 0 and suit >= 0:
+            return rank * 4 + suit
+    raise StorageError("bad_deck", card=repr(value)[:20])
+
+
+def normalize_deck(deck: Iterable[object]) -> tuple[int, ...]:
+    """Card ints (engine's ``rank * 4 + suit``) from ints or "As" strings; distinct, at most 52."""
+    if isinstance(deck, str | bytes):
+        raise StorageError("bad_deck", reason="not_a_list")
+    cards = tuple(_card(c) for c in deck)
+    if not cards or len(cards) > 52 or len(set(cards)) != len(cards):
+        raise StorageError("bad_deck", reason="size_or_duplicates", size=len(cards))
+    return cards
+
+
+def commitment_digest(deck: Sequence[int], salt_hex: str) -> str:
+    """The engine's commitment: ``sha256(salt + "".join(format_card(c) for c in deck))``."""
+    salt = bytes.fromhex(salt_hex)
+    return hashlib.sha256(salt + "".join(format_card(c) for c in deck).encode("ascii")).hexdigest()
+
+
+def _check_players(players: Sequence[HandSeat]) -> None:
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise StorageError("bad_players", reason="count", count=len(players))
+    for p in players:
+        if not isinstance(p, HandSeat):
+            raise StorageError("bad_players", reason="type", value=repr(p)[:50])
+        check_id(p.user_id, "user_id")
+        check_amount(p.stack, "stack")
+        check_setting(p.seat_no, "seat_no", 1, MAX_PLAYERS)
+    if sorted(p.player for p in players) != list(range(len(players))):
+        raise StorageError("bad_players", reason="indices")
+    if len({p.seat_no for p in players}) != len(players):
+        raise StorageError("bad_players", reason="duplicate_seat")
+    if len({p.user_id for p in players}) != len(players):
+        raise StorageError("bad_players", reason="duplicate_user")
+
+
+async def start_hand(
+    db: Database,
+    table_id: int,
+    *,
+    config: object,
+    deck: Sequence[object],
+    deck_salt: str,
+    deck_digest: str,
+    players: Sequence[HandSeat],
+    button_seat: int | None = None,
+    now: int | None = None,
+) -> int:
+    """Store a new hand and move the players' stacks into it; the hand id.
+
+    Each player's ``stack`` must be his whole stack at the seat (table stakes), and the config's
+    ``stacks`` (when it has them, as ``HandConfig.to_json()`` does) must list the same values.
+    """
+    check_id(table_id, "table_id")
+    _check_players(players)
+    players = sorted(players, key=lambda p: p.player)
+    cards = normalize_deck(deck)
+    try:
+        digest_ok = deck_digest.lower() == commitment_digest(cards, deck_salt)
+    except (ValueError, TypeError, AttributeError):
+        digest_ok = False
+    if not digest_ok:
+        raise StorageError("deck_commitment_mismatch", table_id=table_id)
+    config_text = to_json_text(config, "config")
+    config_json = from_json_text(config_text)
+    config_stacks = config_json.get("stacks") if isinstance(config_json, dict) else None
+    if config_stacks is not None and list(config_stacks) != [p.stack for p in players]:
+        raise StorageError("bad_players", reason="stacks_differ_from_config", stacks=config_stacks)
+    if button_seat is not None:
+        check_setting(button_seat, "button_seat", 1, MAX_PLAYERS)
+    now = unix_now() if now is None else now
+    total = sum(p.stack for p in players)
+    async with db.write() as tx:
+        table = await tx.fetchone(
+            "UPDATE poker_tables SET hand_count = hand_count + 1"
+            " WHERE table_id = ? AND status = 'open' RETURNING guild_id, hand_count",
+            (table_id,),
+        )
+        if table is None:
+            exists = await tx.scalar("SELECT 1 FROM poker_tables WHERE table_id = ?", (table_id,))
+            raise StorageError("table_closed" if exists else "unknown_table", table_id=table_id)
+        guild_id, hand_no = table
+        running = await tx.scalar(
+            "SELECT hand_id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
+        )
+        if running is not None:
+            raise StorageError("hand_in_progress", table_id=table_id, hand_id=running)
+        hand_id = await tx.insert(
+            "INSERT INTO hands (guild_id, table_id, hand_no, config, deck, deck_salt,"
+            " deck_digest, button_seat, chips, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                guild_id,
+                table_id,
+                hand_no,
+                config_text,
+                to_json_text(list(cards), "deck"),
+                deck_salt.lower(),
+                deck_digest.lower(),
+                button_seat,
+                total,
+                now,
+            ),
+        )
+        for p in players:
+            moved = await tx.execute(
+                "UPDATE seats SET stack = 0, hand_id = ? WHERE table_id = ? AND seat_no = ?"
+                " AND user_id = ? AND hand_id IS NULL AND stack = ?",
+                (hand_id, table_id, p.seat_no, p.user_id, p.stack),
+            )
+            if moved != 1:
+                raise StorageError(
+                    "seat_mismatch",
+                    table_id=table_id,
+                    seat_no=p.seat_no,
+                    user_id=p.user_id,
+                    stack=p.stack,
+                )
+            await tx.execute(
+                "INSERT INTO hand_players (hand_id, player, guild_id, user_id, seat_no,"
+                " starting_stack) VALUES (?, ?, ?, ?, ?, ?)",
+                (hand_id, p.player, guild_id, p.user_id, p.seat_no, p.stack),
+            )
+            await record(
+                tx,
+                guild_id=guild_id,
+                amount=p.stack,
+                source=seat_account(table_id, p.seat_no),
+                dest=hand_account(hand_id),
+                reason=Reason.HAND_START,
+                user_id=p.user_id,
+                table_id=table_id,
+                hand_id=hand_id,
+                now=now,
+            )
+        return hand_id
+
+
+_APPEND_ONE = (
+    "INSERT INTO hand_actions (hand_id, seq, action, created_at)"
+    " SELECT ?1, ?2, ?3, ?4"
+    " WHERE EXISTS (SELECT 1 FROM hands WHERE hand_id = ?1 AND status = 'running')"
+    " AND ?2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM hand_actions WHERE hand_id = ?1)"
+    " RETURNING seq"
+)
+
+
+def _check_seq(seq: object) -> int:
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        raise StorageError("action_out_of_order", got=repr(seq))
+    return seq
+
+
+async def _append_refusal(tx: Tx | Database, hand_id: int, seq: int) -> StorageError:
+    row = await tx.fetchone(
+        "SELECT status, (SELECT COALESCE(MAX(seq) + 1, 0) FROM hand_actions WHERE hand_id = ?)"
+        " FROM hands WHERE hand_id = ?",
+        (hand_id, hand_id),
+    )
+    if row is None:
+        return StorageError("unknown_hand", hand_id=hand_id)
+    if row[0] != "running":
+        return StorageError("hand_not_running", hand_id=hand_id, status=row[0])
+    return StorageError("action_out_of_order", hand_id=hand_id, expected=row[1], got=seq)
+
+
+async def append_action(
+    db: Database, hand_id: int, seq: int, action: object, *, now: int | None = None
+) -> None:
+    """Store accepted action number ``seq`` (0-based, the next one) of a running hand.
+
+    ``action`` is an engine ``Action`` or its ``to_json()``. Durable when this returns.
+    """
+    check_id(hand_id, "hand_id")
+    _check_seq(seq)
+    text = to_json_text(action, "action")
+    rows = await db.write_one(_APPEND_ONE, (hand_id, seq, text, unix_now() if now is None else now))
+    if not rows:
+        raise await _append_refusal(db, hand_id, seq)
+
+
+async def append_actions(
+    db: Database,
+    hand_id: int,
+    first_seq: int,
+    actions: Sequence[object],
+    *,
+    now: int | None = None,
+) -> None:
+    """Store several actions at once (one input that set off pre-selected ones), atomically."""
+    check_id(hand_id, "hand_id")
+    _check_seq(first_seq)
+    texts = [to_json_text(a, "action") for a in actions]
+    if not texts:
+        return
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        for offset, text in enumerate(texts):
+            if not await tx.fetchall(_APPEND_ONE, (hand_id, first_seq + offset, text, now)):
+                raise await _append_refusal(tx, hand_id, first_seq + offset)
+
+
+async def _running_hand(tx: Tx, hand_id: int) -> sqlite3.Row:
+    row = await tx.fetchone(
+        "SELECT guild_id, table_id, status, chips FROM hands WHERE hand_id = ?", (hand_id,)
+    )
+    if row is None:
+        raise StorageError("unknown_hand", hand_id=hand_id)
+    if row["status"] != "running":
+        raise StorageError("hand_not_running", hand_id=hand_id, status=row["status"])
+    return row
+
+
+def _check_results(results: Sequence[PlayerResult]) -> None:
+    for r in results:
+        if not isinstance(r, PlayerResult):
+            raise StorageError("bad_players", reason="type", value=repr(r)[:50])
+        for name in ("final_stack", "contributed", "won"):
+            value = getattr(r, name)
+            if value != 0:
+                check_amount(value, name)
+            elif isinstance(value, bool) or not isinstance(value, int):
+                raise StorageError("bad_amount", field=name, value=repr(value))
+        for name in ("vpip", "pfr", "showdown"):
+            if not isinstance(getattr(r, name), bool):
+                raise StorageError("bad_players", reason="flag", field=name)
+
+
+async def _return_to_seats(
+    tx: Tx,
+    *,
+    hand: sqlite3.Row,
+    hand_id: int,
+    stacks: dict[int, int],
+    reason: Reason,
+    actor_id: int | None,
+    now: int,
+) -> dict[int, tuple[int, int, int]]:
+    """Move ``stacks`` (by player index) from the hand to the seats.
+
+    Returns {player: (user id, seat, starting stack)}.
+    """
+    seated = {
+        row[0]: (row[1], row[2], row[3])
+        for row in await tx.fetchall(
+            "SELECT player, user_id, seat_no, starting_stack FROM hand_players WHERE hand_id = ?",
+            (hand_id,),
+        )
+    }
+    if set(seated) != set(stacks):
+        raise StorageError("bad_players", reason="players_differ", expected=sorted(seated))
+    total = sum(stacks.values())
+    if total != hand["chips"]:
+        raise StorageError(
+            "hand_chips_mismatch", hand_id=hand_id, expected=hand["chips"], got=total
+        )
+    for player, stack in stacks.items():
+        user_id, seat_no, _ = seated[player]
+        moved = await tx.execute(
+            "UPDATE seats SET stack = ?, hand_id = NULL"
+            " WHERE table_id = ? AND seat_no = ? AND user_id = ? AND hand_id = ?",
+            (stack, hand["table_id"], seat_no, user_id, hand_id),
+        )
+        if moved != 1:  # pragma: no cover - seats in a hand cannot be left or changed
+            raise StorageError("seat_mismatch", hand_id=hand_id, seat_no=seat_no, user_id=user_id)
+        if stack > 0:
+            await record(
+                tx,
+                guild_id=hand["guild_id"],
+                amount=stack,
+                source=hand_account(hand_id),
+                dest=seat_account(hand["table_id"], seat_no),
+                reason=reason,
+                user_id=user_id,
+                table_id=hand["table_id"],
+                hand_id=hand_id,
+                actor_id=actor_id,
+                now=now,
+            )
+    return seated
+
+
+async def record_hand_result(
+    db: Database,
+    hand_id: int,
+    result: object,
+    players: Sequence[PlayerResult],
+    *,
+    pot: int | None = None,
+    now: int | None = None,
+) -> None:
+    """Finish a hand: finishing stacks back to the seats, result and statistics, atomically.
+
+    ``result`` is any JSON value (or an object with ``to_json()``); ``pot`` defaults to the sum
+    of the contributions. The finishing stacks must add up to the chips the hand holds.
+    """
+    check_id(hand_id, "hand_id")
+    _check_results(players)
+    if len({r.player for r in players}) != len(players):
+        raise StorageError("bad_players", reason="duplicate_player")
+    result_text = to_json_text(result, "result")
+    pot = sum(r.contributed for r in players) if pot is None else pot
+    if pot != 0:
+        check_amount(pot, "pot")
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        hand = await _running_hand(tx, hand_id)
+        seated = await _return_to_seats(
+            tx,
+            hand=hand,
+            hand_id=hand_id,
+            stacks={r.player: r.final_stack for r in players},
+            reason=Reason.HAND_END,
+            actor_id=None,
+            now=now,
+        )
+        await tx.execute(
+            "UPDATE hands SET status = 'finished', chips = 0, pot = ?, result = ?, ended_at = ?"
+            " WHERE hand_id = ?",
+            (pot, result_text, now, hand_id),
+        )
+        guild_id = hand["guild_id"]
+        for r in players:
+            user_id, _, start = seated[r.player]
+            await tx.execute(
+                "UPDATE hand_players SET final_stack = ?, contributed = ?, won = ?, vpip = ?,"
+                " pfr = ?, showdown = ? WHERE hand_id = ? AND player = ?",
+                (
+                    r.final_stack,
+                    r.contributed,
+                    r.won,
+                    int(r.vpip),
+                    int(r.pfr),
+                    int(r.showdown),
+                    hand_id,
+                    r.player,
+                ),
+            )
+            await tx.execute(
+                "INSERT INTO player_totals (guild_id, user_id, hands_played, hands_won, net,"
+                " biggest_pot, vpip_hands, pfr_hands) VALUES (?, ?, 1, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, user_id) DO UPDATE SET"
+                " hands_played = hands_played + 1,"
+                " hands_won = hands_won + excluded.hands_won,"
+                " net = net + excluded.net,"
+                " biggest_pot = max(biggest_pot, excluded.biggest_pot),"
+                " vpip_hands = vpip_hands + excluded.vpip_hands,"
+                " pfr_hands = pfr_hands + excluded.pfr_hands",
+                (
+                    guild_id,
+                    user_id,
+                    int(r.won > 0),
+                    r.final_stack - start,
+                    r.won,
+                    int(r.vpip),
+                    int(r.pfr),
+                ),
+            )
+
+
+async def void_hand(
+    db: Database,
+    hand_id: int,
+    *,
+    reason: str,
+    actor_id: int | None = None,
+    now: int | None = None,
+) -> dict[int, int]:
+    """Cancel a running hand: every starting stack goes back to its seat; {user id: chips}."""
+    check_id(hand_id, "hand_id")
+    if actor_id is not None:
+        check_id(actor_id, "actor_id")
+    if not isinstance(reason, str) or not 1 <= len(reason) <= 200:
+        raise StorageError("bad_setting", name="reason", value=repr(reason)[:50])
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        hand = await _running_hand(tx, hand_id)
+        starts = {
+            row[0]: row[1]
+            for row in await tx.fetchall(
+                "SELECT player, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,)
+            )
+        }
+        seated = await _return_to_seats(
+            tx,
+            hand=hand,
+            hand_id=hand_id,
+            stacks=starts,
+            reason=Reason.HAND_VOID,
+            actor_id=actor_id,
+            now=now,
+        )
+        await tx.execute(
+            "UPDATE hands SET status = 'voided', chips = 0, void_reason = ?, ended_at = ?"
+            " WHERE hand_id = ?",
+            (reason, now, hand_id),
+        )
+        return {user_id: start for user_id, _, start in seated.values()}
+
+
+_HAND_COLUMNS = (
+    "hand_id, guild_id, table_id, hand_no, status, config, deck, deck_salt, deck_digest,"
+    " button_seat, chips, pot, result, void_reason, started_at, ended_at"
+)
+
+
+def _flag(value: int | None) -> bool | None:
+    return None if value is None else bool(value)
+
+
+async def _load(tx: Tx, row: sqlite3.Row) -> StoredHand:
+    hand_id = row["hand_id"]
+    players = tuple(
+        StoredPlayer(
+            player=p[0],
+            user_id=p[1],
+            seat_no=p[2],
+            starting_stack=p[3],
+            final_stack=p[4],
+            contributed=p[5],
+            won=p[6],
+            vpip=_flag(p[7]),
+            pfr=_flag(p[8]),
+            showdown=_flag(p[9]),
+        )
+        for p in await tx.fetchall(
+            "SELECT player, user_id, seat_no, starting_stack, final_stack, contributed, won,"
+            " vpip, pfr, showdown FROM hand_players WHERE hand_id = ? ORDER BY player",
+            (hand_id,),
+        )
+    )
+    actions = tuple(
+        from_json_text(a[0])
+        for a in await tx.fetchall(
+            "SELECT action FROM hand_actions WHERE hand_id = ? ORDER BY seq", (hand_id,)
+        )
+    )
+    return StoredHand(
+        hand_id=hand_id,
+        guild_id=row["guild_id"],
+        table_id=row["table_id"],
+        hand_no=row["hand_no"],
+        status=row["status"],
+        config=from_json_text(row["config"]),
+        deck=tuple(from_json_text(row["deck"])),
+        deck_salt=row["deck_salt"],
+        deck_digest=row["deck_digest"],
+        button_seat=row["button_seat"],
+        chips=row["chips"],
+        pot=row["pot"],
+        result=None if row["result"] is None else from_json_text(row["result"]),
+        void_reason=row["void_reason"],
+        started_at=row["started_at"],
+        ended_at=row["ended_at"],
+        players=players,
+        actions=actions,
+    )
+
+
+async def load_hand(db: Database, hand_id: int) -> StoredHand:
+    check_id(hand_id, "hand_id")
+    async with db.read() as tx:
+        row = await tx.fetchone(f"SELECT {_HAND_COLUMNS} FROM hands WHERE hand_id = ?", (hand_id,))
+        if row is None:
+            raise StorageError("unknown_hand", hand_id=hand_id)
+        return await _load(tx, row)
+
+
+async def unfinished_hands(db: Database, table_id: int | None = None) -> list[StoredHand]:
+    """Every running hand (of one table, or all): what start-up rebuilds or voids."""
+    async with db.read() as tx:
+        if table_id is None:
+            rows = await tx.fetchall(
+                f"SELECT {_HAND_COLUMNS} FROM hands WHERE status = 'running' ORDER BY hand_id"
+            )
+        else:
+            check_id(table_id, "table_id")
+            rows = await tx.fetchall(
+                f"SELECT {_HAND_COLUMNS} FROM hands WHERE status = 'running' AND table_id = ?",
+                (table_id,),
+            )
+        return [await _load(tx, row) for row in rows]
+
+
+def rebuild_hand(stored: StoredHand) -> Hand:
+    """The engine state of a stored hand, by replaying its configuration, deck and actions.
+
+    Raises ``engine_missing`` if the engine cannot be imported and ``hand_corrupt`` if the
+    stored data does not replay (the runtime then voids the hand and logs it).
+    """
+    try:
+        from engine.hand import Action, Hand, HandConfig
+    except ImportError as exc:
+        raise StorageError("engine_missing", detail=str(exc)) from exc
+    if commitment_digest(stored.deck, stored.deck_salt) != stored.deck_digest:
+        raise StorageError("hand_corrupt", hand_id=stored.hand_id, detail="deck commitment")
+    try:
+        config = HandConfig.from_json(stored.config)
+        actions = [Action.from_json(a) for a in stored.actions]
+        return Hand.replay(config, stored.deck, actions)  # type: ignore[arg-type]
+    except Exception as exc:
+        # Any failure (an EngineError from a refused action, a malformed JSON value) means the
+        # stored hand cannot be trusted to continue.
+        raise StorageError("hand_corrupt", hand_id=stored.hand_id, detail=str(exc)) from exc
+
+
+def phh_players(stored: StoredHand) -> list[str]:
+    """PHH ``players``: Discord user ids in player-index order (the bot may use display names)."""
+    return [str(p.user_id) for p in stored.players]
+
+
+def phh_extra(stored: StoredHand) -> dict[str, object]:
+    """The PHH fields only storage knows: the hand's number, its table and who sat where."""
+    return {
+        "hand": stored.hand_no,
+        "table": stored.table_id,
+        "seats": [p.seat_no for p in stored.players],
+        "seat_count": max(p.seat_no for p in stored.players),
+    }
+
+
+async def export_phh(
+    db: Database,
+    hand_id: int,
+    *,
+    reveal_all: bool = False,
+    players: Sequence[str] | None = None,
+) -> str:
+    """A finished hand as PHH text, finishing stacks included, through the engine's writer.
+
+    Unshown hole cards are written ``????`` unless ``reveal_all`` (only for the server's own
+    archive). ``players`` replaces the user ids as the players' names. Raises ``engine_missing``
+    without the engine, ``hand_corrupt`` if the stored hand does not replay to its stored result.
+    """
+    stored = await load_hand(db, hand_id)
+    if stored.status != "finished":
+        raise StorageError("hand_not_finished", hand_id=hand_id, status=stored.status)
+    hand = rebuild_hand(stored)
+    try:
+        from engine.phh import dump_played_hand
+    except ImportError as exc:
+        raise StorageError("engine_missing", detail=str(exc)) from exc
+    result = hand.result
+    if result is None or list(result.stacks) != list(stored.final_stacks or ()):
+        # The replay must end where the stored result says, or the export would tell a story
+        # different from the chips that actually moved.
+        raise StorageError("hand_corrupt", hand_id=hand_id, detail="finishing stacks differ")
+    names = phh_players(stored) if players is None else list(players)
+    # An EngineError here (say "phh_unsupported" for a posted dead blind) passes through: the
+    # hand is sound, PHH just cannot say it.
+    return dump_played_hand(hand, reveal_all=reveal_all, players=names, extra=phh_extra(stored))

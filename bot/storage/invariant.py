@@ -1,0 +1,194 @@
+"""The chip invariant, checked from one consistent snapshot.
+
+Per guild: ``sum(wallets) + sum(seat stacks) + sum(chips held by running hands)`` must equal
+the ledger's total, ``minted - burned``. The per-account check is stronger: every wallet, seat
+and hand must hold exactly what the ledger says flowed into it minus what flowed out, so a
+chip that moved without its ledger row (or the reverse) is found even when totals agree.
+
+The bot runs ``verify_invariant`` at start-up; it logs every discrepancy at CRITICAL and raises
+``invariant_broken`` so the operator cannot miss it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from bot.storage.db import Database, Tx
+from bot.storage.errors import StorageError, check_id
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class GuildBalance:
+    guild_id: int
+    wallets: int
+    seats: int
+    hands: int  # chips held by running hands
+    minted: int
+    burned: int
+
+    @property
+    def held(self) -> int:
+        return self.wallets + self.seats + self.hands
+
+    @property
+    def ledger_total(self) -> int:
+        return self.minted - self.burned
+
+    @property
+    def ok(self) -> bool:
+        return self.held == self.ledger_total
+
+
+@dataclass(frozen=True, slots=True)
+class AccountMismatch:
+    guild_id: int
+    account: str  # "wallet:<user>", "seat:<table>:<seat>" or "hand:<hand>"
+    ledger: int  # what the ledger says it holds
+    actual: int  # what its balance column says
+
+
+@dataclass(frozen=True, slots=True)
+class InvariantReport:
+    guilds: tuple[GuildBalance, ...]
+    accounts: tuple[AccountMismatch, ...]  # empty when the per-account check was not asked
+
+    @property
+    def ok(self) -> bool:
+        return all(g.ok for g in self.guilds) and not self.accounts
+
+
+async def _sums(tx: Tx, sql: str, params: tuple[object, ...]) -> dict[int, int]:
+    return {row[0]: int(row[1] or 0) for row in await tx.fetchall(sql, params)}
+
+
+async def _guild_balances(tx: Tx, guild_id: int | None) -> list[GuildBalance]:
+    where, params = ("WHERE guild_id = ?", (guild_id,)) if guild_id is not None else ("", ())
+    twhere = "WHERE t.guild_id = ?" if guild_id is not None else ""
+    guilds = [r[0] for r in await tx.fetchall(f"SELECT guild_id FROM guilds {where}", params)]
+    wallets = await _sums(
+        tx, f"SELECT guild_id, SUM(balance) FROM wallets {where} GROUP BY guild_id", params
+    )
+    seats = await _sums(
+        tx,
+        "SELECT t.guild_id, SUM(s.stack) FROM seats s JOIN poker_tables t USING (table_id)"
+        f" {twhere} GROUP BY t.guild_id",
+        params,
+    )
+    hand_where = f"{where} AND" if where else "WHERE"
+    hands = await _sums(
+        tx,
+        f"SELECT guild_id, SUM(chips) FROM hands {hand_where} status = 'running' GROUP BY guild_id",
+        params,
+    )
+    minted = await _sums(
+        tx,
+        "SELECT guild_id, SUM(CASE WHEN source = 'mint' THEN amount ELSE 0 END)"
+        f" FROM ledger {where} GROUP BY guild_id",
+        params,
+    )
+    burned = await _sums(
+        tx,
+        "SELECT guild_id, SUM(CASE WHEN dest = 'burn' THEN amount ELSE 0 END)"
+        f" FROM ledger {where} GROUP BY guild_id",
+        params,
+    )
+    # Chips found under a guild that is not registered are reported too, never ignored.
+    every = sorted(set(guilds) | set(wallets) | set(seats) | set(hands) | set(minted))
+    return [
+        GuildBalance(
+            g,
+            wallets.get(g, 0),
+            seats.get(g, 0),
+            hands.get(g, 0),
+            minted.get(g, 0),
+            burned.get(g, 0),
+        )
+        for g in every
+    ]
+
+
+# Ledger flows count positive, actual balances negative: an account whose sum is not zero
+# holds something other than what the ledger says.
+_ACCOUNTS = """
+SELECT guild_id, account, SUM(ledger) AS ledger, SUM(actual) AS actual FROM (
+    SELECT guild_id, dest AS account, amount AS ledger, 0 AS actual
+        FROM ledger WHERE dest <> 'burn' {and_guild}
+    UNION ALL
+    SELECT guild_id, source, -amount, 0 FROM ledger WHERE source <> 'mint' {and_guild}
+    UNION ALL
+    SELECT guild_id, 'wallet:' || user_id, 0, balance FROM wallets WHERE 1 {and_guild}
+    UNION ALL
+    SELECT t.guild_id, 'seat:' || s.table_id || ':' || s.seat_no, 0, s.stack
+        FROM seats s JOIN poker_tables t USING (table_id) WHERE 1 {and_t_guild}
+    UNION ALL
+    SELECT guild_id, 'hand:' || hand_id, 0, chips FROM hands WHERE chips <> 0 {and_guild}
+)
+GROUP BY guild_id, account
+HAVING SUM(ledger) <> SUM(actual)
+ORDER BY guild_id, account
+"""
+
+
+async def _account_mismatches(tx: Tx, guild_id: int | None) -> list[AccountMismatch]:
+    if guild_id is None:
+        sql = _ACCOUNTS.format(and_guild="", and_t_guild="")
+        params: tuple[object, ...] = ()
+    else:
+        sql = _ACCOUNTS.format(and_guild="AND guild_id = ?", and_t_guild="AND t.guild_id = ?")
+        params = (guild_id,) * 5
+    return [AccountMismatch(*row) for row in await tx.fetchall(sql, params)]
+
+
+async def check_invariant(
+    db: Database, *, guild_id: int | None = None, per_account: bool = True
+) -> InvariantReport:
+    """Compute the invariant for every guild (or one) from a single snapshot.
+
+    ``per_account`` adds the stronger check; it reads the whole ledger, so it is the slow part
+    on a very large database.
+    """
+    if guild_id is not None:
+        check_id(guild_id, "guild_id")
+    async with db.read() as tx:
+        guilds = await _guild_balances(tx, guild_id)
+        accounts = await _account_mismatches(tx, guild_id) if per_account else []
+    return InvariantReport(tuple(guilds), tuple(accounts))
+
+
+async def verify_invariant(db: Database, *, per_account: bool = True) -> InvariantReport:
+    """``check_invariant`` that logs loudly and raises ``invariant_broken`` when it fails."""
+    report = await check_invariant(db, per_account=per_account)
+    if report.ok:
+        log.info("chip invariant holds for %d guild(s)", len(report.guilds))
+        return report
+    for g in report.guilds:
+        if not g.ok:
+            log.critical(
+                "CHIP INVARIANT BROKEN in guild %d: wallets %d + seats %d + hands %d = %d,"
+                " ledger says %d (minted %d - burned %d)",
+                g.guild_id,
+                g.wallets,
+                g.seats,
+                g.hands,
+                g.held,
+                g.ledger_total,
+                g.minted,
+                g.burned,
+            )
+    for a in report.accounts:
+        log.critical(
+            "CHIP INVARIANT BROKEN in guild %d: account %s holds %d, ledger says %d",
+            a.guild_id,
+            a.account,
+            a.actual,
+            a.ledger,
+        )
+    bad = [g.guild_id for g in report.guilds if not g.ok]
+    raise StorageError(
+        "invariant_broken",
+        guilds=sorted(set(bad) | {a.guild_id for a in report.accounts}),
+        accounts=len(report.accounts),
+    )

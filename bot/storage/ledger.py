@@ -1,0 +1,211 @@
+"""The ledger and the only statements that move chips.
+
+Every chip lives in exactly one *account*: a wallet (``wallet:<user>``, per guild), a seat at
+a table (``seat:<table>:<seat>``) or a hand in progress (``hand:<hand>``). Chips enter a
+guild's economy from ``mint`` (a new wallet's starting balance, the daily bonus, an admin's
+grant) and leave it to ``burn`` (an admin's removal). A movement is one ledger row written in
+the same transaction as the balance changes it describes, so for every guild, at every
+committed instant::
+
+    sum(wallets) + sum(seat stacks) + sum(chips held by running hands) == minted - burned
+
+and each account's balance equals what the ledger says flowed in minus what flowed out
+(``bot.storage.invariant`` checks both).
+
+A balance only changes through a conditional ``UPDATE ... WHERE balance >= ? RETURNING``:
+if the condition fails no row comes back and the caller raises, rolling back the transaction.
+Nothing reads a balance, awaits, and writes it back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.storage.db import Tx
+from bot.storage.errors import MAX_BALANCE, StorageError
+
+MINT = "mint"
+BURN = "burn"
+
+
+class Reason(StrEnum):
+    """Why chips moved; stored in the ledger, stable."""
+
+    WALLET_OPEN = "wallet_open"
+    DAILY = "daily"
+    GRANT = "grant"
+    REMOVAL = "removal"
+    TRANSFER = "transfer"
+    BUY_IN = "buy_in"
+    TOP_UP = "top_up"
+    LEAVE = "leave"
+    TABLE_CLOSE = "table_close"
+    HAND_START = "hand_start"
+    HAND_END = "hand_end"
+    HAND_VOID = "hand_void"
+
+
+def wallet_account(user_id: int) -> str:
+    return f"wallet:{user_id}"
+
+
+def seat_account(table_id: int, seat_no: int) -> str:
+    return f"seat:{table_id}:{seat_no}"
+
+
+def hand_account(hand_id: int) -> str:
+    return f"hand:{hand_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    entry_id: int
+    guild_id: int
+    amount: int
+    source: str
+    dest: str
+    reason: str
+    user_id: int | None
+    table_id: int | None
+    hand_id: int | None
+    counterparty_id: int | None
+    actor_id: int | None
+    note: str | None
+    created_at: int
+
+
+LEDGER_COLUMNS = (
+    "entry_id, guild_id, amount, source, dest, reason, user_id, table_id, hand_id, "
+    "counterparty_id, actor_id, note, created_at"
+)
+
+
+async def record(
+    tx: Tx,
+    *,
+    guild_id: int,
+    amount: int,
+    source: str,
+    dest: str,
+    reason: Reason,
+    now: int,
+    user_id: int | None = None,
+    table_id: int | None = None,
+    hand_id: int | None = None,
+    counterparty_id: int | None = None,
+    actor_id: int | None = None,
+    note: str | None = None,
+) -> int:
+    """Write one movement; the entry id. Callers skip zero amounts (nothing moved)."""
+    return await tx.insert(
+        "INSERT INTO ledger (guild_id, amount, source, dest, reason, user_id, table_id, hand_id,"
+        " counterparty_id, actor_id, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            guild_id,
+            amount,
+            source,
+            dest,
+            reason.value,
+            user_id,
+            table_id,
+            hand_id,
+            counterparty_id,
+            actor_id,
+            note,
+            now,
+        ),
+    )
+
+
+async def require_guild(tx: Tx, guild_id: int) -> None:
+    if await tx.scalar("SELECT 1 FROM guilds WHERE guild_id = ?", (guild_id,)) is None:
+        raise StorageError("unknown_guild", guild_id=guild_id)
+
+
+async def ensure_wallet(tx: Tx, guild_id: int, user_id: int, now: int) -> bool:
+    """Create the wallet with the guild's starting balance (minted) unless it exists.
+
+    True if it was created. Raises ``unknown_guild`` for a guild never registered.
+    """
+    row = await tx.fetchone(
+        "INSERT INTO wallets (guild_id, user_id, balance, created_at)"
+        " SELECT guild_id, ?, starting_balance, ? FROM guilds WHERE guild_id = ?"
+        " ON CONFLICT DO NOTHING RETURNING balance",
+        (user_id, now, guild_id),
+    )
+    if row is None:
+        await require_guild(tx, guild_id)
+        return False
+    if row[0] > 0:
+        await record(
+            tx,
+            guild_id=guild_id,
+            amount=row[0],
+            source=MINT,
+            dest=wallet_account(user_id),
+            reason=Reason.WALLET_OPEN,
+            user_id=user_id,
+            now=now,
+        )
+    return True
+
+
+async def wallet_balance(tx: Tx, guild_id: int, user_id: int) -> int | None:
+    value = await tx.scalar(
+        "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    )
+    return None if value is None else int(value)
+
+
+async def debit_wallet(
+    tx: Tx, guild_id: int, user_id: int, amount: int, *, now: int, create: bool
+) -> int:
+    """Take ``amount`` from the wallet or raise; the new balance.
+
+    ``create``: a missing wallet is opened first (first use), else ``unknown_user``.
+    """
+    sql = (
+        "UPDATE wallets SET balance = balance - ?"
+        " WHERE guild_id = ? AND user_id = ? AND balance >= ? RETURNING balance"
+    )
+    params = (amount, guild_id, user_id, amount)
+    row = await tx.fetchone(sql, params)
+    if row is not None:
+        return int(row[0])
+    balance = await wallet_balance(tx, guild_id, user_id)
+    if balance is None:
+        if not create:
+            await require_guild(tx, guild_id)
+            raise StorageError("unknown_user", guild_id=guild_id, user_id=user_id)
+        await ensure_wallet(tx, guild_id, user_id, now)
+        row = await tx.fetchone(sql, params)
+        if row is not None:
+            return int(row[0])
+        balance = await wallet_balance(tx, guild_id, user_id)
+    raise StorageError("insufficient_funds", balance=balance, amount=amount)
+
+
+async def credit_wallet(
+    tx: Tx, guild_id: int, user_id: int, amount: int, *, now: int, create: bool
+) -> int:
+    """Add ``amount`` to the wallet or raise; the new balance."""
+    sql = (
+        "UPDATE wallets SET balance = balance + ?"
+        " WHERE guild_id = ? AND user_id = ? AND balance <= ? RETURNING balance"
+    )
+    params = (amount, guild_id, user_id, MAX_BALANCE - amount)
+    row = await tx.fetchone(sql, params)
+    if row is not None:
+        return int(row[0])
+    balance = await wallet_balance(tx, guild_id, user_id)
+    if balance is None:
+        if not create:
+            await require_guild(tx, guild_id)
+            raise StorageError("unknown_user", guild_id=guild_id, user_id=user_id)
+        await ensure_wallet(tx, guild_id, user_id, now)
+        row = await tx.fetchone(sql, params)
+        if row is not None:
+            return int(row[0])
+        balance = await wallet_balance(tx, guild_id, user_id)
+    raise StorageError("balance_too_large", balance=balance, amount=amount, maximum=MAX_BALANCE)

@@ -1,0 +1,499 @@
+"""Cash tables: configuration, channel, host, table message, seats and their stacks.
+
+A seat's chips move in from its player's wallet (buy-in, top-up, rebuy) and back out (leaving,
+closing the table), each move one transaction with its ledger row. While a hand runs, the
+stacks of the players dealt in are held by the hand (``bot.storage.hands``): the seat shows
+stack 0 and ``hand_id``, and refuses top-ups and leaving until the hand is over. A player who
+was not dealt in keeps his stack at the seat and may top up or leave at any time.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from bot.storage.db import Database, Tx, unix_now
+from bot.storage.errors import (
+    MAX_AMOUNT,
+    StorageError,
+    check_amount,
+    check_id,
+    check_setting,
+    from_json_text,
+    to_json_text,
+)
+from bot.storage.ledger import (
+    Reason,
+    credit_wallet,
+    debit_wallet,
+    record,
+    require_guild,
+    seat_account,
+    wallet_account,
+)
+
+MAX_SEATS = 23
+_STATE_MAX = 32
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    seat_no: int
+    user_id: int
+    stack: int  # chips at the seat, outside any hand
+    state: str  # runtime's own label ("active", "sitting_out", ...), stored as given
+    hand_id: int | None  # the running hand holding his chips, if he was dealt in
+    in_hand: int  # his starting stack in that hand, 0 otherwise
+
+    @property
+    def chips(self) -> int:
+        """Everything he has at the table: at the seat plus at risk in the running hand."""
+        return self.stack + self.in_hand
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    table_id: int
+    guild_id: int
+    channel_id: int
+    host_id: int
+    config: Any
+    min_buy_in: int
+    max_buy_in: int
+    chip_unit: int
+    max_seats: int
+    message_id: int | None
+    status: str
+    hand_count: int
+    created_at: int
+    seats: tuple[SeatInfo, ...]
+
+    def seat_of(self, user_id: int) -> SeatInfo | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+_TABLE_COLUMNS = (
+    "table_id, guild_id, channel_id, host_id, config, min_buy_in, max_buy_in, chip_unit,"
+    " max_seats, message_id, status, hand_count, created_at"
+)
+_SEAT_QUERY = (
+    "SELECT s.seat_no, s.user_id, s.stack, s.state, s.hand_id, COALESCE(hp.starting_stack, 0)"
+    " FROM seats s LEFT JOIN hand_players hp ON hp.hand_id = s.hand_id AND hp.user_id = s.user_id"
+    " WHERE s.table_id = ? ORDER BY s.seat_no"
+)
+
+
+async def _load_table(tx: Tx, row: sqlite3.Row) -> TableInfo:
+    seats = tuple(SeatInfo(*seat) for seat in await tx.fetchall(_SEAT_QUERY, (row[0],)))
+    return TableInfo(
+        table_id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        host_id=row[3],
+        config=from_json_text(row[4]),
+        min_buy_in=row[5],
+        max_buy_in=row[6],
+        chip_unit=row[7],
+        max_seats=row[8],
+        message_id=row[9],
+        status=row[10],
+        hand_count=row[11],
+        created_at=row[12],
+        seats=seats,
+    )
+
+
+async def _table_row(tx: Tx, table_id: int, *, must_be_open: bool) -> sqlite3.Row:
+    row = await tx.fetchone(
+        f"SELECT {_TABLE_COLUMNS} FROM poker_tables WHERE table_id = ?", (table_id,)
+    )
+    if row is None:
+        raise StorageError("unknown_table", table_id=table_id)
+    if must_be_open and row["status"] != "open":
+        raise StorageError("table_closed", table_id=table_id)
+    return row
+
+
+def _check_buy_in_range(min_buy_in: object, max_buy_in: object, chip_unit: object) -> None:
+    check_amount(min_buy_in, "min_buy_in")
+    check_amount(max_buy_in, "max_buy_in")
+    unit = check_setting(chip_unit, "chip_unit", 1, MAX_AMOUNT)
+    assert isinstance(min_buy_in, int) and isinstance(max_buy_in, int)
+    if min_buy_in > max_buy_in:
+        raise StorageError("bad_setting", name="max_buy_in", value=max_buy_in, minimum=min_buy_in)
+    for name, value in (("min_buy_in", min_buy_in), ("max_buy_in", max_buy_in)):
+        if value % unit:
+            raise StorageError("buy_in_not_multiple", name=name, value=value, chip_unit=unit)
+
+
+def _check_state(state: object) -> str:
+    if not isinstance(state, str) or not 1 <= len(state) <= _STATE_MAX:
+        raise StorageError("bad_state", value=repr(state)[:50])
+    return state
+
+
+async def create_table(
+    db: Database,
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    *,
+    config: object,
+    min_buy_in: int,
+    max_buy_in: int,
+    max_seats: int = 10,
+    chip_unit: int = 1,
+    now: int | None = None,
+) -> TableInfo:
+    """Open a table in a channel (one open table per channel)."""
+    check_id(guild_id, "guild_id")
+    check_id(channel_id, "channel_id")
+    check_id(host_id, "host_id")
+    _check_buy_in_range(min_buy_in, max_buy_in, chip_unit)
+    check_setting(max_seats, "max_seats", 2, MAX_SEATS)
+    config_text = to_json_text(config, "config")
+    async with db.write() as tx:
+        await require_guild(tx, guild_id)
+        existing = await tx.scalar(
+            "SELECT table_id FROM poker_tables WHERE channel_id = ? AND status = 'open'",
+            (channel_id,),
+        )
+        if existing is not None:
+            raise StorageError("channel_has_table", channel_id=channel_id, table_id=existing)
+        table_id = await tx.insert(
+            "INSERT INTO poker_tables (guild_id, channel_id, host_id, config, min_buy_in,"
+            " max_buy_in, chip_unit, max_seats, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                guild_id,
+                channel_id,
+                host_id,
+                config_text,
+                min_buy_in,
+                max_buy_in,
+                chip_unit,
+                max_seats,
+                unix_now() if now is None else now,
+            ),
+        )
+        return await _load_table(tx, await _table_row(tx, table_id, must_be_open=True))
+
+
+async def get_table(db: Database, table_id: int) -> TableInfo:
+    check_id(table_id, "table_id")
+    async with db.read() as tx:
+        return await _load_table(tx, await _table_row(tx, table_id, must_be_open=False))
+
+
+async def table_in_channel(db: Database, channel_id: int) -> TableInfo | None:
+    """The open table of a channel, if any."""
+    check_id(channel_id, "channel_id")
+    async with db.read() as tx:
+        row = await tx.fetchone(
+            f"SELECT {_TABLE_COLUMNS} FROM poker_tables WHERE channel_id = ? AND status = 'open'",
+            (channel_id,),
+        )
+        return None if row is None else await _load_table(tx, row)
+
+
+async def open_tables(db: Database, guild_id: int | None = None) -> list[TableInfo]:
+    """Every open table (of one guild, or of all): what the bot restores at start-up."""
+    async with db.read() as tx:
+        if guild_id is None:
+            rows = await tx.fetchall(
+                f"SELECT {_TABLE_COLUMNS} FROM poker_tables WHERE status = 'open' ORDER BY table_id"
+            )
+        else:
+            check_id(guild_id, "guild_id")
+            rows = await tx.fetchall(
+                f"SELECT {_TABLE_COLUMNS} FROM poker_tables WHERE guild_id = ? AND status = 'open'"
+                " ORDER BY table_id",
+                (guild_id,),
+            )
+        return [await _load_table(tx, row) for row in rows]
+
+
+async def set_table_message(db: Database, table_id: int, message_id: int | None) -> None:
+    """Remember the message that shows the table (None: it must be posted again)."""
+    check_id(table_id, "table_id")
+    if message_id is not None:
+        check_id(message_id, "message_id")
+    async with db.write() as tx:
+        changed = await tx.execute(
+            "UPDATE poker_tables SET message_id = ? WHERE table_id = ?", (message_id, table_id)
+        )
+        if changed != 1:
+            raise StorageError("unknown_table", table_id=table_id)
+
+
+async def update_table(
+    db: Database,
+    table_id: int,
+    *,
+    config: object = None,
+    min_buy_in: int | None = None,
+    max_buy_in: int | None = None,
+    host_id: int | None = None,
+) -> TableInfo:
+    """Change the table's options (between hands: the runtime decides when) or its host."""
+    check_id(table_id, "table_id")
+    if host_id is not None:
+        check_id(host_id, "host_id")
+    config_text = None if config is None else to_json_text(config, "config")
+    async with db.write() as tx:
+        row = await _table_row(tx, table_id, must_be_open=True)
+        new_min = row["min_buy_in"] if min_buy_in is None else min_buy_in
+        new_max = row["max_buy_in"] if max_buy_in is None else max_buy_in
+        _check_buy_in_range(new_min, new_max, row["chip_unit"])
+        await tx.execute(
+            "UPDATE poker_tables SET config = COALESCE(?, config), min_buy_in = ?,"
+            " max_buy_in = ?, host_id = COALESCE(?, host_id) WHERE table_id = ?",
+            (config_text, new_min, new_max, host_id, table_id),
+        )
+        return await _load_table(tx, await _table_row(tx, table_id, must_be_open=True))
+
+
+async def set_seat_state(db: Database, table_id: int, user_id: int, state: str) -> None:
+    check_id(table_id, "table_id")
+    check_id(user_id, "user_id")
+    _check_state(state)
+    async with db.write() as tx:
+        await _table_row(tx, table_id, must_be_open=True)
+        changed = await tx.execute(
+            "UPDATE seats SET state = ? WHERE table_id = ? AND user_id = ?",
+            (state, table_id, user_id),
+        )
+        if changed != 1:
+            raise StorageError("not_seated", table_id=table_id, user_id=user_id)
+
+
+async def buy_in(
+    db: Database,
+    table_id: int,
+    user_id: int,
+    amount: int,
+    *,
+    seat_no: int | None = None,
+    state: str = "active",
+    now: int | None = None,
+) -> SeatInfo:
+    """Sit down with ``amount`` chips from the wallet (opened if needed), in one transaction.
+
+    ``seat_no`` None takes the lowest free seat.
+    """
+    check_id(table_id, "table_id")
+    check_id(user_id, "user_id")
+    check_amount(amount)
+    _check_state(state)
+    if seat_no is not None and (
+        isinstance(seat_no, bool) or not isinstance(seat_no, int) or seat_no < 1
+    ):
+        raise StorageError("seat_out_of_range", seat_no=repr(seat_no), max_seats=MAX_SEATS)
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        table = await _table_row(tx, table_id, must_be_open=True)
+        guild_id = table["guild_id"]
+        if not table["min_buy_in"] <= amount <= table["max_buy_in"]:
+            raise StorageError(
+                "buy_in_out_of_range",
+                amount=amount,
+                minimum=table["min_buy_in"],
+                maximum=table["max_buy_in"],
+            )
+        if amount % table["chip_unit"]:
+            raise StorageError("buy_in_not_multiple", value=amount, chip_unit=table["chip_unit"])
+        taken = {
+            row[0]: row[1]
+            for row in await tx.fetchall(
+                "SELECT seat_no, user_id FROM seats WHERE table_id = ?", (table_id,)
+            )
+        }
+        for taken_seat, taken_user in taken.items():
+            if taken_user == user_id:
+                raise StorageError("already_seated", table_id=table_id, seat_no=taken_seat)
+        max_seats = table["max_seats"]
+        if seat_no is None:
+            seat_no = next((n for n in range(1, max_seats + 1) if n not in taken), None)
+            if seat_no is None:
+                raise StorageError("table_full", table_id=table_id, max_seats=max_seats)
+        elif seat_no > max_seats:
+            raise StorageError("seat_out_of_range", seat_no=seat_no, max_seats=max_seats)
+        elif seat_no in taken:
+            raise StorageError("seat_taken", table_id=table_id, seat_no=seat_no)
+        await debit_wallet(tx, guild_id, user_id, amount, now=now, create=True)
+        await tx.execute(
+            "INSERT INTO seats (table_id, seat_no, user_id, stack, state, joined_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, seat_no, user_id, amount, state, now),
+        )
+        await record(
+            tx,
+            guild_id=guild_id,
+            amount=amount,
+            source=wallet_account(user_id),
+            dest=seat_account(table_id, seat_no),
+            reason=Reason.BUY_IN,
+            user_id=user_id,
+            table_id=table_id,
+            now=now,
+        )
+        return SeatInfo(seat_no, user_id, amount, state, None, 0)
+
+
+async def top_up(
+    db: Database, table_id: int, user_id: int, amount: int, *, now: int | None = None
+) -> SeatInfo:
+    """Add chips from the wallet to a seated player's stack (a rebuy when he is broke).
+
+    The new stack must lie within the table's buy-in range; not while his chips are in a hand.
+    """
+    check_id(table_id, "table_id")
+    check_id(user_id, "user_id")
+    check_amount(amount)
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        table = await _table_row(tx, table_id, must_be_open=True)
+        guild_id = table["guild_id"]
+        if amount % table["chip_unit"]:
+            raise StorageError("buy_in_not_multiple", value=amount, chip_unit=table["chip_unit"])
+        seat = await tx.fetchone(
+            "SELECT seat_no, stack, hand_id, state FROM seats WHERE table_id = ? AND user_id = ?",
+            (table_id, user_id),
+        )
+        if seat is None:
+            raise StorageError("not_seated", table_id=table_id, user_id=user_id)
+        if seat["hand_id"] is not None:
+            raise StorageError("seat_in_hand", table_id=table_id, hand_id=seat["hand_id"])
+        stack = seat["stack"]
+        if stack >= table["max_buy_in"]:
+            raise StorageError("stack_above_max", stack=stack, maximum=table["max_buy_in"])
+        if not table["min_buy_in"] <= stack + amount <= table["max_buy_in"]:
+            raise StorageError(
+                "buy_in_out_of_range",
+                amount=amount,
+                minimum=max(table["min_buy_in"] - stack, table["chip_unit"]),
+                maximum=table["max_buy_in"] - stack,
+            )
+        await debit_wallet(tx, guild_id, user_id, amount, now=now, create=True)
+        row = await tx.fetchone(
+            "UPDATE seats SET stack = stack + ? WHERE table_id = ? AND user_id = ?"
+            " AND hand_id IS NULL AND stack + ? <= ? RETURNING seat_no, stack",
+            (amount, table_id, user_id, amount, table["max_buy_in"]),
+        )
+        if row is None:  # pragma: no cover - the reads above ran in this same transaction
+            raise StorageError("stack_above_max", stack=stack, maximum=table["max_buy_in"])
+        await record(
+            tx,
+            guild_id=guild_id,
+            amount=amount,
+            source=wallet_account(user_id),
+            dest=seat_account(table_id, row[0]),
+            reason=Reason.TOP_UP,
+            user_id=user_id,
+            table_id=table_id,
+            now=now,
+        )
+        return SeatInfo(row[0], user_id, row[1], seat["state"], None, 0)
+
+
+async def _unseat(
+    tx: Tx,
+    *,
+    guild_id: int,
+    table_id: int,
+    seat_no: int,
+    user_id: int,
+    stack: int,
+    reason: Reason,
+    actor_id: int | None,
+    now: int,
+) -> None:
+    if stack > 0:
+        await credit_wallet(tx, guild_id, user_id, stack, now=now, create=False)
+        await record(
+            tx,
+            guild_id=guild_id,
+            amount=stack,
+            source=seat_account(table_id, seat_no),
+            dest=wallet_account(user_id),
+            reason=reason,
+            user_id=user_id,
+            table_id=table_id,
+            actor_id=actor_id,
+            now=now,
+        )
+
+
+async def leave_table(db: Database, table_id: int, user_id: int, *, now: int | None = None) -> int:
+    """Stand up: the stack goes back to the wallet; the chips returned."""
+    check_id(table_id, "table_id")
+    check_id(user_id, "user_id")
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        table = await _table_row(tx, table_id, must_be_open=False)
+        row = await tx.fetchone(
+            "DELETE FROM seats WHERE table_id = ? AND user_id = ? AND hand_id IS NULL"
+            " RETURNING seat_no, stack",
+            (table_id, user_id),
+        )
+        if row is None:
+            hand_id = await tx.scalar(
+                "SELECT hand_id FROM seats WHERE table_id = ? AND user_id = ?",
+                (table_id, user_id),
+            )
+            if hand_id is not None:
+                raise StorageError("seat_in_hand", table_id=table_id, hand_id=hand_id)
+            raise StorageError("not_seated", table_id=table_id, user_id=user_id)
+        await _unseat(
+            tx,
+            guild_id=table["guild_id"],
+            table_id=table_id,
+            seat_no=row[0],
+            user_id=user_id,
+            stack=row[1],
+            reason=Reason.LEAVE,
+            actor_id=None,
+            now=now,
+        )
+        return int(row[1])
+
+
+async def close_table(
+    db: Database, table_id: int, *, actor_id: int | None = None, now: int | None = None
+) -> dict[int, int]:
+    """Close the table and send every stack home; {user id: chips returned}.
+
+    Refused while a hand runs (finish or void it first).
+    """
+    check_id(table_id, "table_id")
+    if actor_id is not None:
+        check_id(actor_id, "actor_id")
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        table = await _table_row(tx, table_id, must_be_open=True)
+        running = await tx.scalar(
+            "SELECT hand_id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
+        )
+        if running is not None:
+            raise StorageError("hand_in_progress", table_id=table_id, hand_id=running)
+        returned: dict[int, int] = {}
+        for seat_no, user_id, stack in await tx.fetchall(
+            "DELETE FROM seats WHERE table_id = ? RETURNING seat_no, user_id, stack", (table_id,)
+        ):
+            await _unseat(
+                tx,
+                guild_id=table["guild_id"],
+                table_id=table_id,
+                seat_no=seat_no,
+                user_id=user_id,
+                stack=stack,
+                reason=Reason.TABLE_CLOSE,
+                actor_id=actor_id,
+                now=now,
+            )
+            returned[user_id] = stack
+        await tx.execute(
+            "UPDATE poker_tables SET status = 'closed', closed_at = ? WHERE table_id = ?",
+            (now, table_id),
+        )
+        return returned
