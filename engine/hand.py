@@ -404,8 +404,14 @@ class HandResult:
 
 
 def board_positions(players: int) -> tuple[int, ...]:
-    """Deck indices of the five board cards: one burn before the flop, the turn and the river."""
+    """Deck indices of the five board cards: one burn before the flop, the turn and the river.
+
+    Burns are a ritual against marked cards; 22 players use 52 cards with them, so at 23 the
+    board is dealt without burns rather than refusing the table size the rules allow.
+    """
     base = 2 * players
+    if base + 8 > len(FULL_DECK):
+        return (base, base + 1, base + 2, base + 3, base + 4)
     return (base + 1, base + 2, base + 3, base + 5, base + 7)
 
 
@@ -443,7 +449,7 @@ class Hand:
     def __init__(self, config: HandConfig, deck: Sequence[Card]) -> None:
         n = config.players
         deck_t = tuple(deck)
-        if len(deck_t) < 2 * n + 8 or len(set(deck_t)) != len(deck_t):
+        if len(deck_t) <= max(board_positions(n)) or len(set(deck_t)) != len(deck_t):
             raise EngineError("bad_deck", reason="size_or_duplicates", size=len(deck_t))
         if not all(type(c) is int and 0 <= c < 52 for c in deck_t):
             raise EngineError("bad_deck", reason="bad_card")
@@ -702,6 +708,7 @@ class Hand:
 
     def _post_forced_bets(self) -> None:
         cfg = self.config
+        n = self.n
         bba = cfg.ante_kind is AnteKind.BIG_BLIND
 
         def post_antes() -> None:
@@ -724,10 +731,10 @@ class Hand:
                 self._put(i, amount)
                 if i == cfg.big_blind_index:
                     label = "big_blind"
-                elif blind < cfg.big_blind:
+                elif i == (cfg.big_blind_index - 1) % n:
                     label = "small_blind"
                 else:
-                    label = "blind"
+                    label = "blind"  # a player posting to come in
                 self._emit(ForcedBet(i, label, amount, self.all_in[i]))
         if bba:
             post_antes()

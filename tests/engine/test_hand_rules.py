@@ -370,3 +370,24 @@ def test_bad_config_is_refused() -> None:
         with pytest.raises(EngineError) as err:
             HandConfig(**base)  # type: ignore[arg-type]
         assert err.value.code == "bad_config"
+
+
+def test_twenty_three_players_are_dealt_without_burns() -> None:
+    from engine.cards import FULL_DECK
+    from engine.hand import Hand
+
+    hand = Hand(HandConfig.standard((1000,) * 23, 5, 10), FULL_DECK)
+    for p in range(2, 23):
+        hand.call(p)
+    hand.call(0)
+    hand.check(1)
+    assert hand.board == FULL_DECK[46:49]
+    holes = {c for i in range(23) for c in hand.hole_cards(i)}
+    assert len(holes) == 46 and not holes & set(hand.board)
+
+
+def test_small_blind_equal_to_big_blind_is_still_the_small_blind() -> None:
+    cfg = HandConfig.standard((1000,) * 3, 10, 10)
+    hand = rigged(cfg, [None] * 3, DRY)
+    posts = [(e.player, e.kind) for e in hand.events if isinstance(e, ForcedBet)]
+    assert posts == [(0, "small_blind"), (1, "big_blind")]
