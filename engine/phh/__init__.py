@@ -1,0 +1,780 @@
+"""Hand histories in the PHH format (variant ``NT``): read, replay through the engine, write.
+
+PHH is the TOML-based hand-history standard of the public dataset the engine is checked against
+(uoftcprg/phh-std). Player ``p1`` is engine index 0, ``p2`` index 1 and so on: the same order
+the engine uses (first seat left of the button first; heads-up, ``p1`` is the big blind).
+
+Reading maps a file onto a :class:`~engine.hand.HandConfig`, a deck order and the players'
+decisions; replaying applies the decisions to a :class:`~engine.hand.Hand`, which posts the
+blinds, deals the board and settles the pots by itself. ``d db`` lines only tell us which
+cards the board holds, and the engine's board must come out the same. ``pN sm`` lines only
+reveal cards: the engine decides who shows, so an unknown hand mucked at showdown is given the
+weakest cards left (it lost). Anything the engine cannot play (other variants, straddles,
+unknown stacks...) raises ``EngineError("phh_unsupported", feature=...)``.
+
+This module does no I/O; ``python -m engine.phh`` (``__main__``) reads files.
+
+>>> text = '''
+... variant = "NT"
+... antes = [0, 0, 0]
+... blinds_or_straddles = [1, 2, 0]
+... min_bet = 2
+... starting_stacks = [100, 100, 100]
+... actions = ["d dh p1 AsAh", "d dh p2 ????", "d dh p3 ????", "p3 f", "p1 cbr 6", "p2 f"]
+... '''
+>>> hand = replay(load_hand(text))
+>>> hand.is_over, final_stacks(hand)
+(True, [102, 98, 100])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from engine.cards import FULL_DECK, Card, format_card, format_cards, parse_card
+from engine.errors import EngineError
+from engine.evaluator import rank_values
+from engine.hand import (
+    MAX_PLAYERS,
+    Action,
+    ActionKind,
+    ActionTaken,
+    AnteKind,
+    Event,
+    Hand,
+    HandConfig,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    HandVoided,
+    HoleCardsDealt,
+    ReopenMode,
+    StreetDealt,
+    deck_from_cards,
+)
+from engine.phh._toml import loads as loads_toml
+
+__all__ = [
+    "CHECK_OR_CALL",
+    "FOLD",
+    "RAISE",
+    "PhhHand",
+    "PhhMove",
+    "dump_collection",
+    "dump_hand",
+    "dump_played_hand",
+    "final_stacks",
+    "hand_from_fields",
+    "load_hand",
+    "load_hands",
+    "loads_toml",
+    "replay",
+]
+
+FOLD: Final = "f"
+CHECK_OR_CALL: Final = "cc"
+RAISE: Final = "cbr"
+
+# PHH writes cards exactly as format_card does, so one dict hit replaces parse_card on the hot
+# path; parse_card stays the fallback for anything unusual (lower-case ranks and the like).
+_CARD_OF_TEXT: Final[dict[str, Card]] = {format_card(c): c for c in FULL_DECK}
+_UNKNOWN: Final = "??"
+_PLAYER_OF_WORD: Final[dict[str, int]] = {f"p{i + 1}": i for i in range(64)}
+
+# Fields the engine has no use for but which a table may need to round-trip its own hands.
+# PHH reserves underscore-prefixed names for user-defined fields, so PokerKit accepts them.
+_CHIP_UNIT_FIELD: Final = "_chip_unit"
+_REOPEN_FIELD: Final = "_reopen"
+
+_CORE_FIELDS: Final = frozenset(
+    {
+        "variant",
+        "ante_trimming_status",
+        "antes",
+        "blinds_or_straddles",
+        "min_bet",
+        "starting_stacks",
+        "actions",
+        "players",
+        "finishing_stacks",
+        _CHIP_UNIT_FIELD,
+        _REOPEN_FIELD,
+    }
+)
+_BARE_KEY: Final = re.compile(r"[A-Za-z0-9_-]+")
+
+
+PhhMove = tuple[int, str, int | None, int]
+"""One player decision from ``actions``: ``(player, verb, amount, at)``.
+
+``verb`` is ``"f"``, ``"cc"`` (check or call: the engine's state says which) or ``"cbr"`` (bet or
+raise to ``amount``, the street total); ``at`` is its index in ``actions``. A plain tuple rather
+than a dataclass because a replay builds tens of thousands of them.
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class PhhHand:
+    """A PHH hand as the engine sees it.
+
+    ``holes`` has the known hole cards per player (``None`` when unknown, from ``d dh`` or a
+    later ``sm``); ``board`` is every ``d db`` card in order. ``fields`` keeps the whole TOML
+    table, so metadata (``hand``, ``event``...) stays at hand. ``hidden_mucks`` are the
+    players whose unknown hand was mucked at showdown: the deck gives them the weakest cards.
+    """
+
+    config: HandConfig
+    deck: tuple[Card, ...]
+    holes: tuple[tuple[Card, Card] | None, ...]
+    board: tuple[Card, ...]
+    moves: tuple[PhhMove, ...]
+    finishing_stacks: tuple[int | float, ...] | None
+    players: tuple[str, ...] | None
+    fields: Mapping[str, object]
+    hidden_mucks: tuple[int, ...] = ()
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def load_hands(text: str) -> list[PhhHand]:
+    """Every hand of a ``.phh`` (one hand) or ``.phhs`` (``[1]``, ``[2]``... sections) text.
+
+    A hand that cannot be read raises; use :func:`hand_from_fields` on each section of
+    :func:`loads_toml` to read the others.
+    """
+    return [hand_from_fields(fields) for fields in split_hands(loads_toml(text))]
+
+
+def load_hand(text: str) -> PhhHand:
+    """The one hand of a ``.phh`` text."""
+    hands = split_hands(loads_toml(text))
+    if len(hands) != 1:
+        raise EngineError("phh_not_single_hand", hands=len(hands))
+    return hand_from_fields(hands[0])
+
+
+def split_hands(document: Mapping[str, object]) -> list[Mapping[str, object]]:
+    """The hand tables of a parsed document: its sections for ``.phhs``, else itself."""
+    sections: list[Mapping[str, object]] = [v for v in document.values() if isinstance(v, dict)]
+    if sections and len(sections) == len(document):
+        return sections
+    return [document]
+
+
+def _missing(name: str) -> EngineError:
+    return EngineError("phh_missing_field", field=name)
+
+
+def _chips(name: str, value: object, *, positive: bool = False) -> int:
+    """A chip amount: an int, or a float with an integral value (as some writers emit)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise EngineError("phh_bad_field", field=name, value=repr(value))
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise EngineError("phh_unsupported", feature="unknown_stack", field=name)
+        if not value.is_integer():
+            raise EngineError("phh_unsupported", feature="fractional_chips", field=name)
+        value = int(value)
+    if value < 0 or (positive and value == 0):
+        raise EngineError("phh_bad_field", field=name, value=value)
+    return value
+
+
+def _chip_list(fields: Mapping[str, object], name: str, n: int | None) -> tuple[int, ...]:
+    value = fields.get(name)
+    if value is None:
+        raise _missing(name)
+    if not isinstance(value, list) or (n is not None and len(value) != n):
+        raise EngineError("phh_bad_field", field=name, value=repr(value))
+    positive = name == "starting_stacks"
+    lowest = 1 if positive else 0
+    # The common case (plain ints) skips the per-item conversions.
+    if all(type(v) is int and v >= lowest for v in value):
+        return tuple(value)
+    return tuple(_chips(name, v, positive=positive) for v in value)
+
+
+def _card_pair(text: str, at: int) -> tuple[Card | None, Card | None]:
+    if len(text) != 4:
+        raise EngineError("phh_bad_action", at=at, reason="hold'em deals two hole cards")
+    return _card_or_unknown(text[:2], at), _card_or_unknown(text[2:], at)
+
+
+def _card_or_unknown(text: str, at: int) -> Card | None:
+    card = _CARD_OF_TEXT.get(text)
+    if card is not None:
+        return card
+    if text == _UNKNOWN:
+        return None
+    try:
+        return parse_card(text)
+    except EngineError:
+        raise EngineError("phh_bad_action", at=at, reason=f"bad card {text!r}") from None
+
+
+def _bad_action(words: list[str], n: int, at: int) -> None:
+    """Raise the error that says why an action line was not understood."""
+    text = " ".join(words)
+    if words[0] == "d":
+        raise EngineError("phh_bad_action", at=at, reason=f"bad dealing {text!r}")
+    if _PLAYER_OF_WORD.get(words[0], n) >= n:
+        raise EngineError("phh_bad_action", at=at, reason=f"bad player {words[0]!r}")
+    verb = words[1] if len(words) > 1 else ""
+    if verb in ("pb", "sd"):
+        feature = "bring_in" if verb == "pb" else "draw"
+        raise EngineError("phh_unsupported", feature=feature, at=at)
+    raise EngineError("phh_bad_action", at=at, reason=f"bad action {text!r}")
+
+
+def _amount(word: str, at: int) -> int:
+    try:
+        return int(word)
+    except ValueError:
+        pass
+    try:
+        value = float(word)
+    except ValueError:
+        raise EngineError("phh_bad_action", at=at, reason=f"bad amount {word!r}") from None
+    if not value.is_integer():
+        raise EngineError("phh_unsupported", feature="fractional_chips", at=at)
+    return int(value)
+
+
+def _layout(
+    n: int, raw_blinds: tuple[int, ...], raw_antes: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...], int, AnteKind]:
+    """Engine blinds, antes, big-blind index and ante kind for PHH's per-player arrays."""
+    if n == 2:
+        # PHH lists heads-up forced bets as if the button were the small blind seat p1.
+        blinds, antes = raw_blinds[::-1], raw_antes[::-1]
+    else:
+        blinds, antes = raw_blinds, raw_antes
+    posting = [i for i in range(n) if blinds[i]]
+    if not posting:
+        raise EngineError("phh_unsupported", feature="no_blinds")
+    if len(posting) > 2 or posting[-1] > 1:
+        raise EngineError("phh_unsupported", feature="straddle")
+    # The betting opens left of the largest blind. On a tie the seat that posts the big blind
+    # by position keeps it (heads-up that is p1, where PokerKit would pick p2).
+    natural = 0 if n == 2 else 1
+    if blinds[natural] == max(blinds):
+        bb_index = natural
+    else:  # a bigger blind at p1 (3+ players): PokerKit's rule, the last largest blind
+        bb_index = max(posting, key=lambda i: (blinds[i], i))
+    first = antes[0]
+    if not any(antes):
+        kind = AnteKind.NONE
+    elif all(a == first for a in antes):
+        kind = AnteKind.PER_PLAYER
+    elif antes[bb_index] and sum(1 for a in antes if a) == 1:
+        # A lone ante at the big blind is a big-blind ante whatever ante_trimming_status says:
+        # the spec wants it false there, and the WSOP 2019 file that says true only balances
+        # when read as false.
+        kind = AnteKind.BIG_BLIND
+    else:
+        raise EngineError("phh_unsupported", feature="non_uniform_antes")
+    return blinds, antes, bb_index, kind
+
+
+def hand_from_fields(fields: Mapping[str, object]) -> PhhHand:
+    """Map one hand's TOML table onto the engine.
+
+    Raises ``EngineError`` with code ``phh_unsupported`` (``feature`` says what),
+    ``phh_missing_field``, ``phh_bad_field``, ``phh_bad_action`` or the engine's own
+    ``bad_config``/``bad_deck``.
+    """
+    variant = fields.get("variant")
+    if variant is None:
+        raise _missing("variant")
+    if variant != "NT":
+        raise EngineError("phh_unsupported", feature="variant", variant=variant)
+    stacks = _chip_list(fields, "starting_stacks", None)
+    n = len(stacks)
+    blinds, antes, bb_index, ante_kind = _layout(
+        n,
+        _chip_list(fields, "blinds_or_straddles", n),
+        _chip_list(fields, "antes", n),
+    )
+    min_bet = fields.get("min_bet")
+    big_blind = blinds[bb_index] if min_bet is None else _chips("min_bet", min_bet, positive=True)
+    chip_unit = 1
+    reopen = ReopenMode.TDA
+    if _CHIP_UNIT_FIELD in fields:
+        chip_unit = _chips(_CHIP_UNIT_FIELD, fields[_CHIP_UNIT_FIELD], positive=True)
+    if _REOPEN_FIELD in fields:
+        reopen_text = fields[_REOPEN_FIELD]
+        try:
+            reopen = ReopenMode(str(reopen_text))
+        except ValueError:
+            raise EngineError(
+                "phh_bad_field", field=_REOPEN_FIELD, value=repr(reopen_text)
+            ) from None
+    config = HandConfig(
+        stacks=stacks,
+        blinds=blinds,
+        antes=antes,
+        big_blind=big_blind,
+        big_blind_index=bb_index,
+        ante_kind=ante_kind,
+        chip_unit=chip_unit,
+        reopen=reopen,
+    )
+
+    actions = fields.get("actions")
+    if actions is None:
+        raise _missing("actions")
+    if not isinstance(actions, list):
+        raise EngineError("phh_bad_field", field="actions", value=repr(actions))
+    holes: list[tuple[Card | None, Card | None] | None] = [None] * n
+    shown: list[tuple[Card | None, Card | None] | None] = [None] * n
+    board: list[Card] = []
+    moves: list[PhhMove] = []
+    mucked: list[int] = []
+    add_move = moves.append
+    player_of = _PLAYER_OF_WORD
+    card_of = _CARD_OF_TEXT
+    # The branches follow the word count so the usual lines cost a split and two dict hits;
+    # everything unusual drops to _bad_action, which says precisely what is wrong.
+    for at, text in enumerate(actions):
+        if type(text) is not str:
+            raise EngineError("phh_bad_action", at=at, reason="not a string")
+        if "#" in text:
+            text = text[: text.index("#")]
+        words = text.split()
+        count = len(words)
+        if count == 2:
+            player = player_of.get(words[0], n)
+            if player < n:
+                verb = words[1]
+                if verb in (CHECK_OR_CALL, FOLD):
+                    add_move((player, verb, None, at))
+                    continue
+                if verb == "sm":
+                    mucked.append(player)
+                    continue
+        elif count == 3:
+            first = words[0]
+            if first == "d":
+                cards = words[2]
+                if words[1] == "db" and len(cards) % 2 == 0:
+                    for k in range(0, len(cards), 2):
+                        card = card_of.get(cards[k : k + 2])
+                        if card is None:
+                            card = _card_or_unknown(cards[k : k + 2], at)
+                            if card is None:
+                                raise EngineError(
+                                    "phh_unsupported", feature="unknown_board_card", at=at
+                                )
+                        board.append(card)
+                    continue
+            else:
+                player = player_of.get(first, n)
+                if player < n:
+                    verb = words[1]
+                    if verb == RAISE:
+                        amount = words[2]
+                        value = int(amount) if amount.isdecimal() else _amount(amount, at)
+                        add_move((player, RAISE, value, at))
+                        continue
+                    if verb == "sm":
+                        if words[2] != "-":
+                            shown[player] = _card_pair(words[2], at)
+                        continue
+        elif count == 4:
+            if words[0] == "d" and words[1] == "dh":
+                player = player_of.get(words[2], n)
+                if player < n:
+                    if holes[player] is not None:
+                        raise EngineError("phh_bad_action", at=at, reason="hole cards dealt twice")
+                    pair = words[3]
+                    low = card_of.get(pair[:2])
+                    high = card_of.get(pair[2:])
+                    if low is not None and high is not None and len(pair) == 4:
+                        holes[player] = (low, high)
+                    else:
+                        holes[player] = _card_pair(pair, at)
+                    continue
+        elif count == 0:
+            continue
+        _bad_action(words, n, at)
+    if len(board) > 5:
+        raise EngineError("phh_unsupported", feature="multiple_boards")
+
+    merged = _merge_holes(holes, shown)
+    # A hand mucked unseen at showdown lost; it gets the weakest cards left so the engine,
+    # which decides showdowns from the cards, cannot make it win.
+    hidden_mucks = tuple(i for i in mucked if (held := merged[i]) is None or None in held)
+    complete, deck = _deck(n, merged, board, hidden_mucks)
+    finishing = fields.get("finishing_stacks")
+    finishing_stacks: tuple[int | float, ...] | None = None
+    if finishing is not None:
+        if (
+            not isinstance(finishing, list)
+            or len(finishing) != n
+            or not all(type(v) is int or type(v) is float for v in finishing)
+        ):
+            raise EngineError("phh_bad_field", field="finishing_stacks", value=repr(finishing))
+        finishing_stacks = tuple(finishing)
+    names = fields.get("players")
+    players: tuple[str, ...] | None = None
+    if isinstance(names, list) and len(names) == n and all(isinstance(s, str) for s in names):
+        players = tuple(names)
+    return PhhHand(
+        config=config,
+        deck=deck,
+        holes=complete,
+        board=tuple(board),
+        moves=tuple(moves),
+        finishing_stacks=finishing_stacks,
+        players=players,
+        fields=fields,
+        hidden_mucks=hidden_mucks,
+    )
+
+
+def _merge_holes(
+    dealt: list[tuple[Card | None, Card | None] | None],
+    shown: list[tuple[Card | None, Card | None] | None],
+) -> list[tuple[Card | None, Card | None] | None]:
+    """Hole cards as dealt, with the unknown ones filled in from a later show."""
+    merged = list(dealt)
+    for i, cards in enumerate(shown):
+        if cards is None:
+            continue
+        before = merged[i]
+        if before is None:
+            merged[i] = cards
+            continue
+        if before == cards:
+            continue
+        pair = (
+            before[0] if cards[0] is None else cards[0],
+            before[1] if cards[1] is None else cards[1],
+        )
+        # Showing may reveal unknown cards but must not contradict known ones (in any order).
+        if {c for c in before if c is not None} - {c for c in pair if c is not None}:
+            raise EngineError("phh_inconsistent", player=i, reason="shown cards differ from dealt")
+        merged[i] = pair
+    return merged
+
+
+def _deck(
+    n: int,
+    holes: list[tuple[Card | None, Card | None] | None],
+    board: list[Card],
+    losers: tuple[int, ...],
+) -> tuple[tuple[tuple[Card, Card] | None, ...], tuple[Card, ...]]:
+    """The fully known hole cards, and a deck order dealing every known card where it fell.
+
+    ``losers`` (unknown hands mucked at showdown) get the weakest cards left; other unknown
+    cards are left to ``deck_from_cards``.
+    """
+    complete: list[tuple[Card, Card] | None] = []
+    partial = False
+    for cards in holes:
+        if cards is None:
+            complete.append(None)
+        elif cards[0] is not None and cards[1] is not None:
+            complete.append((cards[0], cards[1]))
+        else:
+            complete.append(None)
+            partial = True
+    known = tuple(complete)
+    if not partial and not (losers and len(board) == 5):
+        return known, deck_from_cards(n, complete, board)
+    used = {c for cards in holes if cards is not None for c in cards if c is not None}
+    used.update(board)
+    if len(board) == 5:
+        for i in losers:
+            pair = _weakest_pair(board, used)
+            complete[i] = pair
+            used.update(pair)
+    # A half-known hand ("Ac??"): give the unknown half a card nobody else is known to hold.
+    spare = (c for c in FULL_DECK if c not in used)
+    for i, cards in enumerate(holes):
+        if cards is not None and complete[i] is None:
+            first = cards[0] if cards[0] is not None else next(spare)
+            second = cards[1] if cards[1] is not None else next(spare)
+            complete[i] = (first, second)
+    return known, deck_from_cards(n, complete, board)
+
+
+def _weakest_pair(board: Sequence[Card], used: set[Card]) -> tuple[Card, Card]:
+    free = [c for c in FULL_DECK if c not in used]
+    pairs = [(a, b) for k, a in enumerate(free) for b in free[k + 1 :]]
+    values = rank_values([(a, b, *board) for a, b in pairs])
+    return pairs[values.index(min(values))]
+
+
+# --- replaying --------------------------------------------------------------------------------
+
+# Actions are immutable, so the argument-free ones are made once rather than per move.
+_FOLDS: Final = tuple(Action(ActionKind.FOLD, i) for i in range(MAX_PLAYERS))
+_CHECKS: Final = tuple(Action(ActionKind.CHECK, i) for i in range(MAX_PLAYERS))
+_CALLS: Final = tuple(Action(ActionKind.CALL, i) for i in range(MAX_PLAYERS))
+
+
+def replay(phh: PhhHand, *, strict: bool = False) -> Hand:
+    """Play the hand's decisions through the engine and check the board it dealt.
+
+    A file that stops early gives the hand as it stands then. When a file skips a player's turn
+    (``wsop/2019/42/3/00-01-07.phh`` never writes the button's fold), the turn is filled in as
+    PokerKit's reader does: a check when checking is free, else a fold; ``strict`` refuses
+    instead (``phh_skipped_turn``). Engine errors keep their code and gain ``at``, the index of
+    the offending entry in ``actions``.
+    """
+    hand = Hand(phh.config, phh.deck)
+    apply = hand.apply
+    for player, verb, amount, at in phh.moves:
+        if hand.to_act != player and hand.to_act is not None:
+            _fill_skipped_turns(hand, player, at, strict)
+        if verb == CHECK_OR_CALL:
+            # ``hand.bets`` is a new list each street, so it is looked up every time.
+            bets = hand.bets
+            action = _CALLS[player] if max(bets) > bets[player] else _CHECKS[player]
+        elif verb == RAISE:
+            action = Action(ActionKind.RAISE, player, amount)
+        else:
+            action = _FOLDS[player]
+        try:
+            apply(action)
+        except EngineError as exc:
+            raise EngineError(exc.code, **exc.params, at=at) from None
+    if phh.hidden_mucks and hand.result is not None:
+        _check_hidden_mucks(hand, phh.hidden_mucks)
+    dealt = hand.board
+    if dealt != phh.board and (hand.is_over or phh.board != dealt[: len(phh.board)]):
+        raise EngineError(
+            "phh_board_mismatch",
+            file=format_cards(phh.board),
+            engine=format_cards(dealt),
+        )
+    return hand
+
+
+def _fill_skipped_turns(hand: Hand, player: int, at: int, strict: bool) -> None:
+    """Act for everyone the file skipped before ``player``'s move."""
+    if strict or hand.folded[player] or hand.all_in[player]:
+        # Someone who can no longer act cannot be reached by skipping turns.
+        raise EngineError("phh_skipped_turn", player=player, to_act=hand.to_act, at=at)
+    street = hand.street
+    while (waiting := hand.to_act) is not None and waiting != player:
+        bets = hand.bets
+        hand.apply(_CHECKS[waiting] if max(bets) == bets[waiting] else _FOLDS[waiting])
+        if hand.street is not street:
+            # Filling in a whole betting round would hide a broken file, not repair a gap.
+            raise EngineError("phh_skipped_turn", player=player, at=at)
+
+
+def _check_hidden_mucks(hand: Hand, losers: tuple[int, ...]) -> None:
+    assert hand.result is not None
+    for award in hand.result.pots:
+        if award.showdown and len(award.eligible) > 1:
+            for player, chips in award.shares:
+                if chips and player in losers:
+                    # Even the weakest cards tie (the board plays): PHH says he forfeited,
+                    # but the engine has no way to make a live hand give up its share.
+                    raise EngineError("phh_unsupported", feature="mucked_hand_wins", player=player)
+
+
+def final_stacks(hand: Hand) -> list[int]:
+    """Stacks at the end of the hand (or behind, for a history that stops early)."""
+    if hand.result is not None:
+        return list(hand.result.stacks)
+    return list(hand.stacks)
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def _toml_string(text: str) -> str:
+    # Literal strings are the cheapest for readers; basic strings take any character.
+    if "'" not in text and text.isprintable():
+        return f"'{text}'"
+    out = []
+    for char in text:
+        if char == '"' or char == "\\":
+            out.append("\\" + char)
+        elif char.isprintable():
+            out.append(char)
+        else:
+            out.append(f"\\u{ord(char):04x}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08x}")
+    return '"' + "".join(out) + '"'
+
+
+def _toml_value(name: str, value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value != value:
+            return "nan"
+        if value in (float("inf"), float("-inf")):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(name, v) for v in value) + "]"
+    raise EngineError("phh_bad_field", field=name, value=repr(value))
+
+
+def _header(config: HandConfig) -> list[tuple[str, object]]:
+    """The hand's set-up fields, refusing configurations PHH would read back differently."""
+    n = config.players
+    if any(config.dead_blinds):
+        raise EngineError("phh_unsupported", feature="dead_blind")
+    blinds = list(config.blinds)
+    antes = list(config.antes)
+    if n == 2:
+        blinds.reverse()
+        antes.reverse()
+    if sum(1 for b in blinds if b) > 2:
+        # A new player's posted big blind: PHH can only say "straddle", which plays differently.
+        raise EngineError("phh_unsupported", feature="posted_blind")
+    _, _, bb_index, ante_kind = _layout(n, tuple(blinds), tuple(antes))
+    if bb_index != config.big_blind_index:
+        raise EngineError("phh_unsupported", feature="blind_layout")
+    bba = config.ante_kind is AnteKind.BIG_BLIND
+    if any(antes) and bba != (ante_kind is AnteKind.BIG_BLIND):
+        raise EngineError("phh_unsupported", feature="ante_layout")
+    fields: list[tuple[str, object]] = [
+        ("variant", "NT"),
+        # True means a short ante only wins what it matched: the engine's per-player antes.
+        ("ante_trimming_status", config.ante_kind is not AnteKind.BIG_BLIND),
+        ("antes", antes),
+        ("blinds_or_straddles", blinds),
+        ("min_bet", config.big_blind),
+        ("starting_stacks", list(config.stacks)),
+    ]
+    if config.chip_unit != 1:
+        fields.append((_CHIP_UNIT_FIELD, config.chip_unit))
+    if config.reopen is not ReopenMode.TDA:
+        fields.append((_REOPEN_FIELD, config.reopen.value))
+    return fields
+
+
+def _action_lines(events: Sequence[Event], holes: Sequence[Sequence[Card] | None]) -> list[str]:
+    """PHH action strings for a hand's events; ``holes[i] is None`` writes ``????``."""
+    lines: list[str] = []
+    ended = False
+    for event in events:
+        if isinstance(event, ActionTaken):
+            kind = event.kind
+            if kind is ActionKind.FOLD:
+                lines.append(f"p{event.player + 1} f")
+            elif kind is ActionKind.CHECK or kind is ActionKind.CALL:
+                lines.append(f"p{event.player + 1} cc")
+            else:
+                lines.append(f"p{event.player + 1} cbr {event.amount}")
+        elif isinstance(event, StreetDealt):
+            lines.append(f"d db {format_cards(event.cards)}")
+        elif isinstance(event, HoleCardsDealt):
+            for i in event.players:
+                cards = holes[i]
+                text = "????" if cards is None else format_cards(cards)
+                lines.append(f"d dh p{i + 1} {text}")
+        elif isinstance(event, HandShown | HandMucked):
+            # A show after a win without showdown has no PHH action; the dealt cards say it.
+            if ended:
+                continue
+            cards = holes[event.player]
+            if cards is None:
+                lines.append(f"p{event.player + 1} sm")
+            else:
+                lines.append(f"p{event.player + 1} sm {format_cards(cards)}")
+        elif isinstance(event, HandVoided):
+            raise EngineError("phh_unsupported", feature="voided_hand")
+        elif isinstance(event, HandEnded):
+            ended = True
+    return lines
+
+
+def _document(
+    config: HandConfig,
+    lines: list[str],
+    finishing_stacks: Sequence[int] | None,
+    players: Sequence[str] | None,
+    extra: Mapping[str, object] | None,
+) -> str:
+    n = config.players
+    fields = _header(config)
+    fields.append(("actions", lines))
+    if players is not None:
+        if len(players) != n:
+            raise EngineError("phh_bad_field", field="players", value=len(players))
+        fields.append(("players", list(players)))
+    if finishing_stacks is not None:
+        if len(finishing_stacks) != n:
+            raise EngineError(
+                "phh_bad_field", field="finishing_stacks", value=len(finishing_stacks)
+            )
+        fields.append(("finishing_stacks", list(finishing_stacks)))
+    for key, value in (extra or {}).items():
+        if key in _CORE_FIELDS or _BARE_KEY.fullmatch(key) is None:
+            raise EngineError("phh_bad_field", field=key, reason="reserved or not a bare key")
+        fields.append((key, value))
+    return "".join(f"{key} = {_toml_value(key, value)}\n" for key, value in fields)
+
+
+def dump_hand(
+    config: HandConfig,
+    actions: Sequence[Action],
+    hole_cards: Sequence[Sequence[Card] | None],
+    board: Sequence[Card],
+    finishing_stacks: Sequence[int] | None,
+    players: Sequence[str] | None = None,
+    extra: Mapping[str, object] | None = None,
+) -> str:
+    """PHH text for a hand given by its configuration, engine actions and the cards to reveal.
+
+    ``hole_cards[i]`` is ``None`` for a hand that stays hidden (written ``????``; at showdown it
+    is written as mucked). ``board`` is the board as dealt. The actions are replayed to learn
+    where the streets fall, so they must be legal for ``config``. ``extra`` adds fields such as
+    ``hand`` or ``table``.
+    """
+    n = config.players
+    if len(hole_cards) != n:
+        raise EngineError("phh_bad_field", field="hole_cards", value=len(hole_cards))
+    known = [None if cards is None else (cards[0], cards[1]) for cards in hole_cards]
+    hand = Hand.replay(config, deck_from_cards(n, known, board), actions)
+    if hand.board != tuple(board):
+        raise EngineError(
+            "phh_board_mismatch", file=format_cards(board), engine=format_cards(hand.board)
+        )
+    lines = _action_lines(hand.events, hole_cards)
+    return _document(config, lines, finishing_stacks, players, extra)
+
+
+def dump_played_hand(
+    hand: Hand,
+    *,
+    reveal_all: bool = False,
+    players: Sequence[str] | None = None,
+    extra: Mapping[str, object] | None = None,
+) -> str:
+    """PHH text for a hand played on the engine.
+
+    Only hands that were shown are written unless ``reveal_all`` (``????`` for the others), so
+    the text is safe to give any player. Finishing stacks are written once the hand is over.
+    """
+    n = hand.config.players
+    # Hands are only ever tabled on the way to the end of the hand, so until it is over
+    # nothing has been shown.
+    shown = set(hand.result.shown) if hand.result is not None else set()
+    holes: list[tuple[Card, Card] | None] = [
+        hand.hole_cards(i) if reveal_all or i in shown else None for i in range(n)
+    ]
+    lines = _action_lines(hand.events, holes)
+    finishing = list(hand.result.stacks) if hand.result is not None else None
+    return _document(hand.config, lines, finishing, players, extra)
+
+
+def dump_collection(texts: Sequence[str]) -> str:
+    """A ``.phhs`` text holding the given ``.phh`` texts as sections ``[1]``, ``[2]``..."""
+    return "\n".join(f"[{k}]\n{text}" for k, text in enumerate(texts, start=1))
