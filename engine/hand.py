@@ -879,7 +879,7 @@ class Hand:
         for level in sorted(set(amounts)):
             if level == 0:
                 continue
-            chunk = sum(min(a, level) - min(a, previous) for a in amounts)
+            chunk = (level - previous) * sum(1 for a in amounts if a >= level)
             eligible = tuple(
                 j for j in range(self.n) if not self.folded[j] and amounts[j] >= level
             )
