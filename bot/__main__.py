@@ -107,14 +107,24 @@ def _demo(out: str, hands: int, seed: int | None) -> int:
     return 0
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 10_000:
+        raise argparse.ArgumentTypeError("choose between 1 and 10000 hands")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="poker-bot", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="poker-bot", description="Hold'em for Discord")
     sub = parser.add_subparsers(dest="command")
     run = sub.add_parser("run", help="run the bot (the default)")
     run.set_defaults(command="run")
     demo = sub.add_parser("demo", help="play a few hands among simulated players")
     demo.add_argument("--out", required=True, help="folder for the images and hand histories")
-    demo.add_argument("--hands", type=int, default=5)
+    demo.add_argument("--hands", type=_positive, default=5)
     demo.add_argument("--seed", type=int, default=None)
     backup = sub.add_parser("backup", help="copy the live database safely")
     backup.add_argument("path")
