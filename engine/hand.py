@@ -284,9 +284,10 @@ class Pot:
 # --- events -------------------------------------------------------------------------------
 
 
-def _plain(value: object) -> object:
+def json_value(value: object) -> object:
+    """Tuples to lists and enums to their values, so dataclass fields dump as JSON."""
     if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
+        return [json_value(v) for v in value]
     if isinstance(value, StrEnum):
         return value.value
     return value
@@ -305,7 +306,7 @@ class Event:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type}
         for f in fields(self):  # type: ignore[arg-type]
-            data[f.name] = _plain(getattr(self, f.name))
+            data[f.name] = json_value(getattr(self, f.name))
         return data
 
 

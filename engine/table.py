@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.hand import AnteKind, Hand, HandConfig, HandVoided, ReopenMode
+from engine.hand import AnteKind, Event, Hand, HandConfig, HandVoided, ReopenMode, json_value
 from engine.seating import (
     HandPlan,
     NewPlayerPolicy,
@@ -79,14 +79,6 @@ MAX_SEATS = 23
 def _require_int(name: str, value: object, *, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise EngineError("bad_option", field=name, value=repr(value))
-    return value
-
-
-def _plain(value: object) -> object:
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, StrEnum):
-        return value.value
     return value
 
 
@@ -166,7 +158,7 @@ class TableOptions:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        return {f.name: json_value(getattr(self, f.name)) for f in fields(self)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableOptions:
@@ -199,23 +191,17 @@ class SeatView:
     in_hand: bool
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}
+        return {f.name: json_value(getattr(self, f.name)) for f in fields(self)}
 
 
 # --- events -------------------------------------------------------------------------------
 
 
-class TableEvent:
+class TableEvent(Event):
     """Something that happened at the table; ``to_json`` gives a dict with a ``type`` key."""
 
     type: ClassVar[str] = "table_event"
     __slots__ = ()
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": self.type}
-        for f in fields(self):  # type: ignore[arg-type]
-            data[f.name] = _plain(getattr(self, f.name))
-        return data
 
 
 @dataclass(frozen=True, slots=True)
