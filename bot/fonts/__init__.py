@@ -1,0 +1,1 @@
+"""The bundled fonts, shipped as package data; see README.md and OFL.txt."""

@@ -1,0 +1,95 @@
+"""Table and hole-card images for the poker bot: a plain snapshot in, PNG bytes and alt text out.
+
+Usage::
+
+    from bot.render import render_table, render_hole_cards
+    from bot.render.model import TableView, SeatView, HoleCardsView
+
+    image = render_table(view)            # RenderedImage(png=b"...", alt_text="Poker table, ...")
+    file = discord.File(io.BytesIO(image.png), filename=image.filename,
+                        description=image.alt_text)
+
+Rendering is synchronous CPU work (a few milliseconds) and thread-safe: the bot runs it with
+``asyncio.to_thread``. Call :func:`warm_up` once at start-up (also in a thread) so the first
+table of the day does not pay for loading fonts, cards and the palette (about a second).
+
+The model is documented in :mod:`bot.render.model`; every word drawn can be translated through
+:class:`bot.render.labels.Labels`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.render.alttext import hole_cards_alt_text, table_alt_text
+from bot.render.encode import encode_palette_png, hole_palette, table_palette
+from bot.render.holecards import draw_hole_cards
+from bot.render.labels import DEFAULT_LABELS, Labels
+from bot.render.model import (
+    Blind,
+    DeckStyle,
+    HoleCardsView,
+    PotView,
+    SeatState,
+    SeatView,
+    Street,
+    TableView,
+)
+from bot.render.table import draw_table
+
+__all__ = [
+    "DEFAULT_LABELS",
+    "Blind",
+    "DeckStyle",
+    "HoleCardsView",
+    "Labels",
+    "PotView",
+    "RenderedImage",
+    "SeatState",
+    "SeatView",
+    "Street",
+    "TableView",
+    "draw_hole_cards",
+    "draw_table",
+    "render_hole_cards",
+    "render_table",
+    "warm_up",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedImage:
+    """A finished image: PNG bytes, the alt text to attach, its size and a file name."""
+
+    png: bytes
+    alt_text: str
+    width: int
+    height: int
+    filename: str
+
+
+def render_table(view: TableView, labels: Labels = DEFAULT_LABELS) -> RenderedImage:
+    """The public table image (1280x800 palette PNG, well under 100 KB) and its alt text."""
+    image = draw_table(view, labels)
+    return RenderedImage(encode_palette_png(image, table_palette()), table_alt_text(view, labels),
+                         image.width, image.height, "table.png")
+
+
+def render_hole_cards(view: HoleCardsView, labels: Labels = DEFAULT_LABELS) -> RenderedImage:
+    """The private hole-card image (376 px wide palette PNG) and its alt text."""
+    image = draw_hole_cards(view)
+    return RenderedImage(encode_palette_png(image, hole_palette()),
+                         hole_cards_alt_text(view, labels),
+                         image.width, image.height, "cards.png")
+
+
+def warm_up() -> None:
+    """Load fonts and card art and build the palette now rather than on the first image."""
+    from bot.render import samples
+
+    table_palette()
+    hole_palette()
+    for view in samples.palette_views():
+        draw_table(view)
+    for deck in DeckStyle:
+        draw_hole_cards(samples.hole_cards(deck))

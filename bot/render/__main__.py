@@ -1,0 +1,100 @@
+"""``python -m bot.render cards [--out DIR]``: redraw the committed card art (default
+``card_images/``).
+
+``python -m bot.render sample --out DIR``: write sample images (2, 6, 9 and 10 seats, a pre-flop
+table, a river table with side pots, a showdown with a split pot, hole cards, both decks, names
+in several scripts) and ``alt_text.txt`` with every image's alt text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from bot.render import (
+    DeckStyle,
+    render_hole_cards,
+    render_table,
+    samples,
+)
+from bot.render.assets import CARD_DIR
+from bot.render.cardart import write_deck
+from bot.render.encode import encode_png
+from bot.render.fonts import draw_text
+
+NAMES = (
+    "Alice", "张伟 (Zhāng Wěi)", "さくら 桜", "김민준", "Zoë Çelik-Øresund", "Đặng Thị Huyền",
+    "Владимир", "Ελένη", "محمد", "שלום", "สมชาย", "राहुल", "অমিত", "Արամ", "ნინო",
+    "𝓕𝓪𝓷𝓬𝔂 𝓝𝓪𝓶𝓮", "😎 Cool 🃏 Cat 🐈", "👨‍👩‍👧 family, 🇫🇷 flag",
+    "A name that is much, much too long to fit on one seat plate",
+)
+
+
+def names_sheet() -> Image.Image:
+    """Names in many scripts at the seat-plate size, and the same names shortened to fit a
+    plate: nothing may come out as a missing-glyph box."""
+    row = 34
+    sheet = Image.new("RGB", (1100, 20 + row * len(NAMES)), (16, 20, 26))
+    for i, name in enumerate(NAMES):
+        y = 20 + row * i + 22
+        draw_text(sheet, (16, y), name, 24, (244, 244, 240), max_width=700)
+        draw_text(sheet, (740, y), name, 24, (255, 204, 77), max_width=182)
+    return sheet
+
+
+def write_samples(out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    alt_lines: list[str] = []
+    tables = {
+        "table_2_seats_preflop.png": samples.heads_up_preflop(),
+        "table_6_seats_flop_four_color.png": samples.six_seat_flop(),
+        "table_9_seats_river_side_pots.png": samples.nine_seat_river(),
+        "table_10_seats_names.png": samples.ten_seat_scripts(),
+        "table_showdown_split_pot.png": samples.showdown_split(),
+    }
+    for name, view in tables.items():
+        image = render_table(view)
+        (out / name).write_bytes(image.png)
+        written.append(out / name)
+        alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")
+    for style in DeckStyle:
+        name = f"hole_cards_{style.value}.png"
+        image = render_hole_cards(samples.hole_cards(style))
+        (out / name).write_bytes(image.png)
+        written.append(out / name)
+        alt_lines.append(f"{name}: {image.alt_text}")
+        sheet = out / f"deck_{style.value}.png"
+        sheet.write_bytes(encode_png(samples.deck_sheet(style)))
+        written.append(sheet)
+    names = out / "names_scripts.png"
+    names.write_bytes(encode_png(names_sheet()))
+    written.append(names)
+    (out / "alt_text.txt").write_text("\n\n".join(alt_lines) + "\n", encoding="utf-8")
+    written.append(out / "alt_text.txt")
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.render")
+    sub = parser.add_subparsers(dest="command", required=True)
+    cards = sub.add_parser("cards", help="redraw the card art PNGs")
+    cards.add_argument("--out", type=Path, default=CARD_DIR)
+    sample = sub.add_parser("sample", help="write sample images")
+    sample.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+    if args.command == "cards":
+        files = write_deck(args.out, progress=print)
+        total = sum(f.stat().st_size for f in files)
+        print(f"{len(files)} files, {total // 1024} KB")
+    else:
+        for path in write_samples(args.out):
+            print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""Alt text: what a screen-reader user needs from the image, in words.
+
+Discord accepts up to 1024 characters of description per attachment. The description names
+the hand and stakes, the board, every pot (and who won it), every seat in order with its
+stack, bet, state and any cards shown, and whose turn it is. Cards are spoken ("ace of
+spades"); if that makes the text too long it falls back to symbols ("A♠"), then is cut.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.render.labels import DEFAULT_LABELS, Labels
+from bot.render.model import Blind, HoleCardsView, SeatState, SeatView, TableView
+
+__all__ = ["ALT_TEXT_LIMIT", "hole_cards_alt_text", "table_alt_text"]
+
+ALT_TEXT_LIMIT = 1024
+_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+
+
+def _symbol(card: str) -> str:
+    return ("10" if card[0] == "T" else card[0]) + _SYMBOLS[card[1]]
+
+
+def _names(labels: Labels, names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return labels.name_separator.join(names[:-1]) + labels.alt_and + names[-1]
+
+
+def _seat_words(n: int, seat: SeatView | None, labels: Labels,
+                card: Callable[[str], str]) -> str:
+    if seat is None:
+        return labels.alt_empty_seat.format(n=n)
+    bits = [labels.alt_seat.format(n=n, name=seat.name)]
+    if seat.is_button:
+        bits.append(labels.alt_dealer)
+    if seat.blind is Blind.SMALL:
+        bits.append(labels.alt_small_blind)
+    elif seat.blind is Blind.BIG:
+        bits.append(labels.alt_big_blind)
+    if seat.state is not SeatState.ACTIVE:
+        bits.append(labels.state(seat.state).lower())
+    bits.append(labels.alt_stack.format(amount=labels.chips(seat.stack)))
+    if seat.bet:
+        bits.append(labels.alt_bet.format(amount=labels.chips(seat.bet)))
+    if seat.mucked:
+        bits.append(labels.mucked.lower())
+    cards = seat.visible_cards
+    faces = [c for c in cards if c is not None]
+    hidden = len(cards) - len(faces)
+    if faces:
+        bits.append(labels.alt_shows.format(cards=", ".join(card(c) for c in faces)))
+    if hidden:
+        bits.append(labels.alt_face_down.format(count=hidden))
+    if seat.hand_name and seat.shows_faces:
+        bits.append(seat.hand_name)
+    if seat.is_winner:
+        bits.append(labels.alt_winner)
+    if seat.to_act:
+        bits.append(labels.to_act.lower())
+    return ", ".join(bits)
+
+
+def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str:
+    head = [labels.alt_table]
+    if view.hand_number is not None:
+        head.append(labels.hand.format(n=view.hand_number))
+    head.append(labels.street(view.street))
+    parts = [", ".join(head) + "."]
+    stakes = []
+    if view.big_blind:
+        stakes.append(labels.blinds.format(sb=labels.chips(view.small_blind),
+                                           bb=labels.chips(view.big_blind)))
+    if view.ante:
+        stakes.append(labels.ante.format(ante=labels.chips(view.ante)))
+    if stakes:
+        parts.append(", ".join(stakes) + ".")
+    if view.board:
+        parts.append(labels.alt_board.format(cards=", ".join(card(c) for c in view.board)))
+    else:
+        parts.append(labels.alt_no_board)
+    count = len(view.pots)
+    pending = []
+    for i, pot in enumerate(view.pots):
+        name = labels.pot_label(i, count, pot.label)
+        amount = labels.chips(pot.amount)
+        if pot.winners:
+            winners = [s.name for w in pot.winners if (s := view.seats[w]) is not None]
+            template = labels.alt_pot_split if len(winners) > 1 else labels.alt_pot_won
+            parts.append(template.format(pot=name, amount=amount,
+                                         names=_names(labels, winners)))
+        else:
+            pending.append(f"{name} {amount}")
+    if pending:
+        parts.append(labels.alt_pots.format(pots=", ".join(pending)))
+    elif not view.pots:
+        parts.append(labels.alt_no_pot)
+    parts.append("; ".join(_seat_words(i + 1, seat, labels, card)
+                           for i, seat in enumerate(view.seats)) + ".")
+    for seat in view.seats:
+        if seat is not None and seat.to_act:
+            parts.append(labels.alt_to_act.format(name=seat.name))
+    return " ".join(parts)
+
+
+def _fit(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def table_alt_text(view: TableView, labels: Labels = DEFAULT_LABELS,
+                   limit: int = ALT_TEXT_LIMIT) -> str:
+    """Describe the table for a screen reader, in at most ``limit`` characters."""
+    text = _compose(view, labels, labels.card_words)
+    if len(text) > limit:
+        text = _compose(view, labels, _symbol)
+    return _fit(text, limit)
+
+
+def hole_cards_alt_text(view: HoleCardsView, labels: Labels = DEFAULT_LABELS,
+                        limit: int = ALT_TEXT_LIMIT) -> str:
+    parts = [labels.alt_hole_cards.format(cards=", ".join(labels.card_words(c)
+                                                          for c in view.cards))]
+    if view.hand_name:
+        parts.append(labels.alt_current_hand.format(hand=view.hand_name))
+    if view.caption:
+        parts.append(view.caption)
+    return _fit(" ".join(parts), limit)

@@ -1,0 +1,132 @@
+"""PNG encoding within the size and time budgets.
+
+A true-colour PNG of the 1280x800 table costs too much to deflate for the 15 ms budget (the
+adaptive per-row filters alone take most of it), and even the small hole-card image misses its
+3 ms that way. Both images are therefore written as 8-bit palette PNGs: one byte a pixel, no
+filtering. The palettes are not computed per image (adaptive quantizing is slower still) but
+once per process:
+
+* the shades of the background ramps (:mod:`bot.render.theme`) are reserved exactly — the
+  backgrounds are drawn in those shades only — so gradients never band;
+* the other entries come from sample images that use every colour the renderer draws (both
+  decks, every badge, glow and marker). Colours count once each, with a weight growing slowly
+  with their pixel count, so the anti-aliasing ramps of small text count as much as large
+  areas; median cut plus a little k-means then gives a worst error on the samples of about
+  twenty levels out of 255, with no visible difference.
+
+Palettes are deterministic, so the same view always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Callable, Iterable, Sequence
+
+from PIL import Image
+
+from bot.render.theme import BACKGROUND_SHADES, FELT_RAMP, RAIL_RAMP, RGB
+
+__all__ = ["encode_palette_png", "encode_png", "hole_palette", "table_palette"]
+
+_lock = threading.Lock()
+_palettes: dict[str, Image.Image] = {}
+
+
+def _palette_from(images: Iterable[Image.Image], reserved: Sequence[RGB]) -> Image.Image:
+    keep = list(dict.fromkeys(reserved))
+    taken = set(keep)
+    colours: dict[RGB, int] = {}
+    for image in images:
+        found = image.convert("RGB").getcolors(1 << 24)
+        assert found is not None  # getcolors only gives up above maxcolors
+        for count, colour in found:
+            rgb = (int(colour[0]), int(colour[1]), int(colour[2]))  # type: ignore[index]
+            if rgb not in taken:
+                colours[rgb] = colours.get(rgb, 0) + count
+    pixels: list[RGB] = []
+    for rgb, count in sorted(colours.items()):
+        pixels.extend([rgb] * (1 + int(count**0.5)))
+    strip = Image.new("RGB", (len(pixels), 1))
+    strip.putdata(pixels)
+    free = 256 - len(keep)
+    rest = strip.quantize(free, method=Image.Quantize.MEDIANCUT, kmeans=2,
+                          dither=Image.Dither.NONE)
+    flat = [v for rgb in keep for v in rgb] + (rest.getpalette() or [])[: 3 * free]
+    flat += [0] * (768 - len(flat))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(flat)
+    return palette
+
+
+def _cached(name: str, build: Callable[[], Image.Image]) -> Image.Image:
+    found = _palettes.get(name)
+    if found is None:
+        with _lock:
+            found = _palettes.get(name)
+            if found is None:
+                found = build()
+                _palettes[name] = found
+    return found
+
+
+def _table_samples() -> list[Image.Image]:
+    from bot.render import samples
+    from bot.render.table import draw_table
+
+    return [draw_table(view) for view in samples.palette_views()]
+
+
+def _hole_samples() -> list[Image.Image]:
+    from bot.render import samples
+    from bot.render.holecards import draw_hole_cards
+    from bot.render.model import DeckStyle
+
+    images = []
+    for deck in DeckStyle:
+        images.append(samples.deck_sheet(deck))
+        images.append(draw_hole_cards(samples.hole_cards(deck)))
+    return images
+
+
+def table_palette() -> Image.Image:
+    """The table images' palette (mode ``P``), built on first use (about a second)."""
+    return _cached("table", lambda: _palette_from(_table_samples(), BACKGROUND_SHADES))
+
+
+def hole_palette() -> Image.Image:
+    """The hole-card images' palette (mode ``P``), built on first use."""
+    return _cached("hole", lambda: _palette_from(_hole_samples(), (*FELT_RAMP, *RAIL_RAMP)))
+
+
+_local = threading.local()
+
+
+def _own_copy(palette: Image.Image) -> Image.Image:
+    """This thread's copy of a palette.
+
+    Pillow fills a palette's colour-lookup cache while mapping, with the GIL released; a copy
+    per worker thread keeps two threads from writing one cache at the same time.
+    """
+    copies: dict[int, Image.Image] | None = getattr(_local, "copies", None)
+    if copies is None:
+        copies = _local.copies = {}
+    mine = copies.get(id(palette))
+    if mine is None:
+        mine = copies[id(palette)] = palette.copy()
+    return mine
+
+
+def encode_palette_png(img: Image.Image, palette: Image.Image, compress_level: int = 2) -> bytes:
+    """RGB image -> palette PNG bytes, each colour mapped to the nearest palette entry."""
+    quantized = img.quantize(palette=_own_copy(palette), dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    quantized.save(out, "PNG", compress_level=compress_level)
+    return out.getvalue()
+
+
+def encode_png(img: Image.Image, compress_level: int = 6) -> bytes:
+    """Image -> true-colour PNG bytes (sample sheets, where size matters more than time)."""
+    out = io.BytesIO()
+    img.save(out, "PNG", compress_level=compress_level)
+    return out.getvalue()

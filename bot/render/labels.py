@@ -1,0 +1,137 @@
+"""Every word the renderer writes, in one replaceable object.
+
+The bot is localized; the renderer is not told the language. It draws and describes with a
+:class:`Labels`, English by default: build one from the bot's catalog and pass it to
+``render_table(view, labels=...)``. Templates use ``str.format`` fields named in each default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.render.model import RANKS, SUITS, SeatState, Street
+
+__all__ = ["DEFAULT_LABELS", "Labels", "format_chips"]
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    # On the image
+    pot: str = "Pot"
+    main_pot: str = "Main pot"
+    side_pot: str = "Side pot {n}"
+    hand: str = "Hand #{n}"
+    blinds: str = "Blinds {sb}/{bb}"
+    ante: str = "Ante {ante}"
+    waiting: str = "Waiting for players"
+    preflop: str = "Pre-flop"
+    flop: str = "Flop"
+    turn: str = "Turn"
+    river: str = "River"
+    showdown: str = "Showdown"
+    complete: str = "Hand over"
+    folded: str = "Folded"
+    all_in: str = "All-in"
+    sitting_out: str = "Sitting out"
+    away: str = "Away"
+    to_act: str = "To act"
+    mucked: str = "Mucked"
+    winner: str = "Winner"
+    empty_seat: str = "Empty seat"
+    dealer_marker: str = "D"
+    small_blind_marker: str = "SB"
+    big_blind_marker: str = "BB"
+    more_pots: str = "+{n} more"
+    pot_amount: str = "{pot} {amount}"
+    won_by: str = "{pot} {amount}: {names}"
+    name_separator: str = ", "
+    thousands_separator: str = ","
+    your_hand: str = "Your hand"
+    # Alt text only
+    alt_table: str = "Poker table"
+    alt_board: str = "Board: {cards}."
+    alt_no_board: str = "No board cards yet."
+    alt_pots: str = "{pots}."
+    alt_no_pot: str = "No pot yet."
+    alt_seat: str = "Seat {n}, {name}"
+    alt_empty_seat: str = "Seat {n} empty"
+    alt_dealer: str = "dealer"
+    alt_small_blind: str = "small blind"
+    alt_big_blind: str = "big blind"
+    alt_stack: str = "{amount} chips"
+    alt_bet: str = "bet {amount}"
+    alt_face_down: str = "{count} cards face down"
+    alt_shows: str = "shows {cards}"
+    alt_best_five: str = "best five {cards}"
+    alt_winner: str = "winner"
+    alt_to_act: str = "{name} to act."
+    alt_pot_won: str = "{pot} {amount} won by {names}."
+    alt_pot_split: str = "{pot} {amount} split between {names}."
+    alt_and: str = " and "
+    alt_card: str = "{rank} of {suit}"
+    alt_hole_cards: str = "Your cards: {cards}."
+    alt_current_hand: str = "Current hand: {hand}."
+    rank_names: tuple[str, ...] = (
+        "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "jack", "queen", "king", "ace",
+    )
+    suit_names: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
+
+    def street(self, street: Street) -> str:
+        return {
+            Street.WAITING: self.waiting,
+            Street.PREFLOP: self.preflop,
+            Street.FLOP: self.flop,
+            Street.TURN: self.turn,
+            Street.RIVER: self.river,
+            Street.SHOWDOWN: self.showdown,
+            Street.COMPLETE: self.complete,
+        }[street]
+
+    def state(self, state: SeatState) -> str:
+        return {
+            SeatState.ACTIVE: "",
+            SeatState.FOLDED: self.folded,
+            SeatState.ALL_IN: self.all_in,
+            SeatState.SITTING_OUT: self.sitting_out,
+            SeatState.AWAY: self.away,
+        }[state]
+
+    def pot_label(self, index: int, count: int, given: str = "") -> str:
+        """"Pot" when there is one, else "Main pot", "Side pot 1"…, unless the bot named it."""
+        if given:
+            return given
+        if count == 1:
+            return self.pot
+        return self.main_pot if index == 0 else self.side_pot.format(n=index)
+
+    def card_words(self, card: str) -> str:
+        return self.alt_card.format(
+            rank=self.rank_names[RANKS.index(card[0])], suit=self.suit_names[SUITS.index(card[1])]
+        )
+
+    def chips(self, amount: int) -> str:
+        return format_chips(amount, self.thousands_separator)
+
+
+def format_chips(amount: int, separator: str = ",") -> str:
+    """``12500`` -> ``"12,500"``."""
+    return f"{amount:,}".replace(",", separator)
+
+
+def short_chips(amount: int, separator: str = ",") -> str:
+    """Up to 7 digits in full; beyond, ``"12.5M"`` / ``"3.25B"`` so it fits a name plate."""
+    if amount < 10_000_000:
+        return format_chips(amount, separator)
+    for div, suffix in ((1_000_000_000_000, "T"), (1_000_000_000, "B"), (1_000_000, "M")):
+        if amount >= div:
+            value = amount / div
+            digits = 2 if value < 10 else 1 if value < 100 else 0
+            text = f"{value:.{digits}f}"
+            if "." in text:
+                text = text.rstrip("0").rstrip(".")
+            return text + suffix
+    return format_chips(amount, separator)
+
+
+DEFAULT_LABELS = Labels()

@@ -1,0 +1,284 @@
+"""What the renderer draws: a plain, frozen description of a table at one moment.
+
+The renderer knows nothing of the engine or of Discord. The bot maps the engine's snapshot into
+these dataclasses and passes them to :func:`bot.render.render_table` or
+:func:`bot.render.render_hole_cards`.
+
+Cards are two-character strings, rank then suit: ``"As"``, ``"Td"``, ``"7c"``, ``"2h"``
+(ranks ``23456789TJQKA``, suits ``c d h s``), the same text as ``engine.cards.format_card``.
+
+**Privacy is decided by the mapper, enforced twice here.** A card the viewer must not see is
+passed as ``None`` and is drawn as the card back; the renderer never has the face to draw. On top
+of that, a seat that is folded or has mucked is never drawn face up even if cards are given.
+
+Example — a heads-up pot on the flop, the button to act::
+
+    >>> from bot.render.model import SeatView, TableView, PotView, Blind, Street
+    >>> view = TableView(
+    ...     seats=(
+    ...         SeatView("Alice", stack=940, bet=60, cards=(None, None), is_button=True,
+    ...                  blind=Blind.SMALL, to_act=True),
+    ...         SeatView("Bob", stack=880, bet=120, cards=(None, None), blind=Blind.BIG),
+    ...     ),
+    ...     board=("As", "Td", "7c"),
+    ...     pots=(PotView(40),),
+    ...     small_blind=10, big_blind=20, hand_number=17, street=Street.FLOP,
+    ... )
+    >>> view.seat_count
+    2
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = [
+    "RANKS",
+    "SUITS",
+    "Blind",
+    "DeckStyle",
+    "HoleCardsView",
+    "PotView",
+    "SeatState",
+    "SeatView",
+    "Street",
+    "TableView",
+    "is_card",
+]
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+MAX_SEATS = 10
+
+
+def is_card(text: object) -> bool:
+    """True for a card string the renderer draws: ``"As"``, ``"Td"``…"""
+    return (
+        isinstance(text, str) and len(text) == 2 and text[0] in RANKS and text[1] in SUITS
+    )
+
+
+class DeckStyle(StrEnum):
+    """Card art. FOUR_COLOR helps colour-blind players: spades black, hearts red,
+    diamonds blue, clubs green."""
+
+    CLASSIC = "classic"
+    FOUR_COLOR = "four_color"
+
+
+class Street(StrEnum):
+    """The street the hand is on; same values as ``engine.hand.Street`` plus WAITING
+    (no hand running: between hands, or before the first one)."""
+
+    WAITING = "waiting"
+    PREFLOP = "preflop"
+    FLOP = "flop"
+    TURN = "turn"
+    RIVER = "river"
+    SHOWDOWN = "showdown"
+    COMPLETE = "complete"
+
+
+class SeatState(StrEnum):
+    """What a seated player is doing in the current hand.
+
+    ACTIVE: in the hand (or waiting for one to start). FOLDED: out of this hand. ALL_IN: in
+    the hand with no chips behind. SITTING_OUT: seated but not dealt in. AWAY: the player
+    timed out or left the keyboard; still seated, will be folded/skipped.
+    """
+
+    ACTIVE = "active"
+    FOLDED = "folded"
+    ALL_IN = "all_in"
+    SITTING_OUT = "sitting_out"
+    AWAY = "away"
+
+
+class Blind(StrEnum):
+    """The blind this seat posted this hand (drawn as a marker beside the seat)."""
+
+    NONE = "none"
+    SMALL = "small"
+    BIG = "big"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One occupied seat.
+
+    Attributes:
+        name: the player's display name, any script; shortened with an ellipsis to fit.
+        stack: chips behind (not counting ``bet``).
+        bet: chips put in on the current street, drawn in front of the seat (0: nothing drawn).
+        state: see :class:`SeatState`.
+        cards: ``()`` no cards (not dealt, folded, mucked); ``(None, None)`` two face-down cards;
+            ``("As", "Kd")`` face up (the viewer may see them: shown at showdown, or the
+            public table once hands are turned over). Mixed ``("As", None)`` is allowed (one
+            card shown). FOLDED seats and ``mucked`` seats never show faces whatever is given.
+        is_button: the dealer button sits here.
+        blind: the blind posted this hand.
+        to_act: it is this player's turn (highlighted). At most one seat.
+        mucked: the player threw the hand away at showdown without showing.
+        is_winner: won (part of) a pot this hand; the seat gets a gold frame.
+        best_five: the cards making this player's best five (from his hole cards and the
+            board), highlighted at showdown when ``is_winner``.
+        hand_name: the hand in words at showdown, e.g. ``"Full house, kings over fives"``.
+    """
+
+    name: str
+    stack: int
+    bet: int = 0
+    state: SeatState = SeatState.ACTIVE
+    cards: tuple[str | None, ...] = ()
+    is_button: bool = False
+    blind: Blind = Blind.NONE
+    to_act: bool = False
+    mucked: bool = False
+    is_winner: bool = False
+    best_five: tuple[str, ...] = ()
+    hand_name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.stack < 0 or self.bet < 0:
+            raise ValueError(f"negative chips for seat {self.name!r}")
+        if len(self.cards) > 2:
+            raise ValueError(f"a hold'em seat holds at most 2 cards, got {self.cards!r}")
+        for card in self.cards:
+            if card is not None and not is_card(card):
+                raise ValueError(f"bad card {card!r} for seat {self.name!r}")
+        for card in self.best_five:
+            if not is_card(card):
+                raise ValueError(f"bad best-five card {card!r} for seat {self.name!r}")
+        if len(self.best_five) > 5:
+            raise ValueError(f"best_five has more than 5 cards: {self.best_five!r}")
+
+    @property
+    def shows_faces(self) -> bool:
+        """Whether this seat's given card faces may be drawn face up."""
+        return self.state is not SeatState.FOLDED and not self.mucked
+
+    @property
+    def visible_cards(self) -> tuple[str | None, ...]:
+        """The cards as they are drawn: faces only where allowed, ``None`` drawn as a back.
+
+        A folded or mucked seat has thrown its cards in: nothing is drawn for it.
+        """
+        if not self.shows_faces:
+            return ()
+        return self.cards
+
+
+@dataclass(frozen=True, slots=True)
+class PotView:
+    """One pot: the main pot first, then side pots in order of creation.
+
+    Attributes:
+        amount: chips in this pot (collected bets; bets still in front of players are in
+            ``SeatView.bet``).
+        winners: indexes into ``TableView.seats`` of the players who won this pot (empty
+            until it is awarded; two or more for a split pot).
+        label: a name to show; ``""`` gives "Pot" for a single pot, else "Main pot" /
+            "Side pot N".
+    """
+
+    amount: int
+    winners: tuple[int, ...] = ()
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if self.amount < 0:
+            raise ValueError("negative pot")
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The whole public table: what everyone in the channel may see.
+
+    Attributes:
+        seats: every seat of the table, in clockwise order; ``None`` is an empty seat.
+            ``len(seats)`` is the table size (2 to 10) and fixes the layout.
+        board: community cards dealt so far (0, 3, 4 or 5).
+        pots: main pot then side pots; may be empty before any bet is collected.
+        small_blind, big_blind, ante: the stakes (ante 0: none).
+        hand_number: shown as "Hand #N"; ``None`` hides it.
+        street: see :class:`Street`.
+        deck: card art.
+    """
+
+    seats: tuple[SeatView | None, ...]
+    board: tuple[str, ...] = ()
+    pots: tuple[PotView, ...] = ()
+    small_blind: int = 0
+    big_blind: int = 0
+    ante: int = 0
+    hand_number: int | None = None
+    street: Street = Street.PREFLOP
+    deck: DeckStyle = DeckStyle.CLASSIC
+
+    def __post_init__(self) -> None:
+        if not 2 <= len(self.seats) <= MAX_SEATS:
+            raise ValueError(f"a table has 2 to {MAX_SEATS} seats, got {len(self.seats)}")
+        if len(self.board) > 5:
+            raise ValueError("the board holds at most 5 cards")
+        for card in self.board:
+            if not is_card(card):
+                raise ValueError(f"bad board card {card!r}")
+        occupied = self.occupied
+        for pot in self.pots:
+            for winner in pot.winners:
+                if winner not in occupied:
+                    raise ValueError(f"pot winner {winner} is not an occupied seat")
+        seen: set[str] = set(self.board)
+        if len(seen) != len(self.board):
+            raise ValueError(f"duplicate board card in {self.board!r}")
+        for seat in self.seats:
+            if seat is None:
+                continue
+            for given in seat.cards:
+                if given is None:
+                    continue
+                if given in seen:
+                    raise ValueError(f"card {given} appears twice on the table")
+                seen.add(given)
+        if sum(1 for seat in self.seats if seat is not None and seat.to_act) > 1:
+            raise ValueError("more than one seat to act")
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    @property
+    def occupied(self) -> tuple[int, ...]:
+        """Indexes of the seats that have a player."""
+        return tuple(i for i, seat in enumerate(self.seats) if seat is not None)
+
+    @property
+    def has_results(self) -> bool:
+        """True once any pot has been awarded: the results banner is drawn."""
+        return any(pot.winners for pot in self.pots)
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsView:
+    """The private image a player gets with his own cards.
+
+    Attributes:
+        cards: his two cards, face up.
+        hand_name: his current hand in words once there is a board, e.g. ``"Pair of aces"``
+            (``""`` pre-flop: nothing drawn).
+        caption: a short line naming the table and hand, e.g. ``"#high-stakes · Hand #17"``
+            (``""``: none).
+        deck: card art.
+    """
+
+    cards: tuple[str, str]
+    hand_name: str = ""
+    caption: str = ""
+    deck: DeckStyle = DeckStyle.CLASSIC
+
+    def __post_init__(self) -> None:
+        if len(self.cards) != 2 or not all(is_card(c) for c in self.cards):
+            raise ValueError(f"hole cards must be two card strings, got {self.cards!r}")
+        if self.cards[0] == self.cards[1]:
+            raise ValueError(f"duplicate hole card {self.cards[0]}")

@@ -1,0 +1,157 @@
+"""Example tables, for ``python -m bot.render sample``, the benchmark and the tests."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from bot.render.assets import deck
+from bot.render.cardart import MASTER_SIZE, card_codes
+from bot.render.model import (
+    Blind,
+    DeckStyle,
+    HoleCardsView,
+    PotView,
+    SeatState,
+    SeatView,
+    Street,
+    TableView,
+)
+
+__all__ = [
+    "deck_sheet",
+    "heads_up_preflop",
+    "hole_cards",
+    "nine_seat_river",
+    "palette_views",
+    "showdown_split",
+    "six_seat_flop",
+    "ten_seat_scripts",
+]
+
+HIDDEN = (None, None)
+
+
+def heads_up_preflop() -> TableView:
+    return TableView(
+        seats=(
+            SeatView("Alice", 1_940, bet=20, cards=HIDDEN, is_button=True, blind=Blind.SMALL,
+                     to_act=True),
+            SeatView("Bob", 1_960, bet=40, cards=HIDDEN, blind=Blind.BIG),
+        ),
+        small_blind=20, big_blind=40, hand_number=1, street=Street.PREFLOP,
+    )
+
+
+def six_seat_flop(deck: DeckStyle = DeckStyle.FOUR_COLOR) -> TableView:
+    return TableView(
+        seats=(
+            SeatView("Marta", 4_210, cards=HIDDEN, is_button=True),
+            SeatView("Kenji", 2_875, bet=150, cards=HIDDEN, blind=Blind.SMALL),
+            SeatView("Olu", 3_300, cards=(), state=SeatState.FOLDED, blind=Blind.BIG),
+            None,
+            SeatView("Priya", 6_020, bet=450, cards=HIDDEN, to_act=False),
+            SeatView("Sven", 1_090, cards=HIDDEN, to_act=True),
+        ),
+        board=("Qh", "7d", "2c"),
+        pots=(PotView(900),),
+        small_blind=25, big_blind=50, ante=5, hand_number=214, street=Street.FLOP, deck=deck,
+    )
+
+
+def nine_seat_river() -> TableView:
+    """The benchmark's table: nine players, three pots, bets out, one to act."""
+    return TableView(
+        seats=(
+            SeatView("Alice", 12_400, bet=2_000, cards=HIDDEN),
+            SeatView("Bartholomew the Magnificent", 0, cards=HIDDEN, state=SeatState.ALL_IN),
+            SeatView("Chen Wei 陈伟", 8_350, cards=(), state=SeatState.FOLDED, is_button=True),
+            SeatView("Dana", 0, cards=HIDDEN, state=SeatState.ALL_IN, blind=Blind.SMALL),
+            SeatView("Eitan", 15_020, cards=HIDDEN, to_act=True, blind=Blind.BIG),
+            SeatView("Farah", 3_300, cards=(), state=SeatState.SITTING_OUT),
+            SeatView("Gustavo", 9_870, cards=(), state=SeatState.FOLDED),
+            SeatView("Hana 하나", 21_450, cards=HIDDEN, state=SeatState.AWAY, bet=2_000),
+            SeatView("Ivan", 5_120, cards=(), state=SeatState.FOLDED),
+        ),
+        board=("Ks", "Td", "7h", "7c", "2s"),
+        pots=(PotView(3_600), PotView(2_400), PotView(1_250)),
+        small_blind=50, big_blind=100, ante=10, hand_number=1_287, street=Street.RIVER,
+    )
+
+
+def showdown_split() -> TableView:
+    """Two players chop the main pot with the same straight; a third wins the side pot."""
+    return TableView(
+        seats=(
+            SeatView("Alice", 3_150, cards=("Ah", "Jd"), is_winner=True,
+                     best_five=("Ah", "Ks", "Qd", "Jd", "Tc"), hand_name="Straight, ace high"),
+            SeatView("Bob", 3_150, cards=("Ac", "Js"), is_winner=True, is_button=True,
+                     best_five=("Ac", "Ks", "Qd", "Js", "Tc"), hand_name="Straight, ace high"),
+            SeatView("Chloé", 0, cards=("9h", "9c"), hand_name="Pair of nines",
+                     blind=Blind.SMALL),
+            SeatView("Dmitri", 4_400, cards=("Kd", "Kh"), is_winner=True,
+                     best_five=("Kd", "Kh", "Ks", "Qd", "Tc"), hand_name="Three of a kind, kings",
+                     blind=Blind.BIG),
+            SeatView("Eve", 2_000, cards=(), state=SeatState.FOLDED),
+            SeatView("Faisal", 1_500, cards=("8s", "8d"), mucked=True),
+        ),
+        board=("Ks", "Qd", "Tc", "4h", "2s"),
+        pots=(PotView(6_300, winners=(0, 1)), PotView(1_200, winners=(3,))),
+        small_blind=50, big_blind=100, hand_number=88, street=Street.SHOWDOWN,
+    )
+
+
+def ten_seat_scripts() -> TableView:
+    """Ten seats, names in many scripts (and one far too long), pre-flop."""
+    return TableView(
+        seats=(
+            SeatView("张伟", 10_000, cards=HIDDEN),
+            SeatView("さくら🌸", 9_800, bet=200, cards=HIDDEN),
+            SeatView("김민준", 10_400, cards=HIDDEN, to_act=True),
+            SeatView("Zoë Çelik", 9_950, cards=(), state=SeatState.FOLDED),
+            SeatView("محمد", 10_000, cards=HIDDEN),
+            SeatView("Ólafur Þór", 8_600, cards=HIDDEN),
+            SeatView("Владимир", 12_345, cards=HIDDEN),
+            SeatView("A name much too long to fit on any plate", 7_000, cards=HIDDEN,
+                     is_button=True),
+            SeatView("😎 Ace 🂡", 9_950, bet=50, cards=HIDDEN, blind=Blind.SMALL),
+            SeatView("राहुल", 9_900, bet=100, cards=HIDDEN, blind=Blind.BIG),
+        ),
+        small_blind=50, big_blind=100, hand_number=3, street=Street.PREFLOP,
+    )
+
+
+def hole_cards(style: DeckStyle = DeckStyle.CLASSIC) -> HoleCardsView:
+    return HoleCardsView(cards=("Ad", "Kc"), hand_name="Pair of kings, ace kicker",
+                         caption="#high-stakes · Hand #1287", deck=style)
+
+
+def palette_views() -> list[TableView]:
+    """Tables that between them use every colour the renderer draws (see ``encode``)."""
+    import dataclasses
+
+    four = DeckStyle.FOUR_COLOR
+    return [
+        nine_seat_river(),
+        dataclasses.replace(nine_seat_river(), deck=four),
+        showdown_split(),
+        dataclasses.replace(showdown_split(), deck=four),
+        six_seat_flop(),
+        ten_seat_scripts(),
+    ]
+
+
+def deck_sheet(style: DeckStyle) -> Image.Image:
+    """All 52 faces (a suit per row) and the back, on felt, at the hole-card size."""
+    w, h = MASTER_SIZE
+    gap = 12
+    cols = 14
+    sheet = Image.new("RGB", (gap + cols * (w + gap), gap + 4 * (h + gap)), (24, 96, 54))
+    cards = deck(style)
+    codes = card_codes()
+    for suit_row, suit in enumerate("shdc"):
+        for col, code in enumerate(c for c in codes if c[1] == suit):
+            img = cards[code]
+            sheet.paste(img, (gap + col * (w + gap), gap + suit_row * (h + gap)), img)
+    back = cards["back"]
+    sheet.paste(back, (gap + 13 * (w + gap), gap), back)
+    return sheet
