@@ -287,7 +287,12 @@ class Session:
         # The designated big blind posts the big blind (and nobody else is the designated one).
         assert seats[cfg.big_blind_index] == bb_seat
         bb_posts = [e for e in hand.events if isinstance(e, ForcedBet) and e.kind == "big_blind"]
-        assert [e.player for e in bb_posts] == [cfg.big_blind_index]
+        bb = cfg.big_blind_index
+        # A per-player ante is posted first, so a big blind whose stack it takes posts no blind.
+        ante_took_all = (
+            cfg.ante_kind is AnteKind.PER_PLAYER and cfg.stacks[bb] <= cfg.antes[bb]
+        )
+        assert [e.player for e in bb_posts] == ([] if ante_took_all else [bb])
         if self.last_bb is not None:
             last_seat, last_player = self.last_bb
             # It moves to the first seat clockwise whose player is sitting in: nobody sitting in
