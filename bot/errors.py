@@ -12,10 +12,36 @@ from discord import app_commands
 from engine.errors import EngineError
 
 from .i18n import has_message, t
+from .storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
+
+# Storage refusals that mean a bug or a damaged database rather than a user's mistake: still
+# told as a sentence, but logged with the traceback.
+INTERNAL_STORAGE_CODES = frozenset(
+    {
+        "bad_id",
+        "bad_json",
+        "bad_deck",
+        "bad_players",
+        "bad_state",
+        "seat_mismatch",
+        "action_out_of_order",
+        "hand_chips_mismatch",
+        "deck_commitment_mismatch",
+        "hand_corrupt",
+        "engine_missing",
+        "schema_too_new",
+        "migration_failed",
+        "invariant_broken",
+        "database_missing",
+        "sqlite_too_old",
+        "unknown_guild",
+        "hand_not_running",
+    }
+)
 
 
 class BotError(Exception):
@@ -61,6 +87,11 @@ def describe_error(error: BaseException, locale: object = None) -> tuple[str, bo
         if has_message(key, locale):
             return t(key, locale, **error.params), True
         return t("error.illegal_action", locale), True
+    if isinstance(error, StorageError):
+        key = f"storage.{error.code}"
+        if has_message(key, locale):
+            return t(key, locale, **error.params), error.code not in INTERNAL_STORAGE_CODES
+        return t("error.internal", locale), False
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("error.cooldown", locale, retry_after=f"{error.retry_after:.0f}"), True
     if isinstance(error, app_commands.MissingPermissions):

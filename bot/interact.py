@@ -1,0 +1,146 @@
+"""What slash commands and buttons share: finding the table, checking input, replying.
+
+The cogs (``cogs/``) and the persistent buttons (``bot.ui``) are thin adapters over these
+functions, so a fold is the same fold whether typed or clicked. Replies are ephemeral and in the
+user's language; refusals are raised (``BotError``, ``EngineError``, ``StorageError``) and turned
+into a sentence by the tree's single error handler.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import BotError, locale_of
+from bot.i18n import t
+from bot.presenter import ack_text, hole_cards_view, labels_for
+from bot.render import render_hole_cards
+from bot.runtime.messenger import image_file
+from bot.runtime.rendering import render
+from bot.storage.errors import MAX_AMOUNT
+from engine.hand import ActionKind, PreAction
+
+if TYPE_CHECKING:
+    from bot.runtime.manager import GameRuntime
+    from bot.runtime.runner import TableRunner
+
+
+def runtime_of(interaction: discord.Interaction[Any]) -> GameRuntime:
+    from bot.runtime.manager import GameRuntime
+
+    runtime = getattr(interaction.client, "storage", None)
+    if not isinstance(runtime, GameRuntime):
+        raise BotError("not_ready")
+    return runtime
+
+
+def guild_id_of(interaction: discord.Interaction[Any]) -> int:
+    if interaction.guild_id is None:
+        raise BotError("guild_only")
+    return interaction.guild_id
+
+
+def table_here(interaction: discord.Interaction[Any]) -> TableRunner:
+    """The table of the channel the interaction came from."""
+    guild_id_of(interaction)
+    runner = runtime_of(interaction).in_channel(interaction.channel_id)
+    runner.remember(interaction.user.id, interaction.user.display_name)
+    return runner
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    """Manage Server (or Administrator, which implies it) makes a member a floor for every
+    table of the server."""
+    return interaction.permissions.manage_guild
+
+
+def require_host(interaction: discord.Interaction[Any], runner: TableRunner) -> None:
+    if not runner.is_host(interaction.user.id, admin=is_admin(interaction)):
+        raise BotError("not_host")
+
+
+def whole_chips(value: object, option: str) -> int:
+    """A chip amount typed by a user. Discord's own checks run in its client only, so a crafted
+    request can carry anything: refuse non-integers, zero, negatives and absurd sizes here."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise BotError("amount_not_whole", option=option)
+    if isinstance(value, str):
+        text = value.strip().replace(",", "").replace("_", "")
+        if text.lstrip("-").isdigit():
+            value = int(text)
+        else:
+            try:
+                value = float(text)
+            except ValueError:
+                raise BotError("amount_not_whole", option=option) from None
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise BotError("amount_not_whole", option=option)
+        value = int(value)
+    if value <= 0:
+        raise BotError("amount_not_positive", option=option)
+    if value > MAX_AMOUNT:
+        raise BotError("amount_too_large", option=option, maximum=MAX_AMOUNT)
+    return value
+
+
+def whole_number(value: object, option: str, low: int, high: int) -> int:
+    """A count or a number of seconds in ``low..high`` (seats, timer)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BotError("out_of_range", option=option, minimum=low, maximum=high)
+    return value
+
+
+async def reply(
+    interaction: discord.Interaction[Any],
+    content: str,
+    *,
+    file: discord.File | None = None,
+    view: discord.ui.View | None = None,
+    ephemeral: bool = True,
+) -> None:
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral}
+    if file is not None:
+        kwargs["file"] = file
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(content, **kwargs)
+    else:
+        await interaction.response.send_message(content, **kwargs)
+
+
+async def play(
+    interaction: discord.Interaction[Any],
+    runner: TableRunner,
+    kind: ActionKind,
+    amount: object = None,
+) -> None:
+    """Act for the user; the reply confirms what was stored."""
+    chips = None if amount is None else whole_chips(amount, "amount")
+    taken = await runner.act(interaction.user.id, kind, chips)
+    await reply(interaction, ack_text(taken, locale_of(interaction)))
+
+
+async def preselect(
+    interaction: discord.Interaction[Any], runner: TableRunner, pre: PreAction
+) -> None:
+    chosen = await runner.preselect(interaction.user.id, pre)
+    await reply(interaction, t(f"preselect.{chosen.value}", locale_of(interaction)))
+
+
+async def show_my_cards(interaction: discord.Interaction[Any], runner: TableRunner) -> None:
+    """The player's hole cards as an image and text, visible to him only."""
+    locale = locale_of(interaction)
+    cards = runner.my_cards(interaction.user.id, locale)
+    view = hole_cards_view(cards.hand, cards.index, cards.caption, locale)
+    image = await render(render_hole_cards, view, labels_for(runner.locale))
+    await reply(interaction, cards.text, file=image_file(image))
+
+
+async def back_in(interaction: discord.Interaction[Any], runner: TableRunner) -> None:
+    await runner.sit_in(interaction.user.id)
+    await reply(interaction, t("reply.sat_in", locale_of(interaction)))

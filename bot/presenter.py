@@ -1,0 +1,440 @@
+"""What players see, built from the engine's state: images to render, message text, buttons.
+
+Every word comes from the message catalog (``bot/locales``) through :func:`bot.i18n.t`; this
+module only decides which message to show and fills in names and amounts. Nothing here talks to
+Discord: the runtime sends what this builds, ``bot.ui`` turns button specs into components.
+
+Privacy is decided here: a hole card reaches a public view only when its hand was shown at
+showdown (``hand.shown``); mucked and folded hands never do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import cache
+
+from bot.i18n import has_message, resolve_locale, t
+from bot.render import HoleCardsView, Labels, PotView, SeatState, SeatView, Street, TableView
+from bot.render.labels import format_chips
+from bot.render.model import Blind
+from bot.runtime.results import chips_won
+from engine.cards import Card, format_card, pretty_cards
+from engine.evaluator import HandRank
+from engine.hand import ActionTaken, Hand, HandMucked, Legal
+from engine.table import PlayerState, Table
+
+MAX_RENDER_SEATS = 10  # the table image draws up to ten seats
+
+
+# --- words -------------------------------------------------------------------------------
+
+
+def labels_for(locale: object) -> Labels:
+    """The renderer's words from the catalog (``render.<field>``), per catalog language."""
+    return _labels(resolve_locale(locale))
+
+
+@cache
+def _labels(tag: str) -> Labels:
+    values: dict[str, object] = {}
+    for f in fields(Labels):
+        key = f"render.{f.name}"
+        if not has_message(key, tag):
+            continue  # the renderer's own English stays
+        text = t(key, tag)
+        if f.name in ("rank_names", "suit_names"):
+            values[f.name] = tuple(part.strip() for part in text.split(","))
+        else:
+            values[f.name] = text
+    return Labels(**values)  # type: ignore[arg-type]
+
+
+def chips(amount: int, locale: object = None) -> str:
+    return format_chips(amount, labels_for(locale).thousands_separator)
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    """Cards for people (``A♠ 10♥``): the symbols read the same in every language."""
+    return pretty_cards(cards)
+
+
+def describe_rank(rank: HandRank, locale: object = None) -> str:
+    """A hand's name in the catalog's words, e.g. "Two pair, jacks and fours, ace kicker"."""
+    code, ranks = rank.describe_parts()
+    words: dict[str, str] = {}
+    for k, r in enumerate(ranks):
+        words[f"s{k}"] = t(f"rank.one.{r}", locale)
+        words[f"p{k}"] = t(f"rank.many.{r}", locale)
+    return t(f"hand.{code}", locale, **words)
+
+
+def pot_name(index: int, count: int, locale: object = None) -> str:
+    if count == 1:
+        return t("pot.single", locale)
+    return t("pot.main", locale) if index == 0 else t("pot.side", locale, n=index)
+
+
+def action_text(event: ActionTaken, player: str, locale: object = None) -> str:
+    """One action as the table reads it: "alice raises to 60 and is all-in"."""
+    kind = event.kind.value
+    text = t(f"action.{kind}", locale, player=player, amount=chips(event.amount, locale))
+    if event.all_in:
+        text += t("action.all_in_suffix", locale)
+    if event.auto == "timeout":
+        text += t("action.timeout_suffix", locale)
+    elif event.auto == "preselect":
+        text += t("action.preselect_suffix", locale)
+    return text
+
+
+def ack_text(event: ActionTaken, locale: object = None) -> str:
+    """What the player who acted is told, privately, once the action is stored."""
+    text = t(f"ack.{event.kind.value}", locale, amount=chips(event.amount, locale))
+    if event.all_in:
+        text += " " + t("ack.all_in", locale)
+    return text
+
+
+# --- the scene the runtime hands over -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Scene:
+    """Everything needed to draw a table at one moment (read synchronously, never stored)."""
+
+    table: Table
+    names: Mapping[int, str]
+    hand_number: int
+    locale: object = None
+    away: frozenset[int] = frozenset()
+    commitment: str | None = None  # the deck's SHA-256 digest for the hand shown
+    deadline: int | None = None  # Unix time the player to act runs out of time
+    dealing: bool = False
+    closed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    """A button under a message; ``bot.ui`` makes the component (``poker:<table>:<action>``)."""
+
+    action: str
+    label: str
+    style: str = "secondary"  # primary, secondary, success or danger
+    arg: int | None = None
+    row: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TableMessage:
+    content: str
+    view: TableView
+    buttons: tuple[ButtonSpec, ...] = ()
+    hand_number: int = 0  # the hand it shows: buttons act only on the hand they were shown for
+
+
+def name_of(scene: Scene, player_id: int) -> str:
+    return scene.names.get(player_id) or t("player.unknown", scene.locale, id=player_id)
+
+
+def _hand_index(table: Table, seat: int, player_id: int) -> int | None:
+    if table.hand is None or seat not in table.hand_seats:
+        return None
+    i = table.hand_seats.index(seat)
+    return i if table.hand_players[i] == player_id else None
+
+
+def _seat_view(scene: Scene, seat: int, mucked: set[int], won: list[int] | None) -> SeatView | None:
+    table = scene.table
+    occupant = table.seat(seat)
+    if occupant is None:
+        return None
+    pid = int(occupant.player_id)
+    name = name_of(scene, pid)
+    hand = table.hand
+    i = _hand_index(table, seat, pid)
+    is_button = table.button_seat == seat
+    if hand is None or i is None:
+        chips_there = occupant.stack + occupant.pending_chips
+        out = occupant.state is PlayerState.SITTING_OUT or chips_there == 0
+        state = SeatState.AWAY if pid in scene.away else (
+            SeatState.SITTING_OUT if out else SeatState.ACTIVE
+        )
+        return SeatView(
+            name, stack=chips_there, state=state, is_button=is_button
+        )
+    blind = Blind.NONE
+    if seat == table.big_blind_seat:
+        blind = Blind.BIG
+    elif seat == table.small_blind_seat:
+        blind = Blind.SMALL
+    cards: tuple[str | None, ...] = ()
+    if hand.folded[i]:
+        state = SeatState.FOLDED
+    else:
+        state = SeatState.ALL_IN if hand.all_in[i] else SeatState.ACTIVE
+        if state is SeatState.ACTIVE and pid in scene.away:
+            state = SeatState.AWAY
+        cards = (
+            tuple(format_card(c) for c in hand.hole_cards(i))
+            if i in hand.shown
+            else (None, None)
+        )
+    best_five: tuple[str, ...] = ()
+    hand_name = ""
+    if i in hand.shown and hand.is_over and len(hand.board) == 5:
+        rank = hand.rank(i)
+        if rank is not None:
+            best_five = tuple(format_card(c) for c in rank.cards)
+            hand_name = describe_rank(rank, scene.locale)
+    return SeatView(
+        name,
+        stack=hand.stacks[i],
+        bet=hand.bets[i],
+        state=state,
+        cards=cards,
+        is_button=is_button,
+        blind=blind,
+        to_act=hand.to_act == i,
+        mucked=i in mucked,
+        is_winner=won is not None and won[i] > 0,
+        best_five=best_five,
+        hand_name=hand_name,
+    )
+
+
+def table_view(scene: Scene) -> TableView:
+    """The public image of the table: nobody's hidden cards, whatever the scene holds."""
+    table = scene.table
+    options = table.options
+    hand = table.hand
+    mucked = {e.player for e in hand.events if isinstance(e, HandMucked)} if hand else set()
+    won = chips_won(hand) if hand is not None and hand.result is not None else None
+    count = min(options.seats, MAX_RENDER_SEATS)
+    seats = tuple(_seat_view(scene, seat, mucked, won) for seat in range(1, count + 1))
+    pots: tuple[PotView, ...] = ()
+    street = Street.WAITING
+    board: tuple[str, ...] = ()
+    if hand is not None:
+        street = Street(hand.street.value)
+        board = tuple(format_card(c) for c in hand.board)
+        if hand.result is not None:
+            pots = tuple(
+                PotView(
+                    pot.amount,
+                    winners=tuple(
+                        table.hand_seats[p] - 1
+                        for p, share in pot.shares
+                        if share > 0 and table.hand_seats[p] <= count
+                    ),
+                )
+                for pot in hand.result.pots
+            )
+        else:
+            pots = tuple(PotView(p.amount) for p in hand.pots() if p.amount)
+    return TableView(
+        seats=seats,
+        board=board,
+        pots=pots,
+        small_blind=options.small_blind,
+        big_blind=options.big_blind,
+        ante=options.ante,
+        hand_number=scene.hand_number or None,
+        street=street,
+    )
+
+
+# --- the table message --------------------------------------------------------------------
+
+
+def _stakes(scene: Scene) -> str:
+    options = scene.table.options
+    text = t(
+        "table.stakes",
+        scene.locale,
+        small_blind=chips(options.small_blind, scene.locale),
+        big_blind=chips(options.big_blind, scene.locale),
+    )
+    if options.ante:
+        text += t("table.ante", scene.locale, ante=chips(options.ante, scene.locale))
+    return text
+
+
+def _last_action(scene: Scene, hand: Hand) -> ActionTaken | None:
+    for event in reversed(hand.events):
+        if isinstance(event, ActionTaken):
+            return event
+    return None
+
+
+def raise_targets(hand: Hand, legal: Legal) -> list[tuple[str, int]]:
+    """Quick raise sizes as raise-to totals: minimum, half the pot, the pot (each legal)."""
+    if not legal.can_raise:
+        return []
+    unit = hand.config.chip_unit
+    pot_after_call = hand.total_pot() + legal.to_call
+    high = hand.bets[legal.player] + legal.to_call
+    targets = [("raise_min", legal.min_raise_to)]
+    for name, size in (("raise_half_pot", pot_after_call // 2), ("raise_pot", pot_after_call)):
+        to = (high + size) // unit * unit
+        if legal.min_raise_to < to < legal.max_raise_to and all(to != x for _, x in targets):
+            targets.append((name, to))
+    return targets
+
+
+def action_buttons(scene: Scene, hand: Hand) -> tuple[ButtonSpec, ...]:
+    legal = hand.legal()
+    if legal is None:
+        return ()
+    loc = scene.locale
+    row: list[ButtonSpec] = [ButtonSpec("fold", t("button.fold", loc), "danger")]
+    if legal.can_check:
+        row.append(ButtonSpec("check", t("button.check", loc), "success"))
+    else:
+        row.append(
+            ButtonSpec("call", t("button.call", loc, amount=chips(legal.to_call, loc)), "success")
+        )
+    if legal.can_raise:
+        row.append(
+            ButtonSpec(
+                "allin", t("button.all_in", loc, amount=chips(legal.max_raise_to, loc)), "danger"
+            )
+        )
+    row.append(ButtonSpec("cards", t("button.my_cards", loc), "secondary"))
+    buttons = list(row)
+    if legal.can_raise:
+        verb = "bet" if legal.is_bet else "raise"
+        for name, to in raise_targets(hand, legal):
+            label = t(f"button.{name}", loc, amount=chips(to, loc))
+            buttons.append(ButtonSpec("raise", label, "primary", arg=to, row=1))
+        buttons.append(ButtonSpec("raise_modal", t(f"button.{verb}_custom", loc), "primary", row=1))
+    buttons.append(ButtonSpec("pre_check_fold", t("button.pre_check_fold", loc), row=2))
+    buttons.append(ButtonSpec("pre_call_any", t("button.pre_call_any", loc), row=2))
+    return tuple(buttons)
+
+
+def table_message(scene: Scene) -> TableMessage:
+    """Text, image and buttons of the table message at this moment."""
+    loc = scene.locale
+    table = scene.table
+    hand = table.hand
+    title = "table.title" if scene.hand_number else "table.title_new"
+    lines = [t(title, loc, hand=scene.hand_number, stakes=_stakes(scene))]
+    buttons: tuple[ButtonSpec, ...] = ()
+    if scene.closed:
+        lines.append(t("table.closed", loc))
+    elif hand is not None and not hand.is_over:
+        if hand.board:
+            lines.append(t("table.board", loc, cards=cards_text(hand.board)))
+        last = _last_action(scene, hand)
+        if last is not None:
+            who = name_of(scene, int(table.hand_players[last.player]))
+            lines.append(t("table.last_action", loc, action=action_text(last, who, loc)))
+        lines.append(t("table.pot", loc, amount=chips(hand.total_pot(), loc)))
+        legal = hand.legal()
+        if legal is not None:
+            player = mention(int(table.hand_players[legal.player]))
+            deadline = f"<t:{scene.deadline}:R>" if scene.deadline is not None else "—"
+            key = "table.to_act_check" if legal.can_check else "table.to_act_call"
+            lines.append(
+                t(key, loc, player=player, amount=chips(legal.to_call, loc), deadline=deadline)
+            )
+        buttons = action_buttons(scene, hand)
+    elif hand is not None:
+        lines.append(t("table.hand_over", loc))
+    elif table.paused:
+        lines.append(t("table.paused", loc))
+    elif scene.dealing and table.can_start():
+        lines.append(t("table.next_hand", loc))
+    elif scene.dealing:
+        lines.append(t("table.waiting_players", loc))
+    else:
+        lines.append(t("table.not_started", loc))
+    if scene.commitment is not None and hand is not None:
+        lines.append(t("table.commitment", loc, digest=scene.commitment))
+    return TableMessage("\n".join(lines), table_view(scene), buttons, scene.hand_number)
+
+
+# --- the result of a hand -----------------------------------------------------------------
+
+
+def result_content(scene: Scene) -> str:
+    """The result message of the hand that just ended (the scene's hand, over)."""
+    loc = scene.locale
+    table = scene.table
+    hand = table.hand
+    assert hand is not None and hand.result is not None
+    result = hand.result
+    players = table.hand_players
+    lines = [t("result.title", loc, hand=scene.hand_number)]
+    if result.voided:
+        lines.append(t("result.voided", loc))
+        return "\n".join(lines)
+    if hand.board:
+        lines.append(t("table.board", loc, cards=cards_text(hand.board)))
+    showdown_ranks = {
+        i: hand.rank(i) for i in result.shown if result.showdown and len(hand.board) == 5
+    }
+    count = len(result.pots)
+    for pot in result.pots:
+        label = pot_name(pot.index, count, loc)
+        for player, share in pot.shares:
+            if share <= 0:
+                continue
+            who = name_of(scene, int(players[player]))
+            rank = showdown_ranks.get(player)
+            if rank is not None:
+                lines.append(
+                    t(
+                        "result.wins_with",
+                        loc,
+                        player=who,
+                        amount=chips(share, loc),
+                        pot=label,
+                        hand=describe_rank(rank, loc),
+                    )
+                )
+            else:
+                lines.append(
+                    t("result.wins", loc, player=who, amount=chips(share, loc), pot=label)
+                )
+    for i in result.shown:
+        who = name_of(scene, int(players[i]))
+        lines.append(t("result.shows", loc, player=who, cards=cards_text(hand.hole_cards(i))))
+    for event in hand.events:
+        if isinstance(event, HandMucked):
+            lines.append(t("result.mucks", loc, player=name_of(scene, int(players[event.player]))))
+    lines.append(t("result.verify", loc, hand=scene.hand_number))
+    return "\n".join(lines)
+
+
+# --- private views --------------------------------------------------------------------------
+
+
+def hole_cards_view(hand: Hand, index: int, caption: str, locale: object) -> HoleCardsView:
+    """The private image of one player's cards (and his hand in words once there is a flop)."""
+    first, second = (format_card(c) for c in hand.hole_cards(index))
+    rank = hand.rank(index)
+    name = describe_rank(rank, locale) if rank is not None else ""
+    return HoleCardsView(cards=(first, second), hand_name=name, caption=caption)
+
+
+def hole_cards_text(hand: Hand, index: int, locale: object) -> str:
+    cards = cards_text(hand.hole_cards(index))
+    rank = hand.rank(index)
+    if rank is None:
+        return t("cards.text", locale, cards=cards)
+    return t("cards.text_with_hand", locale, cards=cards, hand=describe_rank(rank, locale))
+
+
+def ack_for(events: Sequence[object], player: int) -> ActionTaken | None:
+    """The action the player himself took among the events an input caused."""
+    for event in events:
+        if isinstance(event, ActionTaken) and event.player == player and event.auto is None:
+            return event
+    return None
+

@@ -1,0 +1,143 @@
+"""How the table runtime behaves (clock, pacing, deck) and what each table stores about itself.
+
+``RuntimeOptions`` are process-wide knobs read from the environment (``POKER_*``, see
+``.env.example``); tests pass their own. ``TableConfig`` is the JSON a table keeps in storage
+(``poker_tables.config``): its options, its clock, who is dealing, the players' names and time
+banks, and the engine's table state (``Table.to_json()``) so a restart puts the button, the
+blinds owed and the sitting-out players back exactly where they were.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dotenv import dotenv_values
+
+from engine.cards import Card, shuffled_deck
+from engine.table import TableOptions
+
+DeckFactory = Callable[[], Sequence[Card]]
+
+
+class RuntimeOptionsError(ValueError):
+    """A ``POKER_*`` setting is malformed; the message names the variable."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuntimeOptions:
+    """Process-wide behaviour of every table.
+
+    The time bank is a reserve of seconds a player draws on once the table's timer has run
+    out; every hand he is dealt adds ``time_bank_refill`` up to ``time_bank_cap``.
+    """
+
+    next_hand_delay: float = 5.0  # pause after a hand, so players can read the result
+    time_bank: float = 30.0  # a new player's reserve
+    time_bank_refill: float = 5.0
+    time_bank_cap: float = 60.0
+    timeouts_before_sit_out: int = 2  # consecutive timeouts that sit a player out
+    min_timer: int = 10  # the range /poker create and /poker settings accept for the timer
+    max_timer: int = 300
+    default_timer: int = 30
+    # Discord allows about 5 messages per 5 s per channel; stay inside it ourselves.
+    channel_sends: int = 5
+    channel_window: float = 5.0
+    # Edits that change nothing about whose turn it is wait this long after the last send.
+    calm_edit_interval: float = 1.0
+    deck_factory: DeckFactory = field(default=shuffled_deck, compare=False)
+
+    @classmethod
+    def from_env(
+        cls,
+        environ: Mapping[str, str] | None = None,
+        *,
+        dotenv_path: str | os.PathLike[str] | None = ".env",
+    ) -> RuntimeOptions:
+        """``POKER_NEXT_HAND_DELAY``, ``POKER_TIME_BANK``, ``POKER_TIME_BANK_REFILL``,
+        ``POKER_TIME_BANK_CAP``, ``POKER_MIN_TIMER``: the environment wins over ``.env``."""
+        values: dict[str, str] = {}
+        if dotenv_path is not None and Path(dotenv_path).is_file():
+            values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
+        values.update(os.environ if environ is None else environ)
+        defaults = cls()
+        changes: dict[str, Any] = {}
+        for name, attribute in (
+            ("POKER_NEXT_HAND_DELAY", "next_hand_delay"),
+            ("POKER_TIME_BANK", "time_bank"),
+            ("POKER_TIME_BANK_REFILL", "time_bank_refill"),
+            ("POKER_TIME_BANK_CAP", "time_bank_cap"),
+        ):
+            raw = (values.get(name) or "").strip()
+            if raw:
+                changes[attribute] = _seconds(name, raw)
+        raw_timer = (values.get("POKER_MIN_TIMER") or "").strip()
+        if raw_timer:
+            if not raw_timer.isdigit() or not 1 <= int(raw_timer) <= defaults.max_timer:
+                raise RuntimeOptionsError(
+                    f"POKER_MIN_TIMER must be whole seconds from 1 to {defaults.max_timer},"
+                    f" got {raw_timer!r}"
+                )
+            changes["min_timer"] = int(raw_timer)
+            changes["default_timer"] = max(defaults.default_timer, int(raw_timer))
+        return dataclasses.replace(defaults, **changes)
+
+
+def _seconds(name: str, raw: str) -> float:
+    try:
+        value = float(raw)
+    except ValueError:
+        raise RuntimeOptionsError(f"{name} must be a number of seconds, got {raw!r}") from None
+    if not 0 <= value <= 3600:
+        raise RuntimeOptionsError(f"{name} must be between 0 and 3600 seconds, got {raw!r}")
+    return value
+
+
+@dataclass(slots=True)
+class TableConfig:
+    """What a table stores about itself besides seats and hands (``poker_tables.config``).
+
+    ``state`` is ``Table.to_json()`` as last saved (None before the first save); ``pending``
+    holds options changed during a hand, applied before the next one is dealt.
+    """
+
+    options: TableOptions
+    timer: int
+    dealing: bool = False
+    locale: str | None = None
+    names: dict[int, str] = field(default_factory=dict)
+    banks: dict[int, float] = field(default_factory=dict)
+    pending: TableOptions | None = None
+    state: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": 1,
+            "options": self.options.to_json(),
+            "timer": self.timer,
+            "dealing": self.dealing,
+            "locale": self.locale,
+            # JSON object keys are strings; user ids go back to ints in from_json.
+            "names": {str(k): v for k, v in self.names.items()},
+            "banks": {str(k): round(v, 3) for k, v in self.banks.items()},
+            "pending": self.pending.to_json() if self.pending is not None else None,
+            "state": self.state,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableConfig:
+        pending = data.get("pending")
+        return cls(
+            options=TableOptions.from_json(dict(data["options"])),
+            timer=int(data["timer"]),
+            dealing=bool(data.get("dealing", False)),
+            locale=data.get("locale"),
+            names={int(k): str(v) for k, v in (data.get("names") or {}).items()},
+            banks={int(k): float(v) for k, v in (data.get("banks") or {}).items()},
+            pending=TableOptions.from_json(dict(pending)) if pending else None,
+            state=data.get("state"),
+        )
