@@ -61,20 +61,23 @@ async def running_bot(
     dynamic_items: Sequence[type[Any]] = (),
     settings: Settings | None = None,
     ready_timeout: float = 10.0,
+    bot: PokerBot | None = None,
     **options: Any,
 ) -> AsyncIterator[PokerBot]:
     """Start the bot, wait for READY (or its failure), yield it, then close it cleanly.
 
+    ``bot`` runs an already built bot (``bot.app.build_bot``) instead of a bare ``PokerBot``.
     ``guild_ready_timeout`` is lowered because discord.py otherwise waits 2 s after the last
     GUILD_CREATE before it reports READY.
     """
-    options.setdefault("guild_ready_timeout", 0.01)
-    bot = PokerBot(
-        settings if settings is not None else settings_for(fake, data_dir),
-        extensions=extensions,
-        dynamic_items=dynamic_items,
-        **options,
-    )
+    if bot is None:
+        options.setdefault("guild_ready_timeout", 0.01)
+        bot = PokerBot(
+            settings if settings is not None else settings_for(fake, data_dir),
+            extensions=extensions,
+            dynamic_items=dynamic_items,
+            **options,
+        )
     ready = asyncio.Event()
 
     async def on_ready() -> None:

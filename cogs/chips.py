@@ -1,0 +1,215 @@
+"""``/chips``: wallets, the daily bonus, the leaderboard and statistics; grants and economy
+settings for members with Manage Server."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import PokerBot
+from bot.errors import BotError, locale_of
+from bot.i18n import t
+from bot.interact import guild_id_of, reply, runtime_of, whole_chips, whole_number
+from bot.presenter import chips, mention
+from bot.storage import StorageError, economy, stats
+from bot.storage.stats import LeaderboardKey
+
+Interaction = discord.Interaction[PokerBot]
+
+BOARD_CHOICES = [
+    app_commands.Choice(name=t(f"choice.leaderboard.{key.value}"), value=key.value)
+    for key in LeaderboardKey
+]
+MAX_COOLDOWN_HOURS = 24 * 366
+
+
+class Chips(commands.Cog):
+    group = app_commands.Group(name="chips", description=t("command.chips"), guild_only=True)
+
+    def __init__(self, bot: PokerBot) -> None:
+        self.bot = bot
+
+    async def _guild(self, interaction: Interaction) -> int:
+        guild_id = guild_id_of(interaction)
+        await runtime_of(interaction).ensure_guild(guild_id)
+        return guild_id
+
+    @group.command(name="balance", description=t("command.chips.balance"))
+    @app_commands.describe(user=t("option.user"))
+    async def balance(self, interaction: Interaction, user: discord.User | None = None) -> None:
+        guild_id = await self._guild(interaction)
+        db = runtime_of(interaction).db
+        loc = locale_of(interaction)
+        if user is None or user.id == interaction.user.id:
+            amount = await economy.balance(db, guild_id, interaction.user.id)
+            await reply(interaction, t("reply.balance_own", loc, amount=chips(amount, loc)))
+            return
+        try:
+            amount = await economy.balance(db, guild_id, user.id, create=False)
+        except StorageError as exc:
+            if exc.code == "unknown_user":
+                raise BotError("no_wallet", user=mention(user.id)) from None
+            raise
+        await reply(
+            interaction,
+            t("reply.balance_other", loc, user=mention(user.id), amount=chips(amount, loc)),
+        )
+
+    @group.command(name="daily", description=t("command.chips.daily"))
+    async def daily(self, interaction: Interaction) -> None:
+        guild_id = await self._guild(interaction)
+        claim = await economy.claim_daily(runtime_of(interaction).db, guild_id, interaction.user.id)
+        loc = locale_of(interaction)
+        await reply(
+            interaction,
+            t(
+                "reply.daily",
+                loc,
+                amount=chips(claim.amount, loc),
+                balance=chips(claim.balance, loc),
+                next=f"<t:{claim.next_claim_at}:R>",
+            ),
+        )
+
+    @group.command(name="leaderboard", description=t("command.chips.leaderboard"))
+    @app_commands.describe(by=t("option.leaderboard_by"))
+    @app_commands.choices(by=BOARD_CHOICES)
+    async def leaderboard(
+        self, interaction: Interaction, by: str = LeaderboardKey.NET.value
+    ) -> None:
+        guild_id = await self._guild(interaction)
+        try:
+            key = LeaderboardKey(by)
+        except ValueError:
+            raise BotError("bad_option", option="by") from None
+        rows = await stats.leaderboard(runtime_of(interaction).db, guild_id, by=key, limit=10)
+        loc = locale_of(interaction)
+        if not rows:
+            await reply(interaction, t("reply.leaderboard_empty", loc))
+            return
+        lines = [t(f"leaderboard.title.{key.value}", loc)]
+        lines += [
+            t(
+                "leaderboard.row",
+                loc,
+                rank=row.rank,
+                player=mention(row.user_id),
+                value=chips(row.value, loc) if row.value >= 0 else "-" + chips(-row.value, loc),
+                hands=row.hands_played,
+            )
+            for row in rows
+        ]
+        await reply(interaction, "\n".join(lines))
+
+    @group.command(name="stats", description=t("command.chips.stats"))
+    @app_commands.describe(user=t("option.user"))
+    async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
+        guild_id = await self._guild(interaction)
+        target = user or interaction.user
+        try:
+            found = await stats.player_stats(runtime_of(interaction).db, guild_id, target.id)
+        except StorageError as exc:
+            if exc.code == "unknown_user":
+                raise BotError("no_wallet", user=mention(target.id)) from None
+            raise
+        loc = locale_of(interaction)
+        net = chips(abs(found.net), loc)
+        await reply(
+            interaction,
+            t(
+                "reply.stats",
+                loc,
+                player=mention(target.id),
+                hands=found.hands_played,
+                won=found.hands_won,
+                net=net if found.net >= 0 else "-" + net,
+                biggest=chips(found.biggest_pot, loc),
+                vpip=found.vpip_pct,
+                pfr=found.pfr_pct,
+            ),
+        )
+
+    @group.command(name="grant", description=t("command.chips.grant"))
+    @app_commands.describe(user=t("option.user"), amount=t("option.grant_amount"))
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def grant(
+        self, interaction: Interaction, user: discord.User, amount: app_commands.Range[int, 1]
+    ) -> None:
+        guild_id = await self._guild(interaction)
+        chips_granted = whole_chips(amount, "amount")
+        balance = await economy.grant(
+            runtime_of(interaction).db,
+            guild_id,
+            user.id,
+            chips_granted,
+            actor_id=interaction.user.id,
+        )
+        loc = locale_of(interaction)
+        await reply(
+            interaction,
+            t(
+                "reply.granted",
+                loc,
+                user=mention(user.id),
+                amount=chips(chips_granted, loc),
+                balance=chips(balance, loc),
+            ),
+        )
+
+    @group.command(name="settings", description=t("command.chips.settings"))
+    @app_commands.describe(
+        starting_balance=t("option.starting_balance"),
+        daily_amount=t("option.daily_amount"),
+        daily_hours=t("option.daily_hours"),
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def settings(
+        self,
+        interaction: Interaction,
+        starting_balance: app_commands.Range[int, 0] | None = None,
+        daily_amount: app_commands.Range[int, 0] | None = None,
+        daily_hours: app_commands.Range[int, 0, MAX_COOLDOWN_HOURS] | None = None,
+    ) -> None:
+        guild_id = await self._guild(interaction)
+        db = runtime_of(interaction).db
+        starting = _zero_or_chips(starting_balance, "starting_balance")
+        daily = _zero_or_chips(daily_amount, "daily_amount")
+        cooldown = (
+            None
+            if daily_hours is None
+            else whole_number(daily_hours, "daily_hours", 0, MAX_COOLDOWN_HOURS) * 3600
+        )
+        if starting is None and daily is None and cooldown is None:
+            current = await economy.get_settings(db, guild_id)
+        else:
+            current = await economy.update_settings(
+                db,
+                guild_id,
+                starting_balance=starting,
+                daily_amount=daily,
+                daily_cooldown=cooldown,
+            )
+        loc = locale_of(interaction)
+        await reply(
+            interaction,
+            t(
+                "reply.economy",
+                loc,
+                starting=chips(current.starting_balance, loc),
+                daily=chips(current.daily_amount, loc),
+                hours=current.daily_cooldown // 3600,
+            ),
+        )
+
+
+def _zero_or_chips(value: int | None, option: str) -> int | None:
+    if value is None:
+        return None
+    if value == 0 and not isinstance(value, bool):
+        return 0
+    return whole_chips(value, option)
+
+
+async def setup(bot: PokerBot) -> None:
+    await bot.add_cog(Chips(bot))

@@ -1,0 +1,380 @@
+"""``/poker``: open a table in a channel, sit down, play, and (for the host) run the table.
+
+Thin adapters: every option is checked again here (Discord enforces ranges and choices in its
+client only), then the table's runner does the work; refusals become ephemeral sentences
+through the command tree's error handler.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import PokerBot
+from bot.errors import BotError, locale_of
+from bot.i18n import t
+from bot.interact import (
+    guild_id_of,
+    reply,
+    require_host,
+    runtime_of,
+    show_my_cards,
+    table_here,
+    whole_chips,
+    whole_number,
+)
+from bot.presenter import MAX_RENDER_SEATS, chips, mention
+from bot.runtime.runner import TableRunner
+from bot.storage import economy, hands, stats
+from bot.storage.hands import StoredHand
+from engine.cards import DeckCommitment, format_cards
+from engine.hand import AnteKind, ReopenMode
+from engine.table import TableOptions
+
+Interaction = discord.Interaction[PokerBot]
+
+ANTE_CHOICES = [
+    app_commands.Choice(name=t(f"choice.ante.{kind.value}"), value=kind.value) for kind in AnteKind
+]
+REOPEN_CHOICES = [
+    app_commands.Choice(name=t(f"choice.reopen.{mode.value}"), value=mode.value)
+    for mode in ReopenMode
+]
+HISTORY_DEPTH = 100  # hands a table looks back through for /poker history and verify
+
+
+def _choice(value: object, kinds: Any, option: str) -> Any:
+    try:
+        return kinds(value)
+    except ValueError:
+        raise BotError("bad_option", option=option) from None
+
+
+def _chips_or_none(value: int | None, option: str) -> int | None:
+    return None if value is None else whole_chips(value, option)
+
+
+def _ante(kind: object, amount: int | None, option: str = "ante_amount") -> tuple[AnteKind, int]:
+    ante_kind = _choice(kind, AnteKind, "ante")
+    ante = 0 if amount in (None, 0) else whole_chips(amount, option)
+    if ante_kind is AnteKind.NONE and ante:
+        raise BotError("ante_without_kind")
+    if ante_kind is not AnteKind.NONE and not ante:
+        raise BotError("ante_missing")
+    return ante_kind, ante
+
+
+async def _stored_hand(runner: TableRunner, number: int | None) -> StoredHand:
+    """A hand of this table by number (the last finished one by default)."""
+    db = runner.db
+    for summary in await stats.recent_hands(db, runner.table_id, limit=HISTORY_DEPTH):
+        if number is None and summary.status != "finished":
+            continue
+        if number is None or summary.hand_no == number:
+            return await hands.load_hand(db, summary.hand_id)
+    raise BotError("no_such_hand", hand=number if number is not None else "")
+
+
+class Poker(commands.Cog):
+    poker = app_commands.Group(
+        name="poker", description=t("command.poker"), guild_only=True
+    )
+
+    def __init__(self, bot: PokerBot) -> None:
+        self.bot = bot
+
+    # -- a table ---------------------------------------------------------------------------
+
+    @poker.command(name="create", description=t("command.poker.create"))
+    @app_commands.describe(
+        small_blind=t("option.small_blind"),
+        big_blind=t("option.big_blind"),
+        min_buy_in=t("option.min_buy_in"),
+        max_buy_in=t("option.max_buy_in"),
+        seats=t("option.seats"),
+        timer=t("option.timer"),
+        ante=t("option.ante"),
+        ante_amount=t("option.ante_amount"),
+        reopen=t("option.reopen"),
+    )
+    @app_commands.choices(ante=ANTE_CHOICES, reopen=REOPEN_CHOICES)
+    async def create(
+        self,
+        interaction: Interaction,
+        small_blind: app_commands.Range[int, 1] = 5,
+        big_blind: app_commands.Range[int, 1] = 10,
+        min_buy_in: app_commands.Range[int, 1] | None = None,
+        max_buy_in: app_commands.Range[int, 1] | None = None,
+        seats: app_commands.Range[int, 2, MAX_RENDER_SEATS] = 9,
+        timer: app_commands.Range[int, 1, 3600] | None = None,
+        ante: str = AnteKind.NONE.value,
+        ante_amount: app_commands.Range[int, 0] | None = None,
+        reopen: str = ReopenMode.TDA.value,
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        runtime = runtime_of(interaction)
+        ante_kind, ante_chips = _ante(ante, ante_amount)
+        limits = runtime.options
+        options = TableOptions(
+            small_blind=whole_chips(small_blind, "small_blind"),
+            big_blind=whole_chips(big_blind, "big_blind"),
+            ante=ante_chips,
+            ante_kind=ante_kind,
+            reopen=_choice(reopen, ReopenMode, "reopen"),
+            min_buy_in=_chips_or_none(min_buy_in, "min_buy_in"),
+            max_buy_in=_chips_or_none(max_buy_in, "max_buy_in"),
+            seats=whole_number(seats, "seats", 2, MAX_RENDER_SEATS),
+        )
+        clock = whole_number(
+            limits.default_timer if timer is None else timer,
+            "timer",
+            limits.min_timer,
+            limits.max_timer,
+        )
+        locale = interaction.guild_locale or interaction.locale
+        await runtime.create_table(
+            guild_id=guild_id,
+            channel_id=interaction.channel_id or 0,
+            host_id=interaction.user.id,
+            options=options,
+            timer=clock,
+            locale=str(locale.value) if locale is not None else None,
+        )
+        low, high = options.buy_in_range
+        loc = locale_of(interaction)
+        await reply(
+            interaction,
+            t(
+                "reply.created",
+                loc,
+                small_blind=chips(options.small_blind, loc),
+                big_blind=chips(options.big_blind, loc),
+                minimum=chips(low, loc),
+                maximum=chips(high, loc),
+            ),
+        )
+
+    @poker.command(name="join", description=t("command.poker.join"))
+    @app_commands.describe(buy_in=t("option.buy_in"), seat=t("option.seat"))
+    async def join(
+        self,
+        interaction: Interaction,
+        buy_in: app_commands.Range[int, 1] | None = None,
+        seat: app_commands.Range[int, 1, MAX_RENDER_SEATS] | None = None,
+    ) -> None:
+        runner = table_here(interaction)
+        runtime = runtime_of(interaction)
+        guild_id = guild_id_of(interaction)
+        await runtime.ensure_guild(guild_id)
+        options = runner.table.options
+        if buy_in is None:
+            # The largest buy-in, or the whole wallet when it holds less (but enough).
+            low, high = options.buy_in_range
+            wallet = await economy.balance(runtime.db, guild_id, interaction.user.id)
+            amount = min(high, wallet) if wallet >= low else high
+        else:
+            amount = whole_chips(buy_in, "buy_in")
+        chosen = None if seat is None else whole_number(seat, "seat", 1, options.seats)
+        taken = await runner.join(
+            interaction.user.id, interaction.user.display_name, amount, chosen
+        )
+        loc = locale_of(interaction)
+        await reply(interaction, t("reply.joined", loc, seat=taken, amount=chips(amount, loc)))
+
+    @poker.command(name="leave", description=t("command.poker.leave"))
+    async def leave(self, interaction: Interaction) -> None:
+        runner = table_here(interaction)
+        returned = await runner.leave(interaction.user.id)
+        loc = locale_of(interaction)
+        if returned is None:
+            await reply(interaction, t("reply.leaving_after_hand", loc))
+        else:
+            await reply(interaction, t("reply.left", loc, amount=chips(returned, loc)))
+
+    @poker.command(name="start", description=t("command.poker.start"))
+    async def start(self, interaction: Interaction) -> None:
+        runner = table_here(interaction)
+        await runner.start_dealing(interaction.user.id)
+        await reply(interaction, t("reply.started", locale_of(interaction)))
+
+    @poker.command(name="sitout", description=t("command.poker.sitout"))
+    async def sitout(self, interaction: Interaction) -> None:
+        runner = table_here(interaction)
+        await runner.sit_out(interaction.user.id)
+        await reply(interaction, t("reply.sat_out", locale_of(interaction)))
+
+    @poker.command(name="sitin", description=t("command.poker.sitin"))
+    async def sitin(self, interaction: Interaction) -> None:
+        runner = table_here(interaction)
+        await runner.sit_in(interaction.user.id)
+        await reply(interaction, t("reply.sat_in", locale_of(interaction)))
+
+    @poker.command(name="rebuy", description=t("command.poker.rebuy"))
+    @app_commands.describe(amount=t("option.rebuy_amount"))
+    async def rebuy(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
+        runner = table_here(interaction)
+        stack = await runner.rebuy(interaction.user.id, whole_chips(amount, "amount"))
+        loc = locale_of(interaction)
+        await reply(interaction, t("reply.rebought", loc, stack=chips(stack, loc)))
+
+    @poker.command(name="cards", description=t("command.poker.cards"))
+    async def cards(self, interaction: Interaction) -> None:
+        await show_my_cards(interaction, table_here(interaction))
+
+    @poker.command(name="table", description=t("command.poker.table"))
+    async def table(self, interaction: Interaction) -> None:
+        runner = table_here(interaction)
+        await runner.repost()
+        await reply(interaction, t("reply.reposted", locale_of(interaction)))
+
+    @poker.command(name="history", description=t("command.poker.history"))
+    @app_commands.describe(hand=t("option.hand"))
+    async def history(
+        self, interaction: Interaction, hand: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        runner = table_here(interaction)
+        number = None if hand is None else whole_number(hand, "hand", 1, 2**53)
+        stored = await _stored_hand(runner, number)
+        if stored.status != "finished":
+            raise BotError("hand_not_finished", hand=stored.hand_no)
+        names = [runner.config.names.get(p.user_id, str(p.user_id)) for p in stored.players]
+        text = await hands.export_phh(runner.db, stored.hand_id, players=names)
+        loc = locale_of(interaction)
+        lines = [t("history.title", loc, hand=stored.hand_no, pot=chips(stored.pot or 0, loc))]
+        for player in stored.players:
+            net = (player.final_stack or 0) - player.starting_stack
+            key = "history.won" if net > 0 else "history.lost" if net < 0 else "history.even"
+            lines.append(t(key, loc, player=mention(player.user_id), amount=chips(abs(net), loc)))
+        file = discord.File(io.BytesIO(text.encode()), filename=f"hand-{stored.hand_no}.phh")
+        await reply(interaction, "\n".join(lines), file=file)
+
+    @poker.command(name="verify", description=t("command.poker.verify"))
+    @app_commands.describe(hand=t("option.hand"))
+    async def verify(self, interaction: Interaction, hand: app_commands.Range[int, 1]) -> None:
+        runner = table_here(interaction)
+        stored = await _stored_hand(runner, whole_number(hand, "hand", 1, 2**53))
+        if stored.status == "running":
+            raise BotError("hand_not_finished", hand=stored.hand_no)
+        deck = tuple(stored.deck)
+        ok = DeckCommitment.verify(deck, stored.deck_salt, stored.deck_digest)  # type: ignore[arg-type]
+        loc = locale_of(interaction)
+        await reply(
+            interaction,
+            t(
+                "reply.verify_ok" if ok else "reply.verify_failed",
+                loc,
+                hand=stored.hand_no,
+                digest=stored.deck_digest,
+                salt=stored.deck_salt,
+                deck=format_cards(deck),  # type: ignore[arg-type]
+            ),
+        )
+
+    # -- the host's commands ---------------------------------------------------------------
+
+    def _hosted(self, interaction: Interaction) -> TableRunner:
+        runner = table_here(interaction)
+        require_host(interaction, runner)
+        return runner
+
+    @poker.command(name="pause", description=t("command.poker.pause"))
+    async def pause(self, interaction: Interaction) -> None:
+        await self._hosted(interaction).pause(interaction.user.id)
+        await reply(interaction, t("reply.paused", locale_of(interaction)))
+
+    @poker.command(name="resume", description=t("command.poker.resume"))
+    async def resume(self, interaction: Interaction) -> None:
+        await self._hosted(interaction).resume(interaction.user.id)
+        await reply(interaction, t("reply.resumed", locale_of(interaction)))
+
+    @poker.command(name="settings", description=t("command.poker.settings"))
+    @app_commands.describe(
+        small_blind=t("option.small_blind"),
+        big_blind=t("option.big_blind"),
+        min_buy_in=t("option.min_buy_in"),
+        max_buy_in=t("option.max_buy_in"),
+        timer=t("option.timer"),
+        ante=t("option.ante"),
+        ante_amount=t("option.ante_amount"),
+        reopen=t("option.reopen"),
+    )
+    @app_commands.choices(ante=ANTE_CHOICES, reopen=REOPEN_CHOICES)
+    async def settings(
+        self,
+        interaction: Interaction,
+        small_blind: app_commands.Range[int, 1] | None = None,
+        big_blind: app_commands.Range[int, 1] | None = None,
+        min_buy_in: app_commands.Range[int, 1] | None = None,
+        max_buy_in: app_commands.Range[int, 1] | None = None,
+        timer: app_commands.Range[int, 1, 3600] | None = None,
+        ante: str | None = None,
+        ante_amount: app_commands.Range[int, 0] | None = None,
+        reopen: str | None = None,
+    ) -> None:
+        runner = self._hosted(interaction)
+        base = runner.config.pending or runner.table.options
+        changes: dict[str, Any] = {}
+        for name, value in (
+            ("small_blind", small_blind),
+            ("big_blind", big_blind),
+            ("min_buy_in", min_buy_in),
+            ("max_buy_in", max_buy_in),
+        ):
+            if value is not None:
+                changes[name] = whole_chips(value, name)
+        if ante is not None or ante_amount is not None:
+            kind = base.ante_kind.value if ante is None else ante
+            amount = base.ante if ante_amount is None else ante_amount
+            changes["ante_kind"], changes["ante"] = _ante(kind, amount)
+        if reopen is not None:
+            changes["reopen"] = _choice(reopen, ReopenMode, "reopen")
+        limits = runtime_of(interaction).options
+        clock = (
+            None
+            if timer is None
+            else whole_number(timer, "timer", limits.min_timer, limits.max_timer)
+        )
+        if not changes and clock is None:
+            raise BotError("nothing_to_change")
+        options = dataclasses.replace(base, **changes) if changes else None
+        waits = await runner.change_settings(options, clock)
+        loc = locale_of(interaction)
+        await reply(interaction, t("reply.settings_next_hand" if waits else "reply.settings", loc))
+
+    @poker.command(name="kick", description=t("command.poker.kick"))
+    @app_commands.describe(user=t("option.user"))
+    async def kick(self, interaction: Interaction, user: discord.User) -> None:
+        runner = self._hosted(interaction)
+        returned = await runner.leave(user.id, by=interaction.user.id)
+        loc = locale_of(interaction)
+        if returned is None:
+            await reply(interaction, t("reply.kicked_after_hand", loc, player=mention(user.id)))
+        else:
+            await reply(
+                interaction,
+                t("reply.kicked", loc, player=mention(user.id), amount=chips(returned, loc)),
+            )
+
+    @poker.command(name="void", description=t("command.poker.void"))
+    async def void(self, interaction: Interaction) -> None:
+        await self._hosted(interaction).void(interaction.user.id)
+        await reply(interaction, t("reply.voided", locale_of(interaction)))
+
+    @poker.command(name="close", description=t("command.poker.close"))
+    async def close(self, interaction: Interaction) -> None:
+        returned = await self._hosted(interaction).close(interaction.user.id)
+        loc = locale_of(interaction)
+        total = sum(returned.values())
+        await reply(
+            interaction, t("reply.closed", loc, players=len(returned), amount=chips(total, loc))
+        )
+
+
+async def setup(bot: PokerBot) -> None:
+    await bot.add_cog(Poker(bot))
+

@@ -1,0 +1,256 @@
+"""Helpers for the game's end-to-end tests: the real bot (``bot.app.build_bot``) against the
+fake Discord, with quick pacing, a deck the test may stack, and shortcuts to play."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import re
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, TypeVar
+
+from bot.app import build_bot
+from bot.client import PokerBot
+from bot.runtime.config import RuntimeOptions
+from bot.runtime.manager import GameRuntime
+from bot.runtime.runner import TableRunner
+from bot.storage import Database, invariant
+from engine.cards import Card, shuffled_deck
+from engine.hand import Hand, deck_from_cards
+from engine.table import Table, TableOptions
+from tests.e2e.harness import World, running_bot, settings_for
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionCallback
+
+T = TypeVar("T")
+
+STARTING_BALANCE = 10_000  # storage's default for a new wallet
+
+
+class StackedDeck:
+    """Deals the decks a test queued, then shuffled ones."""
+
+    def __init__(self) -> None:
+        self.queue: deque[tuple[Card, ...]] = deque()
+
+    def __call__(self) -> Sequence[Card]:
+        return self.queue.popleft() if self.queue else shuffled_deck()
+
+    def push(self, deck: Sequence[Card]) -> None:
+        self.queue.append(tuple(deck))
+
+
+def quick_options(deck: StackedDeck, **changes: Any) -> RuntimeOptions:
+    """Pacing for tests: a short pause between hands, no time bank, a 1 s minimum timer, and
+    a generous channel budget (``test_game_pacing`` checks Discord's real one)."""
+    base = RuntimeOptions(
+        next_hand_delay=0.05,
+        channel_sends=100,
+        channel_window=1.0,
+        calm_edit_interval=0.05,
+        time_bank=0.0,
+        time_bank_refill=0.0,
+        time_bank_cap=0.0,
+        min_timer=1,
+        default_timer=30,
+        deck_factory=deck,
+    )
+    return replace(base, **changes)
+
+
+async def until(check: Callable[[], T | None], *, timeout: float = 5.0, what: str = "") -> T:
+    """Poll in-process state (the runner changes without telling the fake) with a deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value is not None and value is not False:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{what or 'condition'} not reached within {timeout}s")
+        await asyncio.sleep(0.01)
+
+
+@dataclass
+class Game:
+    """One running bot, its fake Discord, and the table of #poker."""
+
+    fake: FakeDiscord
+    bot: PokerBot
+    world: World
+    deck: StackedDeck
+    channel: FakeChannel = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.channel = self.world.guild.channel("poker")
+
+    # -- the bot's side --------------------------------------------------------------------
+
+    @property
+    def runtime(self) -> GameRuntime:
+        runtime = self.bot.storage
+        assert isinstance(runtime, GameRuntime)
+        return runtime
+
+    @property
+    def db(self) -> Database:
+        return self.runtime.db
+
+    def runner(self, channel: FakeChannel | None = None) -> TableRunner:
+        return self.runtime.in_channel((channel or self.channel).id)
+
+    @property
+    def hand(self) -> Hand | None:
+        return self.runner().hand
+
+    def user(self, user_id: int) -> FakeUser:
+        return self.fake.users[user_id]
+
+    def to_act(self) -> FakeUser | None:
+        runner = self.runner()
+        hand = runner.hand
+        if hand is None or hand.to_act is None:
+            return None
+        return self.user(runner.player_of(hand.to_act))
+
+    async def wait_turn(self, timeout: float = 5.0) -> FakeUser:
+        return await until(self.to_act, timeout=timeout, what="a player to act")
+
+    async def wait_hand(self, number: int, timeout: float = 5.0) -> Hand:
+        """Hand ``number`` dealt and being played."""
+
+        def dealt() -> Hand | None:
+            runner = self.runner()
+            hand = runner.hand
+            return hand if hand is not None and runner.table.hand_number == number else None
+
+        return await until(dealt, timeout=timeout, what=f"hand #{number}")
+
+    async def wait_result(self, number: int, timeout: float = 20.0) -> FakeMessage:
+        return await self.fake.wait_for_message(
+            lambda m: m.content.startswith(f"**Hand #{number}: result**"),
+            channel=self.channel,
+            kinds=("create",),
+            timeout=timeout,
+        )
+
+    async def turn_message(self, user: FakeUser, number: int, after: int = 0) -> FakeMessage:
+        """The table message of hand ``number`` once it names ``user`` to act."""
+        return await self.fake.wait_for_message(
+            lambda m: f"Hand #{number} ·" in m.content and f"{user.mention} to act" in m.content,
+            channel=self.channel,
+            after=after,
+            timeout=20,
+        )
+
+    async def wait_idle(self, timeout: float = 20.0) -> None:
+        await self.runner().messenger.flush(timeout)
+
+    # -- the players' side -----------------------------------------------------------------
+
+    async def slash(
+        self,
+        who: FakeUser,
+        name: str,
+        subcommand: str | None = None,
+        *,
+        channel: FakeChannel | None = None,
+        **options: Any,
+    ) -> InteractionCallback:
+        handle = await self.fake.slash(
+            who, channel or self.channel, name, subcommand=subcommand, options=options
+        )
+        return await handle.response()
+
+    async def poker(self, who: FakeUser, subcommand: str, **options: Any) -> InteractionCallback:
+        return await self.slash(who, "poker", subcommand, **options)
+
+    async def ok(self, who: FakeUser, name: str, subcommand: str | None = None,
+                 **options: Any) -> str:
+        """Run a command that must succeed; its (ephemeral) reply."""
+        reply = await self.slash(who, name, subcommand, **options)
+        assert reply.ephemeral, reply
+        assert not reply.content.startswith(("Something went wrong", "It's not")), reply
+        return reply.content
+
+    async def balance(self, user: FakeUser) -> int:
+        """The user's wallet, as ``/chips balance`` tells him."""
+        reply = await self.slash(user, "chips", "balance")
+        match = re.search(r"([\d,]+) chips", reply.content)
+        assert match, reply.content
+        return int(match[1].replace(",", ""))
+
+    async def table_message(self, timeout: float = 20.0) -> FakeMessage:
+        """The table's current message, once posted (the first waits for the renderer's
+        warm-up, slow on a busy machine)."""
+        runner = self.runner()
+        message_id = await until(lambda: runner.message_id, timeout=timeout, what="table msg")
+        return self.fake.message(message_id)
+
+    async def passive_round(self, number: int) -> None:
+        """Play hand ``number`` to its end by checking or calling, through slash commands."""
+        while True:
+            hand = self.hand
+            if hand is None or self.runner().table.hand_number != number:
+                return
+            user = self.to_act()
+            if user is None:
+                await asyncio.sleep(0.01)
+                continue
+            legal = hand.legal()
+            assert legal is not None
+            await self.ok(user, "check" if legal.can_check else "call")
+
+
+def seat_order(options: TableOptions, seats: dict[int, int], seed: int) -> tuple[int, ...]:
+    """Players of the first hand in engine order, as a table seeded ``seed`` will deal it."""
+    table = Table(options, random.Random(seed))
+    for user_id, seat in seats.items():
+        table.join(user_id, options.buy_in_range[1], seat=seat)
+    table.start_hand(shuffled_deck())
+    return tuple(int(p) for p in table.hand_players)
+
+
+def stack_deck(order: Sequence[int], holes: dict[int, str], board: str) -> tuple[Card, ...]:
+    """A deck dealing ``holes`` (user id -> "AsKd") to the players in ``order`` and the board."""
+    from engine.cards import parse_cards
+
+    return deck_from_cards(
+        len(order), [parse_cards(holes[user]) for user in order], parse_cards(board)
+    )
+
+
+async def total_chips(db: Database, guild_id: int) -> tuple[int, int, int]:
+    """(wallets, seats, running hands) of the guild; checks the ledger invariant too."""
+    report = await invariant.check_invariant(db, guild_id=guild_id)
+    assert report.ok, report
+    (balance,) = report.guilds
+    return balance.wallets, balance.seats, balance.hands
+
+
+@contextlib.asynccontextmanager
+async def running_game(
+    fake: FakeDiscord,
+    world: World,
+    data_dir: Path,
+    *,
+    deck: StackedDeck | None = None,
+    options: RuntimeOptions | None = None,
+    seed: int | None = None,
+) -> AsyncIterator[Game]:
+    """The real bot as ``poker-bot`` builds it, running against ``fake``."""
+    deck = deck if deck is not None else StackedDeck()
+    settings = settings_for(fake, data_dir)
+    bot = build_bot(
+        settings,
+        runtime_options=options if options is not None else quick_options(deck),
+        guild_ready_timeout=0.01,
+    )
+    async with running_bot(fake, data_dir, bot=bot) as running:
+        game = Game(fake, running, world, deck)
+        if seed is not None:
+            game.runtime.rng = random.Random(seed)  # type: ignore[assignment]
+        yield game

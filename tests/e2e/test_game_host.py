@@ -1,0 +1,159 @@
+"""The host's commands (pause, resume, settings, kick, void, close), hand history and the
+shuffle check, and the ``/chips`` economy."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import t
+from bot.storage import hands, stats
+from bot.storage.hands import StoredHand
+from engine.cards import format_cards
+from tests.e2e.game_kit import STARTING_BALANCE, Game, running_game, total_chips, until
+from tests.e2e.harness import World
+from tests.fakediscord import FakeDiscord
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
+    async with running_game(fake, world, tmp_path) as game:
+        yield game
+
+
+async def test_the_host_runs_the_table(game: Game) -> None:
+    world = game.world
+    alice, bob, carol = world.alice, world.bob, world.carol
+    await game.ok(alice, "poker", "create", small_blind=5, big_blind=10)
+    for user in (alice, bob, carol):
+        await game.ok(user, "poker", "join", buy_in=1000)
+    await game.ok(bob, "poker", "start")
+    runner = game.runner()
+    hand = await game.wait_hand(1)
+
+    # New blinds wait for the next hand; the hand in progress keeps its own.
+    reply = await game.ok(alice, "poker", "settings", small_blind=10, big_blind=20)
+    assert reply == t("reply.settings_next_hand")
+    assert hand.config.big_blind == 10
+
+    # Voiding gives every chip back; the next hand is dealt with the new blinds.
+    stacks = dict(zip(runner.table.hand_players, hand.config.stacks, strict=True))
+    await game.ok(await game.wait_turn(), "call")
+    assert await game.ok(alice, "poker", "void") == t("reply.voided")
+    voided = await game.fake.wait_for_message(
+        lambda m: m.content.startswith("**Hand #1: result**"), channel=game.channel, timeout=20
+    )
+    assert t("result.voided") in voided.content
+    assert {v.player_id: v.stack for v in runner.table.seats()} == stacks
+    hand = await game.wait_hand(2)
+    assert hand.config.big_blind == 20
+
+    # Kicking a player in a hand folds him now and removes him when it ends.
+    victim = carol
+    reply = await game.ok(alice, "poker", "kick", user=victim)
+    assert reply == t("reply.kicked_after_hand", player=victim.mention)
+    index = runner.table.hand_index(victim.id)
+    assert index is not None
+    await until(
+        lambda: hand.folded[index] or hand.preselected.get(index), what="the kicked player's fold"
+    )
+    # Pause: this hand is played out, no other is dealt.
+    reply = await game.slash(bob, "poker", "pause")
+    assert reply.content == t("error.not_host")
+    assert await game.ok(alice, "poker", "pause") == t("reply.paused")
+    await game.passive_round(2)
+    await game.wait_result(2)
+    assert runner.table.seat_of(victim.id) is None
+    second = await _stored(game, 2)
+    final = next(p.final_stack for p in second.players if p.user_id == victim.id)
+    assert final is not None and await game.balance(victim) == STARTING_BALANCE - 1000 + final
+    await game.wait_idle()
+    assert runner.hand is None and runner.table.paused
+    assert await game.ok(alice, "poker", "resume") == t("reply.resumed")
+    await game.wait_hand(3)
+
+    # History of a finished hand: the summary and a PHH file with only shown cards.
+    reply = await game.slash(bob, "poker", "history", hand=2)
+    assert reply.ephemeral and reply.content.startswith("**Hand #2**")
+    (phh,) = reply.attachments
+    text = phh.data.decode()
+    assert phh.filename == "hand-2.phh" and "finishing_stacks" in text
+    # Verify: the revealed deck and salt hash to the commitment shown during the hand.
+    reply = await game.slash(carol, "poker", "verify", hand=2)
+    digest = re.search(r"Commitment \(SHA-256\): `([0-9a-f]{64})`", reply.content)
+    salt = re.search(r"Salt: `([0-9a-f]+)`", reply.content)
+    deck = re.search(r"Deck in deal order: `([2-9TJQKA][cdhs](?:[2-9TJQKA][cdhs])*)`",
+                     reply.content)
+    assert digest and salt and deck, reply.content
+    assert hashlib.sha256(bytes.fromhex(salt[1]) + deck[1].encode()).hexdigest() == digest[1]
+    assert reply.content.startswith(t("reply.verify_ok", hand=2, digest="", salt="", deck="")[:30])
+    # The folded player's cards are not in the history (only shown hands are written).
+    index = next(p.player for p in second.players if p.user_id == victim.id)
+    n = len(second.players)
+    folded_cards = format_cards([second.deck[index], second.deck[index + n]])  # type: ignore[list-item]
+    assert folded_cards not in text and "????" in text
+
+    # Closing: the hand in progress is voided, every stack goes back to its wallet.
+    reply = await game.ok(alice, "poker", "close")
+    assert reply.startswith("The table is closed")
+    assert await total_chips(game.db, world.guild.id) == (3 * STARTING_BALANCE, 0, 0)
+    no_table = await game.slash(bob, "fold")
+    assert no_table.content == t("error.no_table")
+    await game.ok(bob, "poker", "create")  # the channel is free again
+
+
+async def _stored(game: Game, hand_no: int) -> StoredHand:
+    for summary in await stats.recent_hands(game.db, game.runner().table_id):
+        if summary.hand_no == hand_no:
+            return await hands.load_hand(game.db, summary.hand_id)
+    raise LookupError(hand_no)
+
+
+async def test_chips_commands(game: Game) -> None:
+    world = game.world
+    alice, bob, carol = world.alice, world.bob, world.carol
+    assert await game.balance(bob) == STARTING_BALANCE
+    reply = await game.slash(alice, "chips", "balance", user=carol)
+    assert reply.content == t("error.no_wallet", user=carol.mention)
+    reply = await game.slash(alice, "chips", "balance", user=bob)
+    assert reply.content == t("reply.balance_other", user=bob.mention, amount="10,000")
+
+    daily = await game.slash(bob, "chips", "daily")
+    assert daily.content.startswith("You got 1,000 chips")
+    again = await game.slash(bob, "chips", "daily")
+    assert again.ephemeral and again.content.startswith("You've had your daily chips")
+    assert await game.balance(bob) == STARTING_BALANCE + 1000
+
+    # Alice owns the server (Manage Server): she may grant chips and change the economy.
+    granted = await game.slash(alice, "chips", "grant", user=carol, amount=500)
+    assert granted.content == t("reply.granted", user=carol.mention, amount="500",
+                                balance="10,500")
+    refused = await game.slash(bob, "chips", "grant", user=bob, amount=500)
+    assert refused.content == t("error.missing_permissions", permissions="manage guild")
+    for bad in (-1, 0, 2.5):
+        reply = await game.slash(alice, "chips", "grant", user=carol, amount=bad)
+        assert reply.ephemeral and reply.content.startswith("The amount must"), reply.content
+    settings = await game.slash(alice, "chips", "settings", starting_balance=5000,
+                                daily_amount=0, daily_hours=12)
+    assert settings.content == t("reply.economy", starting="5,000", daily="0", hours=12)
+    assert (await game.slash(carol, "chips", "daily")).content == t("storage.daily_disabled")
+
+    # Statistics and the leaderboard after a hand.
+    await game.ok(alice, "poker", "create")
+    await game.ok(alice, "poker", "join", buy_in=500)
+    await game.ok(bob, "poker", "join", buy_in=500)
+    await game.ok(alice, "poker", "start")
+    await game.wait_hand(1)
+    await game.ok(await game.wait_turn(), "fold")
+    await game.wait_result(1)
+    board = await game.slash(carol, "chips", "leaderboard")
+    assert board.content.startswith("**Leaderboard: chips won**")
+    assert "1. " in board.content and "(1 hands)" in board.content
+    stats = await game.slash(carol, "chips", "stats", user=alice)
+    assert stats.content.startswith(f"{alice.mention}: 1 hands played")

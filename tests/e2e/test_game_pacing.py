@@ -1,0 +1,52 @@
+"""The table keeps inside Discord's channel rate limit (about 5 messages per 5 s) by itself:
+bursts of actions coalesce into fewer edits, and the message still ends on the latest state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.game_kit import StackedDeck, quick_options, running_game
+from tests.e2e.harness import World
+from tests.fakediscord import FakeDiscord
+
+pytestmark = pytest.mark.timeout(60)
+
+
+async def test_bursts_coalesce_within_the_channel_rate_limit(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    deck = StackedDeck()
+    options = quick_options(deck, channel_sends=5, channel_window=5.0, calm_edit_interval=1.0)
+    async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:
+        alice, bob = world.alice, world.bob
+        await game.ok(alice, "poker", "create")
+        await game.ok(alice, "poker", "join")
+        await game.ok(bob, "poker", "join")
+        await game.ok(alice, "poker", "start")
+        await game.ok(alice, "poker", "pause")  # this hand only
+        hand = await game.wait_hand(1)
+        runner = game.runner()
+        # A burst: the whole hand checked down as fast as the players can type.
+        await game.passive_round(1)
+        changes = len(hand.events)
+        result = await game.wait_result(1, timeout=30)
+        assert result.attachments
+        await game.wait_idle()
+
+        path = f"/channels/{game.channel.id}/messages"
+        sends = sorted(
+            r.at for r in fake.requests if r.method in ("POST", "PATCH") and r.path.startswith(path)
+        )
+        # Measured where Discord would measure it; a little slack for the trip to the fake.
+        for i, start in enumerate(sends):
+            inside = [at for at in sends[i:] if at < start + 4.9]
+            assert len(inside) <= 5, (len(inside), sends)
+        assert not fake.rate_limited
+        edits = [e for e in fake.events if e.kind == "edit" and e.message.id == runner.message_id]
+        assert len(edits) < changes  # coalesced: not one edit per change
+        # The table message ends on the state of the hand as it ended.
+        final = fake.message(runner.message_id)  # type: ignore[arg-type]
+        assert "The hand is over." in final.content or "paused" in final.content
+        assert not final.custom_ids()

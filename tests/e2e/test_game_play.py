@@ -1,0 +1,195 @@
+"""Whole hands over the fake Discord: slash commands, buttons, DMs, closed DMs, leaving."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import t
+from engine.cards import parse_cards, pretty_cards
+from tests.e2e.game_kit import STARTING_BALANCE, Game, running_game, total_chips, until
+from tests.e2e.harness import World
+from tests.fakediscord import FakeDiscord, FakeMessage
+
+pytestmark = pytest.mark.timeout(60)
+
+CARDS_IN_DM = re.compile(r"Hand #(\d+) · Your cards: (\S+ \S+)")
+
+
+@pytest.fixture
+async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
+    async with running_game(fake, world, tmp_path) as game:
+        yield game
+
+
+def dm_cards(game: Game, message: FakeMessage) -> tuple[int, str]:
+    match = CARDS_IN_DM.search(message.content)
+    assert match, message.content
+    return int(match[1]), match[2]
+
+
+async def test_three_players_play_whole_hands_by_slash_commands(game: Game) -> None:
+    world, fake = game.world, game.fake
+    alice, bob, carol = world.alice, world.bob, world.carol
+    created = await game.poker(alice, "create", small_blind=5, big_blind=10)
+    assert created.ephemeral and "blinds 5/10" in created.content
+    table = await game.table_message()
+    assert table.attachment("table.png").open_image().format == "PNG"
+
+    for user, buy_in in ((alice, 1000), (bob, 800), (carol, 600)):
+        reply = await game.poker(user, "join", buy_in=buy_in)
+        assert reply.ephemeral and f"with {buy_in:,} chips" in reply.content
+    assert await total_chips(game.db, world.guild.id) == (3 * STARTING_BALANCE - 2400, 2400, 0)
+
+    mark = fake.mark()
+    started = await game.poker(alice, "start")
+    assert started.content == t("reply.started")
+    hand = await game.wait_hand(1)
+
+    # Hole cards by DM, as an image with alt text and as text; never in the channel.
+    for user in (alice, bob):
+        dm = await fake.wait_for_message(channel=user, after=mark, timeout=20)
+        number, cards = dm_cards(game, dm)
+        index = game.runner().table.hand_index(user.id)
+        assert number == 1 and cards == pretty_cards(hand.hole_cards(index))
+        image = dm.attachment("cards.png")
+        assert image.open_image().format == "PNG" and image.description
+    # Carol's DMs are closed: the channel says so once, and she uses "My cards".
+    notice = t("error.dm_closed_notice", user=carol.mention)
+    await fake.wait_for_message(lambda m: m.content == notice, channel=game.channel, timeout=20)
+    mine = await game.poker(carol, "cards")
+    assert mine.ephemeral and mine.attachments[0].open_image().format == "PNG"
+    carol_index = game.runner().table.hand_index(carol.id)
+    assert pretty_cards(hand.hole_cards(carol_index)) in mine.content
+
+    # The table message names the player to act and the deadline as a Discord timestamp.
+    first = await game.wait_turn()
+    message = await game.turn_message(first, 1)
+    assert re.search(r"<t:\d+:R>", message.content)
+    assert f"`{game.runner().commitment.digest_hex}`" in message.content  # type: ignore[union-attr]
+    assert "poker:" in message.custom_ids()[0]
+
+    await game.passive_round(1)
+    result = await game.wait_result(1)
+    assert result.attachment("table.png").open_image().size == (1280, 800)
+    assert "wins" in result.content and "/poker verify hand:1" in result.content
+
+    # Hand 2 is dealt by itself; Carol is not told again that her DMs are closed.
+    await game.wait_hand(2)
+    await game.passive_round(2)
+    await game.wait_result(2)
+    notices = [m for m in fake.messages_in(game.channel) if m.content == notice]
+    assert len(notices) == 1
+
+    wallets, seats, in_hands = await total_chips(game.db, world.guild.id)
+    assert wallets + seats + in_hands == 3 * STARTING_BALANCE
+
+    # Hidden cards never reached the channel: only shown hands appear there.
+    hidden = []
+    for user in (alice, bob):
+        for dm in fake.dm_messages(user):
+            number, cards = dm_cards(game, dm)
+            if number > 2:
+                continue  # hand 3 is being dealt meanwhile
+            result_text = next(
+                m.content for m in fake.messages_in(game.channel)
+                if m.content.startswith(f"**Hand #{number}: result**")
+            )
+            if f"{user.name} shows" not in result_text:
+                hidden.append(cards)
+    public = "\n".join(m.content for m in fake.messages_in(game.channel) if not m.ephemeral)
+    for cards in hidden:
+        assert cards not in public
+
+    # Everyone leaves between hands (or when the hand ends): every chip is back in a wallet.
+    await game.poker(alice, "pause")
+    if game.hand is not None:  # hand 3 was dealt before the pause: play it out
+        await game.passive_round(game.runner().table.hand_number)
+    await until(lambda: game.runner().hand is None, what="the hand to end")
+    for user in (alice, bob, carol):
+        reply = await game.poker(user, "leave")
+        assert reply.ephemeral and "went back to your wallet" in reply.content
+    assert await total_chips(game.db, world.guild.id) == (3 * STARTING_BALANCE, 0, 0)
+
+
+async def test_a_hand_played_with_buttons_and_the_raise_form(game: Game) -> None:
+    world, fake = game.world, game.fake
+    alice, bob = world.alice, world.bob
+    await game.poker(alice, "create", small_blind=5, big_blind=10, min_buy_in=100,
+                     max_buy_in=1000)
+    await game.poker(alice, "join", buy_in=1000)
+    await game.poker(bob, "join", buy_in=1000)
+    await game.poker(bob, "start")
+    await game.wait_hand(1)
+    runner = game.runner()
+
+    first = await game.wait_turn()
+    other = bob if first is alice else alice
+    table = await game.turn_message(first, 1)
+    labels = {c["custom_id"]: c.get("label") for c in table.walk_components() if "custom_id" in c}
+    tid = runner.table_id
+    assert labels[f"poker:{tid}:call"] == "Call 5"
+    assert labels[f"poker:{tid}:raise:20"] == "Min 20"
+    assert labels[f"poker:{tid}:cards"] == "My cards"
+
+    # "My cards" answers privately with the image.
+    cards = await (await fake.click(other, table, f"poker:{tid}:cards")).response()
+    assert cards.ephemeral and cards.attachments and cards.content.startswith("Your cards")
+
+    # The player not to act pre-selects "check/fold".
+    pre = await (await fake.click(other, table, f"poker:{tid}:pre_check_fold")).response()
+    assert pre.ephemeral and pre.content == t("preselect.check_fold")
+
+    # The button raises to the minimum; the pre-selection then folds the other player.
+    raised = await (await fake.click(first, table, f"poker:{tid}:raise:20")).response()
+    assert raised.ephemeral and raised.content == "You raised to 20."
+    result = await game.wait_result(1)
+    assert f"{first.name} wins 20 from the pot" in result.content
+    assert not fake.message(table).custom_ids()  # buttons removed from a finished hand
+
+    # Hand 2: call with the button, then a custom raise through the form.
+    await game.wait_hand(2)
+    first = await game.wait_turn()
+    other = bob if first is alice else alice
+    table = await game.turn_message(first, 2)
+    called = await (await fake.click(first, table, f"poker:{tid}:call")).response()
+    assert called.content == "You called 5."
+    table = await game.turn_message(other, 2)
+    opened = await (await fake.click(other, table, f"poker:{tid}:raise_modal")).response()
+    assert opened.is_modal and opened.custom_id == f"raise:{tid}:{other.id}"
+    mark = fake.mark()
+    submitted = await fake.submit_modal(other, f"raise:{tid}:{other.id}", {"amount": "45"})
+    assert (await submitted.response()).content == "You raised to 45."
+    table = await game.turn_message(first, 2, after=mark)
+    # A double click: one fold is taken, the other is refused, and the table is intact.
+    presses = [await fake.click(first, table, f"poker:{tid}:fold") for _ in range(2)]
+    answers = [(await p.response()).content for p in presses]
+    assert answers.count("You folded.") == 1
+    # The other press finds the hand over (or, if the next hand is already dealt, a message
+    # that belongs to the previous hand): it never acts again.
+    (other_answer,) = (a for a in answers if a != "You folded.")
+    assert other_answer in (t("error.no_hand"), t("error.stale_message"))
+    result = await game.wait_result(2)
+    assert f"{other.name} wins 20 from the pot" in result.content
+    assert await total_chips(game.db, world.guild.id) == (2 * STARTING_BALANCE - 2000, 2000, 0)
+
+
+async def test_hole_cards_are_dealt_by_dm_with_a_link_back(game: Game) -> None:
+    world, fake = game.world, game.fake
+    await game.poker(world.alice, "create")
+    await game.poker(world.alice, "join")
+    await game.poker(world.bob, "join")
+    mark = fake.mark()
+    await game.poker(world.alice, "start")
+    hand = await game.wait_hand(1)
+    dm = await fake.wait_for_message(channel=world.bob, after=mark, timeout=20)
+    assert f"/channels/{world.guild.id}/{game.channel.id}" in dm.content
+    index = game.runner().table.hand_index(world.bob.id)
+    first, second = (c for c in hand.hole_cards(index))
+    attachment = dm.attachment("cards.png")
+    assert attachment.description and "Your cards" in attachment.description
+    assert pretty_cards([first, second]) in dm.content
+    assert parse_cards("As")  # the catalog's card symbols are the engine's

@@ -1,0 +1,158 @@
+"""Recovery from the crashes that fall between two writes, and from a hand that cannot be
+rebuilt. Each test stops the bot at the worst moment (the table's own state not yet saved),
+then starts a new bot on the same database and checks that play resumes with every chip
+accounted for."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import t
+from bot.runtime.runner import TableRunner
+from bot.storage import Database, hands
+from tests.e2e.game_kit import STARTING_BALANCE, Game, running_game, total_chips, until
+from tests.e2e.harness import World
+from tests.fakediscord import FakeDiscord
+
+pytestmark = pytest.mark.timeout(60)
+
+Freeze = Callable[[TableRunner], bool]
+
+
+def freeze_save_when(monkeypatch: pytest.MonkeyPatch, when: Freeze) -> asyncio.Event:
+    """From the first moment ``when(runner)`` holds, the table's state is never saved again:
+    the process "died" just before. The event is set when that moment comes."""
+    original: Callable[[TableRunner], Awaitable[None]] = TableRunner._save
+    frozen = asyncio.Event()
+
+    async def save(self: TableRunner) -> None:
+        if frozen.is_set() or when(self):
+            frozen.set()
+            await asyncio.Event().wait()  # never returns: the "crash"
+        await original(self)
+
+    monkeypatch.setattr(TableRunner, "_save", save)
+    return frozen
+
+
+async def first_of(*waits: Awaitable[object]) -> None:
+    tasks = [asyncio.ensure_future(w) for w in waits]
+    await asyncio.wait(tasks, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+    for task in tasks:
+        task.cancel()
+
+
+async def seat_three(game: Game) -> None:
+    world = game.world
+    await game.ok(world.alice, "poker", "create")
+    for user in (world.alice, world.bob, world.carol):
+        await game.ok(user, "poker", "join", buy_in=1000)
+
+
+async def test_a_crash_right_after_a_hand_was_stored_as_started(
+    fake: FakeDiscord, world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running_game(fake, world, tmp_path) as game:
+        await seat_three(game)
+        frozen = freeze_save_when(monkeypatch, lambda r: r.hand_id is not None)
+        await fake.slash(world.alice, game.channel, "poker", subcommand="start")
+        await asyncio.wait_for(frozen.wait(), 10)
+        (stored,) = await hands.unfinished_hands(game.db)
+    monkeypatch.undo()
+    await fake.wait_for(lambda: not fake.sessions, what="the bot to stop")
+
+    async with running_game(fake, world, tmp_path) as game:
+        runner = game.runner()
+        hand = runner.hand
+        assert hand is not None and runner.hand_id == stored.hand_id
+        assert hand.deck == tuple(stored.deck)
+        assert list(runner.table.hand_players) == [p.user_id for p in stored.players]
+        assert runner.table.button_seat == stored.button_seat
+        await game.passive_round(1)
+        await game.wait_result(1)
+        wallets, seats, in_hands = await total_chips(game.db, world.guild.id)
+        assert wallets + seats + in_hands == 3 * STARTING_BALANCE
+
+
+async def test_a_crash_right_after_a_hand_was_stored_as_finished(
+    fake: FakeDiscord, world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running_game(fake, world, tmp_path) as game:
+        await seat_three(game)
+        await game.ok(world.alice, "poker", "start")
+        await game.wait_hand(1)
+        runner = game.runner()
+        first_button = runner.table.button_seat
+        # Carol leaves during the hand: she goes when it ends, with her chips.
+        reply = await game.ok(world.carol, "poker", "leave")
+        assert reply == t("reply.leaving_after_hand")
+        frozen = freeze_save_when(monkeypatch, lambda r: r.hand_id is None)
+        while not frozen.is_set():
+            turn = game.to_act()
+            if turn is None:
+                await asyncio.sleep(0.01)
+                continue
+            legal = game.hand.legal()  # type: ignore[union-attr]
+            command = "check" if legal is not None and legal.can_check else "call"
+            handle = await fake.slash(turn, game.channel, command)
+            # The last action never gets its answer: the bot "dies" while finishing the hand.
+            await first_of(handle.response(timeout=10), frozen.wait())
+        assert not await hands.unfinished_hands(game.db)
+    monkeypatch.undo()
+    await fake.wait_for(lambda: not fake.sessions, what="the bot to stop")
+
+    async with running_game(fake, world, tmp_path) as game:
+        runner = game.runner()
+        assert runner.table.seat_of(world.carol.id) is None  # her leave happened
+        assert runner.table.hand_number == 1 and runner.hand is None
+        await game.wait_hand(2)  # still dealing: the next hand comes by itself
+        # The button moved on from hand 1, as if nothing had happened.
+        assert runner.table.button_seat != first_button
+        await game.passive_round(2)
+        await game.wait_result(2)
+        assert await game.balance(world.carol) > STARTING_BALANCE - 1000
+        wallets, seats, in_hands = await total_chips(game.db, world.guild.id)
+        assert wallets + seats + in_hands == 3 * STARTING_BALANCE
+
+
+async def test_a_hand_that_cannot_be_rebuilt_is_voided_and_refunded(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    async with running_game(fake, world, tmp_path) as game:
+        await seat_three(game)
+        await game.ok(world.alice, "poker", "start")
+        await game.wait_hand(1)
+        await game.ok(await game.wait_turn(), "call")
+        hand_id = game.runner().hand_id
+    await fake.wait_for(lambda: not fake.sessions, what="the bot to stop")
+
+    # Damage the stored hand while the bot is down: its one action no longer replays.
+    db = await Database.open(f"sqlite:///{tmp_path / 'poker.db'}")
+    async with db.write() as tx:
+        await tx.execute(
+            "UPDATE hand_actions SET action = ? WHERE hand_id = ?",
+            ('{"kind": "raise", "player": 0, "amount": 999999}', hand_id),
+        )
+    await db.close()
+
+    mark = fake.mark()
+    async with running_game(fake, world, tmp_path) as game:
+        notice = t("notice.hand_voided_restart", hand=1)
+        await fake.wait_for_message(
+            lambda m: m.content == notice, channel=game.channel, after=mark, timeout=20
+        )
+        stored = await hands.load_hand(game.db, hand_id)  # type: ignore[arg-type]
+        assert stored.status == "voided"
+        runner = game.runner()
+        assert {v.player_id: v.stack for v in runner.table.seats()} == {
+            u.id: 1000 for u in (world.alice, world.bob, world.carol)
+        }
+        assert await total_chips(game.db, world.guild.id) == (
+            3 * STARTING_BALANCE - 3000, 3000, 0
+        )
+        # The table plays on with the next hand.
+        await until(lambda: runner.table.hand_number == 2, what="hand 2")
