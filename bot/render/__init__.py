@@ -89,7 +89,7 @@ def warm_up() -> None:
 
     table_palette()
     hole_palette()
-    for view in samples.palette_views():
-        draw_table(view)
-    for deck in DeckStyle:
-        draw_hole_cards(samples.hole_cards(deck))
+    # One busy table of the default deck loads the fonts and sprites nearly every image uses;
+    # drawing every sample would hold sprites for art a server may never pick.
+    draw_table(samples.nine_seat_river())
+    draw_hole_cards(samples.hole_cards(DeckStyle.CLASSIC))

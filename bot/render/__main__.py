@@ -1,5 +1,5 @@
 """``python -m bot.render cards [--out DIR]``: redraw the committed card art (default
-``card_images/``).
+``card_images/``) and the two PNG palettes sampled from tables drawn with it.
 
 ``python -m bot.render sample --out DIR``: write sample images (2, 6, 9 and 10 seats, a pre-flop
 table, a river table with side pots, a showdown with a split pot, hole cards, both decks, names
@@ -22,7 +22,7 @@ from bot.render import (
 )
 from bot.render.assets import CARD_DIR
 from bot.render.cardart import write_deck
-from bot.render.encode import encode_png
+from bot.render.encode import encode_png, write_palettes
 from bot.render.fonts import draw_text
 
 NAMES = (
@@ -88,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "cards":
         files = write_deck(args.out, progress=print)
+        # The palettes are sampled from tables drawn with this art, so they are redone with it.
+        files += write_palettes(args.out)
         total = sum(f.stat().st_size for f in files)
         print(f"{len(files)} files, {total // 1024} KB")
     else:

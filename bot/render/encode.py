@@ -14,7 +14,10 @@ once per process:
   areas; median cut plus a little k-means then gives a worst error on the samples of about
   twenty levels out of 255, with no visible difference.
 
-Palettes are deterministic, so the same view always gives the same bytes.
+Palettes are deterministic, so the same view always gives the same bytes. Building one means
+drawing a set of sample tables, which costs seconds and tens of megabytes that the process never
+gives back; so ``python -m bot.render cards`` writes them next to the card art (768 bytes each)
+and the bot loads those, building in memory only when the files are missing.
 """
 
 from __future__ import annotations
@@ -22,12 +25,21 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 
 from PIL import Image
 
+from bot.render.assets import CARD_DIR
 from bot.render.theme import BACKGROUND_SHADES, FELT_RAMP, RAIL_RAMP, RGB
 
-__all__ = ["encode_palette_png", "encode_png", "hole_palette", "table_palette"]
+__all__ = [
+    "build_palettes",
+    "encode_palette_png",
+    "encode_png",
+    "hole_palette",
+    "table_palette",
+    "write_palettes",
+]
 
 _lock = threading.Lock()
 _palettes: dict[str, Image.Image] = {}
@@ -59,15 +71,47 @@ def _palette_from(images: Iterable[Image.Image], reserved: Sequence[RGB]) -> Ima
     return palette
 
 
+def palette_file(name: str, folder: Path = CARD_DIR) -> Path:
+    return folder / "palettes" / f"{name}.pal"
+
+
+def _from_bytes(raw: bytes) -> Image.Image:
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(list(raw))
+    return palette
+
+
 def _cached(name: str, build: Callable[[], Image.Image]) -> Image.Image:
     found = _palettes.get(name)
     if found is None:
         with _lock:
             found = _palettes.get(name)
             if found is None:
-                found = build()
+                path = palette_file(name)
+                raw = path.read_bytes() if path.is_file() else b""
+                found = _from_bytes(raw) if len(raw) == 768 else build()
                 _palettes[name] = found
     return found
+
+
+def build_palettes() -> dict[str, bytes]:
+    """Both palettes computed afresh from the sample drawings (what the committed files hold)."""
+    table = _palette_from(_table_samples(), BACKGROUND_SHADES)
+    hole = _palette_from(_hole_samples(), (*FELT_RAMP, *RAIL_RAMP))
+    return {
+        "table": bytes((table.getpalette() or [])[:768]),
+        "hole": bytes((hole.getpalette() or [])[:768]),
+    }
+
+
+def write_palettes(folder: Path = CARD_DIR) -> list[Path]:
+    written = []
+    for name, raw in build_palettes().items():
+        path = palette_file(name, folder)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(raw)
+        written.append(path)
+    return written
 
 
 def _table_samples() -> list[Image.Image]:

@@ -72,3 +72,11 @@ def test_suits_are_shapes_without_any_font() -> None:
         cardart.draw_suit(ImageDraw.Draw(img), suit, (0, 0, 64, 64), (255, 255, 255))
         filled = sum(img.convert("L").histogram()[1:])
         assert 900 < filled < 3500, (suit, filled)
+
+
+def test_committed_palettes_match_the_art() -> None:
+    # The bot loads these instead of sampling tables at start-up; stale ones would band colours.
+    from bot.render.encode import build_palettes, palette_file
+
+    for name, raw in build_palettes().items():
+        assert palette_file(name).read_bytes() == raw, f"run python -m bot.render cards ({name})"
