@@ -21,29 +21,25 @@ import asyncio
 import random
 import secrets
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.presenter import Scene, hole_cards_view, table_view
 from bot.render import RenderedImage, render_hole_cards, render_table
 from bot.render.model import (
-    Blind,
-    HoleCardsView,
-    PotView,
-    SeatState,
-    SeatView,
-    Street,
     TableView,
 )
+from bot.runtime.results import player_results
 
 # Aliased: ``hands`` is run_demo's count of hands (the signature the CLI calls).
 from bot.storage import Database, economy, invariant, tables
 from bot.storage import hands as hand_store
-from bot.storage.hands import HandSeat, PlayerResult
-from engine.cards import FULL_DECK, Card, DeckCommitment, format_card, shuffled_deck
-from engine.hand import Action, ActionKind, ActionTaken, Hand, HandMucked, StreetDealt
+from bot.storage.hands import HandSeat
+from engine.cards import FULL_DECK, Card, DeckCommitment, shuffled_deck
+from engine.hand import Action, ActionKind, Hand
 from engine.phh import final_stacks, load_hand, replay
-from engine.table import PlayerId, PlayerState, Table, TableOptions
+from engine.table import PlayerId, Table, TableOptions
 
 __all__ = ["DEMO_PLAYERS", "run_demo"]
 
@@ -135,124 +131,6 @@ def _size(low: int, high: int, target: float) -> int:
 # --- engine state -> render model ----------------------------------------------------------
 
 
-def _render_street(hand: Hand) -> Street:
-    if hand.result is not None:
-        return Street.SHOWDOWN if hand.result.showdown else Street.COMPLETE
-    return Street(hand.street.value)
-
-
-def table_view(table: Table, names: Mapping[PlayerId, str]) -> TableView:
-    """The public picture of ``table`` now: only cards turned face up are given to the renderer."""
-    hand = table.hand
-    if hand is None:
-        raise RuntimeError("no hand to draw")
-    public = hand.snapshot(viewer=None)["players"]
-    mucked = {e.player for e in hand.events if isinstance(e, HandMucked)}
-    winners: set[int] = set()
-    pots: list[PotView] = []
-    if hand.result is not None:
-        for award in hand.result.pots:
-            won = tuple(sorted(table.hand_seats[i] - 1 for i, chips in award.shares if chips))
-            winners.update(i for i, chips in award.shares if chips)
-            pots.append(PotView(award.amount, won))
-    else:
-        pots = [PotView(p.amount) for p in hand.pots()]
-    config = hand.config
-    seats: list[SeatView | None] = [None] * table.options.seats
-    for occupant in table.seats():
-        i = table.hand_index(occupant.player_id)
-        name = names[occupant.player_id]
-        if i is None:
-            state = (
-                SeatState.SITTING_OUT
-                if occupant.state is PlayerState.SITTING_OUT
-                else SeatState.ACTIVE
-            )
-            seats[occupant.seat - 1] = SeatView(name, occupant.stack, state=state)
-            continue
-        me = public[i]
-        if me["folded"]:
-            state, cards = SeatState.FOLDED, ()
-        else:
-            state = SeatState.ALL_IN if me["all_in"] else SeatState.ACTIVE
-            shown = me["cards"]
-            cards = tuple(shown) if shown is not None else (None, None)
-        blind = Blind.NONE
-        if config.blinds[i]:
-            blind = Blind.BIG if i == config.big_blind_index else Blind.SMALL
-        rank = hand.rank(i) if me["shown"] else None
-        is_winner = i in winners
-        seats[occupant.seat - 1] = SeatView(
-            name,
-            me["stack"],
-            bet=me["bet"],
-            state=state,
-            cards=cards,
-            is_button=occupant.seat == table.button_seat,
-            blind=blind,
-            to_act=hand.to_act == i,
-            mucked=i in mucked,
-            is_winner=is_winner,
-            best_five=tuple(map(format_card, rank.cards)) if rank and is_winner else (),
-            hand_name=rank.describe() if rank and hand.result is not None else "",
-        )
-    return TableView(
-        seats=tuple(seats),
-        board=tuple(map(format_card, hand.board)),
-        pots=tuple(pots),
-        small_blind=table.options.small_blind,
-        big_blind=table.options.big_blind,
-        ante=table.options.ante,
-        hand_number=table.hand_number,
-        street=_render_street(hand),
-    )
-
-
-def hole_cards_view(hand: Hand, player: int, caption: str) -> HoleCardsView:
-    first, second = hand.hole_cards(player)
-    rank = hand.rank(player)
-    return HoleCardsView(
-        (format_card(first), format_card(second)),
-        hand_name=rank.describe() if rank else "",
-        caption=caption,
-    )
-
-
-# --- results ---------------------------------------------------------------------------------
-
-
-def player_results(hand: Hand) -> list[PlayerResult]:
-    """What ``record_hand_result`` stores per player, from the finished engine hand."""
-    result = hand.result
-    if result is None:
-        raise RuntimeError("the hand is not over")
-    n = hand.config.players
-    won = [0] * n
-    for award in result.pots:
-        for player, chips in award.shares:
-            won[player] += chips
-    vpip, pfr = [False] * n, [False] * n
-    for event in hand.events:
-        if isinstance(event, StreetDealt):
-            break  # VPIP and PFR are pre-flop statistics
-        if isinstance(event, ActionTaken):
-            vpip[event.player] |= event.kind in (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE)
-            pfr[event.player] |= event.kind in (ActionKind.BET, ActionKind.RAISE)
-    contributed = [p["contributed"] for p in hand.snapshot()["players"]]
-    return [
-        PlayerResult(
-            i,
-            result.stacks[i],
-            contributed[i],
-            won[i],
-            vpip=vpip[i],
-            pfr=pfr[i],
-            showdown=result.showdown and i in result.shown,
-        )
-        for i in range(n)
-    ]
-
-
 def _chips(n: int) -> str:
     return f"{n:,}"
 
@@ -305,6 +183,11 @@ class _Demo:
     @property
     def names(self) -> dict[PlayerId, str]:
         return {pid: p.name for pid, p in self.players.items()}
+
+    def _view(self, table: Table) -> TableView:
+        # The same public picture the bot posts in a channel.
+        names = {int(pid): name for pid, name in self.names.items()}
+        return table_view(Scene(table, names, table.hand_number))
 
     async def seat_players(self) -> None:
         await economy.ensure_guild(self.db, GUILD_ID)
@@ -380,7 +263,9 @@ class _Demo:
         files.append(
             self.save(
                 f"{prefix}-cards.png",
-                await asyncio.to_thread(render_hole_cards, hole_cards_view(hand, hero, caption)),
+                await asyncio.to_thread(
+                    render_hole_cards, hole_cards_view(hand, hero, caption, None)
+                ),
             )
         )
         pictured: set[str] = set()
@@ -392,7 +277,7 @@ class _Demo:
                 files.append(
                     self.save(
                         f"{prefix}-{step}-{street}.png",
-                        await asyncio.to_thread(render_table, table_view(table, self.names)),
+                        await asyncio.to_thread(render_table, self._view(table)),
                     )
                 )
             before = len(hand.actions)
@@ -404,7 +289,7 @@ class _Demo:
         files.append(
             self.save(
                 f"{prefix}-5-{'showdown' if result.showdown else 'end'}.png",
-                await asyncio.to_thread(render_table, table_view(table, self.names)),
+                await asyncio.to_thread(render_table, self._view(table)),
             )
         )
         pots = _pot_lines(hand, hand_names)

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.demo import DEMO_PLAYERS, choose_action, hole_cards_view, run_demo, table_view
+from bot.demo import DEMO_PLAYERS, choose_action, run_demo
+from bot.presenter import Scene, hole_cards_view, table_view
 from bot.render.model import SeatState, Street
 from engine.cards import FULL_DECK
 from engine.phh import final_stacks, load_hand, replay
-from engine.table import PlayerId, Table, TableOptions
+from engine.table import Table, TableOptions
 
 SEED = 7
 HANDS = 3
@@ -119,14 +120,14 @@ async def test_refuses_no_hands(tmp_path: Path) -> None:
 
 def test_table_view_hides_unshown_cards() -> None:
     table = Table(TableOptions(small_blind=10, big_blind=20, seats=6), rng=1)
-    names: dict[PlayerId, str] = {}
+    names: dict[int, str] = {}
     for k, seat_no in enumerate((1, 3, 4)):
         table.join(1000 + k, 1_000, seat=seat_no)
         names[1000 + k] = DEMO_PLAYERS[k]
     table.start_hand(FULL_DECK)
     hand = table.hand
     assert hand is not None
-    view = table_view(table, names)
+    view = table_view(Scene(table, names, table.hand_number))
     assert view.street is Street.PREFLOP and view.seat_count == 6
     assert [i for i, s in enumerate(view.seats) if s is not None] == [0, 2, 3]
     for drawn in view.seats:
@@ -134,13 +135,13 @@ def test_table_view_hides_unshown_cards() -> None:
             assert drawn.cards == (None, None) and drawn.state is SeatState.ACTIVE
     assert sum(s.to_act for s in view.seats if s is not None) == 1
     # The private image is the only place a face appears before the showdown.
-    private = hole_cards_view(hand, 0, "test")
+    private = hole_cards_view(hand, 0, "test", None)
     assert all(card is not None for card in private.cards)
 
     rng = random.Random(3)
     while not hand.is_over:
         hand.apply(choose_action(hand, rng))
-    end = table_view(table, names)
+    end = table_view(Scene(table, names, table.hand_number))
     assert end.street in (Street.SHOWDOWN, Street.COMPLETE)
     assert end.has_results
     shown = set(hand.shown)
