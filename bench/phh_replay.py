@@ -17,7 +17,6 @@ from pathlib import Path
 from engine.phh import final_stacks, load_hands, replay
 
 _DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh" / "pluribus"
-_FALLBACK = Path("/work/shared/data/phh/pluribus")
 
 
 def _files(root: Path) -> list[Path]:
@@ -56,7 +55,7 @@ def main() -> None:
     parser.add_argument("path", nargs="?", type=Path, help="folder or file (default: Pluribus)")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each; the best is kept")
     args = parser.parse_args()
-    root: Path = args.path or (_DEFAULT if _DEFAULT.is_dir() else _FALLBACK)
+    root: Path = args.path or _DEFAULT
     files = _files(root) if root.is_dir() else [root]
     for path in files:
         path.read_bytes()

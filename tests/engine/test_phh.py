@@ -46,13 +46,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _data_dir() -> Path | None:
-    for candidate in (
-        Path(__file__).resolve().parents[3] / "shared" / "data" / "phh",
-        Path("/work/shared/data/phh"),
-    ):
-        if candidate.is_dir():
-            return candidate
-    return None
+    # The dataset lives beside the repository (../shared), never inside it.
+    candidate = ROOT.parent / "shared" / "data" / "phh"
+    return candidate if candidate.is_dir() else None
 
 
 DATA = _data_dir()
