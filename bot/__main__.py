@@ -55,7 +55,9 @@ def invite_url(application_id: int) -> str:
 
 
 def permission_names() -> list[str]:
-    return [name for name, value in REQUIRED_PERMISSIONS if value]
+    # discord.py iterates some permissions under their old aliases; say what the portal says.
+    aliases = {"read_messages": "view_channel"}
+    return sorted(aliases.get(name, name) for name, value in REQUIRED_PERMISSIONS if value)
 
 
 def _run_bot() -> int:
