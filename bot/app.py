@@ -18,7 +18,7 @@ import discord
 from bot.client import PokerBot
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.manager import GameRuntime
-from bot.runtime.rendering import ensure_warm
+from bot.runtime.rendering import prepare
 from bot.settings import Settings
 from bot.storage import Database, StorageError, invariant
 from bot.ui import DYNAMIC_ITEMS, build_view
@@ -47,7 +47,7 @@ async def open_runtime(
         # verify_invariant has logged every discrepancy at CRITICAL.
         log.critical("starting anyway: the chip invariant is broken, see the lines above")
     # The first table of the day should not wait for fonts and card art to load.
-    warming = asyncio.create_task(asyncio.to_thread(ensure_warm), name="renderer-warm-up")
+    warming = asyncio.create_task(prepare(), name="renderer-warm-up")
     runtime = GameRuntime(client, db, options, build_view)
     runtime.keep(warming)
     try:
