@@ -221,6 +221,8 @@ def table_view(scene: Scene) -> TableView:
     board: tuple[str, ...] = ()
     if hand is not None:
         street = Street(hand.street.value)
+        if hand.result is not None and hand.result.showdown:
+            street = Street.SHOWDOWN  # the engine says COMPLETE; players saw a showdown
         board = tuple(format_card(c) for c in hand.board)
         if hand.result is not None:
             pots = tuple(
