@@ -141,6 +141,11 @@ async def show_my_cards(interaction: discord.Interaction[Any], runner: TableRunn
     await reply(interaction, cards.text, file=image_file(image))
 
 
+async def show_cards(interaction: discord.Interaction[Any], runner: TableRunner) -> None:
+    await runner.show_cards(interaction.user.id)
+    await reply(interaction, t("reply.shown", locale_of(interaction)))
+
+
 async def back_in(interaction: discord.Interaction[Any], runner: TableRunner) -> None:
     await runner.sit_in(interaction.user.id)
     await reply(interaction, t("reply.sat_in", locale_of(interaction)))

@@ -19,7 +19,7 @@ from discord.ui.dynamic import DynamicItem
 from bot.client import GuardedItem, PokerModal
 from bot.errors import BotError, locale_of
 from bot.i18n import t
-from bot.interact import back_in, play, preselect, runtime_of, show_my_cards
+from bot.interact import back_in, play, preselect, runtime_of, show_cards, show_my_cards
 from bot.presenter import ButtonSpec
 from engine.hand import ActionKind, PreAction
 
@@ -114,6 +114,8 @@ class TableButton(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEM
             await show_my_cards(interaction, runner)
         elif action == "back":
             await back_in(interaction, runner)
+        elif action == "show":
+            await show_cards(interaction, runner)
         else:
             raise BotError("command_outdated")
 

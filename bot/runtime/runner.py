@@ -32,6 +32,7 @@ from bot.presenter import (
     ButtonSpec,
     Scene,
     ack_for,
+    cards_text,
     chips,
     hole_cards_text,
     hole_cards_view,
@@ -110,6 +111,8 @@ class TableRunner:
         self.away: set[int] = set()
         self.timeouts: dict[int, int] = {}
         self.dm_closed_told: set[int] = set()
+        # The hand just won without a showdown, until the next deal: its winner may show.
+        self._uncontested: tuple[Hand, tuple[int, ...]] | None = None
         self.decision: Decision | None = None
         self.closed = False
         self._clock: asyncio.Task[None] | None = None
@@ -356,6 +359,26 @@ class TableRunner:
                 raise BotError("illegal_action")
             return taken
 
+    async def show_cards(self, user_id: int) -> None:
+        """The winner of a hand nobody contested turns his cards up (RULES 6), until the next
+        deal. Cosmetic: the chips are settled and stored already."""
+        async with self.lock:
+            if self._uncontested is None:
+                raise BotError("nothing_to_show")
+            hand, players = self._uncontested
+            if user_id not in players:
+                raise BotError("nothing_to_show")
+            index = players.index(user_id)
+            hand.show(index)  # EngineError unless he won it without a showdown
+            self._post(
+                t(
+                    "result.shows",
+                    self.locale,
+                    player=mention(user_id),
+                    cards=cards_text(hand.hole_cards(index)),
+                )
+            )
+
     async def preselect(self, user_id: int, pre: PreAction) -> PreAction:
         """Choose (or, chosen again, cancel) an action for when his turn comes; the choice."""
         async with self.lock:
@@ -545,6 +568,7 @@ class TableRunner:
             await self._save()
             self._refresh(urgent=False)
             return
+        self._uncontested = None
         before = self.table.to_json()
         deck = tuple(self.options.deck_factory())
         commitment = DeckCommitment.commit(deck)
@@ -616,6 +640,14 @@ class TableRunner:
         """The hand is stored as ended: move the table on and show the result (with the
         showdown drawn when ``image``)."""
         final = table_message(self.scene())
+        ended = self.table.hand
+        buttons: tuple[ButtonSpec, ...] = ()
+        self._uncontested = None
+        if ended is not None and ended.result is not None and not (
+            ended.result.showdown or ended.result.voided
+        ):
+            self._uncontested = (ended, tuple(int(p) for p in self.table.hand_players))
+            buttons = (ButtonSpec("show", t("button.show", self.locale)),)
         events = self.table.finish_hand()
         await settle_departures(self.db, self.table_id, events)
         lines = [result_text, *self._after_hand(events)]
@@ -624,7 +656,9 @@ class TableRunner:
         await self._save()
         labels = labels_for(self.locale)
         self.messenger.show(final, labels)
-        self.messenger.post("\n".join(lines), labels, view=final.view if image else None)
+        self.messenger.post(
+            "\n".join(lines), labels, view=final.view if image else None, buttons=buttons
+        )
         self._schedule_deal(self.options.next_hand_delay)
 
     def _after_hand(self, events: Sequence[TableEvent]) -> list[str]:
