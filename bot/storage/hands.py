@@ -334,6 +334,12 @@ async def append_actions(
     if not texts:
         return
     now = unix_now() if now is None else now
+    if len(texts) == 1:
+        # Nearly every input logs one action: one statement is atomic on its own, and one trip
+        # to SQLite's thread instead of three keeps the shared writer lock free for other tables.
+        if not await db.write_one(_APPEND_ONE, (hand_id, first_seq, texts[0], now)):
+            raise await _append_refusal(db, hand_id, first_seq)
+        return
     async with db.write() as tx:
         for offset, text in enumerate(texts):
             if not await tx.fetchall(_APPEND_ONE, (hand_id, first_seq + offset, text, now)):
