@@ -80,6 +80,16 @@ async def _stored_hand(runner: TableRunner, number: int | None) -> StoredHand:
     raise BotError("no_such_hand", hand=number if number is not None else "")
 
 
+# /poker create and /poker settings describe the same table options.
+TABLE_OPTION_TEXT = {
+    name: t(f"option.{name}")
+    for name in (
+        "small_blind", "big_blind", "min_buy_in", "max_buy_in", "timer", "ante", "ante_amount",
+        "reopen",
+    )
+}
+
+
 class Poker(commands.Cog):
     poker = app_commands.Group(
         name="poker", description=t("command.poker"), guild_only=True
@@ -91,17 +101,7 @@ class Poker(commands.Cog):
     # -- a table ---------------------------------------------------------------------------
 
     @poker.command(name="create", description=t("command.poker.create"))
-    @app_commands.describe(
-        small_blind=t("option.small_blind"),
-        big_blind=t("option.big_blind"),
-        min_buy_in=t("option.min_buy_in"),
-        max_buy_in=t("option.max_buy_in"),
-        seats=t("option.seats"),
-        timer=t("option.timer"),
-        ante=t("option.ante"),
-        ante_amount=t("option.ante_amount"),
-        reopen=t("option.reopen"),
-    )
+    @app_commands.describe(seats=t("option.seats"), **TABLE_OPTION_TEXT)
     @app_commands.choices(ante=ANTE_CHOICES, reopen=REOPEN_CHOICES)
     async def create(
         self,
@@ -293,16 +293,7 @@ class Poker(commands.Cog):
         await reply(interaction, t("reply.resumed", locale_of(interaction)))
 
     @poker.command(name="settings", description=t("command.poker.settings"))
-    @app_commands.describe(
-        small_blind=t("option.small_blind"),
-        big_blind=t("option.big_blind"),
-        min_buy_in=t("option.min_buy_in"),
-        max_buy_in=t("option.max_buy_in"),
-        timer=t("option.timer"),
-        ante=t("option.ante"),
-        ante_amount=t("option.ante_amount"),
-        reopen=t("option.reopen"),
-    )
+    @app_commands.describe(**TABLE_OPTION_TEXT)
     @app_commands.choices(ante=ANTE_CHOICES, reopen=REOPEN_CHOICES)
     async def settings(
         self,

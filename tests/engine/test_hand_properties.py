@@ -70,6 +70,14 @@ def play_out(hand: Hand, rng: random.Random) -> None:
         assert steps < 500
 
 
+def play_some(hand: Hand, rng: random.Random, steps: int) -> None:
+    """Up to ``steps`` random legal decisions (fewer if the hand ends first)."""
+    for _ in range(steps):
+        if hand.is_over:
+            return
+        hand.apply(random_action(hand, rng))
+
+
 def chips_in_play(hand: Hand) -> int:
     return sum(hand.stacks) + hand.total_pot()
 
@@ -201,10 +209,7 @@ def test_replay_reproduces_the_state(table, cut: int) -> None:
     cfg, deck, seed = table
     rng = random.Random(seed)
     hand = Hand(cfg, deck)
-    steps = 0
-    while not hand.is_over and steps < cut:
-        hand.apply(random_action(hand, rng))
-        steps += 1
+    play_some(hand, rng, cut)
     again = Hand.replay(
         HandConfig.from_json(cfg.to_json()),
         deck,
@@ -220,10 +225,7 @@ def test_void_refunds_every_contribution(table, cut: int) -> None:
     cfg, deck, seed = table
     rng = random.Random(seed)
     hand = Hand(cfg, deck)
-    steps = 0
-    while not hand.is_over and steps < cut:
-        hand.apply(random_action(hand, rng))
-        steps += 1
+    play_some(hand, rng, cut)
     if hand.is_over:
         return
     events = hand.void()
