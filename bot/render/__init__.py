@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.render.alttext import hole_cards_alt_text, table_alt_text
-from bot.render.encode import encode_palette_png, hole_palette, table_palette
+from bot.render.encode import encode_palette_png
 from bot.render.holecards import draw_hole_cards
 from bot.render.labels import DEFAULT_LABELS, Labels
 from bot.render.model import (
@@ -35,6 +35,7 @@ from bot.render.model import (
     Street,
     TableView,
 )
+from bot.render.palettes import hole_palette, table_palette
 from bot.render.table import draw_table
 
 __all__ = [

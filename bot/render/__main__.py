@@ -22,8 +22,9 @@ from bot.render import (
 )
 from bot.render.assets import CARD_DIR
 from bot.render.cardart import write_deck
-from bot.render.encode import encode_png, write_palettes
+from bot.render.encode import encode_png
 from bot.render.fonts import draw_text
+from bot.render.palettes import write_palettes
 
 NAMES = (
     "Alice", "张伟 (Zhāng Wěi)", "さくら 桜", "김민준", "Zoë Çelik-Øresund", "Đặng Thị Huyền",
