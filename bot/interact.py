@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.amounts import read_optional_chips
 from bot.errors import BotError, locale_of
 from bot.i18n import t
 from bot.presenter import ack_text, hole_cards_view, labels_for
 from bot.render import render_hole_cards
 from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
-from bot.storage.errors import MAX_AMOUNT
 from engine.hand import ActionKind, PreAction
 
 if TYPE_CHECKING:
@@ -60,40 +60,6 @@ def require_host(interaction: discord.Interaction[Any], runner: TableRunner) -> 
         raise BotError("not_host")
 
 
-def whole_chips(value: object, option: str) -> int:
-    """A chip amount typed by a user. Discord's own checks run in its client only, so a crafted
-    request can carry anything: refuse non-integers, zero, negatives and absurd sizes here."""
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise BotError("amount_not_whole", option=option)
-    if isinstance(value, str):
-        text = value.strip().replace(",", "").replace("_", "")
-        if text.lstrip("-").isdigit():
-            value = int(text)
-        else:
-            try:
-                value = float(text)
-            except ValueError:
-                raise BotError("amount_not_whole", option=option) from None
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise BotError("amount_not_whole", option=option)
-        value = int(value)
-    if value <= 0:
-        raise BotError("amount_not_positive", option=option)
-    if value > MAX_AMOUNT:
-        raise BotError("amount_too_large", option=option, maximum=MAX_AMOUNT)
-    return value
-
-
-def whole_number(value: object, option: str, low: int, high: int) -> int:
-    """A count or a number of seconds in ``low..high`` (seats, timer)."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BotError("out_of_range", option=option, minimum=low, maximum=high)
-    return value
-
-
 async def reply(
     interaction: discord.Interaction[Any],
     content: str,
@@ -120,7 +86,7 @@ async def play(
     amount: object = None,
 ) -> None:
     """Act for the user; the reply confirms what was stored."""
-    chips = None if amount is None else whole_chips(amount, "amount")
+    chips = read_optional_chips(amount, "amount")
     taken = await runner.act(interaction.user.id, kind, chips)
     await reply(interaction, ack_text(taken, locale_of(interaction)))
 

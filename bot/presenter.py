@@ -18,7 +18,6 @@ from bot.i18n import has_message, resolve_locale, t
 from bot.render import HoleCardsView, Labels, PotView, SeatState, SeatView, Street, TableView
 from bot.render.labels import format_chips
 from bot.render.model import Blind
-from bot.runtime.results import chips_won
 from engine.cards import Card, format_card, pretty_cards
 from engine.evaluator import HandRank
 from engine.hand import ActionTaken, Hand, HandMucked, Legal
@@ -148,7 +147,9 @@ def _hand_index(table: Table, seat: int, player_id: int) -> int | None:
     return i if table.hand_players[i] == player_id else None
 
 
-def _seat_view(scene: Scene, seat: int, mucked: set[int], won: list[int] | None) -> SeatView | None:
+def _seat_view(
+    scene: Scene, seat: int, mucked: set[int], won: tuple[int, ...] | None
+) -> SeatView | None:
     table = scene.table
     occupant = table.seat(seat)
     if occupant is None:
@@ -213,7 +214,7 @@ def table_view(scene: Scene) -> TableView:
     options = table.options
     hand = table.hand
     mucked = {e.player for e in hand.events if isinstance(e, HandMucked)} if hand else set()
-    won = chips_won(hand) if hand is not None and hand.result is not None else None
+    won = hand.result.won if hand is not None and hand.result is not None else None
     count = min(options.seats, MAX_RENDER_SEATS)
     seats = tuple(_seat_view(scene, seat, mucked, won) for seat in range(1, count + 1))
     pots: tuple[PotView, ...] = ()

@@ -26,6 +26,22 @@ class SettingsError(ValueError):
     """A setting is missing or malformed; the message names the variable."""
 
 
+def read_environment(
+    environ: Mapping[str, str] | None = None,
+    dotenv_path: str | os.PathLike[str] | None = ".env",
+) -> dict[str, str]:
+    """Every setting the bot may read: ``.env`` first, the process environment over it.
+
+    ``.env`` is read without touching ``os.environ``, so nothing leaks into child processes or
+    into other code reading the environment. Blank values count as unset.
+    """
+    values: dict[str, str] = {}
+    if dotenv_path is not None and Path(dotenv_path).is_file():
+        values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
+    values.update(os.environ if environ is None else environ)
+    return {key: value.strip() for key, value in values.items() if value.strip()}
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot reads from its environment.
@@ -49,22 +65,9 @@ class Settings:
         dotenv_path: str | os.PathLike[str] | None = ".env",
         require_token: bool = True,
     ) -> Settings:
-        """Read the settings: the process environment wins over ``.env``.
-
-        ``.env`` is read without touching ``os.environ``, so nothing leaks into child
-        processes or into other code reading the environment.
-        """
-        values: dict[str, str] = {}
-        if dotenv_path is not None and Path(dotenv_path).is_file():
-            values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
-        values.update(os.environ if environ is None else environ)
-
-        def get(name: str) -> str | None:
-            raw = values.get(name)
-            if raw is None:
-                return None
-            raw = raw.strip()
-            return raw or None
+        """Read the settings (see :func:`read_environment`)."""
+        values = read_environment(environ, dotenv_path)
+        get = values.get
 
         token = get("DISCORD_TOKEN") or ""
         if require_token and not token:

@@ -7,10 +7,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.amounts import read_chips, read_count, read_optional_chips
 from bot.client import PokerBot
 from bot.errors import BotError, locale_of
 from bot.i18n import t
-from bot.interact import guild_id_of, reply, runtime_of, whole_chips, whole_number
+from bot.interact import guild_id_of, reply, runtime_of
 from bot.presenter import chips, mention
 from bot.storage import StorageError, economy, stats
 from bot.storage.stats import LeaderboardKey
@@ -137,7 +138,7 @@ class Chips(commands.Cog):
         self, interaction: Interaction, user: discord.User, amount: app_commands.Range[int, 1]
     ) -> None:
         guild_id = await self._guild(interaction)
-        chips_granted = whole_chips(amount, "amount")
+        chips_granted = read_chips(amount, "amount")
         balance = await economy.grant(
             runtime_of(interaction).db,
             guild_id,
@@ -173,12 +174,12 @@ class Chips(commands.Cog):
     ) -> None:
         guild_id = await self._guild(interaction)
         db = runtime_of(interaction).db
-        starting = _zero_or_chips(starting_balance, "starting_balance")
-        daily = _zero_or_chips(daily_amount, "daily_amount")
+        starting = read_optional_chips(starting_balance, "starting_balance", allow_zero=True)
+        daily = read_optional_chips(daily_amount, "daily_amount", allow_zero=True)
         cooldown = (
             None
             if daily_hours is None
-            else whole_number(daily_hours, "daily_hours", 0, MAX_COOLDOWN_HOURS) * 3600
+            else read_count(daily_hours, "daily_hours", 0, MAX_COOLDOWN_HOURS) * 3600
         )
         if starting is None and daily is None and cooldown is None:
             current = await economy.get_settings(db, guild_id)
@@ -201,14 +202,6 @@ class Chips(commands.Cog):
                 hours=current.daily_cooldown // 3600,
             ),
         )
-
-
-def _zero_or_chips(value: int | None, option: str) -> int | None:
-    if value is None:
-        return None
-    if value == 0 and not isinstance(value, bool):
-        return 0
-    return whole_chips(value, option)
 
 
 async def setup(bot: PokerBot) -> None:

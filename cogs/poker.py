@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.amounts import read_chips, read_count, read_optional_chips
 from bot.client import PokerBot
 from bot.errors import BotError, locale_of
 from bot.i18n import t
@@ -25,8 +26,6 @@ from bot.interact import (
     runtime_of,
     show_my_cards,
     table_here,
-    whole_chips,
-    whole_number,
 )
 from bot.presenter import MAX_RENDER_SEATS, chips, mention
 from bot.runtime.runner import TableRunner
@@ -55,13 +54,9 @@ def _choice(value: object, kinds: Any, option: str) -> Any:
         raise BotError("bad_option", option=option) from None
 
 
-def _chips_or_none(value: int | None, option: str) -> int | None:
-    return None if value is None else whole_chips(value, option)
-
-
 def _ante(kind: object, amount: int | None, option: str = "ante_amount") -> tuple[AnteKind, int]:
     ante_kind = _choice(kind, AnteKind, "ante")
-    ante = 0 if amount in (None, 0) else whole_chips(amount, option)
+    ante = 0 if amount is None else read_chips(amount, option, allow_zero=True)
     if ante_kind is AnteKind.NONE and ante:
         raise BotError("ante_without_kind")
     if ante_kind is not AnteKind.NONE and not ante:
@@ -121,16 +116,16 @@ class Poker(commands.Cog):
         ante_kind, ante_chips = _ante(ante, ante_amount)
         limits = runtime.options
         options = TableOptions(
-            small_blind=whole_chips(small_blind, "small_blind"),
-            big_blind=whole_chips(big_blind, "big_blind"),
+            small_blind=read_chips(small_blind, "small_blind"),
+            big_blind=read_chips(big_blind, "big_blind"),
             ante=ante_chips,
             ante_kind=ante_kind,
             reopen=_choice(reopen, ReopenMode, "reopen"),
-            min_buy_in=_chips_or_none(min_buy_in, "min_buy_in"),
-            max_buy_in=_chips_or_none(max_buy_in, "max_buy_in"),
-            seats=whole_number(seats, "seats", 2, MAX_RENDER_SEATS),
+            min_buy_in=read_optional_chips(min_buy_in, "min_buy_in"),
+            max_buy_in=read_optional_chips(max_buy_in, "max_buy_in"),
+            seats=read_count(seats, "seats", 2, MAX_RENDER_SEATS),
         )
-        clock = whole_number(
+        clock = read_count(
             limits.default_timer if timer is None else timer,
             "timer",
             limits.min_timer,
@@ -178,8 +173,8 @@ class Poker(commands.Cog):
             wallet = await economy.balance(runtime.db, guild_id, interaction.user.id)
             amount = min(high, wallet) if wallet >= low else high
         else:
-            amount = whole_chips(buy_in, "buy_in")
-        chosen = None if seat is None else whole_number(seat, "seat", 1, options.seats)
+            amount = read_chips(buy_in, "buy_in")
+        chosen = None if seat is None else read_count(seat, "seat", 1, options.seats)
         taken = await runner.join(
             interaction.user.id, interaction.user.display_name, amount, chosen
         )
@@ -218,7 +213,7 @@ class Poker(commands.Cog):
     @app_commands.describe(amount=t("option.rebuy_amount"))
     async def rebuy(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
         runner = table_here(interaction)
-        stack = await runner.rebuy(interaction.user.id, whole_chips(amount, "amount"))
+        stack = await runner.rebuy(interaction.user.id, read_chips(amount, "amount"))
         loc = locale_of(interaction)
         await reply(interaction, t("reply.rebought", loc, stack=chips(stack, loc)))
 
@@ -238,7 +233,7 @@ class Poker(commands.Cog):
         self, interaction: Interaction, hand: app_commands.Range[int, 1] | None = None
     ) -> None:
         runner = table_here(interaction)
-        number = None if hand is None else whole_number(hand, "hand", 1, 2**53)
+        number = None if hand is None else read_count(hand, "hand", 1, 2**53)
         stored = await _stored_hand(runner, number)
         if stored.status != "finished":
             raise BotError("hand_not_finished", hand=stored.hand_no)
@@ -257,11 +252,11 @@ class Poker(commands.Cog):
     @app_commands.describe(hand=t("option.hand"))
     async def verify(self, interaction: Interaction, hand: app_commands.Range[int, 1]) -> None:
         runner = table_here(interaction)
-        stored = await _stored_hand(runner, whole_number(hand, "hand", 1, 2**53))
+        stored = await _stored_hand(runner, read_count(hand, "hand", 1, 2**53))
         if stored.status == "running":
             raise BotError("hand_not_finished", hand=stored.hand_no)
         deck = tuple(stored.deck)
-        ok = DeckCommitment.verify(deck, stored.deck_salt, stored.deck_digest)  # type: ignore[arg-type]
+        ok = DeckCommitment.verify(deck, stored.deck_salt, stored.deck_digest)
         loc = locale_of(interaction)
         await reply(
             interaction,
@@ -271,7 +266,7 @@ class Poker(commands.Cog):
                 hand=stored.hand_no,
                 digest=stored.deck_digest,
                 salt=stored.deck_salt,
-                deck=format_cards(deck),  # type: ignore[arg-type]
+                deck=format_cards(deck),
             ),
         )
 
@@ -317,7 +312,7 @@ class Poker(commands.Cog):
             ("max_buy_in", max_buy_in),
         ):
             if value is not None:
-                changes[name] = whole_chips(value, name)
+                changes[name] = read_chips(value, name)
         if ante is not None or ante_amount is not None:
             kind = base.ante_kind.value if ante is None else ante
             amount = base.ante if ante_amount is None else ante_amount
@@ -328,7 +323,7 @@ class Poker(commands.Cog):
         clock = (
             None
             if timer is None
-            else whole_number(timer, "timer", limits.min_timer, limits.max_timer)
+            else read_count(timer, "timer", limits.min_timer, limits.max_timer)
         )
         if not changes and clock is None:
             raise BotError("nothing_to_change")

@@ -171,6 +171,23 @@ def _check(card: int) -> None:
         raise EngineError("bad_card", text=repr(card))
 
 
+def check_deck(cards: Iterable[object]) -> tuple[Card, ...]:
+    """``cards`` as a deck order: 1 to 52 distinct cards, or ``EngineError("bad_deck")``.
+
+    >>> check_deck([51, 45]) == (Card(51), Card(45))
+    True
+    """
+    if isinstance(cards, str | bytes):
+        raise EngineError("bad_deck", reason="not_a_list")
+    deck = tuple(cards)
+    for card in deck:
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+            raise EngineError("bad_deck", reason="bad_card", card=repr(card)[:20])
+    if not 1 <= len(deck) <= 52 or len(set(deck)) != len(deck):
+        raise EngineError("bad_deck", reason="size_or_duplicates", size=len(deck))
+    return tuple(Card(c) for c in deck)  # type: ignore[arg-type]
+
+
 def format_card(card: Card) -> str:
     """Two-character text: rank in ``23456789TJQKA``, suit in ``cdhs``.
 

@@ -27,8 +27,8 @@ from typing import Any, ClassVar
 from engine.cards import FULL_DECK, Card, format_card
 from engine.errors import EngineError
 from engine.evaluator import HandRank, evaluate, rank_value
+from engine.limits import MAX_SEATS
 
-MAX_PLAYERS = 23
 # Amounts above this are nonsense for any table and would only let a typo create noise.
 MAX_CHIPS = 10**15
 
@@ -107,7 +107,7 @@ class HandConfig:
 
     def __post_init__(self) -> None:
         n = len(self.stacks)
-        if not 2 <= n <= MAX_PLAYERS:
+        if not 2 <= n <= MAX_SEATS:
             raise EngineError("bad_config", field="players", value=n)
         for name in ("stacks", "blinds", "antes"):
             values = getattr(self, name)
@@ -399,6 +399,15 @@ class HandResult:
     shown: tuple[int, ...]
     showdown: bool
     voided: bool
+
+    @property
+    def won(self) -> tuple[int, ...]:
+        """Chips each player took from pots (his own uncalled bet coming back is not a win)."""
+        won = [0] * len(self.stacks)
+        for pot in self.pots:
+            for player, chips in pot.shares:
+                won[player] += chips
+        return tuple(won)
 
 
 # --- dealing convention -------------------------------------------------------------------

@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.hand import AnteKind, Event, Hand, HandConfig, HandVoided, ReopenMode, json_value
+from engine.limits import MAX_CHIPS, MAX_SEATS
 from engine.seating import (
     HandPlan,
     NewPlayerPolicy,
@@ -72,13 +73,11 @@ __all__ = [
     "TableResumed",
 ]
 
-MAX_SEATS = 23
-"""Hard ceiling on seats (the seeds' theoretical limit); tables default to 10."""
 
 
 def _require_int(name: str, value: object, *, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise EngineError("bad_option", field=name, value=repr(value))
+        raise EngineError("bad_option", option=name, value=repr(value))
     return value
 
 
@@ -110,30 +109,34 @@ class TableOptions:
         bb = _require_int("big_blind", self.big_blind, minimum=1)
         ante = _require_int("ante", self.ante)
         if sb > bb:
-            raise EngineError("bad_option", field="small_blind", value=sb, big_blind=bb)
+            raise EngineError("blinds_out_of_order", small_blind=sb, big_blind=bb)
         if not isinstance(self.ante_kind, AnteKind):
-            raise EngineError("bad_option", field="ante_kind", value=repr(self.ante_kind))
+            raise EngineError("bad_option", option="ante_kind", value=repr(self.ante_kind))
         if self.ante_kind is AnteKind.NONE and ante:
-            raise EngineError("bad_option", field="ante", value=ante, ante_kind="none")
+            raise EngineError("bad_option", option="ante", value=ante, ante_kind="none")
         if not isinstance(self.reopen, ReopenMode):
-            raise EngineError("bad_option", field="reopen", value=repr(self.reopen))
+            raise EngineError("bad_option", option="reopen", value=repr(self.reopen))
         if not isinstance(self.new_player, NewPlayerPolicy):
-            raise EngineError("bad_option", field="new_player", value=repr(self.new_player))
+            raise EngineError("bad_option", option="new_player", value=repr(self.new_player))
         seats = _require_int("seats", self.seats, minimum=2)
         if seats > MAX_SEATS:
-            raise EngineError("bad_option", field="seats", value=seats, maximum=MAX_SEATS)
+            raise EngineError("bad_option", option="seats", value=seats, maximum=MAX_SEATS)
         low, high = self.buy_in_range
         _require_int("min_buy_in", low, minimum=1)
         _require_int("max_buy_in", high, minimum=low)
         for name, value in (
+            ("chip_unit", unit),
             ("small_blind", sb),
             ("big_blind", bb),
             ("ante", ante),
             ("min_buy_in", low),
             ("max_buy_in", high),
         ):
+            # Derived buy-ins count too: 100 big blinds of a huge blind must not slip past.
+            if value > MAX_CHIPS:
+                raise EngineError("amount_too_large", option=name, value=value, maximum=MAX_CHIPS)
             if value % unit:
-                raise EngineError("bad_option", field=name, value=value, chip_unit=unit)
+                raise EngineError("amount_not_multiple", option=name, value=value, chip_unit=unit)
 
     @property
     def buy_in_range(self) -> tuple[int, int]:
@@ -176,7 +179,7 @@ class TableOptions:
                 new_player=NewPlayerPolicy(data.get("new_player", "wait_for_bb")),
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise EngineError("bad_option", field="json", value=str(exc)) from None
+            raise EngineError("bad_option", option="json", value=str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,7 +388,7 @@ class Table:
         tournament: bool = False,
     ) -> None:
         if not isinstance(options, TableOptions):
-            raise EngineError("bad_option", field="options", value=repr(options))
+            raise EngineError("bad_option", option="options", value=repr(options))
         self._options = options
         self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self._tournament = tournament

@@ -13,11 +13,9 @@ import dataclasses
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from dotenv import dotenv_values
-
+from bot.settings import read_environment
 from engine.cards import Card, shuffled_deck
 from engine.table import TableOptions
 
@@ -60,10 +58,7 @@ class RuntimeOptions:
     ) -> RuntimeOptions:
         """``POKER_NEXT_HAND_DELAY``, ``POKER_TIME_BANK``, ``POKER_TIME_BANK_REFILL``,
         ``POKER_TIME_BANK_CAP``, ``POKER_MIN_TIMER``: the environment wins over ``.env``."""
-        values: dict[str, str] = {}
-        if dotenv_path is not None and Path(dotenv_path).is_file():
-            values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
-        values.update(os.environ if environ is None else environ)
+        values = read_environment(environ, dotenv_path)
         defaults = cls()
         changes: dict[str, Any] = {}
         for name, attribute in (
@@ -72,11 +67,11 @@ class RuntimeOptions:
             ("POKER_TIME_BANK_REFILL", "time_bank_refill"),
             ("POKER_TIME_BANK_CAP", "time_bank_cap"),
         ):
-            raw = (values.get(name) or "").strip()
-            if raw:
+            raw = values.get(name)
+            if raw is not None:
                 changes[attribute] = _seconds(name, raw)
-        raw_timer = (values.get("POKER_MIN_TIMER") or "").strip()
-        if raw_timer:
+        raw_timer = values.get("POKER_MIN_TIMER")
+        if raw_timer is not None:
             if not raw_timer.isdigit() or not 1 <= int(raw_timer) <= defaults.max_timer:
                 raise RuntimeOptionsError(
                     f"POKER_MIN_TIMER must be whole seconds from 1 to {defaults.max_timer},"

@@ -132,7 +132,7 @@ def _rebuild_running(state: dict[str, Any], stored: StoredHand, rng: random.Rand
         # Stored as started, saved just before: deal it again from the stored deck.
         table = Table.from_json(state, rng)
         button = stored.button_seat if table.rotation is None else None
-        table.start_hand(stored.deck, button=button)  # type: ignore[arg-type]
+        table.start_hand(stored.deck, button=button)
         hand = table.hand
         assert hand is not None
         if hand.config != HandConfig.from_json(stored.config):

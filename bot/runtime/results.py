@@ -15,16 +15,6 @@ _VOLUNTARY = frozenset({ActionKind.CALL, ActionKind.BET, ActionKind.RAISE})
 _AGGRESSIVE = frozenset({ActionKind.BET, ActionKind.RAISE})
 
 
-def chips_won(hand: Hand) -> list[int]:
-    """Chips each player took from pots (his own uncalled bet is returned, not won)."""
-    won = [0] * hand.config.players
-    if hand.result is not None:
-        for pot in hand.result.pots:
-            for player, chips in pot.shares:
-                won[player] += chips
-    return won
-
-
 def player_results(hand: Hand) -> list[PlayerResult]:
     """One ``PlayerResult`` per player of a finished hand (VPIP and PFR from pre-flop play)."""
     result = hand.result
@@ -38,7 +28,7 @@ def player_results(hand: Hand) -> list[PlayerResult]:
         if isinstance(event, ActionTaken):
             vpip[event.player] |= event.kind in _VOLUNTARY
             pfr[event.player] |= event.kind in _AGGRESSIVE
-    won = chips_won(hand)
+    won = result.won
     return [
         PlayerResult(
             player=i,

@@ -330,7 +330,7 @@ class TableRunner:
             await self._save()
             if not self.table.can_start():
                 self._refresh(urgent=False)
-                raise BotError("not_enough_players")
+                raise BotError("waiting_for_players")
             await self._deal()
 
     # -- decisions -------------------------------------------------------------------------

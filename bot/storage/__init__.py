@@ -2,7 +2,7 @@
 
 Open once at start-up and pass the ``Database`` to the functions of the modules below::
 
-    db = await Database.open()            # $DATABASE_URL or sqlite:///./data/poker.db; migrates
+    db = await Database.open(url)         # e.g. sqlite:///./data/poker.db; migrates
     await economy.ensure_guild(db, guild_id)
     seat = await tables.buy_in(db, table_id, user_id, 2_000)
     await invariant.verify_invariant(db)  # at start-up: logs loudly and raises if chips are off
@@ -23,12 +23,10 @@ from __future__ import annotations
 
 from bot.storage import economy, hands, invariant, ledger, stats, tables
 from bot.storage.backup import backup
-from bot.storage.db import DEFAULT_DATABASE_URL, Database, parse_database_url
-from bot.storage.errors import MAX_AMOUNT, StorageError
+from bot.storage.db import Database, parse_database_url
+from bot.storage.errors import StorageError
 
 __all__ = [
-    "DEFAULT_DATABASE_URL",
-    "MAX_AMOUNT",
     "Database",
     "StorageError",
     "backup",

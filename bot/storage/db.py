@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -45,7 +44,6 @@ from bot.storage.migrations import Migration, load_migrations
 
 log = logging.getLogger(__name__)
 
-DEFAULT_DATABASE_URL = "sqlite:///./data/poker.db"
 MEMORY = ":memory:"
 BUSY_TIMEOUT_MS = 10_000
 
@@ -54,10 +52,6 @@ Synchronous = Literal["FULL", "NORMAL"]
 
 def unix_now() -> int:
     return int(time.time())
-
-
-def database_url_from_env() -> str:
-    return os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
 
 
 def parse_database_url(url: str) -> str:
@@ -228,21 +222,22 @@ class Database:
     @classmethod
     async def open(
         cls,
-        url: str | None = None,
+        url: str,
         *,
         synchronous: Synchronous = "NORMAL",
         migrations: Sequence[Migration] | None = None,
     ) -> Database:
         """Open (creating it and its folder if needed) and migrate the database at ``url``.
 
-        ``url`` defaults to ``$DATABASE_URL``, then ``sqlite:///./data/poker.db``.
+        The bot passes its ``DATABASE_URL`` setting (``bot.settings``); storage never reads the
+        environment itself.
         """
         if synchronous not in ("FULL", "NORMAL"):
             raise StorageError("bad_setting", name="synchronous", value=repr(synchronous))
         if sqlite3.sqlite_version_info < (3, 37, 0):
             # STRICT tables need 3.37; RETURNING needs 3.35.
             raise StorageError("sqlite_too_old", version=sqlite3.sqlite_version, required="3.37")
-        path = parse_database_url(url if url is not None else database_url_from_env())
+        path = parse_database_url(url)
         if path != MEMORY:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         writer = await _connect(path, synchronous, reader=False)

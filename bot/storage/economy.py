@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from bot.storage.db import Database, Tx, unix_now
 from bot.storage.errors import (
-    MAX_AMOUNT,
     MAX_BALANCE,
     StorageError,
     check_amount,
@@ -32,6 +31,7 @@ from bot.storage.ledger import (
     require_guild,
     wallet_account,
 )
+from engine.limits import MAX_CHIPS
 
 DEFAULT_STARTING_BALANCE = 10_000
 DEFAULT_DAILY_AMOUNT = 1_000
@@ -117,10 +117,10 @@ async def update_settings(
     changes: list[tuple[str, int]] = []
     if starting_balance is not None:
         changes.append(
-            ("starting_balance", check_setting(starting_balance, "starting_balance", 0, MAX_AMOUNT))
+            ("starting_balance", check_setting(starting_balance, "starting_balance", 0, MAX_CHIPS))
         )
     if daily_amount is not None:
-        changes.append(("daily_amount", check_setting(daily_amount, "daily_amount", 0, MAX_AMOUNT)))
+        changes.append(("daily_amount", check_setting(daily_amount, "daily_amount", 0, MAX_CHIPS)))
     if daily_cooldown is not None:
         changes.append(
             ("daily_cooldown", check_setting(daily_cooldown, "daily_cooldown", 0, MAX_COOLDOWN))

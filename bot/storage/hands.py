@@ -22,16 +22,16 @@ gap (two runners on one table, a retry after a timeout) is refused rather than s
 action is durable when ``append_action`` returns; the runtime acknowledges it only then.
 
 The deck order is stored in full from the start (it is needed to rebuild the hand) and must
-match the published commitment ``sha256(salt + "AsKd...")``; it is only for the server.
+match the commitment published before the deal (``engine.cards.DeckCommitment``); it is only
+for the server.
 """
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.storage.db import Database, Tx, unix_now
 from bot.storage.errors import (
@@ -43,13 +43,11 @@ from bot.storage.errors import (
     to_json_text,
 )
 from bot.storage.ledger import Reason, hand_account, record, seat_account
-
-if TYPE_CHECKING:
-    from engine.hand import Hand
-
-MAX_PLAYERS = 23
-_RANKS = "23456789TJQKA"
-_SUITS = "cdhs"
+from engine.cards import Card, DeckCommitment, check_deck
+from engine.errors import EngineError
+from engine.hand import Action, Hand, HandConfig
+from engine.limits import MAX_SEATS
+from engine.phh import dump_played_hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +101,7 @@ class StoredHand:
     hand_no: int
     status: str  # "running", "finished" or "voided"
     config: Any  # HandConfig.to_json()
-    deck: tuple[int, ...]
+    deck: tuple[Card, ...]
     deck_salt: str
     deck_digest: str
     button_seat: int | None
@@ -125,48 +123,22 @@ class StoredHand:
         return tuple(s for s in stacks if s is not None)
 
 
-def format_card(card: int) -> str:
-    return _RANKS[card // 4] + _SUITS[card % 4]
-
-
-def _card(value: object) -> int:
-    if isinstance(value, bool):
-        raise StorageError("bad_deck", card=repr(value))
-    if isinstance(value, int):
-        if 0 <= value < 52:
-            return value
-    elif isinstance(value, str) and len(value) == 2:
-        rank, suit = _RANKS.find(value[0].upper()), _SUITS.find(value[1].lower())
-        if rank >= 0 and suit >= 0:
-            return rank * 4 + suit
-    raise StorageError("bad_deck", card=repr(value)[:20])
-
-
-def normalize_deck(deck: Iterable[object]) -> tuple[int, ...]:
-    """Card ints (engine's ``rank * 4 + suit``) from ints or "As" strings; distinct, at most 52."""
-    if isinstance(deck, str | bytes):
-        raise StorageError("bad_deck", reason="not_a_list")
-    cards = tuple(_card(c) for c in deck)
-    if not cards or len(cards) > 52 or len(set(cards)) != len(cards):
-        raise StorageError("bad_deck", reason="size_or_duplicates", size=len(cards))
-    return cards
-
-
-def commitment_digest(deck: Sequence[int], salt_hex: str) -> str:
-    """The engine's commitment: ``sha256(salt + "".join(format_card(c) for c in deck))``."""
-    salt = bytes.fromhex(salt_hex)
-    return hashlib.sha256(salt + "".join(format_card(c) for c in deck).encode("ascii")).hexdigest()
+def _check_deck(deck: Iterable[object]) -> tuple[Card, ...]:
+    try:
+        return check_deck(deck)
+    except EngineError as exc:
+        raise StorageError("bad_deck", **exc.params) from None
 
 
 def _check_players(players: Sequence[HandSeat]) -> None:
-    if not 2 <= len(players) <= MAX_PLAYERS:
+    if not 2 <= len(players) <= MAX_SEATS:
         raise StorageError("bad_players", reason="count", count=len(players))
     for p in players:
         if not isinstance(p, HandSeat):
             raise StorageError("bad_players", reason="type", value=repr(p)[:50])
         check_id(p.user_id, "user_id")
         check_amount(p.stack, "stack")
-        check_setting(p.seat_no, "seat_no", 1, MAX_PLAYERS)
+        check_setting(p.seat_no, "seat_no", 1, MAX_SEATS)
     if sorted(p.player for p in players) != list(range(len(players))):
         raise StorageError("bad_players", reason="indices")
     if len({p.seat_no for p in players}) != len(players):
@@ -180,7 +152,7 @@ async def start_hand(
     table_id: int,
     *,
     config: object,
-    deck: Sequence[object],
+    deck: Sequence[Card],
     deck_salt: str,
     deck_digest: str,
     players: Sequence[HandSeat],
@@ -195,12 +167,8 @@ async def start_hand(
     check_id(table_id, "table_id")
     _check_players(players)
     players = sorted(players, key=lambda p: p.player)
-    cards = normalize_deck(deck)
-    try:
-        digest_ok = deck_digest.lower() == commitment_digest(cards, deck_salt)
-    except (ValueError, TypeError, AttributeError):
-        digest_ok = False
-    if not digest_ok:
+    cards = _check_deck(deck)
+    if not DeckCommitment.verify(cards, deck_salt, deck_digest):
         raise StorageError("deck_commitment_mismatch", table_id=table_id)
     config_text = to_json_text(config, "config")
     config_json = from_json_text(config_text)
@@ -208,7 +176,7 @@ async def start_hand(
     if config_stacks is not None and list(config_stacks) != [p.stack for p in players]:
         raise StorageError("bad_players", reason="stacks_differ_from_config", stacks=config_stacks)
     if button_seat is not None:
-        check_setting(button_seat, "button_seat", 1, MAX_PLAYERS)
+        check_setting(button_seat, "button_seat", 1, MAX_SEATS)
     now = unix_now() if now is None else now
     total = sum(p.stack for p in players)
     async with db.write() as tx:
@@ -554,6 +522,14 @@ def _flag(value: int | None) -> bool | None:
     return None if value is None else bool(value)
 
 
+def _stored_deck(text: str) -> tuple[Card, ...]:
+    # A damaged deck must not stop a hand from loading: rebuilding it checks the commitment.
+    try:
+        return check_deck(from_json_text(text))
+    except (EngineError, ValueError):
+        return ()
+
+
 async def _load(tx: Tx, row: sqlite3.Row) -> StoredHand:
     hand_id = row["hand_id"]
     players = tuple(
@@ -588,7 +564,7 @@ async def _load(tx: Tx, row: sqlite3.Row) -> StoredHand:
         hand_no=row["hand_no"],
         status=row["status"],
         config=from_json_text(row["config"]),
-        deck=tuple(from_json_text(row["deck"])),
+        deck=_stored_deck(row["deck"]),
         deck_salt=row["deck_salt"],
         deck_digest=row["deck_digest"],
         button_seat=row["button_seat"],
@@ -631,19 +607,15 @@ async def unfinished_hands(db: Database, table_id: int | None = None) -> list[St
 def rebuild_hand(stored: StoredHand) -> Hand:
     """The engine state of a stored hand, by replaying its configuration, deck and actions.
 
-    Raises ``engine_missing`` if the engine cannot be imported and ``hand_corrupt`` if the
-    stored data does not replay (the runtime then voids the hand and logs it).
+    Raises ``hand_corrupt`` if the stored data does not replay (the runtime then voids the hand
+    and logs it).
     """
-    try:
-        from engine.hand import Action, Hand, HandConfig
-    except ImportError as exc:
-        raise StorageError("engine_missing", detail=str(exc)) from exc
-    if commitment_digest(stored.deck, stored.deck_salt) != stored.deck_digest:
+    if not DeckCommitment.verify(stored.deck, stored.deck_salt, stored.deck_digest):
         raise StorageError("hand_corrupt", hand_id=stored.hand_id, detail="deck commitment")
     try:
         config = HandConfig.from_json(stored.config)
         actions = [Action.from_json(a) for a in stored.actions]
-        return Hand.replay(config, stored.deck, actions)  # type: ignore[arg-type]
+        return Hand.replay(config, stored.deck, actions)
     except Exception as exc:
         # Any failure (an EngineError from a refused action, a malformed JSON value) means the
         # stored hand cannot be trusted to continue.
@@ -675,17 +647,13 @@ async def export_phh(
     """A finished hand as PHH text, finishing stacks included, through the engine's writer.
 
     Unshown hole cards are written ``????`` unless ``reveal_all`` (only for the server's own
-    archive). ``players`` replaces the user ids as the players' names. Raises ``engine_missing``
-    without the engine, ``hand_corrupt`` if the stored hand does not replay to its stored result.
+    archive). ``players`` replaces the user ids as the players' names. Raises ``hand_corrupt``
+    if the stored hand does not replay to its stored result.
     """
     stored = await load_hand(db, hand_id)
     if stored.status != "finished":
         raise StorageError("hand_not_finished", hand_id=hand_id, status=stored.status)
     hand = rebuild_hand(stored)
-    try:
-        from engine.phh import dump_played_hand
-    except ImportError as exc:
-        raise StorageError("engine_missing", detail=str(exc)) from exc
     result = hand.result
     if result is None or list(result.stacks) != list(stored.final_stacks or ()):
         # The replay must end where the stored result says, or the export would tell a story

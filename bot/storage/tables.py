@@ -15,7 +15,6 @@ from typing import Any
 
 from bot.storage.db import Database, Tx, unix_now
 from bot.storage.errors import (
-    MAX_AMOUNT,
     StorageError,
     check_amount,
     check_id,
@@ -32,8 +31,8 @@ from bot.storage.ledger import (
     seat_account,
     wallet_account,
 )
+from engine.limits import MAX_CHIPS, MAX_SEATS
 
-MAX_SEATS = 23
 _STATE_MAX = 32
 
 
@@ -118,13 +117,13 @@ async def _table_row(tx: Tx, table_id: int, *, must_be_open: bool) -> sqlite3.Ro
 def _check_buy_in_range(min_buy_in: object, max_buy_in: object, chip_unit: object) -> None:
     check_amount(min_buy_in, "min_buy_in")
     check_amount(max_buy_in, "max_buy_in")
-    unit = check_setting(chip_unit, "chip_unit", 1, MAX_AMOUNT)
+    unit = check_setting(chip_unit, "chip_unit", 1, MAX_CHIPS)
     assert isinstance(min_buy_in, int) and isinstance(max_buy_in, int)
     if min_buy_in > max_buy_in:
         raise StorageError("bad_setting", name="max_buy_in", value=max_buy_in, minimum=min_buy_in)
     for name, value in (("min_buy_in", min_buy_in), ("max_buy_in", max_buy_in)):
         if value % unit:
-            raise StorageError("buy_in_not_multiple", name=name, value=value, chip_unit=unit)
+            raise StorageError("amount_not_multiple", name=name, value=value, chip_unit=unit)
 
 
 def _check_state(state: object) -> str:
@@ -288,7 +287,7 @@ async def buy_in(
     if seat_no is not None and (
         isinstance(seat_no, bool) or not isinstance(seat_no, int) or seat_no < 1
     ):
-        raise StorageError("seat_out_of_range", seat_no=repr(seat_no), max_seats=MAX_SEATS)
+        raise StorageError("bad_seat", seat=repr(seat_no), seats=MAX_SEATS)
     now = unix_now() if now is None else now
     async with db.write() as tx:
         table = await _table_row(tx, table_id, must_be_open=True)
@@ -301,7 +300,7 @@ async def buy_in(
                 maximum=table["max_buy_in"],
             )
         if amount % table["chip_unit"]:
-            raise StorageError("buy_in_not_multiple", value=amount, chip_unit=table["chip_unit"])
+            raise StorageError("amount_not_multiple", value=amount, chip_unit=table["chip_unit"])
         taken = {
             row[0]: row[1]
             for row in await tx.fetchall(
@@ -317,9 +316,9 @@ async def buy_in(
             if seat_no is None:
                 raise StorageError("table_full", table_id=table_id, max_seats=max_seats)
         elif seat_no > max_seats:
-            raise StorageError("seat_out_of_range", seat_no=seat_no, max_seats=max_seats)
+            raise StorageError("bad_seat", seat=seat_no, seats=max_seats)
         elif seat_no in taken:
-            raise StorageError("seat_taken", table_id=table_id, seat_no=seat_no)
+            raise StorageError("seat_taken", table_id=table_id, seat=seat_no)
         await debit_wallet(tx, guild_id, user_id, amount, now=now, create=True)
         await tx.execute(
             "INSERT INTO seats (table_id, seat_no, user_id, stack, state, joined_at)"
@@ -355,7 +354,7 @@ async def top_up(
         table = await _table_row(tx, table_id, must_be_open=True)
         guild_id = table["guild_id"]
         if amount % table["chip_unit"]:
-            raise StorageError("buy_in_not_multiple", value=amount, chip_unit=table["chip_unit"])
+            raise StorageError("amount_not_multiple", value=amount, chip_unit=table["chip_unit"])
         seat = await tx.fetchone(
             "SELECT seat_no, stack, hand_id, state FROM seats WHERE table_id = ? AND user_id = ?",
             (table_id, user_id),

@@ -38,7 +38,6 @@ from engine.cards import FULL_DECK, Card, format_card, format_cards, parse_card
 from engine.errors import EngineError
 from engine.evaluator import rank_values
 from engine.hand import (
-    MAX_PLAYERS,
     Action,
     ActionKind,
     ActionTaken,
@@ -55,6 +54,7 @@ from engine.hand import (
     StreetDealt,
     deck_from_cards,
 )
+from engine.limits import MAX_SEATS
 from engine.phh._toml import loads as loads_toml
 
 __all__ = [
@@ -513,9 +513,9 @@ def _weakest_pair(board: Sequence[Card], used: set[Card]) -> tuple[Card, Card]:
 # --- replaying --------------------------------------------------------------------------------
 
 # Actions are immutable, so the argument-free ones are made once rather than per move.
-_FOLDS: Final = tuple(Action(ActionKind.FOLD, i) for i in range(MAX_PLAYERS))
-_CHECKS: Final = tuple(Action(ActionKind.CHECK, i) for i in range(MAX_PLAYERS))
-_CALLS: Final = tuple(Action(ActionKind.CALL, i) for i in range(MAX_PLAYERS))
+_FOLDS: Final = tuple(Action(ActionKind.FOLD, i) for i in range(MAX_SEATS))
+_CHECKS: Final = tuple(Action(ActionKind.CHECK, i) for i in range(MAX_SEATS))
+_CALLS: Final = tuple(Action(ActionKind.CALL, i) for i in range(MAX_SEATS))
 
 
 def replay(phh: PhhHand, *, strict: bool = False) -> Hand:

@@ -76,7 +76,7 @@ async def test_timeouts_check_or_fold_then_sit_the_player_out(
 
         # Only he can come back with the button (anyone else is not sitting out).
         refused = await (await fake.click(other, notice, back_id)).response()
-        assert refused.ephemeral and refused.content == t("engine.not_sitting_out")
+        assert refused.ephemeral and refused.content == t("error.not_sitting_out")
         back = await (await fake.click(idle, notice, back_id)).response()
         assert back.ephemeral and back.content == t("reply.sat_in")
         await game.wait_hand(3)

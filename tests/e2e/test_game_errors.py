@@ -52,7 +52,7 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
     await refused(game, alice, "poker", "create", seats=11,
                   expected=t("error.out_of_range", option="seats", minimum=2, maximum=10))
     await refused(game, alice, "poker", "create", small_blind=20, big_blind=10,
-                  expected=t("engine.bad_option", field="small_blind", value=20))
+                  expected=t("error.blinds_out_of_order"))
     await refused(game, alice, "poker", "create", big_blind=-10,
                   expected=t("error.amount_not_positive", option="big_blind"))
     await refused(game, alice, "poker", "create", timer=0,
@@ -71,17 +71,17 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
         (0, "error.amount_not_positive", {"option": "buy_in"}),
         (150.5, "error.amount_not_whole", {"option": "buy_in"}),
         (10**13, "error.amount_too_large", {"option": "buy_in", "maximum": 10**12}),
-        (50, "engine.buy_in_out_of_range", {"amount": 50, "minimum": 100, "maximum": 20_000}),
-        (15_000, "storage.insufficient_funds", {"balance": 10_000, "amount": 15_000}),
+        (50, "error.buy_in_out_of_range", {"amount": 50, "minimum": 100, "maximum": 20_000}),
+        (15_000, "error.insufficient_funds", {"balance": 10_000, "amount": 15_000}),
     ):
         await refused(game, alice, "poker", "join", buy_in=amount, expected=t(key, **params))
     await refused(game, alice, "poker", "join", buy_in=500, seat=12,
                   expected=t("error.out_of_range", option="seat", minimum=1, maximum=9))
     await game.ok(alice, "poker", "join", buy_in=1000, seat=1)
     await refused(game, alice, "poker", "join", buy_in=1000,
-                  expected=t("engine.already_seated"))
+                  expected=t("error.already_seated"))
     await refused(game, bob, "poker", "join", buy_in=1000, seat=1,
-                  expected=t("engine.seat_taken", seat=1))
+                  expected=t("error.seat_taken", seat=1))
     await game.ok(bob, "poker", "join", buy_in=1000, seat=2)
 
     # Nothing to play yet; host commands by a guest.
@@ -99,7 +99,7 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
     assert legal is not None and legal.to_call == 5
 
     # Out of turn, not seated, in another channel.
-    await refused(game, other, "call", expected=t("engine.not_your_turn"))
+    await refused(game, other, "call", expected=t("error.not_your_turn"))
     await refused(game, carol, "call", expected=t("error.not_in_hand"))
     await refused(game, turn, "call", channel=lobby, expected=t("error.no_table"))
     await refused(game, carol, "poker", "cards", expected=t("error.no_cards"))
@@ -111,12 +111,12 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
     await refused(game, turn, "raise", to=25.5,
                   expected=t("error.amount_not_whole", option="amount"))
     await refused(game, turn, "raise", to=5000,
-                  expected=t("engine.amount_above_stack", amount=5000, maximum=1000))
+                  expected=t("error.amount_above_stack", amount=5000, maximum=1000))
     await refused(game, turn, "raise", to=15,
-                  expected=t("engine.amount_below_minimum", amount=15, minimum=20))
+                  expected=t("error.amount_below_minimum", amount=15, minimum=20))
     await refused(game, turn, "bet", amount=10**15,
                   expected=t("error.amount_too_large", option="amount", maximum=10**12))
-    await refused(game, turn, "check", expected=t("engine.cannot_check", to_call=5))
+    await refused(game, turn, "check", expected=t("error.cannot_check", to_call=5))
     await refused(game, turn, "poker", "rebuy", amount=100, expected=t("error.rebuy_in_hand"))
     # A pre-selection is for players waiting, not for the one to act.
     runner = game.runner()
@@ -125,7 +125,7 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
     message = game.fake.message(runner.message_id)  # type: ignore[arg-type]
     press = await game.fake.click(turn, message, f"poker:{tid}:pre_call_any")
     reply = await press.response()
-    assert reply.ephemeral and reply.content == t("engine.preselect_on_turn")
+    assert reply.ephemeral and reply.content == t("error.preselect_on_turn")
     # The raise form is only for the player to act, and checks what is typed.
     opener = await (await game.fake.click(other, message, f"poker:{tid}:raise_modal")).response()
     assert opener.ephemeral and opener.content == t("error.not_your_turn")
@@ -135,7 +135,7 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
         ("lots", t("error.amount_not_whole", option="amount")),
         ("-30", t("error.amount_not_positive", option="amount")),
         ("12.5", t("error.amount_not_whole", option="amount")),
-        ("15", t("engine.amount_below_minimum", amount=15, minimum=20)),
+        ("15", t("error.amount_below_minimum", amount=15, minimum=20)),
     ):
         submit = await game.fake.submit_modal(turn, f"raise:{tid}:{turn.id}", {"amount": typed})
         answer = await submit.response()

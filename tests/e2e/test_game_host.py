@@ -142,7 +142,7 @@ async def test_chips_commands(game: Game) -> None:
     settings = await game.slash(alice, "chips", "settings", starting_balance=5000,
                                 daily_amount=0, daily_hours=12)
     assert settings.content == t("reply.economy", starting="5,000", daily="0", hours=12)
-    assert (await game.slash(carol, "chips", "daily")).content == t("storage.daily_disabled")
+    assert (await game.slash(carol, "chips", "daily")).content == t("error.daily_disabled")
 
     # Statistics and the leaderboard after a hand.
     await game.ok(alice, "poker", "create")

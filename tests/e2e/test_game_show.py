@@ -47,7 +47,7 @@ async def test_uncontested_winner_may_show_and_nobody_else(game: Game) -> None:
     assert winner_cards not in result.content  # nothing is shown unless he chooses
 
     refused = await (await fake.click(loser, result, show_id)).response()
-    assert refused.ephemeral and refused.content == t("engine.cannot_show_folded")
+    assert refused.ephemeral and refused.content == t("error.cannot_show_folded")
     stranger = await (await fake.click(carol, result, show_id)).response()
     assert stranger.ephemeral and stranger.content == t("error.nothing_to_show")
 
@@ -60,4 +60,4 @@ async def test_uncontested_winner_may_show_and_nobody_else(game: Game) -> None:
     )
     assert winner_cards in public.content
     again = await (await fake.click(first, result, show_id)).response()
-    assert again.content == t("engine.already_shown")
+    assert again.content == t("error.already_shown")

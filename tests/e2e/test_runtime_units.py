@@ -89,7 +89,7 @@ def test_i18n_falls_back_to_english_and_keeps_unknown_placeholders() -> None:
 def test_known_errors_become_sentences() -> None:
     assert describe_error(BotError("guild_only")) == (t("error.guild_only"), True)
     assert describe_error(EngineError("not_your_turn", player=1, to_act=2)) == (
-        t("engine.not_your_turn"),
+        t("error.not_your_turn"),
         True,
     )
     assert describe_error(EngineError("unheard_of")) == (t("error.illegal_action"), True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -10,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Database, economy, hands, invariant, tables
-from bot.storage.hands import HandSeat, commitment_digest
+from bot.storage.hands import HandSeat
+from engine.cards import DeckCommitment, check_deck
 
 GUILD = 1_000_000_001
 HOST = 500
@@ -77,9 +77,9 @@ async def make_table(
 
 
 def deck_and_commitment(deck: Sequence[int] | None = None) -> dict[str, object]:
-    cards = list(range(52)) if deck is None else list(deck)
-    salt = secrets.token_hex(16)
-    return {"deck": cards, "deck_salt": salt, "deck_digest": commitment_digest(cards, salt)}
+    cards = check_deck(range(52) if deck is None else deck)
+    commitment = DeckCommitment.commit(cards)
+    return {"deck": cards, "deck_salt": commitment.salt_hex, "deck_digest": commitment.digest_hex}
 
 
 async def start_simple_hand(

@@ -21,7 +21,8 @@ import random
 import sys
 
 from bot.storage import Database, StorageError, economy, hands, tables
-from bot.storage.hands import HandSeat, PlayerResult, StoredHand, commitment_digest
+from bot.storage.hands import HandSeat, PlayerResult, StoredHand
+from engine.cards import DeckCommitment, check_deck
 
 GUILD = 42
 CHANNEL = 4242
@@ -71,16 +72,17 @@ async def start(db: Database, table_id: int, rng: random.Random) -> None:
     if len(ready) < 2:
         return
     chosen = rng.sample(ready, rng.randint(2, min(4, len(ready))))
-    deck = list(range(52))
-    rng.shuffle(deck)
-    salt = rng.randbytes(16).hex()
+    order = list(range(52))
+    rng.shuffle(order)
+    deck = check_deck(order)
+    commitment = DeckCommitment.commit(deck, rng.randbytes(16))
     hand_id = await hands.start_hand(
         db,
         table_id,
         config={"stacks": [s.stack for s in chosen]},
         deck=deck,
-        deck_salt=salt,
-        deck_digest=commitment_digest(deck, salt),
+        deck_salt=commitment.salt_hex,
+        deck_digest=commitment.digest_hex,
         players=[HandSeat(i, s.seat_no, s.user_id, s.stack) for i, s in enumerate(chosen)],
     )
     ack("hand", hand_id, "running")

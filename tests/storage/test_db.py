@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.settings import DEFAULT_DATABASE_URL, Settings
 from bot.storage import Database, StorageError, parse_database_url
-from bot.storage.db import DEFAULT_DATABASE_URL, split_statements
+from bot.storage.db import split_statements
 from bot.storage.migrations import Migration, load_migrations
 
 from .conftest import snapshot
@@ -41,12 +42,10 @@ def test_default_url_is_data_poker_db() -> None:
     assert parse_database_url(DEFAULT_DATABASE_URL) == "./data/poker.db"
 
 
-async def test_database_url_from_environment(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_the_database_url_setting_opens_that_file(tmp_path: Path) -> None:
     target = tmp_path / "nested" / "env.db"
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{target}")
-    db = await Database.open()
+    settings = Settings.from_env({"DATABASE_URL": f"sqlite:///{target}"}, require_token=False)
+    db = await Database.open(settings.database_url)
     await db.close()
     assert target.is_file()
 

@@ -1,13 +1,11 @@
 """Hands: start, actions, result, void; the chips of a hand and the statistics it feeds.
 
-These tests use JSON configs and actions, so they need no engine; test_hands_engine.py replays
-real engine hands.
+Most of these tests store small JSON configs (storage does not read a config it is given);
+the ones that rebuild a hand use the engine's, and test_hands_engine.py plays real hands.
 """
 
 from __future__ import annotations
 
-import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +13,7 @@ import pytest
 
 from bot.storage import Database, StorageError, economy, hands, stats, tables
 from bot.storage.hands import HandSeat, PlayerResult
+from engine.hand import Action, ActionKind, HandConfig
 
 from .conftest import (
     GUILD,
@@ -224,77 +223,43 @@ async def test_start_hand_checks(db: Database, db_path: Path) -> None:
     assert snapshot(db_path) == before
 
 
-async def test_deck_as_card_text(db: Database) -> None:
+async def test_a_deck_that_is_not_a_deck_is_refused(db: Database) -> None:
     table_id = await _table_with(db, {101: 1_000, 102: 1_000})
-    deck_text = ["As", "Kd", "2c", "Th"]
-    cards = hands.normalize_deck(deck_text)
-    assert cards == (51, 45, 0, 34)
-    salt = "ab" * 16
+    players = [HandSeat(0, 1, 101, 1_000), HandSeat(1, 2, 102, 1_000)]
+    commitment = deck_and_commitment()
+    for deck in (["As", "Kd"], [0, 0, 1], [52], [True, 1], []):
+        with pytest.raises(StorageError) as info:
+            await hands.start_hand(
+                db,
+                table_id,
+                config={},
+                deck=deck,  # type: ignore[arg-type]
+                deck_salt=str(commitment["deck_salt"]),
+                deck_digest=str(commitment["deck_digest"]),
+                players=players,
+            )
+        assert info.value.code == "bad_deck"
+
+
+async def test_rebuild_refuses_actions_the_engine_refuses(db: Database) -> None:
+    table_id = await _table_with(db, {101: 1_000, 102: 1_000})
+    players = [HandSeat(0, 1, 101, 1_000), HandSeat(1, 2, 102, 1_000)]
+    config = HandConfig.standard((1_000, 1_000), 5, 10)
     hand_id = await hands.start_hand(
-        db,
-        table_id,
-        config={},
-        deck=deck_text,
-        deck_salt=salt,
-        deck_digest=hands.commitment_digest(cards, salt),
-        players=[HandSeat(0, 1, 101, 1_000), HandSeat(1, 2, 102, 1_000)],
+        db, table_id, config=config, players=players, **deck_and_commitment()  # type: ignore[arg-type]
     )
-    assert (await hands.load_hand(db, hand_id)).deck == cards
-
-
-async def test_rebuild_passes_exact_stored_data_to_the_engine(
-    db: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With a stand-in engine: rebuild hands over exactly what was stored, in order."""
-    calls: list[tuple[object, object, object]] = []
-
-    class FakeConfig:
-        @staticmethod
-        def from_json(data: object) -> object:
-            return ("config", data)
-
-    class FakeAction:
-        @staticmethod
-        def from_json(data: object) -> object:
-            return ("action", data)
-
-    class FakeHand:
-        @staticmethod
-        def replay(config: object, deck: object, actions: object) -> object:
-            calls.append((config, deck, list(actions)))  # type: ignore[call-overload]
-            if any(a == ("action", {"kind": "boom"}) for a in actions):  # type: ignore[attr-defined]
-                raise ValueError("refused")
-            return "hand"
-
-    fake = types.ModuleType("engine.hand")
-    fake.Hand = FakeHand  # type: ignore[attr-defined]
-    fake.HandConfig = FakeConfig  # type: ignore[attr-defined]
-    fake.Action = FakeAction  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "engine.hand", fake)
-
-    table_id = await _table_with(db, {101: 1_000, 102: 1_000})
-    hand_id = await start_simple_hand(db, table_id, [(1, 101, 1_000), (2, 102, 1_000)])
-    actions = [{"kind": "call", "player": 1}, {"kind": "check", "player": 0}]
-    for seq, action in enumerate(actions):
-        await hands.append_action(db, hand_id, seq, action)
-    stored = (await hands.unfinished_hands(db))[0]
-    rebuilt: object = hands.rebuild_hand(stored)
-    assert rebuilt == "hand"
-    assert calls == [
-        (
-            ("config", {"stacks": [1_000, 1_000]}),
-            tuple(range(52)),
-            [("action", a) for a in actions],
-        )
-    ]
-    await hands.append_action(db, hand_id, 2, {"kind": "boom"})
+    # Heads-up the button (index 1) acts first pre-flop: a call, then the big blind checks.
+    await hands.append_action(db, hand_id, 0, Action(ActionKind.CALL, 1))
+    await hands.append_action(db, hand_id, 1, Action(ActionKind.CHECK, 0))
+    rebuilt = hands.rebuild_hand(await hands.load_hand(db, hand_id))
+    assert rebuilt.board and rebuilt.to_act is not None
+    await hands.append_action(db, hand_id, 2, Action(ActionKind.CHECK, 1))  # out of turn
     with pytest.raises(StorageError) as info:
         hands.rebuild_hand(await hands.load_hand(db, hand_id))
     assert info.value.code == "hand_corrupt"
 
 
 async def test_rebuild_refuses_a_tampered_deck(db: Database, db_path: Path) -> None:
-    pytest.importorskip("engine.hand")
     table_id = await _table_with(db, {101: 1_000, 102: 1_000})
     hand_id = await start_simple_hand(db, table_id, [(1, 101, 1_000), (2, 102, 1_000)])
     import sqlite3

@@ -9,16 +9,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+import engine.cards as engine_cards
+import engine.hand as engine_hand
 from bot.storage import Database, hands, invariant, tables
 from bot.storage.hands import HandSeat, PlayerResult
 
 from .conftest import GUILD, HOST
-
-engine_hand = pytest.importorskip("engine.hand")
-engine_cards = pytest.importorskip("engine.cards")
-pytest.importorskip("engine.phh")
 
 Action = engine_hand.Action
 ActionKind = engine_hand.ActionKind

@@ -24,11 +24,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage import MAX_AMOUNT, Database, StorageError, economy, hands, invariant, tables
+from bot.storage import Database, StorageError, economy, hands, invariant, tables
 from bot.storage.errors import MAX_BALANCE, MAX_ID
 from bot.storage.hands import HandSeat, PlayerResult
 from engine.cards import FULL_DECK, DeckCommitment
 from engine.hand import Hand, HandConfig
+from engine.limits import MAX_CHIPS
 from tests.storage.test_hands_engine import _choose, _player_results
 
 GUILD = 1_000_000_001
@@ -39,12 +40,12 @@ BAD_IDS: tuple[Any, ...] = (0, -7, True, MAX_ID + 1)
 CHANNELS = (9_001, 9_002)
 UNKNOWN_TABLE = 777_777
 UNKNOWN_HAND = 888_888
-BAD_AMOUNTS: tuple[Any, ...] = (0, -1, -(10**6), MAX_AMOUNT + 1, 10**30)
+BAD_AMOUNTS: tuple[Any, ...] = (0, -1, -(10**6), MAX_CHIPS + 1, 10**30)
 BAD_AMOUNTS += (True, False, 2.5, "10", None)
 
 users = st.sampled_from(USERS)
 bad_users = st.sampled_from(BAD_IDS)
-bad_amounts = st.one_of(st.sampled_from(BAD_AMOUNTS), st.just(MAX_AMOUNT))
+bad_amounts = st.one_of(st.sampled_from(BAD_AMOUNTS), st.just(MAX_CHIPS))
 
 
 def amounts(top: int) -> st.SearchStrategy[int]:
@@ -63,7 +64,7 @@ def amount_error(value: object) -> str | None:
         return "bad_amount"
     if value <= 0:
         return "amount_not_positive"
-    if value > MAX_AMOUNT:
+    if value > MAX_CHIPS:
         return "amount_too_large"
     return None
 
@@ -282,13 +283,13 @@ class World:
             id_error(guild, channel, HOST)
             or amount_error(low)
             or amount_error(high)
-            or setting_error(unit, 1, MAX_AMOUNT)
+            or setting_error(unit, 1, MAX_CHIPS)
         )
         if not expected:
             if low > high:
                 expected = "bad_setting"
             elif low % unit or high % unit:
-                expected = "buy_in_not_multiple"
+                expected = "amount_not_multiple"
         expected = expected or setting_error(max_seats, 2, 23)
         if not expected:
             if guild != GUILD:
@@ -339,7 +340,7 @@ class World:
         seat_no = self.pick(seats, st.sampled_from([0, True, 11, 24]), "seat")
         expected = id_error(table_id, user) or amount_error(amount)
         if not expected and seat_no is not None and (isinstance(seat_no, bool) or seat_no < 1):
-            expected = "seat_out_of_range"
+            expected = "bad_seat"
         expected = expected or self.table_error(table_id)
         chosen = seat_no
         if not expected:
@@ -348,13 +349,13 @@ class World:
             if not model.low <= amount <= model.high:
                 expected = "buy_in_out_of_range"
             elif amount % model.unit:
-                expected = "buy_in_not_multiple"
+                expected = "amount_not_multiple"
             elif model.seat_of(user) is not None:
                 expected = "already_seated"
             elif seat_no is None and not free:
                 expected = "table_full"
             elif seat_no is not None and seat_no > model.max_seats:
-                expected = "seat_out_of_range"
+                expected = "bad_seat"
             elif seat_no is not None and seat_no in model.seats:
                 expected = "seat_taken"
             elif amount > self.balance(user):
@@ -398,7 +399,7 @@ class World:
             seat_no = model.seat_of(user)
             seat = model.seats[seat_no] if seat_no is not None else None
             if amount % model.unit:
-                expected = "buy_in_not_multiple"
+                expected = "amount_not_multiple"
             elif seat is None:
                 expected = "not_seated"
             elif seat.hand_id is not None:
