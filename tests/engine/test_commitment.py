@@ -57,18 +57,24 @@ def openings(draw: st.DrawFn) -> tuple[DeckCommitment, Opening]:
     return made, made.open(deck, draw(st.integers(0, len(deck) - 1)))
 
 
-def spec_root(deck: Sequence[Card], seed: bytes) -> str:
-    """The root written straight from the spec in docs/verify.md, sharing no code with it."""
+def spec_levels(deck: Sequence[Card], seed: bytes) -> list[list[bytes]]:
+    """The tree written straight from the spec in docs/verify.md, sharing no code with it."""
     nodes = []
     for i, card in enumerate(deck):
         salt = hmac.new(seed, b"deck-salt" + bytes([i]), hashlib.sha256).digest()
         leaf = b"\0" + salt + bytes([i]) + format_card(card).encode()
         nodes.append(hashlib.sha256(leaf).digest())
     nodes += [bytes(32)] * (64 - len(nodes))
+    levels = [nodes]
     while len(nodes) > 1:
         pairs = [nodes[k] + nodes[k + 1] for k in range(0, len(nodes), 2)]
         nodes = [hashlib.sha256(b"\1" + pair).digest() for pair in pairs]
-    return nodes[0].hex()
+        levels.append(nodes)
+    return levels
+
+
+def spec_root(deck: Sequence[Card], seed: bytes) -> str:
+    return spec_levels(deck, seed)[-1][0].hex()
 
 
 def doc_checker() -> Callable[[str, str], bool]:
@@ -310,7 +316,11 @@ def test_any_single_byte_tamper_of_the_text_fails(
         assert exc.code == "bad_opening"
     else:
         assert not parsed.verify(commitment.root_hex)
-    assert not CHECK(commitment.root_hex, text)
+    # The docs checker reads hex in either case, as bytes.fromhex does: "B" for "b" in the salt
+    # or a path hash is the same value, not a tamper (the engine's parser refuses it anyway).
+    in_hex = index >= raw.index(opening.salt_hex.encode())
+    if not (in_hex and bytes([new]) == raw[index : index + 1].upper()):
+        assert not CHECK(commitment.root_hex, text)
 
 
 @settings(max_examples=300, deadline=None)
@@ -376,6 +386,26 @@ def test_doc_checker_on_a_real_hand() -> None:
             assert not CHECK(made.root_hex, bad), bad
         for bad_root in (flip_hex(made.root_hex, 0), "", "not hex", made.root_hex[:-2]):
             assert not CHECK(bad_root, line)
+
+
+def test_a_longer_path_cannot_open_a_position_twice() -> None:
+    # A dishonest server publishes root = node(R1, S2): R1 the root of deck one, S2 the node over
+    # positions 32..63 of deck two. A 6-hash path opens position 40 to deck two's card; a 7-hash
+    # path (R1's path plus S2) would open it to deck one's card. Only 6 hashes are accepted.
+    one, two = list(FULL_DECK), list(FULL_DECK[::-1])
+    tree_one, tree_two = spec_levels(one, SEED), spec_levels(two, SEED)
+    root = hashlib.sha256(b"\x01" + tree_one[-1][0] + tree_two[5][1]).hexdigest()
+    honest = DeckCommitment.commit(two, SEED).open(two, 40)
+    six = (*honest.path[:5], tree_one[-1][0].hex())
+    assert CHECK(root, " ".join(("40", format_card(two[40]), honest.salt_hex, *six)))
+    deep = DeckCommitment.commit(one, SEED).open(one, 40)
+    seven = (*deep.path, tree_two[5][1].hex())
+    line = " ".join(("40", format_card(one[40]), deep.salt_hex, *seven))
+    assert not CHECK(root, line)
+    with pytest.raises(EngineError, match="fields"):
+        Opening.from_text(line)
+    with pytest.raises(EngineError, match="path"):
+        dataclasses.replace(deep, path=seven)
 
 
 # --- which positions to open ------------------------------------------------------------------
