@@ -123,6 +123,13 @@ def test_root_is_the_documented_tree(deck: tuple[Card, ...], seed: bytes) -> Non
     assert DeckCommitment.commit(deck, seed).root_hex == spec_root(deck, seed)
 
 
+@given(seeds)
+def test_salts_are_hmac_sha256(seed: bytes) -> None:
+    # The module spells HMAC out (RFC 2104) to hash the pads once per deck: same bytes as hmac.
+    expected = [hmac.digest(seed, b"deck-salt" + bytes([i]), "sha256") for i in range(64)]
+    assert engine.commitment._salts(seed, 64) == expected
+
+
 @settings(max_examples=60, deadline=None)
 @given(decks(), seeds)
 def test_every_position_opens_and_verifies(deck: tuple[Card, ...], seed: bytes) -> None:
