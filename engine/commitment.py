@@ -15,15 +15,18 @@ Scheme v1 (every hash is SHA-256; ``||`` is concatenation; ``i`` is one byte, 0.
     root       = the node over all 64 leaves (6 levels); root_hex is its lowercase hex
 
 ``card_text_i`` is the two ASCII bytes of :func:`engine.cards.format_card` (``b"As"``, ``b"Td"``).
-Deck position ``i`` is the i-th card dealt: hole cards go one at a time round the table from
-player 0, twice (player ``p`` of ``n`` holds positions ``p`` and ``p + n``), then the board at
-:func:`engine.hand.board_positions`. The opening of position ``i`` is ``(i, card, salt_i, path)``
-where ``path`` lists the 6 sibling hashes from the leaf's sibling up to the root's children: at
-level ``k`` the running hash is the right child when bit ``k`` of ``i`` is 1.
+Deck position ``i`` is index ``i`` of the order the hand deals from (burns count): hole cards go
+one at a time round the table from player 0, twice (player ``p`` of ``n`` holds positions ``p``
+and ``p + n``), then the board at :func:`engine.hand.board_positions`. The opening of position
+``i`` is ``(i, card, salt_i, path)`` where ``path`` lists the 6 sibling hashes from the leaf's
+sibling up to the root's children: at level ``k`` the running hash is the right child when bit
+``k`` of ``i`` is 1.
 
 The 0x00/0x01 prefixes keep a leaf from passing as a node; the zero padding leaf is no SHA-256
-output anyone can produce, so padding positions cannot be opened. HMAC is one-way: ``salt_i``
-gives away neither the seed nor any other salt, and without its salt a leaf hides its card.
+output anyone can produce, so padding positions cannot be opened; a checker must take exactly 6
+path hashes, or a root made over two trees could open one position two ways. HMAC is one-way:
+``salt_i`` gives away neither the seed nor any other salt, and without its salt a leaf hides its
+card. The full specification, with a test vector and a stand-alone checker, is docs/verify.md.
 
 >>> from engine.cards import FULL_DECK, format_card
 >>> deck = FULL_DECK[::-1]                       # As Ah Ad Ac Ks ...
