@@ -1,4 +1,4 @@
-"""Cards as small ints, their text forms, a secure shuffle and a deck commitment.
+"""Cards as small ints, their text forms and a secure shuffle.
 
 A card is an int 0..51 equal to ``rank * 4 + suit``: ranks 0..12 stand for 2..A and suits 0..3 for
 clubs, diamonds, hearts, spades. Plain ints keep hands cheap to copy, hash and store, and the same
@@ -9,18 +9,26 @@ numbering is the one the native evaluator reads, so evaluation needs no conversi
 (51, 12, 3, 'As', 'A♠')
 >>> format_cards(parse_cards("10h J♦ qc"))
 'ThJdQc'
+
+Deck commitments live in :mod:`engine.commitment`. For code written before it, this module still
+answers ``DeckCommitment``, ``commit`` and ``verify`` with the *legacy* whole-deck scheme
+(:class:`engine.commitment.LegacyCommitment`); new code imports from ``engine.commitment``.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import NewType
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, NewType
 
 from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from engine.commitment import LegacyCommitment
+    from engine.commitment import LegacyCommitment as DeckCommitment
+
+    commit = LegacyCommitment.commit
+    verify = LegacyCommitment.verify
 
 __all__ = [
     "FULL_DECK",
@@ -29,6 +37,7 @@ __all__ = [
     "SUIT_SYMBOLS",
     "Card",
     "DeckCommitment",
+    "LegacyCommitment",
     "commit",
     "format_card",
     "format_cards",
@@ -239,54 +248,16 @@ def shuffled_deck() -> tuple[Card, ...]:
     return tuple(deck)
 
 
-def _digest(deck: Iterable[Card], salt: bytes) -> str:
-    return hashlib.sha256(salt + format_cards(deck).encode("ascii")).hexdigest()
+# engine.commitment imports this module, so the legacy names are looked up on first use rather
+# than imported at the top (PEP 562); type checkers see them through the TYPE_CHECKING import.
+def __getattr__(name: str) -> object:
+    """``DeckCommitment``/``LegacyCommitment``, ``commit`` and ``verify``: the legacy scheme."""
+    if name not in ("DeckCommitment", "LegacyCommitment", "commit", "verify"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from engine.commitment import LegacyCommitment
 
-
-@dataclass(frozen=True, slots=True)
-class DeckCommitment:
-    """A published hash of a deck order, revealed after the hand so players can check the deal.
-
-    ``digest_hex = sha256(salt + "".join(format_card(c) for c in deck)).hexdigest()``. The random
-    salt stops anyone from recovering the order by hashing candidate decks before it is revealed.
-
-    >>> deck = shuffled_deck()
-    >>> c = DeckCommitment.commit(deck)
-    >>> DeckCommitment.verify(deck, c.salt_hex, c.digest_hex), c.matches(deck[::-1])
-    (True, False)
-    """
-
-    salt_hex: str
-    digest_hex: str
-
-    @classmethod
-    def commit(cls, deck: Sequence[Card], salt: bytes | None = None) -> DeckCommitment:
-        """Commit to ``deck``; a 32-byte random salt is drawn when none is given."""
-        if salt is None:
-            salt = secrets.token_bytes(32)
-        return cls(salt.hex(), _digest(deck, salt))
-
-    @staticmethod
-    def verify(deck: Sequence[Card], salt_hex: str, digest_hex: str) -> bool:
-        """True when ``deck`` is the order committed to as (``salt_hex``, ``digest_hex``).
-
-        Malformed hex or cards give False rather than an error: a bad commitment is simply one
-        that does not verify.
-        """
-        try:
-            salt = bytes.fromhex(salt_hex)
-            expected = _digest(deck, salt)
-        except (ValueError, TypeError, EngineError):
-            return False
-        # compare_digest needs ASCII on both sides; anything else cannot match anyway.
-        if not (isinstance(digest_hex, str) and digest_hex.isascii()):
-            return False
-        return hmac.compare_digest(expected, digest_hex.lower())
-
-    def matches(self, deck: Sequence[Card]) -> bool:
-        """True when ``deck`` is the order this commitment was made for."""
-        return DeckCommitment.verify(deck, self.salt_hex, self.digest_hex)
-
-
-commit = DeckCommitment.commit
-verify = DeckCommitment.verify
+    if name == "commit":
+        return LegacyCommitment.commit
+    if name == "verify":
+        return LegacyCommitment.verify
+    return LegacyCommitment
