@@ -23,7 +23,6 @@ from typing import Any, Literal, TypeVar
 
 from aiohttp import web
 
-from bot.app import build_bot
 from bot.client import PokerBot
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.manager import GameRuntime
@@ -124,7 +123,7 @@ def bench_options(next_hand_delay: float) -> RuntimeOptions:
 
 @dataclass
 class Stack:
-    """The fake Discord and the real bot (``bot.app.build_bot``) running against it."""
+    """The fake Discord and the real bot (``bot.client.PokerBot``) running against it."""
 
     fake: TimedFakeDiscord
     bot: PokerBot
@@ -132,7 +131,7 @@ class Stack:
 
     @property
     def runtime(self) -> GameRuntime:
-        runtime = self.bot.storage
+        runtime = self.bot.runtime
         assert isinstance(runtime, GameRuntime), "the game runtime is not open"
         return runtime
 
@@ -148,7 +147,7 @@ async def running_stack(
         async with fake:
             if on_fake_started is not None:
                 on_fake_started()
-            bot = build_bot(
+            bot = PokerBot(
                 settings_for(fake, data_dir), runtime_options=options, guild_ready_timeout=0.01
             )
             async with running_bot(fake, data_dir, bot=bot, ready_timeout=30.0) as running:

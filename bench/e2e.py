@@ -5,7 +5,7 @@ at once, and the memory of many live tables.
                         [--via mix|slash|button] [--only latency|memory] [--profile]
 
 Run from the project root (the fake Discord lives in ``tests/``). The real bot
-(``bot.app.build_bot``, production pacing but for a 1 s pause between hands) and the fake Discord
+(``bot.client.PokerBot``, production pacing but for a 1 s pause between hands) and the fake Discord
 (``tests.fakediscord``) share one process and one event loop, exactly as in the end-to-end
 tests; the database is a SQLite file in a temporary directory, removed afterwards.
 

@@ -26,7 +26,8 @@ from pathlib import Path
 from bot.storage import Database, economy, hands, tables
 from bot.storage.db import Synchronous
 from bot.storage.hands import HandSeat
-from engine.cards import FULL_DECK, DeckCommitment
+from engine.cards import FULL_DECK
+from engine.commitment import DeckCommitment
 
 GUILD = 1
 USERS = (101, 102)
@@ -76,8 +77,7 @@ async def _appends(path: Path, n: int, synchronous: Synchronous) -> tuple[float,
                 table.table_id,
                 config={"stacks": [1000, 1000]},
                 deck=deck,
-                deck_salt=commitment.salt_hex,
-                deck_digest=commitment.digest_hex,
+                commitment=commitment,
                 players=seats,
             )
             # A long hand's worth of actions, then the hand is voided to free the seats.

@@ -1,150 +1,62 @@
-"""The Discord client: ``PokerBot`` (start-up sequence) and ``PokerTree`` (errors, deadlines).
+"""The Discord client: ``PokerBot``, and its whole life in one place.
 
-Start-up, in ``setup_hook`` (after login, before the gateway connects, so no interaction can
-arrive half-ready): open storage, load the cogs, register persistent buttons, sync the
-command schema only if it changed since the last sync.
+``setup_hook`` runs after login and before the gateway connects, so no interaction can arrive
+half-ready. In order, it:
+
+1. opens the game runtime (``bot.runtime.manager.GameRuntime.open``): the database, migrated and
+   checked, and every open table restored;
+2. loads the cogs (one per feature area: ``/poker``, the action commands, ``/chips``);
+3. registers the persistent buttons, so buttons on messages posted before a restart still work;
+4. syncs the command schema with Discord, only if it changed since the last sync.
+
+While running, it registers each server's economy as the server becomes available, logs the
+invite link when ready, and answers any button press or form that no handler took (a forged or
+outdated one) so nobody is left with "interaction failed". ``close`` stops the tables first —
+their queued messages get a few seconds to go out — then the connection, then the database.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 import os
-import time
-from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 from discord.ui.dynamic import DynamicItem
 
-from .errors import report_error
-from .settings import Settings, apply_proxies
+from bot.errors import BotError, report_error
+from bot.guards import LATE_AFTER_SECONDS, InteractionClock, PokerTree, is_claimed
+from bot.invite import invite_url
+from bot.runtime.config import RuntimeOptions
+from bot.runtime.manager import GameRuntime
+from bot.runtime.rendering import prepare
+from bot.settings import Settings, apply_proxies
+from bot.storage import StorageError
+from bot.ui import DYNAMIC_ITEMS, build_view
 
 log = logging.getLogger(__name__)
 
 # Cogs loaded at start-up; each module's ``setup(bot)`` adds its commands and buttons.
-DEFAULT_EXTENSIONS: tuple[str, ...] = ()
-
-# Discord gives 3 s to answer; past this an answer would likely be refused, so skip the work.
-LATE_AFTER_SECONDS = 2.5
-
-
-class ClosableStorage(Protocol):
-    async def close(self) -> None: ...
+EXTENSIONS: tuple[str, ...] = ("cogs.poker", "cogs.actions", "cogs.chips")
+# A press or a form no handler took within this long is answered as out of date.
+ORPHAN_AFTER = 1.5
+# Loggers that would write request bodies or SQL parameters (hole cards in a DM, the deck and
+# its secret seed) at DEBUG: they never go below INFO, whatever LOG_LEVEL says.
+PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite")
 
 
-StorageOpener = Callable[[Settings], Awaitable[ClosableStorage]]
-
-
-class InteractionClock:
-    """Tells how late an interaction reached us, immune to a wrong or jumping wall clock.
-
-    An interaction id is a snowflake stamped with Discord's clock when the user acted. Comparing
-    it with our wall clock would drop everything on a host whose clock is a few seconds off, so
-    each id is compared with the monotonic clock instead: ``discord_time - monotonic`` is a
-    constant minus the delivery delay, and the largest value seen recently stands for the
-    fastest delivery. How far an interaction falls below it is how late it is. The first
-    interactions after start-up therefore never count as late.
-    """
-
-    def __init__(
-        self,
-        limit: float = LATE_AFTER_SECONDS,
-        *,
-        window: int = 256,
-        monotonic: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.limit = limit
-        self._offsets: deque[float] = deque(maxlen=window)
-        self._monotonic = monotonic
-
-    def lateness(self, interaction_id: int) -> float:
-        created = discord.utils.snowflake_time(interaction_id).timestamp()
-        offset = created - self._monotonic()
-        self._offsets.append(offset)
-        return max(self._offsets) - offset
-
-    def is_late(self, interaction_id: int) -> bool:
-        return self.lateness(interaction_id) > self.limit
-
-
-def drop_if_late(interaction: discord.Interaction[Any]) -> bool:
-    """True (and a log line) when the interaction is too late to answer."""
-    clock = getattr(interaction.client, "interaction_clock", None)
-    if not isinstance(clock, InteractionClock):
-        return False
-    lateness = clock.lateness(interaction.id)
-    if lateness <= clock.limit:
-        return False
-    log.warning(
-        "dropping interaction %s from user %s: %.2fs late",
-        interaction.id,
-        interaction.user.id,
-        lateness,
-    )
-    return True
-
-
-class PokerTree(app_commands.CommandTree["PokerBot"]):
-    """The command tree: one error handler for every command, and a lateness gate."""
-
-    async def interaction_check(self, interaction: discord.Interaction[PokerBot], /) -> bool:
-        return not drop_if_late(interaction)
-
-    async def on_error(
-        self, interaction: discord.Interaction[PokerBot], error: app_commands.AppCommandError, /
-    ) -> None:
-        await report_error(interaction, error)
-
-
-class GuardedItem:
-    """Mixin for persistent buttons: ``class Fold(GuardedItem, DynamicItem[Button], template=...)``.
-
-    discord.py only logs exceptions from a dynamic item's callback; this routes them to the same
-    ephemeral reply as commands, and drops late presses. Subclasses implement ``handle``.
-    """
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return not drop_if_late(interaction)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await self.handle(interaction)
-        except Exception as error:
-            await report_error(interaction, error)
-
-    async def handle(self, interaction: discord.Interaction[Any]) -> None:
-        raise NotImplementedError
-
-
-class PokerView(discord.ui.View):
-    """A view whose errors become an ephemeral reply and whose late clicks are dropped."""
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return not drop_if_late(interaction)
-
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
-    ) -> None:
-        await report_error(interaction, error)
-
-
-class PokerModal(discord.ui.Modal):
-    """A modal whose errors become an ephemeral reply and whose late submits are dropped."""
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return not drop_if_late(interaction)
-
-    # discord.py's Modal itself narrows View.on_error to this signature.
-    async def on_error(  # type: ignore[override]
-        self, interaction: discord.Interaction[Any], error: Exception, /
-    ) -> None:
-        await report_error(interaction, error)
+def silence_payload_loggers() -> None:
+    for name in PAYLOAD_LOGGERS:
+        logger = logging.getLogger(name)
+        if logger.getEffectiveLevel() < logging.INFO:
+            logger.setLevel(logging.INFO)
 
 
 async def command_schema_hash(
@@ -204,23 +116,22 @@ class PokerBot(commands.Bot):
         self,
         settings: Settings,
         *,
-        extensions: Sequence[str] = DEFAULT_EXTENSIONS,
-        dynamic_items: Sequence[type[DynamicItem[Any]]] = (),
-        open_storage: StorageOpener | None = None,
+        runtime_options: RuntimeOptions | None = None,
+        extensions: Sequence[str] = EXTENSIONS,
+        dynamic_items: Sequence[type[DynamicItem[Any]]] = DYNAMIC_ITEMS,
         sync_state_path: Path | None = None,
         late_after: float = LATE_AFTER_SECONDS,
         **options: Any,
     ) -> None:
         apply_proxies(settings)
+        silence_payload_loggers()
         intents = discord.Intents.none()
         # Guild and channel objects (GUILD_CREATE) are all the bot needs from the gateway.
         intents.guilds = True
         options.setdefault("max_messages", None)
         options.setdefault("chunk_guilds_at_startup", False)
-        options.setdefault(
-            "allowed_mentions",
-            discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
-        )
+        # Nothing pings anybody unless a message says so (the player to act, and only him).
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -229,10 +140,12 @@ class PokerBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        self.runtime_options = (
+            runtime_options if runtime_options is not None else RuntimeOptions.from_env()
+        )
         self.extension_names: tuple[str, ...] = tuple(extensions)
         self.dynamic_item_types: tuple[type[DynamicItem[Any]], ...] = tuple(dynamic_items)
-        self._storage_opener = open_storage
-        self.storage: ClosableStorage | None = None
+        self.runtime: GameRuntime | None = None
         self.interaction_clock = InteractionClock(late_after)
         self.sync_state = CommandSyncState(
             sync_state_path
@@ -240,27 +153,24 @@ class PokerBot(commands.Bot):
             else settings.data_dir / "command_sync.json"
         )
         self.last_sync_changed: bool | None = None
+        self._orphan_checks: set[asyncio.Task[None]] = set()
+
+    # -- start-up --------------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
-        await self.open_storage()
-        await self.load_cogs()
-        self.register_persistent_items()
-        self.last_sync_changed = await self.sync_commands_if_changed()
-
-    async def open_storage(self) -> None:
-        if self._storage_opener is not None and self.storage is None:
-            self.storage = await self._storage_opener(self.settings)
-
-    async def load_cogs(self) -> None:
+        # The first table of the day should not wait for fonts and card art to load.
+        warming = asyncio.create_task(prepare(), name="renderer-warm-up")
+        self.runtime = await GameRuntime.open(
+            self, self.settings.database_url, self.runtime_options, build_view
+        )
+        self.runtime.keep(warming)
         for name in self.extension_names:
             # A cog that fails to load must stop start-up: a half-working table is worse.
             await self.load_extension(name)
             log.info("loaded %s", name)
-
-    def register_persistent_items(self) -> None:
-        """Buttons on old messages keep working after a restart through these templates."""
         if self.dynamic_item_types:
             self.add_dynamic_items(*self.dynamic_item_types)
+        self.last_sync_changed = await self.sync_commands_if_changed()
 
     def sync_scope(self) -> discord.Object | None:
         dev_guild = self.settings.dev_guild_id
@@ -290,14 +200,53 @@ class PokerBot(commands.Bot):
         log.info("synced %d commands (%s)", len(synced), scope)
         return True
 
+    # -- while running ---------------------------------------------------------------------
+
     async def on_ready(self) -> None:
         user = self.user
         log.info("ready as %s (%s) in %d guilds", user, user.id if user else "?", len(self.guilds))
+        if self.application_id is not None:
+            log.info("invite the bot with: %s", invite_url(self.application_id))
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self._register_guild(guild)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self._register_guild(guild)
+
+    async def _register_guild(self, guild: discord.Guild) -> None:
+        if self.runtime is None:
+            return
+        try:
+            await self.runtime.ensure_guild(guild.id)
+        except StorageError:
+            log.exception("could not register guild %d", guild.id)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.type in (
+            discord.InteractionType.component,
+            discord.InteractionType.modal_submit,
+        ):
+            task = asyncio.create_task(self._answer_orphan(interaction))
+            self._orphan_checks.add(task)
+            task.add_done_callback(self._orphan_checks.discard)
+
+    async def _answer_orphan(self, interaction: discord.Interaction[Any]) -> None:
+        """A press or a form that no handler took (handlers claim theirs at once): answer it,
+        rather than let Discord tell the user the interaction failed."""
+        await asyncio.sleep(ORPHAN_AFTER)
+        if is_claimed(interaction) or interaction.response.is_done():
+            return
+        log.info("answering unclaimed interaction %s (%s)", interaction.id, interaction.data)
+        await report_error(interaction, BotError("command_outdated"))
+
+    # -- stopping --------------------------------------------------------------------------
 
     async def close(self) -> None:
+        runtime, self.runtime = self.runtime, None
         try:
-            await super().close()
+            if runtime is not None:
+                # Tables first, while the connection can still carry their last messages.
+                await runtime.close()
         finally:
-            storage, self.storage = self.storage, None
-            if storage is not None:
-                await storage.close()
+            await super().close()

@@ -2,8 +2,9 @@
 
 The cogs (``cogs/``) and the persistent buttons (``bot.ui``) are thin adapters over these
 functions, so a fold is the same fold whether typed or clicked. Replies are ephemeral and in the
-user's language; refusals are raised (``BotError``, ``EngineError``, ``StorageError``) and turned
-into a sentence by the tree's single error handler.
+user's language; refusals are raised (any ``CodedError``) and turned into a sentence by the
+single error handler. A reply that needs more than a look-up (drawing an image, building a file)
+is deferred first, so Discord's 3 s deadline is never at stake.
 """
 
 from __future__ import annotations
@@ -15,21 +16,20 @@ import discord
 from bot.amounts import read_optional_chips
 from bot.errors import BotError, locale_of
 from bot.i18n import t
+from bot.invite import missing_in_channel
 from bot.presenter import ack_text, hole_cards_view, labels_for
 from bot.render import render_hole_cards
-from bot.runtime.messenger import image_file
+from bot.runtime.manager import GameRuntime
+from bot.runtime.messenger import NOBODY, image_file
 from bot.runtime.rendering import render
 from engine.hand import ActionKind, PreAction
 
 if TYPE_CHECKING:
-    from bot.runtime.manager import GameRuntime
     from bot.runtime.runner import TableRunner
 
 
 def runtime_of(interaction: discord.Interaction[Any]) -> GameRuntime:
-    from bot.runtime.manager import GameRuntime
-
-    runtime = getattr(interaction.client, "storage", None)
+    runtime = getattr(interaction.client, "runtime", None)
     if not isinstance(runtime, GameRuntime):
         raise BotError("not_ready")
     return runtime
@@ -60,17 +60,34 @@ def require_host(interaction: discord.Interaction[Any], runner: TableRunner) -> 
         raise BotError("not_host")
 
 
+def require_channel_access(interaction: discord.Interaction[Any]) -> None:
+    """The bot must be able to show a table here: name whatever it lacks."""
+    thread = isinstance(interaction.channel, discord.Thread)
+    missing = missing_in_channel(interaction.app_permissions, thread=thread)
+    if missing:
+        names = ", ".join(name.replace("_", " ") for name in missing)
+        raise BotError("bot_missing_permissions", permissions=names)
+
+
+async def defer(interaction: discord.Interaction[Any]) -> None:
+    """Answer "thinking…" now (privately); the reply follows. For work beyond a look-up."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
 async def reply(
     interaction: discord.Interaction[Any],
     content: str,
     *,
     file: discord.File | None = None,
+    files: list[discord.File] | None = None,
     view: discord.ui.View | None = None,
     ephemeral: bool = True,
 ) -> None:
-    kwargs: dict[str, Any] = {"ephemeral": ephemeral}
-    if file is not None:
-        kwargs["file"] = file
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": NOBODY}
+    attached = [*(files or ()), *([file] if file is not None else [])]
+    if attached:
+        kwargs["files"] = attached
     if view is not None:
         kwargs["view"] = view
     if interaction.response.is_done():
@@ -84,31 +101,43 @@ async def play(
     runner: TableRunner,
     kind: ActionKind,
     amount: object = None,
+    *,
+    ref: tuple[int, int] | None = None,
 ) -> None:
     """Act for the user; the reply confirms what was stored."""
     chips = read_optional_chips(amount, "amount")
-    taken = await runner.act(interaction.user.id, kind, chips)
+    taken = await runner.act(interaction.user.id, kind, chips, ref=ref)
     await reply(interaction, ack_text(taken, locale_of(interaction)))
 
 
 async def preselect(
-    interaction: discord.Interaction[Any], runner: TableRunner, pre: PreAction
+    interaction: discord.Interaction[Any],
+    runner: TableRunner,
+    pre: PreAction,
+    ref: tuple[int, int] | None = None,
 ) -> None:
-    chosen = await runner.preselect(interaction.user.id, pre)
+    hand_number = None if ref is None else ref[0]
+    chosen = await runner.preselect(interaction.user.id, pre, hand_number=hand_number)
     await reply(interaction, t(f"preselect.{chosen.value}", locale_of(interaction)))
 
 
 async def show_my_cards(interaction: discord.Interaction[Any], runner: TableRunner) -> None:
     """The player's hole cards as an image and text, visible to him only."""
     locale = locale_of(interaction)
-    cards = runner.my_cards(interaction.user.id, locale)
+    cards = runner.my_cards(interaction.user.id, locale)  # refuses at once if he has none
     view = hole_cards_view(cards.hand, cards.index, cards.caption, locale)
-    image = await render(render_hole_cards, view, labels_for(runner.locale))
+    await defer(interaction)
+    image = await render(render_hole_cards, view, labels_for(locale))
     await reply(interaction, cards.text, file=image_file(image))
 
 
-async def show_cards(interaction: discord.Interaction[Any], runner: TableRunner) -> None:
-    await runner.show_cards(interaction.user.id)
+async def show_cards(
+    interaction: discord.Interaction[Any],
+    runner: TableRunner,
+    ref: tuple[int, int] | None = None,
+) -> None:
+    hand_number = None if ref is None else ref[0]
+    await runner.show_cards(interaction.user.id, hand_number=hand_number)
     await reply(interaction, t("reply.shown", locale_of(interaction)))
 
 

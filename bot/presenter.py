@@ -14,16 +14,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import cache
 
+from discord.utils import escape_markdown, escape_mentions
+
 from bot.i18n import has_message, resolve_locale, t
 from bot.render import HoleCardsView, Labels, PotView, SeatState, SeatView, Street, TableView
 from bot.render.labels import format_chips
+from bot.render.model import MAX_SEATS as MAX_RENDER_SEATS
 from bot.render.model import Blind
 from engine.cards import Card, format_card, pretty_cards
 from engine.evaluator import HandRank
 from engine.hand import ActionTaken, Hand, HandMucked, Legal
 from engine.table import PlayerState, Table
 
-MAX_RENDER_SEATS = 10  # the table image draws up to ten seats
+__all__ = ["MAX_RENDER_SEATS"]
 
 
 # --- words -------------------------------------------------------------------------------
@@ -55,6 +58,18 @@ def chips(amount: int, locale: object = None) -> str:
 
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
+
+
+def safe_text(text: str) -> str:
+    """User-supplied text (a display name) as it may appear in a message: no markdown, no
+    masked link, no mention or @everyone. Images and alt text take the raw name."""
+    return escape_mentions(escape_markdown(text))
+
+
+def decision_number(hand: Hand) -> int:
+    """How many decisions of this hand have been taken: names the one now due, so a button
+    drawn for it cannot act on a later one (a double click acts once)."""
+    return sum(1 for event in hand.events if isinstance(event, ActionTaken))
 
 
 def cards_text(cards: Sequence[Card]) -> str:
@@ -119,25 +134,62 @@ class Scene:
 
 @dataclass(frozen=True, slots=True)
 class ButtonSpec:
-    """A button under a message; ``bot.ui`` makes the component (``poker:<table>:<action>``)."""
+    """A button under a message; ``bot.ui`` makes the component.
+
+    ``ref`` is the (hand number, decision number) the button was drawn for: a press acts only
+    on that decision (actions) or that hand (pre-selections, showing).
+    """
 
     action: str
     label: str
     style: str = "secondary"  # primary, secondary, success or danger
     arg: int | None = None
     row: int = 0
+    ref: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPrompt:
+    """The line that names the player to act. Its countdown is filled in when the message goes
+    out, because that is when his time starts (``bot.runtime.clock``)."""
+
+    marker: tuple[int, int]  # (hand number, decision number)
+    player_id: int
+    line: str  # with ``{deadline}`` where the countdown goes
 
 
 @dataclass(frozen=True, slots=True)
 class TableMessage:
-    content: str
+    head: str
     view: TableView
     buttons: tuple[ButtonSpec, ...] = ()
-    hand_number: int = 0  # the hand it shows: buttons act only on the hand they were shown for
+    hand_number: int = 0  # the hand it shows
+    prompt: TurnPrompt | None = None
+    tail: str = ""
+
+    def text(self, deadline: int | None = None) -> str:
+        """The message as sent; ``deadline`` (Unix seconds) fills the prompt's countdown."""
+        lines = [self.head]
+        if self.prompt is not None:
+            countdown = f"<t:{deadline}:R>" if deadline is not None else "\u2014"
+            lines.append(self.prompt.line.replace("{deadline}", countdown))
+        if self.tail:
+            lines.append(self.tail)
+        return "\n".join(lines)
+
+    @property
+    def content(self) -> str:
+        return self.text()
 
 
 def name_of(scene: Scene, player_id: int) -> str:
+    """The raw display name (for images and alt text, which render no markdown)."""
     return scene.names.get(player_id) or t("player.unknown", scene.locale, id=player_id)
+
+
+def text_name(scene: Scene, player_id: int) -> str:
+    """The display name as a message may carry it (escaped)."""
+    return safe_text(name_of(scene, player_id))
 
 
 def _hand_index(table: Table, seat: int, player_id: int) -> int | None:
@@ -294,30 +346,40 @@ def action_buttons(scene: Scene, hand: Hand) -> tuple[ButtonSpec, ...]:
     if legal is None:
         return ()
     loc = scene.locale
-    row: list[ButtonSpec] = [ButtonSpec("fold", t("button.fold", loc), "danger")]
+    ref = (scene.hand_number, decision_number(hand))
+    row: list[ButtonSpec] = [ButtonSpec("fold", t("button.fold", loc), "danger", ref=ref)]
     if legal.can_check:
-        row.append(ButtonSpec("check", t("button.check", loc), "success"))
+        row.append(ButtonSpec("check", t("button.check", loc), "success", ref=ref))
     else:
-        row.append(
-            ButtonSpec("call", t("button.call", loc, amount=chips(legal.to_call, loc)), "success")
-        )
+        label = t("button.call", loc, amount=chips(legal.to_call, loc))
+        row.append(ButtonSpec("call", label, "success", ref=ref))
     if legal.can_raise:
-        row.append(
-            ButtonSpec(
-                "allin", t("button.all_in", loc, amount=chips(legal.max_raise_to, loc)), "danger"
-            )
-        )
+        label = t("button.all_in", loc, amount=chips(legal.max_raise_to, loc))
+        row.append(ButtonSpec("allin", label, "danger", ref=ref))
     row.append(ButtonSpec("cards", t("button.my_cards", loc), "secondary"))
     buttons = list(row)
     if legal.can_raise:
         verb = "bet" if legal.is_bet else "raise"
         for name, to in raise_targets(hand, legal):
             label = t(f"button.{name}", loc, amount=chips(to, loc))
-            buttons.append(ButtonSpec("raise", label, "primary", arg=to, row=1))
-        buttons.append(ButtonSpec("raise_modal", t(f"button.{verb}_custom", loc), "primary", row=1))
-    buttons.append(ButtonSpec("pre_check_fold", t("button.pre_check_fold", loc), row=2))
-    buttons.append(ButtonSpec("pre_call_any", t("button.pre_call_any", loc), row=2))
+            buttons.append(ButtonSpec("raise", label, "primary", arg=to, row=1, ref=ref))
+        label = t(f"button.{verb}_custom", loc)
+        buttons.append(ButtonSpec("raise_modal", label, "primary", row=1, ref=ref))
+    # Pre-selections belong to the hand, not to one decision: they wait for the player's turn.
+    hand_ref = (scene.hand_number, 0)
+    buttons.append(ButtonSpec("pre_check_fold", t("button.pre_check_fold", loc), row=2,
+                              ref=hand_ref))
+    buttons.append(ButtonSpec("pre_call_any", t("button.pre_call_any", loc), row=2,
+                              ref=hand_ref))
     return tuple(buttons)
+
+
+def _prompt(scene: Scene, hand: Hand, legal: Legal) -> TurnPrompt:
+    pid = int(scene.table.hand_players[legal.player])
+    key = "table.to_act_check" if legal.can_check else "table.to_act_call"
+    line = t(key, scene.locale, player=mention(pid), amount=chips(legal.to_call, scene.locale),
+             deadline="{deadline}")
+    return TurnPrompt((scene.hand_number, decision_number(hand)), pid, line)
 
 
 def table_message(scene: Scene) -> TableMessage:
@@ -325,9 +387,11 @@ def table_message(scene: Scene) -> TableMessage:
     loc = scene.locale
     table = scene.table
     hand = table.hand
+    view = table_view(scene)
     title = "table.title" if scene.hand_number else "table.title_new"
     lines = [t(title, loc, hand=scene.hand_number, stakes=_stakes(scene))]
     buttons: tuple[ButtonSpec, ...] = ()
+    prompt: TurnPrompt | None = None
     if scene.closed:
         lines.append(t("table.closed", loc))
     elif hand is not None and not hand.is_over:
@@ -335,17 +399,13 @@ def table_message(scene: Scene) -> TableMessage:
             lines.append(t("table.board", loc, cards=cards_text(hand.board)))
         last = _last_action(scene, hand)
         if last is not None:
-            who = name_of(scene, int(table.hand_players[last.player]))
+            who = text_name(scene, int(table.hand_players[last.player]))
             lines.append(t("table.last_action", loc, action=action_text(last, who, loc)))
-        lines.append(t("table.pot", loc, amount=chips(hand.total_pot(), loc)))
+        # The same figure the image's description gives: one source for both.
+        lines.append(t("table.pot", loc, amount=chips(view.pot_total, loc)))
         legal = hand.legal()
         if legal is not None:
-            player = mention(int(table.hand_players[legal.player]))
-            deadline = f"<t:{scene.deadline}:R>" if scene.deadline is not None else "—"
-            key = "table.to_act_check" if legal.can_check else "table.to_act_call"
-            lines.append(
-                t(key, loc, player=player, amount=chips(legal.to_call, loc), deadline=deadline)
-            )
+            prompt = _prompt(scene, hand, legal)
         buttons = action_buttons(scene, hand)
     elif hand is not None:
         lines.append(t("table.hand_over", loc))
@@ -357,9 +417,10 @@ def table_message(scene: Scene) -> TableMessage:
         lines.append(t("table.waiting_players", loc))
     else:
         lines.append(t("table.not_started", loc))
+    tail = ""
     if scene.commitment is not None and hand is not None:
-        lines.append(t("table.commitment", loc, digest=scene.commitment))
-    return TableMessage("\n".join(lines), table_view(scene), buttons, scene.hand_number)
+        tail = t("table.commitment", loc, digest=scene.commitment)
+    return TableMessage("\n".join(lines), view, buttons, scene.hand_number, prompt, tail)
 
 
 # --- the result of a hand -----------------------------------------------------------------
@@ -388,7 +449,7 @@ def result_content(scene: Scene) -> str:
         for player, share in pot.shares:
             if share <= 0:
                 continue
-            who = name_of(scene, int(players[player]))
+            who = text_name(scene, int(players[player]))
             rank = showdown_ranks.get(player)
             if rank is not None:
                 lines.append(
@@ -406,11 +467,12 @@ def result_content(scene: Scene) -> str:
                     t("result.wins", loc, player=who, amount=chips(share, loc), pot=label)
                 )
     for i in result.shown:
-        who = name_of(scene, int(players[i]))
+        who = text_name(scene, int(players[i]))
         lines.append(t("result.shows", loc, player=who, cards=cards_text(hand.hole_cards(i))))
     for event in hand.events:
         if isinstance(event, HandMucked):
-            lines.append(t("result.mucks", loc, player=name_of(scene, int(players[event.player]))))
+            who = text_name(scene, int(players[event.player]))
+            lines.append(t("result.mucks", loc, player=who))
     lines.append(t("result.verify", loc, hand=scene.hand_number))
     return "\n".join(lines)
 

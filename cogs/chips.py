@@ -23,6 +23,8 @@ BOARD_CHOICES = [
     for key in LeaderboardKey
 ]
 MAX_COOLDOWN_HOURS = 24 * 366
+MAX_IDLE_MINUTES = economy.MAX_IDLE_CLOSE // 60
+MAX_TABLES = economy.MAX_TABLES
 
 
 class Chips(commands.Cog):
@@ -163,6 +165,9 @@ class Chips(commands.Cog):
         starting_balance=t("option.starting_balance"),
         daily_amount=t("option.daily_amount"),
         daily_hours=t("option.daily_hours"),
+        max_tables=t("option.max_tables"),
+        max_tables_per_host=t("option.max_tables_per_host"),
+        idle_minutes=t("option.idle_minutes"),
     )
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(
@@ -171,26 +176,30 @@ class Chips(commands.Cog):
         starting_balance: app_commands.Range[int, 0] | None = None,
         daily_amount: app_commands.Range[int, 0] | None = None,
         daily_hours: app_commands.Range[int, 0, MAX_COOLDOWN_HOURS] | None = None,
+        max_tables: app_commands.Range[int, 1, MAX_TABLES] | None = None,
+        max_tables_per_host: app_commands.Range[int, 1, MAX_TABLES] | None = None,
+        idle_minutes: app_commands.Range[int, 0, MAX_IDLE_MINUTES] | None = None,
     ) -> None:
         guild_id = await self._guild(interaction)
         db = runtime_of(interaction).db
-        starting = read_optional_chips(starting_balance, "starting_balance", allow_zero=True)
-        daily = read_optional_chips(daily_amount, "daily_amount", allow_zero=True)
-        cooldown = (
-            None
-            if daily_hours is None
-            else read_count(daily_hours, "daily_hours", 0, MAX_COOLDOWN_HOURS) * 3600
-        )
-        if starting is None and daily is None and cooldown is None:
-            current = await economy.get_settings(db, guild_id)
+        changes = {
+            "starting_balance": read_optional_chips(
+                starting_balance, "starting_balance", allow_zero=True
+            ),
+            "daily_amount": read_optional_chips(daily_amount, "daily_amount", allow_zero=True),
+            "daily_cooldown": _optional_count(daily_hours, "daily_hours", 0, MAX_COOLDOWN_HOURS,
+                                              3600),
+            "max_tables": _optional_count(max_tables, "max_tables", 1, MAX_TABLES),
+            "max_tables_per_host": _optional_count(
+                max_tables_per_host, "max_tables_per_host", 1, MAX_TABLES
+            ),
+            "idle_close": _optional_count(idle_minutes, "idle_minutes", 0, MAX_IDLE_MINUTES, 60),
+        }
+        given = {name: value for name, value in changes.items() if value is not None}
+        if given:
+            current = await economy.update_settings(db, guild_id, **given)
         else:
-            current = await economy.update_settings(
-                db,
-                guild_id,
-                starting_balance=starting,
-                daily_amount=daily,
-                daily_cooldown=cooldown,
-            )
+            current = await economy.get_settings(db, guild_id)
         loc = locale_of(interaction)
         await reply(
             interaction,
@@ -200,8 +209,24 @@ class Chips(commands.Cog):
                 starting=chips(current.starting_balance, loc),
                 daily=chips(current.daily_amount, loc),
                 hours=current.daily_cooldown // 3600,
+            )
+            + "\n"
+            + t(
+                "reply.table_limits",
+                loc,
+                tables=current.max_tables,
+                per_host=current.max_tables_per_host,
+                idle=t("reply.idle_never", loc)
+                if not current.idle_close
+                else t("reply.idle_minutes", loc, minutes=current.idle_close // 60),
             ),
         )
+
+
+def _optional_count(
+    value: int | None, option: str, low: int, high: int, unit: int = 1
+) -> int | None:
+    return None if value is None else read_count(value, option, low, high) * unit
 
 
 async def setup(bot: PokerBot) -> None:

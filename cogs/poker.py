@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -20,18 +21,20 @@ from bot.client import PokerBot
 from bot.errors import BotError, locale_of
 from bot.i18n import t
 from bot.interact import (
+    defer,
     guild_id_of,
     reply,
+    require_channel_access,
     require_host,
     runtime_of,
     show_my_cards,
     table_here,
 )
 from bot.presenter import MAX_RENDER_SEATS, chips, mention
+from bot.runtime.history import stored_hand, verification
 from bot.runtime.runner import TableRunner
-from bot.storage import economy, hands, stats
-from bot.storage.hands import StoredHand
-from engine.cards import DeckCommitment, format_cards
+from bot.storage import economy, hands
+from engine.commitment import Opening
 from engine.hand import AnteKind, ReopenMode
 from engine.table import TableOptions
 
@@ -44,7 +47,6 @@ REOPEN_CHOICES = [
     app_commands.Choice(name=t(f"choice.reopen.{mode.value}"), value=mode.value)
     for mode in ReopenMode
 ]
-HISTORY_DEPTH = 100  # hands a table looks back through for /poker history and verify
 
 
 def _choice(value: object, kinds: Any, option: str) -> Any:
@@ -62,17 +64,6 @@ def _ante(kind: object, amount: int | None, option: str = "ante_amount") -> tupl
     if ante_kind is not AnteKind.NONE and not ante:
         raise BotError("ante_missing")
     return ante_kind, ante
-
-
-async def _stored_hand(runner: TableRunner, number: int | None) -> StoredHand:
-    """A hand of this table by number (the last finished one by default)."""
-    db = runner.db
-    for summary in await stats.recent_hands(db, runner.table_id, limit=HISTORY_DEPTH):
-        if number is None and summary.status != "finished":
-            continue
-        if number is None or summary.hand_no == number:
-            return await hands.load_hand(db, summary.hand_id)
-    raise BotError("no_such_hand", hand=number if number is not None else "")
 
 
 # /poker create and /poker settings describe the same table options.
@@ -113,6 +104,7 @@ class Poker(commands.Cog):
     ) -> None:
         guild_id = guild_id_of(interaction)
         runtime = runtime_of(interaction)
+        require_channel_access(interaction)
         ante_kind, ante_chips = _ante(ante, ante_amount)
         limits = runtime.options
         options = TableOptions(
@@ -194,6 +186,7 @@ class Poker(commands.Cog):
     @poker.command(name="start", description=t("command.poker.start"))
     async def start(self, interaction: Interaction) -> None:
         runner = table_here(interaction)
+        require_channel_access(interaction)
         await runner.start_dealing(interaction.user.id)
         await reply(interaction, t("reply.started", locale_of(interaction)))
 
@@ -224,8 +217,9 @@ class Poker(commands.Cog):
     @poker.command(name="table", description=t("command.poker.table"))
     async def table(self, interaction: Interaction) -> None:
         runner = table_here(interaction)
-        await runner.repost()
-        await reply(interaction, t("reply.reposted", locale_of(interaction)))
+        posted = await runner.repost(interaction.user.id)
+        key = "reply.reposted" if posted else "reply.repost_pending"
+        await reply(interaction, t(key, locale_of(interaction)))
 
     @poker.command(name="history", description=t("command.poker.history"))
     @app_commands.describe(hand=t("option.hand"))
@@ -234,7 +228,8 @@ class Poker(commands.Cog):
     ) -> None:
         runner = table_here(interaction)
         number = None if hand is None else read_count(hand, "hand", 1, 2**53)
-        stored = await _stored_hand(runner, number)
+        await defer(interaction)
+        stored = await stored_hand(runner.db, runner.table_id, number)
         if stored.status != "finished":
             raise BotError("hand_not_finished", hand=stored.hand_no)
         names = [runner.config.names.get(p.user_id, str(p.user_id)) for p in stored.players]
@@ -252,23 +247,33 @@ class Poker(commands.Cog):
     @app_commands.describe(hand=t("option.hand"))
     async def verify(self, interaction: Interaction, hand: app_commands.Range[int, 1]) -> None:
         runner = table_here(interaction)
-        stored = await _stored_hand(runner, read_count(hand, "hand", 1, 2**53))
-        if stored.status == "running":
-            raise BotError("hand_not_finished", hand=stored.hand_no)
-        deck = tuple(stored.deck)
-        ok = DeckCommitment.verify(deck, stored.deck_salt, stored.deck_digest)
-        loc = locale_of(interaction)
-        await reply(
-            interaction,
-            t(
-                "reply.verify_ok" if ok else "reply.verify_failed",
-                loc,
-                hand=stored.hand_no,
-                digest=stored.deck_digest,
-                salt=stored.deck_salt,
-                deck=format_cards(deck),
-            ),
+        number = read_count(hand, "hand", 1, 2**53)
+        await defer(interaction)
+        found = verification(
+            await stored_hand(runner.db, runner.table_id, number), interaction.user.id
         )
+        loc = locale_of(interaction)
+        if not found.matches:
+            await reply(interaction, t("reply.verify_failed", loc, hand=found.hand_no,
+                                       digest=found.root))
+            return
+        # The proofs as a file anyone can check (docs/verify.md): the cards everybody saw, and
+        # the asking player's own cards in a file only he receives.
+        files = [_openings_file(f"hand-{found.hand_no}-proofs.txt", found.root, found.public)]
+        if found.own:
+            files.append(
+                _openings_file(f"hand-{found.hand_no}-my-cards.txt", found.root, found.own)
+            )
+        text = t(
+            "reply.verify_ok",
+            loc,
+            hand=found.hand_no,
+            root=found.root,
+            opened=len(found.public),
+        )
+        if found.own:
+            text += "\n" + t("reply.verify_own", loc)
+        await reply(interaction, text, files=files)
 
     # -- the host's commands ---------------------------------------------------------------
 
@@ -336,7 +341,7 @@ class Poker(commands.Cog):
     @app_commands.describe(user=t("option.user"))
     async def kick(self, interaction: Interaction, user: discord.User) -> None:
         runner = self._hosted(interaction)
-        returned = await runner.leave(user.id, by=interaction.user.id)
+        returned = await runner.kick(user.id, interaction.user.id)
         loc = locale_of(interaction)
         if returned is None:
             await reply(interaction, t("reply.kicked_after_hand", loc, player=mention(user.id)))
@@ -359,6 +364,11 @@ class Poker(commands.Cog):
         await reply(
             interaction, t("reply.closed", loc, players=len(returned), amount=chips(total, loc))
         )
+
+
+def _openings_file(name: str, root: str, openings: Sequence[Opening]) -> discord.File:
+    lines = [f"root {root}", *(opening.to_text() for opening in openings)]
+    return discord.File(io.BytesIO(("\n".join(lines) + "\n").encode()), filename=name)
 
 
 async def setup(bot: PokerBot) -> None:

@@ -55,7 +55,8 @@ from typing import Any, Final
 
 from engine.cards import FULL_DECK, Card, format_card
 from engine.errors import EngineError
-from engine.hand import MAX_PLAYERS, board_positions
+from engine.hand import board_positions
+from engine.limits import MAX_SEATS
 
 __all__ = [
     "PADDING_LEAF",
@@ -429,7 +430,7 @@ class DeckCommitment:
 
 
 def _check_players(players: int) -> None:
-    if not (type(players) is int and 2 <= players <= MAX_PLAYERS):
+    if not (type(players) is int and 2 <= players <= MAX_SEATS):
         raise EngineError("bad_config", field="players", value=repr(players))
 
 

@@ -192,6 +192,7 @@ class SeatView:
     owes_big_blind: bool
     pending_chips: int  # a top-up that lands when the hand in progress ends
     in_hand: bool
+    leaving: str | None = None  # why he leaves when his hand ends: "left" or "removed"
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: json_value(getattr(self, f.name)) for f in fields(self)}
@@ -970,6 +971,7 @@ class Table:
             owes_big_blind=s.owes_bb,
             pending_chips=s.pending,
             in_hand=self._in_hand(s.player_id),
+            leaving=s.leaving,
         )
 
     def _unseat(self, seat: int, reason: str) -> PlayerLeft:

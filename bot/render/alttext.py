@@ -82,6 +82,8 @@ def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str
     else:
         parts.append(labels.alt_no_board)
     count = len(view.pots)
+    if view.pot_total and not view.has_results:
+        parts.append(labels.alt_pot_total.format(amount=labels.chips(view.pot_total)))
     pending = []
     for i, pot in enumerate(view.pots):
         name = labels.pot_label(i, count, pot.label)
@@ -93,9 +95,9 @@ def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str
                                          names=_names(labels, winners)))
         else:
             pending.append(f"{name} {amount}")
-    if pending:
+    if pending and (view.has_results or len(pending) > 1):
         parts.append(labels.alt_pots.format(pots=", ".join(pending)))
-    elif not view.pots:
+    elif not view.pot_total:
         parts.append(labels.alt_no_pot)
     parts.append("; ".join(_seat_words(i + 1, seat, labels, card)
                            for i, seat in enumerate(view.seats)) + ".")

@@ -52,6 +52,7 @@ class Labels:
     alt_board: str = "Board: {cards}."
     alt_no_board: str = "No board cards yet."
     alt_pots: str = "{pots}."
+    alt_pot_total: str = "Pot: {amount}."
     alt_no_pot: str = "No pot yet."
     alt_seat: str = "Seat {n}, {name}"
     alt_empty_seat: str = "Seat {n} empty"

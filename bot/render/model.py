@@ -203,6 +203,7 @@ class TableView:
         small_blind, big_blind, ante: the stakes (ante 0: none).
         hand_number: shown as "Hand #N"; ``None`` hides it.
         street: see :class:`Street`.
+
         deck: card art.
     """
 
@@ -215,6 +216,13 @@ class TableView:
     hand_number: int | None = None
     street: Street = Street.PREFLOP
     deck: DeckStyle = DeckStyle.CLASSIC
+
+    @property
+    def pot_total(self) -> int:
+        """Every chip in the pot now: the pots and the bets in front of the seats. The table
+        message and the alt text both state this one figure."""
+        bets = sum(seat.bet for seat in self.seats if seat is not None)
+        return sum(pot.amount for pot in self.pots) + bets
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.seats) <= MAX_SEATS:

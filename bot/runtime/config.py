@@ -47,6 +47,16 @@ class RuntimeOptions:
     channel_window: float = 5.0
     # Edits that change nothing about whose turn it is wait this long after the last send.
     calm_edit_interval: float = 1.0
+    # A player's time starts when the message naming him goes out; if it cannot go out at all,
+    # his time starts anyway after this long, so an unreachable channel cannot stall a table.
+    prompt_grace: float = 15.0
+    # One member may ask for the table to be posted again this often.
+    repost_cooldown: float = 30.0
+    # How often open tables are checked for having nobody seated (closed after the server's
+    # idle time, ``/chips settings idle_minutes``).
+    idle_check_interval: float = 60.0
+    # On a graceful stop, how long queued messages may take to go out.
+    drain_timeout: float = 10.0
     deck_factory: DeckFactory = field(default=shuffled_deck, compare=False)
 
     @classmethod
@@ -108,6 +118,10 @@ class TableConfig:
     banks: dict[int, float] = field(default_factory=dict)
     pending: TableOptions | None = None
     state: dict[str, Any] | None = None
+
+    def copy(self) -> TableConfig:
+        """A copy to change as a draft (its dicts are its own)."""
+        return dataclasses.replace(self, names=dict(self.names), banks=dict(self.banks))
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1,24 +1,33 @@
 """The game runtime of the whole bot: the database, and one runner per open table.
 
-It is what ``PokerBot.storage`` holds: opened in ``setup_hook`` (before the gateway connects,
-so no interaction finds a table half-restored) and closed last, after the client.
+``PokerBot.runtime`` holds it: opened in ``setup_hook`` (before the gateway connects, so no
+interaction finds a table half-restored) and closed last, after the client. It owns what is
+shared by every table — the database, the process-wide options, the random source — and hands
+each runner only the services it uses (:class:`~bot.runtime.runner.TableServices`).
+
+It also keeps each server's limits: how many tables may be open (in all, and per host; checked
+again inside the storage transaction that opens one), and it closes a table nobody has sat at
+for the server's idle time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
+import time
 from collections.abc import Sequence
 
 import discord
 
 from bot.errors import BotError
+from bot.i18n import t
 from bot.runtime.config import RuntimeOptions, TableConfig
-from bot.runtime.messenger import ViewFactory
+from bot.runtime.messenger import NOBODY, ViewFactory
 from bot.runtime.recovery import RestoredTable, restore_table
-from bot.runtime.runner import TableRunner
-from bot.storage import Database, economy, tables
+from bot.runtime.runner import TableRunner, TableServices
+from bot.storage import Database, StorageError, economy, hands, invariant, tables
 from bot.storage.tables import TableInfo
 from engine.table import Table, TableOptions
 
@@ -47,8 +56,34 @@ class GameRuntime:
         self._by_channel: dict[int, int] = {}
         self._guilds: set[int] = set()
         self._background: set[asyncio.Task[None]] = set()
+        self._closing: set[TableRunner] = set()  # closed tables whose last messages go out
         # Shuffles and first buttons come from the operating system's generator.
-        self.rng = random.SystemRandom()
+        self.rng: random.Random = random.SystemRandom()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(
+        cls,
+        client: discord.Client,
+        database_url: str,
+        options: RuntimeOptions,
+        view_factory: ViewFactory = _no_buttons,
+    ) -> GameRuntime:
+        """Open and check the database, then bring back every open table."""
+        db = await Database.open(database_url)
+        try:
+            await invariant.verify_invariant(db)
+        except StorageError:
+            # verify_invariant logged every discrepancy at CRITICAL. Starting anyway keeps every
+            # player's chips reachable; refusing would lock them all away.
+            log.critical("starting anyway: the chip invariant is broken, see the lines above")
+        runtime = cls(client, db, options, view_factory)
+        try:
+            await runtime.restore()
+        except BaseException:
+            await runtime.close()
+            raise
+        return runtime
 
     # -- lookups ---------------------------------------------------------------------------
 
@@ -70,14 +105,34 @@ class GameRuntime:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def forget(self, runner: TableRunner) -> None:
-        self.runners.pop(runner.table_id, None)
-        if self._by_channel.get(runner.channel_id) == runner.table_id:
-            del self._by_channel[runner.channel_id]
+    def _services(self) -> TableServices:
+        return TableServices(
+            db=self.db,
+            options=self.options,
+            client=self.client,
+            view_factory=self.view_factory,
+            rng=self.rng,
+            on_closed=self._closed,
+        )
 
     def _register(self, runner: TableRunner) -> None:
         self.runners[runner.table_id] = runner
         self._by_channel[runner.channel_id] = runner.table_id
+
+    def _closed(self, runner: TableRunner) -> None:
+        """A table closed: forget it, and let its last messages go out in the background."""
+        self.runners.pop(runner.table_id, None)
+        if self._by_channel.get(runner.channel_id) == runner.table_id:
+            del self._by_channel[runner.channel_id]
+        self._closing.add(runner)
+
+        async def goodbye() -> None:
+            try:
+                await runner.shutdown(drain=self.options.drain_timeout)
+            finally:
+                self._closing.discard(runner)
+
+        self.keep(asyncio.create_task(goodbye(), name=f"goodbye-{runner.table_id}"))
 
     # -- guilds ----------------------------------------------------------------------------
 
@@ -116,14 +171,16 @@ class GameRuntime:
             max_buy_in=high,
             max_seats=options.seats,
             chip_unit=options.chip_unit,
+            enforce_limits=True,
         )
-        runner = TableRunner(self, info, config, RestoredTable(table), self.rng)
+        runner = TableRunner(info, config, RestoredTable(table), self._services())
         self._register(runner)
         await runner.start()
         return runner
 
     async def restore(self) -> None:
         """Bring back every open table (at start-up); one that fails is logged and skipped."""
+        await self._settle_orphans()
         for info in await tables.open_tables(self.db):
             try:
                 runner = await self._restore_one(info)
@@ -135,12 +192,23 @@ class GameRuntime:
             # Posting the table again needs Discord: not inside start-up.
             self.keep(asyncio.create_task(self._start(runner), name=f"restore-{info.table_id}"))
         log.info("restored %d table(s)", len(self.runners))
+        self.keep(asyncio.create_task(self._sync_closed_messages(), name="closed-messages"))
+        self._sweeper = asyncio.create_task(self._sweep_idle(), name="idle-tables")
 
     async def _restore_one(self, info: TableInfo) -> TableRunner:
         config = TableConfig.from_json(info.config)
         restored = await restore_table(self.db, info, config.state, config.options, self.rng)
         config.options = restored.table.options
-        return TableRunner(self, info, config, restored, self.rng)
+        return TableRunner(info, config, restored, self._services())
+
+    async def _settle_orphans(self) -> None:
+        """A hand left running on a table that is no longer open (only data written before
+        every transition became one transaction can hold one): refund it."""
+        open_ids = {info.table_id for info in await tables.open_tables(self.db)}
+        for stored in await hands.unfinished_hands(self.db):
+            if stored.table_id not in open_ids:
+                log.warning("voiding hand %d of closed table %d", stored.hand_id, stored.table_id)
+                await hands.void_hand(self.db, stored.hand_id, reason="its table was closed")
 
     async def _start(self, runner: TableRunner) -> None:
         try:
@@ -148,10 +216,66 @@ class GameRuntime:
         except Exception:
             log.exception("table %d: could not resume after the restart", runner.table_id)
 
-    async def close(self) -> None:
-        """Stop every table (nothing to save: storage is written before every reply)."""
+    async def _sync_closed_messages(self) -> None:
+        """Bring the last message of tables closed before a stop up to date: it may still show
+        buttons or "paused" if the bot stopped before it was edited."""
+        try:
+            stale = await tables.closed_with_message(self.db)
+        except StorageError:
+            log.exception("could not list closed tables")
+            return
+        for table_id, channel_id, message_id, locale in stale:
+            channel = self.client.get_partial_messageable(channel_id)
+            try:
+                await channel.get_partial_message(message_id).edit(
+                    content=t("table.closed", locale), attachments=[], view=None,
+                    allowed_mentions=NOBODY,
+                )
+            except discord.NotFound:
+                pass  # deleted: nothing left to correct
+            except discord.HTTPException as exc:
+                log.info("table %d: could not correct its last message (%s)", table_id, exc)
+                continue
+            with contextlib.suppress(StorageError):
+                await tables.set_table_message(self.db, table_id, None)
+
+    async def _sweep_idle(self) -> None:
+        """Close tables nobody has sat at for the server's idle time (checked every minute)."""
+        while True:
+            await asyncio.sleep(self.options.idle_check_interval)
+            try:
+                await self.close_idle_tables()
+            except Exception:
+                log.exception("idle table sweep failed")
+
+    async def close_idle_tables(self, now: float | None = None) -> list[int]:
+        """Close every table empty for longer than its server allows; the table ids closed."""
+        now = time.monotonic() if now is None else now
+        closed = []
         for runner in list(self.runners.values()):
-            await runner.shutdown()
+            if runner.empty_since is None:
+                continue
+            limits = await economy.get_settings(self.db, runner.guild_id)
+            if not limits.idle_close or now - runner.empty_since < limits.idle_close:
+                continue
+            with contextlib.suppress(BotError):
+                await runner.close(None, idle=True)
+                closed.append(runner.table_id)
+        return closed
+
+    async def close(self) -> None:
+        """Stop every table. Storage has the state already (it is written before every reply);
+        the messages queued get ``drain_timeout`` seconds to go out."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        drain = self.options.drain_timeout
+        runners = list(self.runners.values()) + list(self._closing)
+        await asyncio.gather(
+            *(runner.shutdown(drain=drain) for runner in runners), return_exceptions=True
+        )
         self.runners.clear()
         self._by_channel.clear()
+        for task in list(self._background):
+            task.cancel()
         await self.db.close()
+

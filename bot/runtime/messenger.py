@@ -1,16 +1,25 @@
 """Everything a table says in its channel, in order, within Discord's rate limits.
 
-One queue per table. The table message of the current hand is posted once and then edited;
-bursts of changes coalesce into one edit (only the latest state is drawn), and a change that
-does not affect whose turn it is waits ``calm_edit_interval`` after the previous send. Every
-send, edit or post counts against ``channel_sends`` per ``channel_window`` (Discord allows about
-5 per 5 s per channel), so the bot slows itself down instead of collecting 429s.
+One queue per table, worked through in order: a hand's result always goes out before the next
+hand's table message, and the next hand's hole cards are dealt (``then``) only once the messages
+queued before them went out. The table message of the current hand is posted once and then
+edited; bursts of changes coalesce into one edit (only the latest state is drawn), a change that
+does not affect whose turn it is waits ``calm_edit_interval`` after the previous send, and a
+repost asked while one is queued joins it. Every send, edit or post counts against
+``channel_sends`` per ``channel_window`` (Discord allows about 5 per 5 s per channel), so the bot
+slows itself down instead of collecting 429s.
 
-Images are rendered here, in a worker thread, from views built when the change happened: the
-event loop never draws, and what is drawn is exactly the state that was asked for.
+A table message that names the player to act gets its countdown when it goes out: the messenger
+asks ``on_prompt`` (the table's clock, which starts the player's time then) for the deadline. Only
+that player may be pinged by it; nothing else the table sends pings anybody.
 
-Discord is edited with the bot token (interaction tokens expire after 15 minutes); a failed
-send is logged and dropped: the next state replaces it anyway.
+Images are rendered here, in a worker thread, from views built when the change happened: the event
+loop never draws, and what is drawn is exactly the state that was asked for. Text longer than a
+Discord message is split on line boundaries.
+
+If Discord refuses the bot access to the channel (permissions were taken away), the messenger
+stops sending there and calls ``on_forbidden`` once; the table decides what to do (it pauses).
+Other failed sends are logged and dropped: the next state replaces them anyway.
 """
 
 from __future__ import annotations
@@ -22,7 +31,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -36,18 +45,52 @@ log = logging.getLogger(__name__)
 
 ViewFactory = Callable[[int, Sequence[ButtonSpec]], "discord.ui.View | None"]
 PostedHook = Callable[[int], Awaitable[None]]
+PromptHook = Callable[[tuple[int, int]], "int | None"]
+
+MESSAGE_LIMIT = 2000
+# Discord's codes for "the bot may not see or post in this channel".
+NO_ACCESS = frozenset({50001, 50013})
+NOBODY = discord.AllowedMentions.none()
+
+
+def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut between lines where possible.
+
+    >>> split_text("a\\nbb\\ncc", 4)
+    ['a', 'bb', 'cc']
+    """
+    pieces: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:  # a single line too long for a message: cut it hard
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:limit])
+            line = line[limit:]
+        joined = f"{current}\n{line}" if current else line
+        if len(joined) > limit:
+            pieces.append(current)
+            current = line
+        else:
+            current = joined
+    if current or not pieces:
+        pieces.append(current)
+    return pieces
 
 
 @dataclass(slots=True)
 class _Job:
-    table: bool  # the table message (create or edit) rather than a separate post
-    content: str
-    view: TableView | None
-    labels: Labels
-    buttons: tuple[ButtonSpec, ...]
+    kind: str  # "table" (the table message), "post" (a separate message) or "then"
+    message: TableMessage | None = None
+    content: str = ""
+    view: TableView | None = None
+    labels: Labels | None = None
+    buttons: tuple[ButtonSpec, ...] = ()
     new: bool = False  # post a new table message rather than edit the current one
     urgent: bool = True
-    hand_number: int = 0
+    callback: Callable[[], None] | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 def image_file(image: RenderedImage) -> discord.File:
@@ -67,6 +110,9 @@ class TableMessenger:
         view_factory: ViewFactory,
         on_posted: PostedHook,
         message_id: int | None = None,
+        *,
+        on_prompt: PromptHook | None = None,
+        on_forbidden: Callable[[], None] | None = None,
     ) -> None:
         self.client = client
         self.table_id = table_id
@@ -74,9 +120,9 @@ class TableMessenger:
         self.options = options
         self.view_factory = view_factory
         self.on_posted = on_posted
+        self.on_prompt = on_prompt
+        self.on_forbidden = on_forbidden
         self.message_id = message_id
-        # The hand the current message shows (None: unknown, e.g. posted before a restart).
-        self.message_hand: int | None = None
         # The current message may carry buttons from before a restart until proven otherwise.
         self._buttons_shown = message_id is not None
         self._jobs: deque[_Job] = deque()
@@ -86,31 +132,29 @@ class TableMessenger:
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
+        self.blocked = False  # the channel refused us; nothing is sent until ``unblock``
 
     # -- requests (synchronous: callers never wait on Discord) ---------------------------------
 
-    def show(self, message: TableMessage, labels: Labels, *, new: bool = False,
-             urgent: bool = True) -> None:
+    @property
+    def repost_pending(self) -> bool:
+        """A new table message is queued and nothing after it: another repost would join it."""
+        last = self._jobs[-1] if self._jobs else None
+        return last is not None and last.kind == "table" and last.new
+
+    def show(
+        self, message: TableMessage, labels: Labels, *, new: bool = False, urgent: bool = True
+    ) -> None:
         """Show this state of the table: on a new message, or by editing the current one."""
         last = self._jobs[-1] if self._jobs else None
-        if not new and last is not None and last.table:
-            # Coalesce: the queued send shows the newest state instead of an outdated one.
-            last.content, last.view, last.labels = message.content, message.view, labels
-            last.buttons, last.hand_number = message.buttons, message.hand_number
+        if last is not None and last.kind == "table":
+            # Coalesce: the queued send shows the newest state instead of an outdated one, and
+            # reposts asked while one waits are that same repost (at most one is ever queued).
+            last.message, last.labels = message, labels
             last.urgent = last.urgent or urgent
+            last.new = last.new or new
         else:
-            self._jobs.append(
-                _Job(
-                    True,
-                    message.content,
-                    message.view,
-                    labels,
-                    message.buttons,
-                    new,
-                    urgent,
-                    message.hand_number,
-                )
-            )
+            self._jobs.append(_Job("table", message, labels=labels, new=new, urgent=urgent))
         self._kick()
 
     def post(
@@ -122,14 +166,30 @@ class TableMessenger:
         buttons: Sequence[ButtonSpec] = (),
     ) -> None:
         """A separate message (a result, a notice), after everything asked before it."""
-        self._jobs.append(_Job(False, content, view, labels, tuple(buttons)))
+        self._jobs.append(
+            _Job("post", content=content, view=view, labels=labels, buttons=tuple(buttons))
+        )
         self._kick()
+
+    def then(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once everything asked before has been sent (or given up)."""
+        self._jobs.append(_Job("then", callback=callback))
+        self._kick()
+
+    def unblock(self) -> None:
+        """Try the channel again (the host resumed the table after fixing permissions)."""
+        self.blocked = False
 
     async def flush(self, timeout: float = 10.0) -> None:
         """Wait until everything asked so far has been sent (or given up)."""
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
                 await self._idle.wait()
+
+    async def drain(self, timeout: float) -> None:
+        """Send what is queued (for at most ``timeout`` seconds), then stop."""
+        await self.flush(timeout)
+        await self.close()
 
     async def close(self) -> None:
         self._closed = True
@@ -151,6 +211,8 @@ class TableMessenger:
             self._task = asyncio.create_task(self._run(), name=f"table-{self.table_id}-messages")
 
     def _delay(self, job: _Job) -> float:
+        if job.kind == "then" or self.blocked:
+            return 0.0
         now = time.monotonic()
         wait = 0.0
         if len(self._sent) == self._sent.maxlen:
@@ -176,65 +238,116 @@ class TableMessenger:
                 continue
             self._jobs.popleft()
             try:
-                await self._send(job)
+                await self._do(job)
             except asyncio.CancelledError:
                 raise
+            except discord.Forbidden as exc:
+                if exc.code in NO_ACCESS:
+                    self._lose_access(exc)
+                else:
+                    log.warning("table %d: message refused (%s)", self.table_id, exc)
             except discord.HTTPException as exc:
                 log.warning("table %d: message not sent (%s)", self.table_id, exc)
             except Exception:
                 if self.client.is_closed():
-                    return  # shutting down: storage has the state, the next start reposts it
+                    return  # shutting down: storage has the state, the next start shows it
                 log.exception("table %d: message not sent", self.table_id)
+            finally:
+                job.done.set()
+
+    def _lose_access(self, exc: discord.Forbidden) -> None:
+        log.warning("table %d: no access to channel %d (%s)", self.table_id, self.channel_id, exc)
+        if not self.blocked:
+            self.blocked = True
+            if self.on_forbidden is not None:
+                self.on_forbidden()
 
     def _stamp(self) -> None:
         self._sent.append(time.monotonic())
 
-    async def _render(self, job: _Job) -> discord.File | None:
-        if job.view is None:
+    async def _render(self, view: TableView | None, labels: Labels | None) -> discord.File | None:
+        if view is None or labels is None:
             return None
-        image = await render(render_table, job.view, job.labels)
+        image = await render(render_table, view, labels)
         return image_file(image)
 
-    async def _send(self, job: _Job) -> None:
+    async def _do(self, job: _Job) -> None:
+        if job.kind == "then":
+            assert job.callback is not None
+            job.callback()
+            return
+        if self.blocked:
+            # Nobody can read the channel's messages; the prompt's time still has to start.
+            if job.message is not None and job.message.prompt is not None and self.on_prompt:
+                self.on_prompt(job.message.prompt.marker)
+            return
+        if job.kind == "post":
+            await self._post(job)
+        else:
+            await self._show(job)
+
+    async def _post(self, job: _Job) -> None:
         channel = self.client.get_partial_messageable(self.channel_id)
+        pieces = split_text(job.content)
+        file = await self._render(job.view, job.labels)
         view = self.view_factory(self.table_id, job.buttons) if job.buttons else None
-        file = await self._render(job)
-        if not job.table:
-            kwargs: dict[str, Any] = {"content": job.content}
-            if file is not None:
+        for k, piece in enumerate(pieces):
+            kwargs: dict[str, Any] = {"content": piece, "allowed_mentions": NOBODY}
+            if k == 0 and file is not None:
                 kwargs["file"] = file
-            if view is not None:
+            if k == len(pieces) - 1 and view is not None:
                 kwargs["view"] = view
+            while self._delay(job) > 0:
+                await asyncio.sleep(self._delay(job))
             self._stamp()
             await channel.send(**kwargs)
-            return
+
+    async def _show(self, job: _Job) -> None:
+        message = job.message
+        assert message is not None
+        channel = self.client.get_partial_messageable(self.channel_id)
+        view = self.view_factory(self.table_id, message.buttons) if message.buttons else None
+        file = await self._render(message.view, job.labels)
+        prompt = message.prompt
+        deadline = None
+        if prompt is not None and self.on_prompt is not None:
+            # The player's time starts now, as the message telling him goes out.
+            deadline = self.on_prompt(prompt.marker)
+        content = message.text(deadline)
+        mentions = (
+            discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False,
+                users=[discord.Object(id=prompt.player_id)],
+            )
+            if prompt is not None
+            else NOBODY
+        )
         if not job.new and self.message_id is not None:
             self._stamp()
             try:
                 await channel.get_partial_message(self.message_id).edit(
-                    content=job.content,
+                    content=content,
                     attachments=[file] if file is not None else [],
                     view=view,
+                    allowed_mentions=mentions,
                 )
                 self._buttons_shown = view is not None
-                self.message_hand = job.hand_number
                 return
             except discord.NotFound:
                 log.info("table %d: its message is gone; posting it again", self.table_id)
                 self.message_id = None
-                file = await self._render(job)  # the first file's buffer was consumed
+                file = await self._render(message.view, job.labels)  # the buffer was consumed
         await self._retire_current()
         self._stamp()
-        kwargs = {"content": job.content}
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions}
         if file is not None:
             kwargs["file"] = file
         if view is not None:
             kwargs["view"] = view
-        message = await channel.send(**kwargs)
-        self.message_id = message.id
-        self.message_hand = job.hand_number
+        sent = await channel.send(**kwargs)
+        self.message_id = sent.id
         self._buttons_shown = view is not None
-        await self.on_posted(message.id)
+        await self.on_posted(sent.id)
 
     async def _retire_current(self) -> None:
         """Take the buttons off the message being replaced, so nobody plays from it."""

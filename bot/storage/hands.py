@@ -22,8 +22,10 @@ gap (two runners on one table, a retry after a timeout) is refused rather than s
 action is durable when ``append_action`` returns; the runtime acknowledges it only then.
 
 The deck order is stored in full from the start (it is needed to rebuild the hand) and must
-match the commitment published before the deal (``engine.cards.DeckCommitment``); it is only
-for the server.
+match the commitment published before the deal (``engine.commitment.DeckCommitment``: the root
+is public, its seed stays here). It is only for the server: verifying a hand opens the positions
+that were seen, never the deck. Hands stored before position-by-position commitments existed keep
+their whole-deck digest (``deck_scheme = 'sha256'``).
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ from bot.storage.errors import (
     to_json_text,
 )
 from bot.storage.ledger import Reason, hand_account, record, seat_account
-from engine.cards import Card, DeckCommitment, check_deck
+from bot.storage.tables import TableSave, check_save, close_in, unseat, write_save
+from engine.cards import Card, check_deck
+from engine.commitment import DeckCommitment, LegacyCommitment
 from engine.errors import EngineError
 from engine.hand import Action, Hand, HandConfig
 from engine.limits import MAX_SEATS
@@ -102,8 +106,9 @@ class StoredHand:
     status: str  # "running", "finished" or "voided"
     config: Any  # HandConfig.to_json()
     deck: tuple[Card, ...]
-    deck_salt: str
-    deck_digest: str
+    deck_salt: str  # the commitment's secret: the seed (merkle1) or the salt (sha256)
+    deck_digest: str  # the commitment's public part: the root (merkle1) or the digest (sha256)
+    deck_scheme: str
     button_seat: int | None
     chips: int
     pot: int | None
@@ -113,6 +118,23 @@ class StoredHand:
     ended_at: int | None
     players: tuple[StoredPlayer, ...]
     actions: tuple[Any, ...]  # Action.to_json() of every accepted action, in order
+
+    @property
+    def commitment(self) -> DeckCommitment | None:
+        """The position-by-position commitment (None for a hand stored before it existed)."""
+        if self.deck_scheme != "merkle1":
+            return None
+        try:
+            return DeckCommitment(self.deck_digest, self.deck_salt)
+        except EngineError:
+            return None
+
+    def deck_matches(self) -> bool:
+        """Whether the stored deck is the one committed to before the deal."""
+        if self.deck_scheme == "sha256":
+            return LegacyCommitment.verify(self.deck, self.deck_salt, self.deck_digest)
+        commitment = self.commitment
+        return commitment is not None and commitment.matches(self.deck)
 
     @property
     def final_stacks(self) -> tuple[int, ...] | None:
@@ -153,13 +175,14 @@ async def start_hand(
     *,
     config: object,
     deck: Sequence[Card],
-    deck_salt: str,
-    deck_digest: str,
+    commitment: DeckCommitment,
     players: Sequence[HandSeat],
     button_seat: int | None = None,
+    save: TableSave | None = None,
     now: int | None = None,
 ) -> int:
-    """Store a new hand and move the players' stacks into it; the hand id.
+    """Store a new hand and move the players' stacks into it, in one transaction with ``save``
+    (the table as the deal left it); the hand id.
 
     Each player's ``stack`` must be his whole stack at the seat (table stakes), and the config's
     ``stacks`` (when it has them, as ``HandConfig.to_json()`` does) must list the same values.
@@ -168,7 +191,7 @@ async def start_hand(
     _check_players(players)
     players = sorted(players, key=lambda p: p.player)
     cards = _check_deck(deck)
-    if not DeckCommitment.verify(cards, deck_salt, deck_digest):
+    if not isinstance(commitment, DeckCommitment) or not commitment.matches(cards):
         raise StorageError("deck_commitment_mismatch", table_id=table_id)
     config_text = to_json_text(config, "config")
     config_json = from_json_text(config_text)
@@ -177,6 +200,7 @@ async def start_hand(
         raise StorageError("bad_players", reason="stacks_differ_from_config", stacks=config_stacks)
     if button_seat is not None:
         check_setting(button_seat, "button_seat", 1, MAX_SEATS)
+    checked = check_save(save)
     now = unix_now() if now is None else now
     total = sum(p.stack for p in players)
     async with db.write() as tx:
@@ -196,15 +220,16 @@ async def start_hand(
             raise StorageError("hand_in_progress", table_id=table_id, hand_id=running)
         hand_id = await tx.insert(
             "INSERT INTO hands (guild_id, table_id, hand_no, config, deck, deck_salt,"
-            " deck_digest, button_seat, chips, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " deck_digest, deck_scheme, button_seat, chips, started_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 'merkle1', ?, ?, ?)",
             (
                 guild_id,
                 table_id,
                 hand_no,
                 config_text,
                 to_json_text(list(cards), "deck"),
-                deck_salt.lower(),
-                deck_digest.lower(),
+                commitment.seed_hex,
+                commitment.root_hex,
                 button_seat,
                 total,
                 now,
@@ -241,6 +266,7 @@ async def start_hand(
                 hand_id=hand_id,
                 now=now,
             )
+        await write_save(tx, table_id, checked)
         return hand_id
 
 
@@ -293,25 +319,37 @@ async def append_actions(
     first_seq: int,
     actions: Sequence[object],
     *,
+    save: TableSave | None = None,
     now: int | None = None,
 ) -> None:
-    """Store several actions at once (one input that set off pre-selected ones), atomically."""
+    """Store several actions at once (one input that set off pre-selected ones), atomically,
+    with ``save`` when the input changed the table too (a timeout that sits a player out)."""
     check_id(hand_id, "hand_id")
     _check_seq(first_seq)
     texts = [to_json_text(a, "action") for a in actions]
-    if not texts:
+    checked = check_save(save)
+    if not texts and checked is None:
         return
     now = unix_now() if now is None else now
-    if len(texts) == 1:
+    if len(texts) == 1 and checked is None:
         # Nearly every input logs one action: one statement is atomic on its own, and one trip
         # to SQLite's thread instead of three keeps the shared writer lock free for other tables.
         if not await db.write_one(_APPEND_ONE, (hand_id, first_seq, texts[0], now)):
             raise await _append_refusal(db, hand_id, first_seq)
         return
     async with db.write() as tx:
-        for offset, text in enumerate(texts):
-            if not await tx.fetchall(_APPEND_ONE, (hand_id, first_seq + offset, text, now)):
-                raise await _append_refusal(tx, hand_id, first_seq + offset)
+        await _append_in(tx, hand_id, first_seq, texts, now)
+        if checked is not None:
+            table_id = await tx.scalar("SELECT table_id FROM hands WHERE hand_id = ?", (hand_id,))
+            if table_id is None:
+                raise StorageError("unknown_hand", hand_id=hand_id)
+            await write_save(tx, int(table_id), checked)
+
+
+async def _append_in(tx: Tx, hand_id: int, first_seq: int, texts: Sequence[str], now: int) -> None:
+    for offset, text in enumerate(texts):
+        if not await tx.fetchall(_APPEND_ONE, (hand_id, first_seq + offset, text, now)):
+            raise await _append_refusal(tx, hand_id, first_seq + offset)
 
 
 async def _running_hand(tx: Tx, hand_id: int) -> sqlite3.Row:
@@ -401,15 +439,20 @@ async def record_hand_result(
     players: Sequence[PlayerResult],
     *,
     pot: int | None = None,
+    departures: Sequence[int] = (),
+    save: TableSave | None = None,
     now: int | None = None,
 ) -> None:
-    """Finish a hand: finishing stacks back to the seats, result and statistics, atomically.
+    """Finish a hand: finishing stacks back to the seats, result and statistics, the players
+    who were leaving sent home (``departures``: user ids) and the table saved, atomically.
 
     ``result`` is any JSON value (or an object with ``to_json()``); ``pot`` defaults to the sum
     of the contributions. The finishing stacks must add up to the chips the hand holds.
     """
     check_id(hand_id, "hand_id")
     _check_results(players)
+    departing = _check_departures(departures)
+    checked = check_save(save)
     if len({r.player for r in players}) != len(players):
         raise StorageError("bad_players", reason="duplicate_player")
     result_text = to_json_text(result, "result")
@@ -470,6 +513,23 @@ async def record_hand_result(
                     int(r.pfr),
                 ),
             )
+        await _depart_and_save(tx, hand, departing, checked, now)
+
+
+def _check_departures(departures: Sequence[int]) -> tuple[int, ...]:
+    users = tuple(check_id(user_id, "user_id") for user_id in departures)
+    if len(set(users)) != len(users):
+        raise StorageError("bad_players", reason="duplicate_departure")
+    return users
+
+
+async def _depart_and_save(
+    tx: Tx, hand: sqlite3.Row, departing: Sequence[int], save: Any, now: int
+) -> None:
+    table_id = int(hand["table_id"])
+    for user_id in departing:
+        await unseat(tx, table_id, user_id, actor_id=None, now=now)
+    await write_save(tx, table_id, save)
 
 
 async def void_hand(
@@ -478,42 +538,115 @@ async def void_hand(
     *,
     reason: str,
     actor_id: int | None = None,
+    first_seq: int | None = None,
+    actions: Sequence[object] = (),
+    departures: Sequence[int] = (),
+    save: TableSave | None = None,
     now: int | None = None,
 ) -> dict[int, int]:
-    """Cancel a running hand: every starting stack goes back to its seat; {user id: chips}."""
+    """Cancel a running hand: every starting stack goes back to its seat; {user id: chips}.
+
+    One transaction with everything that goes with it: the ``actions`` the engine logged for
+    the void (from ``first_seq``, so a replay ends voided too), the players who were leaving
+    sent home, and the table saved. A crash leaves either all of it or none.
+    """
+    checked = _check_void(hand_id, reason, actor_id, first_seq, actions)
+    departing = _check_departures(departures)
+    checked_save = check_save(save)
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        refunds = await _void_in(tx, hand_id, checked, now)
+        hand = await tx.fetchone("SELECT table_id FROM hands WHERE hand_id = ?", (hand_id,))
+        assert hand is not None
+        await _depart_and_save(tx, hand, departing, checked_save, now)
+        return refunds
+
+
+async def close_table(
+    db: Database,
+    table_id: int,
+    *,
+    actor_id: int | None = None,
+    hand_id: int | None = None,
+    reason: str = "table closed",
+    first_seq: int | None = None,
+    actions: Sequence[object] = (),
+    now: int | None = None,
+) -> dict[int, int]:
+    """Close a table, voiding its running hand ``hand_id`` first, in one transaction; {user
+    id: chips returned to the wallet}."""
+    check_id(table_id, "table_id")
+    checked = None if hand_id is None else _check_void(
+        hand_id, reason, actor_id, first_seq, actions
+    )
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        if checked is not None:
+            assert hand_id is not None
+            owner = await tx.scalar("SELECT table_id FROM hands WHERE hand_id = ?", (hand_id,))
+            if owner != table_id:
+                raise StorageError("unknown_hand", hand_id=hand_id, table_id=table_id)
+            await _void_in(tx, hand_id, checked, now)
+        return await close_in(tx, table_id, actor_id=actor_id, now=now)
+
+
+@dataclass(frozen=True, slots=True)
+class _Void:
+    hand_id: int
+    reason: str
+    actor_id: int | None
+    first_seq: int
+    texts: tuple[str, ...]
+
+
+def _check_void(
+    hand_id: int,
+    reason: str,
+    actor_id: int | None,
+    first_seq: int | None,
+    actions: Sequence[object],
+) -> _Void:
     check_id(hand_id, "hand_id")
     if actor_id is not None:
         check_id(actor_id, "actor_id")
     if not isinstance(reason, str) or not 1 <= len(reason) <= 200:
         raise StorageError("bad_setting", name="reason", value=repr(reason)[:50])
-    now = unix_now() if now is None else now
-    async with db.write() as tx:
-        hand = await _running_hand(tx, hand_id)
-        starts = {
-            row[0]: row[1]
-            for row in await tx.fetchall(
-                "SELECT player, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,)
-            )
-        }
-        seated = await _return_to_seats(
-            tx,
-            hand=hand,
-            hand_id=hand_id,
-            stacks=starts,
-            reason=Reason.HAND_VOID,
-            actor_id=actor_id,
-            now=now,
+    texts = tuple(to_json_text(a, "action") for a in actions)
+    if texts and first_seq is None:
+        raise StorageError("action_out_of_order", got=None)
+    seq = 0 if first_seq is None else _check_seq(first_seq)
+    return _Void(hand_id, reason, actor_id, seq, texts)
+
+
+async def _void_in(tx: Tx, hand_id: int, void: _Void, now: int) -> dict[int, int]:
+    hand = await _running_hand(tx, hand_id)
+    await _append_in(tx, hand_id, void.first_seq, void.texts, now)
+    starts = {
+        row[0]: row[1]
+        for row in await tx.fetchall(
+            "SELECT player, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,)
         )
-        await tx.execute(
-            "UPDATE hands SET status = 'voided', chips = 0, void_reason = ?, ended_at = ?"
-            " WHERE hand_id = ?",
-            (reason, now, hand_id),
-        )
-        return {user_id: start for user_id, _, start in seated.values()}
+    }
+    seated = await _return_to_seats(
+        tx,
+        hand=hand,
+        hand_id=hand_id,
+        stacks=starts,
+        reason=Reason.HAND_VOID,
+        actor_id=void.actor_id,
+        now=now,
+    )
+    await tx.execute(
+        "UPDATE hands SET status = 'voided', chips = 0, void_reason = ?, ended_at = ?"
+        " WHERE hand_id = ?",
+        (void.reason, now, hand_id),
+    )
+    return {user_id: start for user_id, _, start in seated.values()}
 
 
 _HAND_COLUMNS = (
     "hand_id, guild_id, table_id, hand_no, status, config, deck, deck_salt, deck_digest,"
+    " deck_scheme,"
     " button_seat, chips, pot, result, void_reason, started_at, ended_at"
 )
 
@@ -567,6 +700,7 @@ async def _load(tx: Tx, row: sqlite3.Row) -> StoredHand:
         deck=_stored_deck(row["deck"]),
         deck_salt=row["deck_salt"],
         deck_digest=row["deck_digest"],
+        deck_scheme=row["deck_scheme"],
         button_seat=row["button_seat"],
         chips=row["chips"],
         pot=row["pot"],
@@ -610,7 +744,7 @@ def rebuild_hand(stored: StoredHand) -> Hand:
     Raises ``hand_corrupt`` if the stored data does not replay (the runtime then voids the hand
     and logs it).
     """
-    if not DeckCommitment.verify(stored.deck, stored.deck_salt, stored.deck_digest):
+    if not stored.deck_matches():
         raise StorageError("hand_corrupt", hand_id=stored.hand_id, detail="deck commitment")
     try:
         config = HandConfig.from_json(stored.config)

@@ -1,4 +1,4 @@
-"""Helpers for the game's end-to-end tests: the real bot (``bot.app.build_bot``) against the
+"""Helpers for the game's end-to-end tests: the real bot (``bot.client.PokerBot``) against the
 fake Discord, with quick pacing, a deck the test may stack, and shortcuts to play."""
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.app import build_bot
 from bot.client import PokerBot
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.manager import GameRuntime
@@ -24,11 +23,19 @@ from engine.cards import Card, shuffled_deck
 from engine.hand import Hand, deck_from_cards
 from engine.table import Table, TableOptions
 from tests.e2e.harness import World, running_bot, settings_for
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionCallback
+from tests.fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    InteractionCallback,
+    InteractionHandle,
+)
 
 T = TypeVar("T")
 
 STARTING_BALANCE = 10_000  # storage's default for a new wallet
+DEFERRED = 5  # the "thinking…" response that a later message replaces
 
 
 class StackedDeck:
@@ -57,6 +64,7 @@ def quick_options(deck: StackedDeck, **changes: Any) -> RuntimeOptions:
         time_bank_cap=0.0,
         min_timer=1,
         default_timer=30,
+        drain_timeout=2.0,
         deck_factory=deck,
     )
     return replace(base, **changes)
@@ -91,7 +99,7 @@ class Game:
 
     @property
     def runtime(self) -> GameRuntime:
-        runtime = self.bot.storage
+        runtime = self.bot.runtime
         assert isinstance(runtime, GameRuntime)
         return runtime
 
@@ -163,7 +171,7 @@ class Game:
         handle = await self.fake.slash(
             who, channel or self.channel, name, subcommand=subcommand, options=options
         )
-        return await handle.response()
+        return await settled(handle)
 
     async def poker(self, who: FakeUser, subcommand: str, **options: Any) -> InteractionCallback:
         return await self.slash(who, "poker", subcommand, **options)
@@ -205,6 +213,28 @@ class Game:
             await self.ok(user, "check" if legal.can_check else "call")
 
 
+def button_id(message: FakeMessage, action: str, arg: int | None = None) -> str:
+    """The custom id of the button for ``action`` (and raise-to ``arg``) on a message."""
+    pattern = re.compile(
+        rf"poker:\d+:{re.escape(action)}(?:@\d+\.\d+)?" + (rf":{arg}" if arg is not None else "")
+    )
+    found = [cid for cid in message.custom_ids() if pattern.fullmatch(cid)]
+    assert len(found) == 1, (action, arg, message.custom_ids())
+    return found[0]
+
+
+async def settled(handle: InteractionHandle, timeout: float = 20.0) -> InteractionCallback:
+    """The bot's answer to an interaction: its first response, or, when that was a deferral
+    ("thinking…"), the message that replaced it."""
+    callback = await handle.response()
+    if callback.type != DEFERRED:
+        return callback
+    message = await handle.wait_original(timeout=timeout)
+    data = {"content": message.content, "flags": message.flags,
+            "embeds": list(message.embeds), "components": list(message.components)}
+    return InteractionCallback(4, data, message.attachments, message)
+
+
 def seat_order(options: TableOptions, seats: dict[int, int], seed: int) -> tuple[int, ...]:
     """Players of the first hand in engine order, as a table seeded ``seed`` will deal it."""
     table = Table(options, random.Random(seed))
@@ -244,7 +274,7 @@ async def running_game(
     """The real bot as ``poker-bot`` builds it, running against ``fake``."""
     deck = deck if deck is not None else StackedDeck()
     settings = settings_for(fake, data_dir)
-    bot = build_bot(
+    bot = PokerBot(
         settings,
         runtime_options=options if options is not None else quick_options(deck),
         guild_ready_timeout=0.01,

@@ -101,7 +101,8 @@ async def test_the_time_bank_runs_after_the_timer_and_is_spent(
         runner = game.runner()
         await game.wait_hand(1)
         idle = await game.wait_turn()
-        first_deadline = runner.decision.deadline  # type: ignore[union-attr]
+        # His time starts once the message naming him went out.
+        first_deadline = await until(lambda: runner.decision and runner.decision.deadline)
         # After the timer the deadline moves on by the bank, and the message shows it.
         mark = fake.mark()
         started = time.monotonic()

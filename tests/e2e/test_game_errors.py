@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
-from tests.e2e.game_kit import STARTING_BALANCE, Game, running_game, total_chips
+from tests.e2e.game_kit import STARTING_BALANCE, Game, button_id, running_game, total_chips
 from tests.e2e.harness import World
 from tests.fakediscord import FakeDiscord, FakeUser
 
@@ -123,21 +123,22 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
     tid = runner.table_id
     await game.wait_idle()
     message = game.fake.message(runner.message_id)  # type: ignore[arg-type]
-    press = await game.fake.click(turn, message, f"poker:{tid}:pre_call_any")
+    press = await game.fake.click(turn, message, button_id(message, "pre_call_any"))
     reply = await press.response()
     assert reply.ephemeral and reply.content == t("error.preselect_on_turn")
     # The raise form is only for the player to act, and checks what is typed.
-    opener = await (await game.fake.click(other, message, f"poker:{tid}:raise_modal")).response()
+    raise_form = button_id(message, "raise_modal")
+    opener = await (await game.fake.click(other, message, raise_form)).response()
     assert opener.ephemeral and opener.content == t("error.not_your_turn")
-    opener = await (await game.fake.click(turn, message, f"poker:{tid}:raise_modal")).response()
-    assert opener.is_modal
+    opener = await (await game.fake.click(turn, message, raise_form)).response()
+    assert opener.is_modal and opener.custom_id == f"raise:{tid}:{turn.id}:1.0"
     for typed, expected in (
         ("lots", t("error.amount_not_whole", option="amount")),
         ("-30", t("error.amount_not_positive", option="amount")),
         ("12.5", t("error.amount_not_whole", option="amount")),
         ("15", t("error.amount_below_minimum", amount=15, minimum=20)),
     ):
-        submit = await game.fake.submit_modal(turn, f"raise:{tid}:{turn.id}", {"amount": typed})
+        submit = await game.fake.submit_modal(turn, opener.custom_id, {"amount": typed})
         answer = await submit.response()
         assert answer.ephemeral and answer.content == expected, (typed, answer.content)
 

@@ -10,7 +10,15 @@ import pytest
 
 from bot.i18n import t
 from engine.cards import parse_cards, pretty_cards
-from tests.e2e.game_kit import STARTING_BALANCE, Game, running_game, total_chips, until
+from tests.e2e.game_kit import (
+    STARTING_BALANCE,
+    Game,
+    button_id,
+    running_game,
+    settled,
+    total_chips,
+    until,
+)
 from tests.e2e.harness import World
 from tests.fakediscord import FakeDiscord, FakeMessage
 
@@ -69,7 +77,7 @@ async def test_three_players_play_whole_hands_by_slash_commands(game: Game) -> N
     first = await game.wait_turn()
     message = await game.turn_message(first, 1)
     assert re.search(r"<t:\d+:R>", message.content)
-    assert f"`{game.runner().commitment.digest_hex}`" in message.content  # type: ignore[union-attr]
+    assert f"`{game.runner().commitment.root_hex}`" in message.content  # type: ignore[union-attr]
     assert "poker:" in message.custom_ids()[0]
 
     await game.passive_round(1)
@@ -131,20 +139,21 @@ async def test_a_hand_played_with_buttons_and_the_raise_form(game: Game) -> None
     table = await game.turn_message(first, 1)
     labels = {c["custom_id"]: c.get("label") for c in table.walk_components() if "custom_id" in c}
     tid = runner.table_id
-    assert labels[f"poker:{tid}:call"] == "Call 5"
-    assert labels[f"poker:{tid}:raise:20"] == "Min 20"
+    # Action buttons name the hand and decision they were drawn for.
+    assert labels[f"poker:{tid}:call@1.0"] == "Call 5"
+    assert labels[f"poker:{tid}:raise@1.0:20"] == "Min 20"
     assert labels[f"poker:{tid}:cards"] == "My cards"
 
     # "My cards" answers privately with the image.
-    cards = await (await fake.click(other, table, f"poker:{tid}:cards")).response()
+    cards = await settled(await fake.click(other, table, button_id(table, "cards")))
     assert cards.ephemeral and cards.attachments and cards.content.startswith("Your cards")
 
     # The player not to act pre-selects "check/fold".
-    pre = await (await fake.click(other, table, f"poker:{tid}:pre_check_fold")).response()
+    pre = await (await fake.click(other, table, button_id(table, "pre_check_fold"))).response()
     assert pre.ephemeral and pre.content == t("preselect.check_fold")
 
     # The button raises to the minimum; the pre-selection then folds the other player.
-    raised = await (await fake.click(first, table, f"poker:{tid}:raise:20")).response()
+    raised = await (await fake.click(first, table, button_id(table, "raise", 20))).response()
     assert raised.ephemeral and raised.content == "You raised to 20."
     result = await game.wait_result(1)
     assert f"{first.name} wins 20 from the pot" in result.content
@@ -155,23 +164,24 @@ async def test_a_hand_played_with_buttons_and_the_raise_form(game: Game) -> None
     first = await game.wait_turn()
     other = bob if first is alice else alice
     table = await game.turn_message(first, 2)
-    called = await (await fake.click(first, table, f"poker:{tid}:call")).response()
+    called = await (await fake.click(first, table, button_id(table, "call"))).response()
     assert called.content == "You called 5."
     table = await game.turn_message(other, 2)
-    opened = await (await fake.click(other, table, f"poker:{tid}:raise_modal")).response()
-    assert opened.is_modal and opened.custom_id == f"raise:{tid}:{other.id}"
+    opened = await (await fake.click(other, table, button_id(table, "raise_modal"))).response()
+    assert opened.is_modal and opened.custom_id == f"raise:{tid}:{other.id}:2.1"
     mark = fake.mark()
-    submitted = await fake.submit_modal(other, f"raise:{tid}:{other.id}", {"amount": "45"})
+    submitted = await fake.submit_modal(other, f"raise:{tid}:{other.id}:2.1", {"amount": "45"})
     assert (await submitted.response()).content == "You raised to 45."
     table = await game.turn_message(first, 2, after=mark)
     # A double click: one fold is taken, the other is refused, and the table is intact.
-    presses = [await fake.click(first, table, f"poker:{tid}:fold") for _ in range(2)]
+    fold = button_id(table, "fold")
+    presses = [await fake.click(first, table, fold) for _ in range(2)]
     answers = [(await p.response()).content for p in presses]
     assert answers.count("You folded.") == 1
-    # The other press finds the hand over (or, if the next hand is already dealt, a message
-    # that belongs to the previous hand): it never acts again.
+    # The other press was for a decision already made: it never acts again.
     (other_answer,) = (a for a in answers if a != "You folded.")
-    assert other_answer in (t("error.no_hand"), t("error.stale_message"))
+    assert other_answer in (t("error.already_acted"), t("error.no_hand"),
+                            t("error.stale_message"))
     result = await game.wait_result(2)
     assert f"{other.name} wins 20 from the pot" in result.content
     assert await total_chips(game.db, world.guild.id) == (2 * STARTING_BALANCE - 2000, 2000, 0)

@@ -42,7 +42,7 @@ async def test_uncontested_winner_may_show_and_nobody_else(game: Game) -> None:
     await game.ok(first, "raise", to=30)
     await game.ok(loser, "fold")
     result = await game.wait_result(1)
-    show_id = f"poker:{runner.table_id}:show"
+    show_id = f"poker:{runner.table_id}:show@1.0"
     assert show_id in result.custom_ids()
     assert winner_cards not in result.content  # nothing is shown unless he chooses
 

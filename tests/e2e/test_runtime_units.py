@@ -13,8 +13,9 @@ import pytest
 import yarl
 from discord import app_commands
 
-from bot.client import CommandSyncState, InteractionClock, command_schema_hash
+from bot.client import CommandSyncState, command_schema_hash
 from bot.errors import BotError, describe_error
+from bot.guards import InteractionClock
 from bot.i18n import resolve_locale, t
 from bot.settings import Settings, SettingsError, apply_proxies
 from engine.errors import EngineError

@@ -29,7 +29,8 @@ from engine.commitment import (
     seen_positions,
 )
 from engine.errors import EngineError
-from engine.hand import MAX_PLAYERS, Hand, board_positions
+from engine.hand import Hand, board_positions
+from engine.limits import MAX_SEATS
 from tests.engine.test_hand_properties import play_out, tables
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "verify.md"
@@ -447,7 +448,7 @@ def test_seen_positions_examples() -> None:
 
 
 @given(
-    st.integers(2, MAX_PLAYERS).flatmap(
+    st.integers(2, MAX_SEATS).flatmap(
         lambda n: st.tuples(st.just(n), st.integers(0, 5), st.sets(st.integers(0, n - 1)))
     )
 )

@@ -10,7 +10,8 @@ import pytest
 
 from bot.storage import Database, economy, hands, invariant, tables
 from bot.storage.hands import HandSeat
-from engine.cards import DeckCommitment, check_deck
+from engine.cards import check_deck
+from engine.commitment import DeckCommitment
 
 GUILD = 1_000_000_001
 HOST = 500
@@ -78,8 +79,7 @@ async def make_table(
 
 def deck_and_commitment(deck: Sequence[int] | None = None) -> dict[str, object]:
     cards = check_deck(range(52) if deck is None else deck)
-    commitment = DeckCommitment.commit(cards)
-    return {"deck": cards, "deck_salt": commitment.salt_hex, "deck_digest": commitment.digest_hex}
+    return {"deck": cards, "commitment": DeckCommitment.commit(cards)}
 
 
 async def start_simple_hand(

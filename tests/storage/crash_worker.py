@@ -22,7 +22,8 @@ import sys
 
 from bot.storage import Database, StorageError, economy, hands, tables
 from bot.storage.hands import HandSeat, PlayerResult, StoredHand
-from engine.cards import DeckCommitment, check_deck
+from engine.cards import check_deck
+from engine.commitment import DeckCommitment
 
 GUILD = 42
 CHANNEL = 4242
@@ -75,14 +76,13 @@ async def start(db: Database, table_id: int, rng: random.Random) -> None:
     order = list(range(52))
     rng.shuffle(order)
     deck = check_deck(order)
-    commitment = DeckCommitment.commit(deck, rng.randbytes(16))
+    commitment = DeckCommitment.commit(deck, rng.randbytes(32))
     hand_id = await hands.start_hand(
         db,
         table_id,
         config={"stacks": [s.stack for s in chosen]},
         deck=deck,
-        deck_salt=commitment.salt_hex,
-        deck_digest=commitment.digest_hex,
+        commitment=commitment,
         players=[HandSeat(i, s.seat_no, s.user_id, s.stack) for i, s in enumerate(chosen)],
     )
     ack("hand", hand_id, "running")

@@ -13,6 +13,7 @@ import pytest
 
 from bot.storage import Database, StorageError, economy, hands, stats, tables
 from bot.storage.hands import HandSeat, PlayerResult
+from engine.commitment import DeckCommitment
 from engine.hand import Action, ActionKind, HandConfig
 
 from .conftest import (
@@ -203,8 +204,8 @@ async def test_start_hand_checks(db: Database, db_path: Path) -> None:
         ({"players": [good[0], HandSeat(2, 2, 102, 1_000)]}, "bad_players"),
         ({"players": [good[0], HandSeat(1, 1, 102, 1_000)]}, "bad_players"),
         ({"config": {"stacks": [1_000, 999]}}, "bad_players"),
-        ({"deck_digest": "00" * 32}, "deck_commitment_mismatch"),
-        ({"deck_salt": "not hex"}, "deck_commitment_mismatch"),
+        ({"commitment": DeckCommitment("00" * 32, "11" * 32)}, "deck_commitment_mismatch"),
+        ({"commitment": "not a commitment"}, "deck_commitment_mismatch"),
         ({"deck": [0, 0, 1]}, "bad_deck"),
         ({"deck": [52]}, "bad_deck"),
         ({"deck": "AsKd"}, "bad_deck"),
@@ -234,8 +235,7 @@ async def test_a_deck_that_is_not_a_deck_is_refused(db: Database) -> None:
                 table_id,
                 config={},
                 deck=deck,  # type: ignore[arg-type]
-                deck_salt=str(commitment["deck_salt"]),
-                deck_digest=str(commitment["deck_digest"]),
+                commitment=commitment["commitment"],  # type: ignore[arg-type]
                 players=players,
             )
         assert info.value.code == "bad_deck"

@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 from bot.storage import Database, StorageError, economy, hands, invariant, tables
 from bot.storage.errors import MAX_BALANCE, MAX_ID
 from bot.storage.hands import HandSeat, PlayerResult
-from engine.cards import FULL_DECK, DeckCommitment
+from engine.cards import FULL_DECK
+from engine.commitment import DeckCommitment
 from engine.hand import Hand, HandConfig
 from engine.limits import MAX_CHIPS
 from tests.storage.test_hands_engine import _choose, _player_results
@@ -486,10 +487,12 @@ class World:
         sb = rng.randint(1, 5)
         config = HandConfig.standard(stacks, sb, sb * rng.randint(1, 3))
         deck = tuple(rng.sample(FULL_DECK, 52))
-        commitment = DeckCommitment.commit(deck, salt=rng.randbytes(16))
-        digest = commitment.digest_hex
+        commitment = DeckCommitment.commit(deck, rng.randbytes(32))
         if variant == "bad digest":
-            digest = ("0" if digest[0] != "0" else "1") + digest[1:]
+            root = commitment.root_hex
+            commitment = DeckCommitment(
+                ("0" if root[0] != "0" else "1") + root[1:], commitment.seed_hex
+            )
         players = [HandSeat(i, n, s.user, stacks[i]) for i, (n, s) in enumerate(dealt)]
         expected = None
         if variant == "bad digest":
@@ -503,8 +506,7 @@ class World:
             model.table_id,
             config=config,
             deck=deck,
-            deck_salt=commitment.salt_hex,
-            deck_digest=digest,
+            commitment=commitment,
             players=players,
             now=self.now,
         )
