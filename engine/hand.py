@@ -841,8 +841,9 @@ class Hand:
         self.to_act = None
         self._return_uncalled()
         self.bets = [0] * self.n
-        if self.street_aggressor is not None:
-            self.last_aggressor = self.street_aggressor
+        # RULES 6: the last bettor *of the river* shows first; a bet on an earlier street does
+        # not carry over a street that was checked through.
+        self.last_aggressor = self.street_aggressor
         remaining = [j for j in range(self.n) if not self.folded[j]]
         if len(remaining) == 1:
             self._award_without_showdown(remaining[0])
@@ -937,7 +938,8 @@ class Hand:
         remaining = [j for j in range(self.n) if not self.folded[j]]
         values = {j: rank_value(self.hole_cards(j) + self.board) for j in remaining}
         pots = self._layers(self.contributions)
-        # Showing order: the river's last aggressor, else the first live seat left of the button.
+        # Showing order: the river's last bettor or raiser, else (the river was checked through)
+        # the first live seat left of the button; then clockwise.
         start = self.last_aggressor if self.last_aggressor is not None else remaining[0]
         order = sorted(remaining, key=lambda j: (j - start) % self.n)
         best_shown: dict[int, int] = {}

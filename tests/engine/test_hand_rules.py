@@ -12,6 +12,7 @@ from engine.hand import (
     AnteKind,
     BetReturned,
     ForcedBet,
+    Hand,
     HandConfig,
     HandMucked,
     HandShown,
@@ -391,3 +392,112 @@ def test_small_blind_equal_to_big_blind_is_still_the_small_blind() -> None:
     hand = rigged(cfg, [None] * 3, DRY)
     posts = [(e.player, e.kind) for e in hand.events if isinstance(e, ForcedBet)]
     assert posts == [(0, "small_blind"), (1, "big_blind")]
+
+
+# --- RULES 6, order of showing, on every street pattern ------------------------------------
+# Three players: index 0 is the small blind (first left of the button), 1 the big blind and 2
+# the button. Everyone sees the flop for 10; one player bets 20 on ``street`` and the others
+# call; every other decision is a check. Hands: 1 holds aces, 0 kings, 2 deuce-four (no pair on
+# this board), so 2 can never win and is mucked unless he must show first.
+
+
+def _play_to_showdown(bet_street: str | None, bettor: int) -> list[tuple[str, int]]:
+    cfg = HandConfig.standard((1000,) * 3, 5, 10)
+    hand = rigged(cfg, ["KsKh", "AsAh", "2c4d"], DRY)
+    if bet_street == "preflop":
+        # Pre-flop the bet is a raise to 30 by ``bettor``; the others call.
+        order = [2, 0, 1]
+        for p in order:
+            if p == bettor:
+                hand.raise_to(p, 30)
+            else:
+                hand.call(p) if hand.legal().to_call else hand.check(p)  # type: ignore[union-attr]
+        while hand.street is Street.PREFLOP:
+            p = hand.to_act
+            assert p is not None
+            hand.call(p)
+    else:
+        hand.call(2)
+        hand.call(0)
+        hand.check(1)
+    for street in ("flop", "turn", "river"):
+        assert hand.street.value == street
+        betting = bet_street == street
+        for p in (0, 1, 2):
+            if betting and p == bettor:
+                hand.bet(p, 20)
+            elif betting and hand.legal() is not None and hand.legal().to_call:  # type: ignore[union-attr]
+                hand.call(p)
+            else:
+                hand.check(p)
+        # Players before the bettor were asked again: they call.
+        while hand.street.value == street and hand.to_act is not None:
+            hand.call(hand.to_act)
+    assert hand.is_over
+    return _shows(hand)
+
+
+def _shows(hand: Hand) -> list[tuple[str, int]]:
+    return [
+        (type(e).__name__, e.player) for e in hand.events if isinstance(e, HandShown | HandMucked)
+    ]
+
+
+@pytest.mark.parametrize("bettor", [0, 1, 2])
+@pytest.mark.parametrize("bet_street", [None, "preflop", "flop", "turn"])
+def test_a_checked_river_shows_from_the_left_of_the_button(
+    bet_street: str | None, bettor: int
+) -> None:
+    """Whoever bet on an earlier street, a river checked through shows from seat left of the
+    button (the small blind here): his kings, then the aces; the deuce-four is mucked."""
+    shows = _play_to_showdown(bet_street, bettor)
+    assert shows == [("HandShown", 0), ("HandShown", 1), ("HandMucked", 2)]
+
+
+@pytest.mark.parametrize("bettor", [0, 1, 2])
+def test_a_river_bet_shows_first(bettor: int) -> None:
+    shows = _play_to_showdown("river", bettor)
+    first = shows[0]
+    assert first == ("HandShown", bettor)
+    # Then clockwise; a hand that cannot win any more is mucked, aces are always shown.
+    assert ("HandShown", 1) in shows
+    if bettor != 2:
+        assert ("HandMucked", 2) in shows
+
+
+def test_the_flop_bettor_does_not_show_first_after_checked_streets() -> None:
+    """The reported case: the button raises pre-flop, both blinds call; on the flop the button
+    bets and the big blind calls (the small blind folds); turn and river are checked. The big
+    blind shows first; the button shows only if he can win."""
+    cfg = HandConfig.standard((1000,) * 3, 5, 10)
+    hand = rigged(cfg, ["7c2d", "QsQh", "4c4h"], DRY)  # the big blind's queens beat fours
+    hand.raise_to(2, 30)
+    hand.call(0)
+    hand.call(1)
+    hand.check(0)
+    hand.check(1)
+    hand.bet(2, 20)
+    hand.fold(0)
+    hand.call(1)
+    for _ in range(2):
+        hand.check(1)
+        hand.check(2)
+    assert _shows(hand) == [("HandShown", 1), ("HandMucked", 2)]
+    assert hand.result is not None and hand.result.shown == (1,)
+
+
+def test_all_in_before_the_river_tables_every_hand_at_once() -> None:
+    cfg = HandConfig.standard((1000, 1000, 1000), 5, 10)
+    hand = rigged(cfg, ["KsKh", "AsAh", "2c4d"], DRY)
+    hand.call(2)
+    hand.call(0)
+    hand.check(1)
+    hand.bet(0, 990)  # all-in on the flop
+    hand.call(1)
+    hand.call(2)
+    kinds = [type(e).__name__ for e in hand.events]
+    turn = max(i for i, k in enumerate(kinds) if k == "StreetDealt")
+    shown = [i for i, k in enumerate(kinds) if k == "HandShown"]
+    # Every live hand is face up before the turn and river are dealt; nobody mucks.
+    assert len(shown) == 3 and "HandMucked" not in kinds
+    assert all(i < turn for i in shown)
