@@ -230,10 +230,11 @@ class TableRunner:
                 self._refresh(new=True)
                 await self._finish_hand()
                 return
-            self._arm_clock()
             self._refresh(new=True)
             if hand is None:
                 self._schedule_deal(self.options.next_hand_delay)
+            else:
+                await self._after_change()  # re-arms the clock (or folds a player who left)
 
     async def shutdown(self, drain: float = 0.0) -> None:
         """Stop (the bot is closing; storage already has everything). Messages already queued
@@ -291,16 +292,14 @@ class TableRunner:
                 return returned
             hand = live_hand(self.table)
             index = self.table.hand_index(user_id)
-            if hand is None or index is None or hand.folded[index] or hand.all_in[index]:
+            if hand is not None and index is not None and hand.to_act == index:
+                # His turn: the fold is stored with the leave, in one step.
+                await self._apply(hand, Action(ActionKind.FOLD, index), draft=draft)
+            else:
+                # He folds when his turn comes (``_after_change``); nothing he presses before
+                # can change that (``_check_not_leaving``).
                 await tables.update_table(self.db, self.table_id, self._save_of(draft))
                 self._adopt(draft)
-            else:
-                # The fold is his decision, stored with the leave, and he cannot take it back.
-                if hand.to_act == index:
-                    action = Action(ActionKind.FOLD, index)
-                else:
-                    action = Action(ActionKind.PRESELECT, index, pre=PreAction.FOLD)
-                await self._apply(hand, action, draft=draft)
             self._refresh(urgent=False)
             await self._after_change()
             return None
@@ -679,10 +678,16 @@ class TableRunner:
         return draft
 
     async def _after_change(self) -> None:
-        """After the hand changed: finish it, or time the next decision and show it."""
+        """After the hand changed: finish it, or time the next decision and show it. A player
+        who left the table folds as soon as his turn comes, on whatever street."""
         hand = self.table.hand
         if hand is None:
             return
+        while not hand.is_over and hand.to_act is not None:
+            seat = self.table.player(self.player_of(hand.to_act))
+            if seat is None or seat.leaving != "left":
+                break
+            await self._apply(hand, Action(ActionKind.FOLD, hand.to_act))
         if hand.is_over:
             await self._finish_hand()
             return
