@@ -38,6 +38,10 @@ def coded_message(error: CodedError, locale: object = None) -> tuple[str, bool]:
             return t("error.illegal_action", locale), True
         return t("error.internal", locale), False
     params: dict[str, object] = {"option": t("word.amount", locale), **error.params}
+    for name, value in params.items():
+        # Amounts read with separators, as everywhere else (ids are never put in messages).
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10_000:
+            params[name] = f"{value:,}"
     return t(key, locale, **params), True
 
 

@@ -121,6 +121,13 @@ class TableOptions:
         seats = _require_int("seats", self.seats, minimum=2)
         if seats > MAX_SEATS:
             raise EngineError("bad_option", option="seats", value=seats, maximum=MAX_SEATS)
+        # Buy-ins left to their defaults (20 and 100 big blinds) must fit too: name the blind
+        # that makes them too large, since that is what the host typed.
+        for given, blinds in ((self.max_buy_in, 100), (self.min_buy_in, 20)):
+            if given is None and bb * blinds > MAX_CHIPS:
+                raise EngineError(
+                    "amount_too_large", option="big_blind", value=bb, maximum=MAX_CHIPS // blinds
+                )
         low, high = self.buy_in_range
         _require_int("min_buy_in", low, minimum=1)
         _require_int("max_buy_in", high, minimum=low)
