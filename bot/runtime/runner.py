@@ -228,7 +228,7 @@ class TableRunner:
             if hand is not None and hand.is_over:
                 # Its last action was stored but not its result: settle it now.
                 self._refresh(new=True)
-                await self._finish_hand()
+                await self._settle_or_retry()
                 return
             self._refresh(new=True)
             if hand is None:
@@ -689,10 +689,39 @@ class TableRunner:
                 break
             await self._apply(hand, Action(ActionKind.FOLD, hand.to_act))
         if hand.is_over:
-            await self._finish_hand()
+            await self._settle_or_retry()
             return
         self._arm_clock()
         self._refresh()
+
+    async def _settle_or_retry(self) -> None:
+        """Settle the hand that just ended. The input that ended it is stored already (and is
+        acknowledged); if storing the result fails, it is tried again until it succeeds, so a
+        passing storage failure cannot leave the table stuck on a finished hand."""
+        try:
+            await self._finish_hand()
+        except Exception:
+            log.exception("table %d: could not settle hand #%d; trying again", self.table_id,
+                          self.table.hand_number)
+            self.direct.spawn(self._retry_settle(self.table.hand_number))
+
+    async def _retry_settle(self, number: int) -> None:
+        delay = 1.0
+        while not self.closed:
+            await asyncio.sleep(delay)
+            async with self.lock:
+                hand = self.table.hand
+                if self.closed or hand is None or not hand.is_over or (
+                    self.table.hand_number != number
+                ):
+                    return
+                try:
+                    await self._finish_hand()
+                    return
+                except Exception:
+                    log.exception("table %d: settling hand #%d failed again", self.table_id,
+                                  number)
+            delay = min(delay * 2, 60.0)
 
     # -- internals: hands ------------------------------------------------------------------
 

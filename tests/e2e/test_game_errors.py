@@ -115,7 +115,8 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
     await refused(game, turn, "raise", to=15,
                   expected=t("error.amount_below_minimum", amount=15, minimum=20))
     await refused(game, turn, "bet", amount=10**15,
-                  expected=t("error.amount_too_large", option="amount", maximum="1,000,000,000,000"))
+                  expected=t("error.amount_too_large", option="amount",
+                             maximum="1,000,000,000,000"))
     await refused(game, turn, "check", expected=t("error.cannot_check", to_call=5))
     await refused(game, turn, "poker", "rebuy", amount=100, expected=t("error.rebuy_in_hand"))
     # A pre-selection is for players waiting, not for the one to act.
