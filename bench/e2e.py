@@ -511,7 +511,8 @@ async def memory_phase(args: argparse.Namespace) -> None:
         files, file_bytes = fake.retained_attachments()
         held = _deep_size(
             [fake.messages, fake.events, fake.interactions, fake.requests,
-             fake._interactions, fake._by_token, fake._attachments, fake._channel_log,
+             fake.state.interactions_by_id, fake.state.interactions_by_token,
+             fake.state.attachments, fake.state.channel_log,
              fake.sent_at, fake.acked_at]
         )
         mb = 1024 * 1024

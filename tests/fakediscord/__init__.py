@@ -45,7 +45,8 @@ from .models import (
     new_snowflake,
     snowflake_time,
 )
-from .server import ApiError, FakeDiscord, RecordedRequest, SyncCall
+from .server import FakeDiscord
+from .state import ApiError, FakeState, RecordedRequest, SyncCall
 
 __all__ = [
     "ADMINISTRATOR",
@@ -59,6 +60,7 @@ __all__ = [
     "FakeGuild",
     "FakeMessage",
     "FakeRole",
+    "FakeState",
     "FakeUser",
     "InteractionCallback",
     "InteractionHandle",
