@@ -333,11 +333,12 @@ class FakeState:
         """A bulk overwrite: all of ``payload`` is stored, or nothing (``ApiError``)."""
         if not isinstance(payload, list):
             raise ApiError(400, 50035, "Invalid Form Body")
+        if not all(isinstance(command, Mapping) for command in payload):
+            raise ApiError(400, 50035, "Invalid Form Body: a command must be an object")
         problems = [p for command in payload for p in command_problems(command)]
-        names = [(c.get("name"), c.get("type", 1)) for c in payload]
-        if len(set(names)) != len(names):
-            problems.append("duplicate command names")
+        problems.extend(command_set_problems(payload))
         if problems:
+            # One bad command refuses the whole upload; the previous commands stay.
             raise ApiError(400, 50035, "Invalid Form Body: " + "; ".join(problems))
         stored = []
         for command in payload:
@@ -376,6 +377,10 @@ class FakeState:
         total = sum(len(u.data) for u in files)
         if total > self.attachment_size_limit:
             raise ApiError(413, 40005, "Request entity too large")
+        if len(files) > FILES_PER_MESSAGE:
+            raise ApiError(
+                400, 50035, f"Invalid Form Body: more than {FILES_PER_MESSAGE} files"
+            )
         entries = data.get("attachments")
         if entries is None:
             if not files:
@@ -394,6 +399,14 @@ class FakeState:
             uploaded = uploads.get(key)
             if uploaded is None:
                 raise ApiError(400, 50035, f"Invalid Form Body: attachment {key} has no file")
+            description = entry.get("description")
+            if description is not None and len(str(description)) > ALT_TEXT_LIMIT:
+                raise ApiError(
+                    400,
+                    50035,
+                    f"Invalid Form Body: attachments[{key}].description longer than "
+                    f"{ALT_TEXT_LIMIT} characters",
+                )
             attachment_id = new_snowflake()
             filename = str(entry.get("filename") or uploaded.filename)
             attachment = FakeAttachment(
@@ -448,9 +461,9 @@ class FakeState:
             message.content or message.embeds or message.components or message.attachments
         ):
             problems.append("cannot send an empty message")
-        if problems:
-            code = 50006 if problems == ["cannot send an empty message"] else 50035
-            raise ApiError(400, code, "; ".join(problems))
+        if problems == ["cannot send an empty message"]:
+            raise ApiError(400, 50006, "Cannot send an empty message")
+        _refuse(problems)
         self.messages[message.id] = message
         self.channel_log.setdefault(channel.id, []).append(message.id)
         self._record_event("create", message)
@@ -482,9 +495,7 @@ class FakeState:
             flags &= ~LOADING
         changes["flags"] = flags
         message = current.replace(**changes)
-        problems = message_problems(message)
-        if problems:
-            raise ApiError(400, 50035, "; ".join(problems))
+        _refuse(message_problems(message))
         self.messages[message.id] = message
         self._record_event("edit", message)
         return message
@@ -499,22 +510,102 @@ class FakeState:
         self.notify()
 
 
+def _refuse(problems: Sequence[str]) -> None:
+    if problems:
+        raise ApiError(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+
+
 # ---------------------------------------------------------------------- validation
+#
+# Each function returns the problems real Discord would refuse a body for (400, code 50035
+# "Invalid Form Body"), as short sentences; an empty list means the body is accepted.
+
+# Locales Discord accepts as keys of name_localizations / description_localizations.
+DISCORD_LOCALES = frozenset(
+    {
+        "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt",
+        "hu", "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el",
+        "bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko",
+    }
+)  # fmt: skip
+COMMAND_LIMITS = {1: 100, 2: 5, 3: 5}  # per scope: chat input, user and message commands
+COMMAND_SIZE_LIMIT = 4000
+CONTENT_LIMIT = 2000
+EMBEDS_PER_MESSAGE = 10
+EMBED_TITLE_LIMIT = 256
+EMBED_DESCRIPTION_LIMIT = 4096
+EMBED_FIELDS_LIMIT = 25
+EMBED_FIELD_NAME_LIMIT = 256
+EMBED_FIELD_VALUE_LIMIT = 1024
+EMBED_FOOTER_LIMIT = 2048
+EMBED_AUTHOR_LIMIT = 256
+EMBED_TOTAL_LIMIT = 6000
+FILES_PER_MESSAGE = 10
+ALT_TEXT_LIMIT = 1024
 
 _NAME = re.compile(r"^[-_\w]{1,32}$")
 
 
+def _localizations(node: Mapping[str, Any], key: str) -> dict[str, Any]:
+    value = node.get(key)
+    return dict(value) if isinstance(value, Mapping) else {}
+
+
+def _locale_problems(where: str, node: Mapping[str, Any], key: str) -> list[str]:
+    unknown = sorted(str(k) for k in _localizations(node, key) if k not in DISCORD_LOCALES)
+    return [f"{where}.{key}: {locale!r} is not a valid locale" for locale in unknown]
+
+
+def _name_problems(where: str, value: Any, *, chat_input: bool) -> list[str]:
+    name = str(value) if value is not None else ""
+    if chat_input:
+        if not _NAME.fullmatch(name) or name != name.lower():
+            return [f"{where}: bad name {name!r} (1-32 lowercase word characters)"]
+    elif not 1 <= len(name) <= 32:
+        return [f"{where}: name {name!r} must be 1-32 characters"]
+    return []
+
+
+def _length_problems(where: str, value: Any, low: int, high: int) -> list[str]:
+    text = str(value) if value is not None else ""
+    if not low <= len(text) <= high:
+        return [f"{where} must be {low}-{high} characters (has {len(text)})"]
+    return []
+
+
+def _choice_problems(where: str, choices: Sequence[Mapping[str, Any]]) -> list[str]:
+    problems: list[str] = []
+    if len(choices) > 25:
+        problems.append(f"{where}: more than 25 choices")
+    for index, choice in enumerate(choices):
+        at = f"{where}.choices[{index}]"
+        problems.extend(_length_problems(f"{at}.name", choice.get("name"), 1, 100))
+        problems.extend(_locale_problems(at, choice, "name_localizations"))
+        for locale, text in _localizations(choice, "name_localizations").items():
+            problems.extend(_length_problems(f"{at}.name[{locale}]", text, 1, 100))
+        value = choice.get("value")
+        if isinstance(value, str) and len(value) > 100:
+            problems.append(f"{at}.value longer than 100 characters")
+    return problems
+
+
 def command_problems(command: Mapping[str, Any], depth: int = 0) -> list[str]:
-    """What Discord's validation would reject in one command or option (the common rules)."""
+    """What Discord's validation would reject in one command or option, localizations
+    included (each localized name and description is held to the base's rules)."""
     problems: list[str] = []
     name = str(command.get("name", ""))
     kind = int(command.get("type", 1))
-    if (depth == 0 and kind == 1) or depth > 0:
-        if not _NAME.fullmatch(name) or name != name.lower():
-            problems.append(f"bad name {name!r}")
-        description = str(command.get("description", ""))
-        if not 1 <= len(description) <= 100:
-            problems.append(f"{name}: description must be 1-100 characters")
+    chat_input = depth > 0 or kind == 1
+    problems.extend(_name_problems(name or "command", name, chat_input=chat_input))
+    problems.extend(_locale_problems(name, command, "name_localizations"))
+    for locale, text in _localizations(command, "name_localizations").items():
+        problems.extend(_name_problems(f"{name}[{locale}]", text, chat_input=chat_input))
+    if chat_input:
+        description = command.get("description", "")
+        problems.extend(_length_problems(f"{name}: description", description, 1, 100))
+        problems.extend(_locale_problems(name, command, "description_localizations"))
+        for locale, text in _localizations(command, "description_localizations").items():
+            problems.extend(_length_problems(f"{name}: description[{locale}]", text, 1, 100))
     options = list(command.get("options") or [])
     if len(options) > 25:
         problems.append(f"{name}: more than 25 options")
@@ -528,20 +619,105 @@ def command_problems(command: Mapping[str, Any], depth: int = 0) -> list[str]:
                 problems.append(f"{name}: required option after an optional one")
         else:
             seen_optional = True
-        if len(option.get("choices") or []) > 25:
-            problems.append(f"{name}.{option.get('name')}: more than 25 choices")
-        problems.extend(command_problems({**option, "options": []}, depth + 1))
+        where = f"{name}.{option.get('name')}"
+        problems.extend(_choice_problems(where, list(option.get("choices") or [])))
+        problems.extend(command_problems({**option, "options": [], "choices": []}, depth + 1))
+    if depth == 0 and kind == 1:
+        size = command_size(command)
+        if size > COMMAND_SIZE_LIMIT:
+            problems.append(
+                f"{name}: {size} characters of names, descriptions and choice values "
+                f"(longest localization of each counted), more than {COMMAND_SIZE_LIMIT}"
+            )
+    return problems
+
+
+def command_size(node: Mapping[str, Any]) -> int:
+    """Discord's size of a command: the characters of every name, description and choice
+    value in it, counting for each field the longest of its default and its localizations.
+
+    This is at least the size in any one locale (each field in that locale's words, or the
+    default's where it has none), so a command within it is within the limit in every locale.
+    """
+    total = 0
+    for key in ("name", "description"):
+        if key in node:
+            localized = _localizations(node, f"{key}_localizations").values()
+            total += max(len(str(text or "")) for text in (node.get(key), *localized))
+    for choice in node.get("choices") or []:
+        total += command_size({"name": choice.get("name"), **_only(choice, "name_localizations")})
+        total += len(str(choice.get("value", "")))
+    for option in node.get("options") or []:
+        total += command_size(option)
+    return total
+
+
+def _only(node: Mapping[str, Any], *keys: str) -> dict[str, Any]:
+    return {key: node[key] for key in keys if key in node}
+
+
+def command_set_problems(payload: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What Discord refuses in one bulk overwrite as a whole: duplicates and too many."""
+    problems: list[str] = []
+    names = [(c.get("name"), int(c.get("type", 1))) for c in payload]
+    if len(set(names)) != len(names):
+        problems.append("duplicate command names")
+    for kind, limit in COMMAND_LIMITS.items():
+        count = sum(1 for _, k in names if k == kind)
+        if count > limit:
+            problems.append(f"{count} commands of type {kind}, more than {limit}")
+    return problems
+
+
+def embed_problems(embeds: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Discord's embed limits, each embed and all of a message's embeds together."""
+    problems: list[str] = []
+    if len(embeds) > EMBEDS_PER_MESSAGE:
+        problems.append(f"more than {EMBEDS_PER_MESSAGE} embeds")
+    total = 0
+    for index, embed in enumerate(embeds):
+        at = f"embeds[{index}]"
+        title = str(embed.get("title") or "")
+        description = str(embed.get("description") or "")
+        if len(title) > EMBED_TITLE_LIMIT:
+            problems.append(f"{at}.title longer than {EMBED_TITLE_LIMIT} characters")
+        if len(description) > EMBED_DESCRIPTION_LIMIT:
+            problems.append(f"{at}.description longer than {EMBED_DESCRIPTION_LIMIT} characters")
+        total += len(title) + len(description)
+        fields = list(embed.get("fields") or [])
+        if len(fields) > EMBED_FIELDS_LIMIT:
+            problems.append(f"{at}: more than {EMBED_FIELDS_LIMIT} fields")
+        for number, embed_field in enumerate(fields):
+            name = str(embed_field.get("name") or "")
+            value = str(embed_field.get("value") or "")
+            where = f"{at}.fields[{number}]"
+            problems.extend(_length_problems(f"{where}.name", name, 1, EMBED_FIELD_NAME_LIMIT))
+            problems.extend(_length_problems(f"{where}.value", value, 1, EMBED_FIELD_VALUE_LIMIT))
+            total += len(name) + len(value)
+        footer = embed.get("footer")
+        if footer is not None:
+            text = str(footer.get("text") or "")
+            problems.extend(_length_problems(f"{at}.footer.text", text, 1, EMBED_FOOTER_LIMIT))
+            total += len(text)
+        author = embed.get("author")
+        if author is not None:
+            name = str(author.get("name") or "")
+            problems.extend(_length_problems(f"{at}.author.name", name, 1, EMBED_AUTHOR_LIMIT))
+            total += len(name)
+    if total > EMBED_TOTAL_LIMIT:
+        problems.append(
+            f"embeds hold {total} characters in all, more than {EMBED_TOTAL_LIMIT}"
+        )
     return problems
 
 
 def message_problems(message: FakeMessage) -> list[str]:
     problems: list[str] = []
-    if len(message.content) > 2000:
-        problems.append("content longer than 2000 characters")
-    if len(message.embeds) > 10:
-        problems.append("more than 10 embeds")
-    if len(message.attachments) > 10:
-        problems.append("more than 10 attachments")
+    if len(message.content) > CONTENT_LIMIT:
+        problems.append(f"content longer than {CONTENT_LIMIT} characters")
+    problems.extend(embed_problems(message.embeds))
+    if len(message.attachments) > FILES_PER_MESSAGE:
+        problems.append(f"more than {FILES_PER_MESSAGE} attachments")
     if not message.flags & IS_COMPONENTS_V2:
         if len(message.components) > 5:
             problems.append("more than 5 action rows")

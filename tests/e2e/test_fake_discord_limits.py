@@ -1,0 +1,373 @@
+"""The fake Discord refuses what real Discord refuses, with Discord's status and error code.
+
+Most tests talk to the fake directly over HTTP with the bot's token (what discord.py would send,
+without discord.py's own checks in the way); a few run the real bot to show the client reacting
+as it does to Discord. Sizes are built to sit exactly on a limit, then one character past it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+import pytest
+from multidict import CIMultiDictProxy
+
+from tests.e2e.harness import World
+from tests.fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+)
+
+pytestmark = pytest.mark.timeout(60)
+
+INVALID_FORM_BODY = 50035
+
+
+@dataclass
+class Answer:
+    status: int
+    body: Any
+    headers: CIMultiDictProxy[str]
+
+    @property
+    def code(self) -> int | None:
+        return self.body.get("code") if isinstance(self.body, dict) else None
+
+
+class Api:
+    """Raw requests to the fake, authenticated as the bot unless told otherwise."""
+
+    def __init__(self, fake: FakeDiscord, session: aiohttp.ClientSession) -> None:
+        self.fake = fake
+        self.session = session
+
+    async def __call__(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        files: Mapping[str, bytes] | None = None,
+        query: str = "",
+        bot_token: bool = True,
+    ) -> Answer:
+        headers = {"Authorization": f"Bot {self.fake.token}"} if bot_token else {}
+        url = f"{self.fake.api_base}{path}{query}"
+        data: Any = None
+        if files is not None:
+            form = aiohttp.FormData(quote_fields=False)
+            form.add_field("payload_json", json.dumps(body), content_type="application/json")
+            for index, (name, content) in enumerate(files.items()):
+                form.add_field(f"files[{index}]", content, filename=name)
+            data = form
+        elif body is not None:
+            data = json.dumps(body)
+            headers["Content-Type"] = "application/json"
+        async with self.session.request(method, url, data=data, headers=headers) as response:
+            raw = await response.read()
+            parsed = json.loads(raw) if raw else None
+            return Answer(response.status, parsed, response.headers)
+
+    async def post(self, channel: FakeChannel | int, body: Any, **kwargs: Any) -> Answer:
+        channel_id = channel.id if isinstance(channel, FakeChannel) else channel
+        return await self("POST", f"/channels/{channel_id}/messages", body, **kwargs)
+
+    async def put_commands(self, commands: list[dict[str, Any]]) -> Answer:
+        return await self("PUT", f"/applications/{self.fake.application_id}/commands", commands)
+
+
+@pytest.fixture
+async def api(fake: FakeDiscord) -> AsyncIterator[Api]:
+    async with aiohttp.ClientSession() as session:
+        yield Api(fake, session)
+
+
+def assert_refused(answer: Answer, status: int = 400, code: int = INVALID_FORM_BODY) -> None:
+    assert (answer.status, answer.code) == (status, code), answer.body
+
+
+# ---------------------------------------------------------------------- messages and embeds
+
+
+async def test_content_over_2000_characters_is_refused(
+    fake: FakeDiscord, api: Api, world: World
+) -> None:
+    poker = world.guild.channel("poker")
+    assert (await api.post(poker, {"content": "x" * 2000})).status == 200
+    assert_refused(await api.post(poker, {"content": "x" * 2001}))
+    assert [len(m.content) for m in fake.messages_in(poker)] == [2000]
+
+
+def _embed(**fields: Any) -> dict[str, Any]:
+    return {"type": "rich", **fields}
+
+
+def _field(name: str = "n", value: str = "v") -> dict[str, Any]:
+    return {"name": name, "value": value, "inline": False}
+
+
+# (what, embeds exactly at the limit, embeds one past it)
+EMBED_CASES: list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]] = [
+    ("title", [_embed(title="t" * 256)], [_embed(title="t" * 257)]),
+    ("description", [_embed(description="d" * 4096)], [_embed(description="d" * 4097)]),
+    ("fields", [_embed(fields=[_field()] * 25)], [_embed(fields=[_field()] * 26)]),
+    (
+        "field name",
+        [_embed(fields=[_field(name="n" * 256)])],
+        [_embed(fields=[_field(name="n" * 257)])],
+    ),
+    (
+        "field value",
+        [_embed(fields=[_field(value="v" * 1024)])],
+        [_embed(fields=[_field(value="v" * 1025)])],
+    ),
+    (
+        "footer text",
+        [_embed(footer={"text": "f" * 2048})],
+        [_embed(footer={"text": "f" * 2049})],
+    ),
+    (
+        "author name",
+        [_embed(author={"name": "a" * 256})],
+        [_embed(author={"name": "a" * 257})],
+    ),
+    (
+        "6000 across the message's embeds",
+        # 4096 + 1904 = 6000, then 4096 + 256 + 1024 + 625 = 6001 spread over the kinds.
+        [_embed(description="d" * 4096), _embed(description="d" * 1904)],
+        [
+            _embed(description="d" * 4096),
+            _embed(title="t" * 256, fields=[_field("n", "v" * 1023)]),
+            _embed(footer={"text": "f" * 400}, author={"name": "a" * 225}),
+        ],
+    ),
+    ("embeds", [_embed(title="t")] * 10, [_embed(title="t")] * 11),
+]
+
+
+@pytest.mark.parametrize(
+    ("ok", "too_much"), [(ok, bad) for _, ok, bad in EMBED_CASES], ids=[c[0] for c in EMBED_CASES]
+)
+async def test_embed_limits(
+    fake: FakeDiscord,
+    api: Api,
+    world: World,
+    ok: list[dict[str, Any]],
+    too_much: list[dict[str, Any]],
+) -> None:
+    poker = world.guild.channel("poker")
+    posted = await api.post(poker, {"embeds": ok})
+    assert posted.status == 200, posted.body
+    assert_refused(await api.post(poker, {"embeds": too_much}))
+    # An edit is held to the same limits, and a refused one leaves the message as it was.
+    message_id = posted.body["id"]
+    edit = await api("PATCH", f"/channels/{poker.id}/messages/{message_id}", {"embeds": too_much})
+    assert_refused(edit)
+    assert list(fake.message(int(message_id)).embeds) == ok
+    assert len(fake.messages_in(poker)) == 1
+
+
+# ---------------------------------------------------------------------- attachments
+
+
+async def test_alt_text_over_1024_characters_is_refused(
+    fake: FakeDiscord, api: Api, world: World
+) -> None:
+    poker = world.guild.channel("poker")
+
+    def body(alt: str) -> dict[str, Any]:
+        return {"content": "", "attachments": [{"id": 0, "filename": "a.png", "description": alt}]}
+
+    fine = await api.post(poker, body("a" * 1024), files={"a.png": b"png"})
+    assert fine.status == 200, fine.body
+    assert fake.message(int(fine.body["id"])).attachment("a.png").description == "a" * 1024
+    assert_refused(await api.post(poker, body("a" * 1025), files={"a.png": b"png"}))
+    assert len(fake.messages_in(poker)) == 1
+
+
+async def test_more_than_10_files_are_refused(fake: FakeDiscord, api: Api, world: World) -> None:
+    poker = world.guild.channel("poker")
+    ten = {f"f{i}.txt": b"x" for i in range(10)}
+    fine = await api.post(poker, {"content": "ten"}, files=ten)
+    assert fine.status == 200 and len(fine.body["attachments"]) == 10
+    eleven = {f"f{i}.txt": b"x" for i in range(11)}
+    assert_refused(await api.post(poker, {"content": "eleven"}, files=eleven))
+    assert [m.content for m in fake.messages_in(poker)] == ["ten"]
+
+
+# ---------------------------------------------------------------------- command sync
+
+
+def command(name: str = "cmd", **fields: Any) -> dict[str, Any]:
+    return {"name": name, "type": 1, "description": "A command", **fields}
+
+
+def option(name: str = "opt", **fields: Any) -> dict[str, Any]:
+    return {"name": name, "type": 3, "description": "An option", "required": False, **fields}
+
+
+def choice(name: str, value: Any = "v", **fields: Any) -> dict[str, Any]:
+    return {"name": name, "value": value, **fields}
+
+
+BAD_COMMANDS: dict[str, dict[str, Any]] = {
+    "localized name with a capital": command(name_localizations={"de": "Befehl"}),
+    "localized name of 33 characters": command(name_localizations={"fr": "n" * 33}),
+    "localized name with a space": command(name_localizations={"fr": "deux mots"}),
+    "empty localized name": command(name_localizations={"fr": ""}),
+    "localized description of 101 characters": command(
+        description_localizations={"zh-TW": "說" * 101}
+    ),
+    "empty localized description": command(description_localizations={"zh-CN": ""}),
+    "unknown locale": command(description_localizations={"xx-YY": "Hello"}),
+    "option's localized name": command(options=[option(name_localizations={"ja": "Opt"})]),
+    "option's localized description": command(
+        options=[option(description_localizations={"ko": "d" * 101})]
+    ),
+    "subcommand's localized description": command(
+        options=[{**option("sub"), "type": 1, "description_localizations": {"it": ""}}]
+    ),
+    "choice name of 101 characters": command(options=[option(choices=[choice("c" * 101)])]),
+    "empty choice name": command(options=[option(choices=[choice("")])]),
+    "choice's localized name of 101 characters": command(
+        options=[option(choices=[choice("ok", name_localizations={"de": "c" * 101})])]
+    ),
+    "choice's empty localized name": command(
+        options=[option(choices=[choice("ok", name_localizations={"de": ""})])]
+    ),
+    "choice value of 101 characters": command(options=[option(choices=[choice("ok", "v" * 101)])]),
+}
+
+
+async def test_good_localizations_and_choices_are_accepted(fake: FakeDiscord, api: Api) -> None:
+    good = command(
+        name_localizations={"zh-TW": "指令", "de": "befehl"},
+        description_localizations={"zh-TW": "說" * 100, "de": "d" * 100},
+        options=[
+            option(
+                name_localizations={"zh-CN": "选项"},
+                description_localizations={"zh-CN": "d" * 100},
+                choices=[choice("c" * 100, "v" * 100, name_localizations={"de": "c" * 100})],
+            )
+        ],
+    )
+    answer = await api.put_commands([good])
+    assert answer.status == 200, answer.body
+    assert fake.command("cmd") is not None
+
+
+@pytest.mark.parametrize("bad", list(BAD_COMMANDS.values()), ids=list(BAD_COMMANDS))
+async def test_a_bad_localization_or_choice_refuses_the_whole_sync(
+    fake: FakeDiscord, api: Api, bad: dict[str, Any]
+) -> None:
+    before = [command("keep")]
+    assert (await api.put_commands(before)).status == 200
+    assert_refused(await api.put_commands([command("fine"), {**bad, "name": "bad"}]))
+    # The upload is refused as a whole: the previous commands stay, untouched.
+    listed = await api("GET", f"/applications/{fake.application_id}/commands")
+    assert [c["name"] for c in listed.body] == ["keep"]
+    assert fake.command("keep") is not None and fake.command("fine") is None
+    assert len(fake.sync_calls) == 1
+
+
+async def test_at_most_100_global_chat_input_commands(fake: FakeDiscord, api: Api) -> None:
+    hundred = [command(f"c{i:03d}") for i in range(100)]
+    assert (await api.put_commands(hundred)).status == 200
+    assert_refused(await api.put_commands([*hundred, command("c100")]))
+    assert len(fake.commands[None]) == 100
+    # Context-menu commands do not count against the 100 chat-input ones.
+    user_command = {"name": "Look at", "type": 2, "description": ""}
+    assert (await api.put_commands([*hundred, user_command])).status == 200
+
+
+def big_command(
+    description: str = "d" * 97,
+    localized: Mapping[str, Mapping[str, str]] | None = None,
+) -> dict[str, Any]:
+    """A command of exactly 4,000 characters in its default locale with the defaults:
+    name 3 + description 97, 20 options of name 3 + description 97 (2,000), and on the first
+    option 19 choices of name 97 + value 3 (1,900). ``localized`` maps a field ("command" or
+    an option's name) to its description localizations."""
+    localized = localized or {}
+    options = []
+    for index in range(20):
+        name = f"o{index:02d}"
+        entry = option(name, description="x" * 97)
+        if name in localized:
+            entry["description_localizations"] = dict(localized[name])
+        options.append(entry)
+    options[0]["choices"] = [choice(f"{i:02d}" + "c" * 95, f"v{i:02d}") for i in range(19)]
+    result = command("big", description=description, options=options)
+    if "command" in localized:
+        result["description_localizations"] = dict(localized["command"])
+    return result
+
+
+def size_in(command_payload: Mapping[str, Any], locale: str | None) -> int:
+    """A command's characters in one locale: each name, description and choice value, in that
+    locale's words where it has them (the way the project's DESIGN.md states the limit)."""
+
+    def text(node: Mapping[str, Any], key: str) -> str:
+        localized = node.get(f"{key}_localizations") or {}
+        return str(localized.get(locale, node.get(key, ""))) if locale else str(node.get(key, ""))
+
+    total = len(text(command_payload, "name")) + len(text(command_payload, "description"))
+    for item in command_payload.get("choices") or []:
+        total += len(text(item, "name")) + len(str(item["value"]))
+    for child in command_payload.get("options") or []:
+        total += size_in(child, locale)
+    return total
+
+
+async def test_4000_characters_per_command(fake: FakeDiscord, api: Api) -> None:
+    exactly = big_command()
+    assert size_in(exactly, None) == 4000
+    answer = await api.put_commands([exactly])
+    assert answer.status == 200, answer.body
+
+    over = big_command(description="d" * 98)
+    assert size_in(over, None) == 4001
+    assert_refused(await api.put_commands([over]))
+    assert fake.command("big") == answer.body[0]
+
+
+async def test_4000_characters_in_each_locale(fake: FakeDiscord, api: Api) -> None:
+    # Within 4,000 in English, 4,063 in Traditional Chinese: refused.
+    long_in_chinese = big_command(
+        description="d" * 87,
+        localized={
+            "command": {"zh-TW": "說" * 100},
+            **{f"o{i:02d}": {"zh-TW": "說" * 100} for i in range(20)},
+        },
+    )
+    assert size_in(long_in_chinese, None) == 3990
+    assert size_in(long_in_chinese, "zh-TW") == 4063
+    assert_refused(await api.put_commands([long_in_chinese]))
+    assert fake.commands == {}
+
+
+async def test_4000_characters_count_the_longest_localization_of_each_field(
+    fake: FakeDiscord, api: Api
+) -> None:
+    """Discord's documentation counts, for each field, its longest localization (the default
+    included): a command within 4,000 in every single locale can still be over."""
+    mixed = big_command(
+        description="d" * 90,
+        localized={
+            "command": {"zh-TW": "說" * 100, "zh-CN": "说" * 85},
+            "o00": {"zh-TW": "說" * 90, "zh-CN": "说" * 100},
+        },
+    )
+    assert [size_in(mixed, locale) for locale in (None, "zh-TW", "zh-CN")] == [3993, 3996, 3991]
+    # Longest of each: 100 (command) + 100 (o00) instead of 90 + 97, so 4,006.
+    assert_refused(await api.put_commands([mixed]))
+
+    within = big_command(
+        description="d" * 90,
+        localized={"command": {"zh-TW": "說" * 97}, "o00": {"zh-CN": "说" * 97}},
+    )
+    assert (await api.put_commands([within])).status == 200
