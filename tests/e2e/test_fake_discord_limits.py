@@ -16,10 +16,13 @@ import aiohttp
 import pytest
 from multidict import CIMultiDictProxy
 
+from bot.client import PokerBot
 from tests.e2e.harness import World
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
+    FakeUser,
+    InteractionHandle,
 )
 
 pytestmark = pytest.mark.timeout(60)
@@ -371,3 +374,130 @@ async def test_4000_characters_count_the_longest_localization_of_each_field(
         localized={"command": {"zh-TW": "說" * 97}, "o00": {"zh-CN": "说" * 97}},
     )
     assert (await api.put_commands([within])).status == 200
+
+
+# ---------------------------------------------------------------------- allowed mentions
+
+
+async def test_pings_follow_allowed_mentions(fake: FakeDiscord, api: Api, world: World) -> None:
+    poker = world.guild.channel("poker")
+    alice, bob, carol = world.alice, world.bob, world.carol
+    text = f"{alice.mention} <@!{bob.id}> and carol"
+
+    async def pinged(body: dict[str, Any]) -> frozenset[int]:
+        answer = await api.post(poker, {"content": text, **body})
+        assert answer.status == 200, answer.body
+        message = fake.message(int(answer.body["id"]))
+        assert message.allowed_mentions == body.get("allowed_mentions")
+        return message.pinged_user_ids
+
+    assert await pinged({}) == {alice.id, bob.id}
+    assert await pinged({"allowed_mentions": {"parse": []}}) == set()
+    assert await pinged({"allowed_mentions": {"parse": ["users"]}}) == {alice.id, bob.id}
+    assert await pinged({"allowed_mentions": {"parse": ["roles"]}}) == set()
+    # Listed ids ping only if the text mentions them (carol is named, not mentioned).
+    listed = {"allowed_mentions": {"users": [str(bob.id), str(carol.id)]}}
+    assert await pinged(listed) == {bob.id}
+    # An empty list does not clash with parse; a filled one does.
+    assert await pinged({"allowed_mentions": {"parse": ["users"], "users": []}}) == {
+        alice.id,
+        bob.id,
+    }
+    clash = {"content": text, "allowed_mentions": {"parse": ["users"], "users": [str(bob.id)]}}
+    assert_refused(await api.post(poker, clash))
+    too_many = {"content": text, "allowed_mentions": {"users": [str(n) for n in range(101)]}}
+    assert_refused(await api.post(poker, too_many))
+    unknown = {"content": text, "allowed_mentions": {"parse": ["members"]}}
+    assert_refused(await api.post(poker, unknown))
+
+
+async def test_everyone_and_roles_follow_allowed_mentions(
+    fake: FakeDiscord, api: Api, world: World
+) -> None:
+    poker = world.guild.channel("poker")
+    text = "@everyone <@&42> look"
+    default = await api.post(poker, {"content": text})
+    assert default.body["mention_everyone"] is True and default.body["mention_roles"] == ["42"]
+    only_everyone = await api.post(
+        poker, {"content": text, "allowed_mentions": {"parse": ["everyone"]}}
+    )
+    message = fake.message(int(only_everyone.body["id"]))
+    assert message.pings_everyone and not message.pinged_role_ids
+
+
+async def test_edits_are_parsed_again_but_never_notify(
+    fake: FakeDiscord, api: Api, world: World
+) -> None:
+    poker = world.guild.channel("poker")
+    alice, bob = world.alice, world.bob
+    created = await api.post(
+        poker, {"content": alice.mention, "allowed_mentions": {"users": [str(alice.id)]}}
+    )
+    path = f"/channels/{poker.id}/messages/{created.body['id']}"
+    assert fake.message(int(created.body["id"])).pinged_user_ids == {alice.id}
+
+    # Without allowed_mentions the new content is parsed with the defaults (not the create's).
+    await api("PATCH", path, {"content": f"{alice.mention} {bob.mention}"})
+    edited = fake.message(int(created.body["id"]))
+    assert edited.allowed_mentions is None
+    assert edited.mentioned_user_ids == {alice.id, bob.id}
+    # ... but an edit highlights, it does not notify.
+    assert edited.pinged_user_ids == set()
+
+    await api("PATCH", path, {"content": bob.mention, "allowed_mentions": {"parse": []}})
+    assert fake.message(int(created.body["id"])).mentioned_user_ids == set()
+    # An edit that leaves the content alone leaves its mentions alone.
+    await api("PATCH", path, {"embeds": [_embed(title="t")]})
+    last = fake.message(int(created.body["id"]))
+    assert last.allowed_mentions == {"parse": []} and last.mentioned_user_ids == set()
+
+    silent = await api.post(poker, {"content": alice.mention, "flags": 1 << 12})
+    message = fake.message(int(silent.body["id"]))
+    assert message.mentioned_user_ids == {alice.id} and message.pinged_user_ids == set()
+
+
+async def _answered_ping(
+    fake: FakeDiscord, user: FakeUser, channel: FakeChannel, age: float = 0.0
+) -> InteractionHandle:
+    """A ``/ping`` the bot answered (or, ``age`` past the deadline, one it dropped)."""
+    handle = await fake.slash(user, channel, "ping", age=age)
+    if age == 0.0:
+        await handle.response()
+    return handle
+
+
+async def test_webhook_messages_record_allowed_mentions(
+    fake: FakeDiscord, api: Api, bot: PokerBot, world: World
+) -> None:
+    alice, bob = world.alice, world.bob
+    handle = await _answered_ping(fake, alice, world.guild.channel("poker"))
+    base = f"/webhooks/{fake.application_id}/{handle.token}"
+    text = f"{alice.mention} {bob.mention} <@&42> @everyone"
+    followup = await api("POST", base, {"content": text}, query="?wait=true", bot_token=False)
+    assert followup.status == 200, followup.body
+    message = fake.message(int(followup.body["id"]))
+    # In interactions Discord parses only users by default.
+    assert message.pinged_user_ids == {alice.id, bob.id}
+    assert not message.pinged_role_ids and not message.pings_everyone
+    allowed = {"users": [str(bob.id)]}
+    patched = await api(
+        "PATCH",
+        f"{base}/messages/{message.id}",
+        {"content": f"{alice.mention} {bob.mention}", "allowed_mentions": allowed},
+        bot_token=False,
+    )
+    assert patched.status == 200, patched.body
+    assert fake.message(message).allowed_mentions == allowed
+    assert fake.message(message).mentioned_user_ids == {bob.id}
+
+
+async def test_the_bot_sends_allowed_mentions(
+    fake: FakeDiscord, bot: PokerBot, world: World
+) -> None:
+    handle = await fake.slash(
+        world.alice, world.guild.channel("poker"), "probe", subcommand="table"
+    )
+    await handle.response()
+    table = await fake.wait_for_message(lambda m: m.content.startswith("table"), kinds=("create",))
+    # The client's default (users only) travels with every message.
+    assert table.allowed_mentions == {"parse": ["users"]}

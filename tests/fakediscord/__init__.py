@@ -27,6 +27,7 @@ Watching the bot (everything it posts, edits or deletes is an event; waits alway
     table.attachment("table.png").open_image()                           # PIL image
     fake.sync_calls; fake.command("poker"); fake.requests; fake.unhandled
     fake.rate_limit("POST", r"/channels/\d+/messages", retry_after=0.05)   # next send gets 429
+    message.pinged_user_ids                                   # who it notifies (allowed_mentions)
 """
 
 from .interactions import InteractionCallback, InteractionHandle

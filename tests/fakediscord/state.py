@@ -434,6 +434,7 @@ class FakeState:
         allow_empty: bool = False,
         raw_flags: int | None = None,
     ) -> FakeMessage:
+        _refuse(allowed_mentions_problems(data.get("allowed_mentions")))
         attachments = self._attachments_from(data, files, ()) or ()
         flags = raw_flags if raw_flags is not None else int(data.get("flags", 0)) & SETTABLE_FLAGS
         message = FakeMessage(
@@ -455,6 +456,7 @@ class FakeState:
             visible_to=interaction.user.id
             if interaction is not None and flags & EPHEMERAL
             else None,
+            allowed_mentions=_mentions_object(data.get("allowed_mentions")),
         )
         problems = message_problems(message)
         if not allow_empty and not (
@@ -477,9 +479,13 @@ class FakeState:
         *,
         clear_loading: bool = False,
     ) -> FakeMessage:
+        _refuse(allowed_mentions_problems(data.get("allowed_mentions")))
         changes: dict[str, Any] = {"edited_at": time.time(), "version": current.version + 1}
         if "content" in data:
             changes["content"] = str(data.get("content") or "")
+            # Mentions are parsed again from the new content, with this request's
+            # allowed_mentions or, without one, Discord's defaults (not the create's).
+            changes["allowed_mentions"] = _mentions_object(data.get("allowed_mentions"))
         if "embeds" in data:
             changes["embeds"] = tuple(data.get("embeds") or ())
         if "components" in data:
@@ -515,6 +521,10 @@ def _refuse(problems: Sequence[str]) -> None:
         raise ApiError(400, 50035, "Invalid Form Body: " + "; ".join(problems))
 
 
+def _mentions_object(value: Any) -> dict[str, Any] | None:
+    return dict(value) if isinstance(value, Mapping) else None
+
+
 # ---------------------------------------------------------------------- validation
 #
 # Each function returns the problems real Discord would refuse a body for (400, code 50035
@@ -542,6 +552,8 @@ EMBED_AUTHOR_LIMIT = 256
 EMBED_TOTAL_LIMIT = 6000
 FILES_PER_MESSAGE = 10
 ALT_TEXT_LIMIT = 1024
+MENTION_IDS_LIMIT = 100
+MENTION_TYPES = frozenset({"roles", "users", "everyone"})
 
 _NAME = re.compile(r"^[-_\w]{1,32}$")
 
@@ -708,6 +720,29 @@ def embed_problems(embeds: Sequence[Mapping[str, Any]]) -> list[str]:
         problems.append(
             f"embeds hold {total} characters in all, more than {EMBED_TOTAL_LIMIT}"
         )
+    return problems
+
+
+def allowed_mentions_problems(value: Any) -> list[str]:
+    """Discord's checks of an ``allowed_mentions`` object (``parse`` and an id list of the
+    same kind are mutually exclusive; an empty list does not count)."""
+    if value is None:
+        return []
+    if not isinstance(value, Mapping):
+        return ["allowed_mentions must be an object"]
+    problems: list[str] = []
+    parse = value.get("parse") or []
+    unknown = [kind for kind in parse if kind not in MENTION_TYPES]
+    if unknown:
+        problems.append(f"allowed_mentions.parse: unknown types {unknown}")
+    for kind in ("users", "roles"):
+        ids = value.get(kind) or []
+        if len(ids) > MENTION_IDS_LIMIT:
+            problems.append(f"allowed_mentions.{kind}: more than {MENTION_IDS_LIMIT} ids")
+        if ids and kind in parse:
+            problems.append(
+                f"allowed_mentions: parse {kind!r} and a {kind} list are mutually exclusive"
+            )
     return problems
 
 
