@@ -8,6 +8,7 @@ as it does to Discord. Sizes are built to sit exactly on a limit, then one chara
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -501,3 +502,48 @@ async def test_the_bot_sends_allowed_mentions(
     table = await fake.wait_for_message(lambda m: m.content.startswith("table"), kinds=("create",))
     # The client's default (users only) travels with every message.
     assert table.allowed_mentions == {"parse": ["users"]}
+
+
+# ---------------------------------------------------------------------- interaction deadlines
+
+
+async def test_the_first_answer_must_come_within_3_seconds(
+    fake: FakeDiscord, api: Api, bot: PokerBot, world: World
+) -> None:
+    late = await fake.slash(world.alice, world.guild.channel("poker"), "ping", age=3.1)
+    answer = await api(
+        "POST",
+        f"/interactions/{late.id}/{late.token}/callback",
+        {"type": 4, "data": {"content": "too late"}},
+        bot_token=False,
+    )
+    assert_refused(answer, 404, 10062)
+    assert late.expired and late.callback is None
+
+
+async def test_interaction_tokens_expire_after_15_minutes(
+    fake: FakeDiscord, api: Api, bot: PokerBot, world: World
+) -> None:
+    poker = world.guild.channel("poker")
+    fresh = await _answered_ping(fake, world.alice, poker)
+    ok = await api(
+        "PATCH",
+        f"/webhooks/{fake.application_id}/{fresh.token}/messages/@original",
+        {"content": "edited"},
+        bot_token=False,
+    )
+    assert ok.status == 200, ok.body
+
+    old = await _answered_ping(fake, world.alice, poker, age=15 * 60 + 1)
+    base = f"/webhooks/{fake.application_id}/{old.token}"
+    for method, path in (
+        ("POST", base),
+        ("PATCH", f"{base}/messages/@original"),
+        ("GET", f"{base}/messages/@original"),
+        ("DELETE", f"{base}/messages/@original"),
+    ):
+        answer = await api(method, path, {"content": "x"}, bot_token=False)
+        assert_refused(answer, 401, 50027)
+        assert answer.body["message"] == "Invalid Webhook Token"
+    assert not any(m.content == "x" for m in fake.messages.values())
+    assert time.time() - old.created_at > fake.interaction_token_lifetime

@@ -36,6 +36,8 @@ from .state import ApiError, FakeState, UploadedFile, modal_problems
 log = logging.getLogger(__name__)
 
 Handler = Callable[..., Awaitable[web.StreamResponse]]
+# Interaction tokens (callback and webhook routes) stop working after 15 minutes.
+INTERACTION_TOKEN_LIFETIME = 15 * 60.0
 
 
 def json_response(
@@ -79,9 +81,16 @@ class Route:
 class RestApi:
     """The HTTP side of the fake: ``handle`` serves ``/api/v{n}/...``."""
 
-    def __init__(self, state: FakeState, *, interaction_deadline: float) -> None:
+    def __init__(
+        self,
+        state: FakeState,
+        *,
+        interaction_deadline: float = 3.0,
+        interaction_token_lifetime: float = INTERACTION_TOKEN_LIFETIME,
+    ) -> None:
         self.state = state
         self.interaction_deadline = interaction_deadline
+        self.interaction_token_lifetime = interaction_token_lifetime
         self._rules: list[RateLimitRule] = []
         self.routes = self._build_routes()
 
@@ -322,6 +331,8 @@ class RestApi:
         handle = self.state.interactions_by_token.get(token)
         if handle is None or int(app_id) != self.state.application_id:
             raise ApiError(404, 10015, "Unknown Webhook")
+        if handle.age() > self.interaction_token_lifetime:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return handle
 
     async def _interaction_callback(

@@ -44,7 +44,7 @@ from .models import (
     FakeUser,
     MessageEvent,
 )
-from .rest import RestApi
+from .rest import INTERACTION_TOKEN_LIFETIME, RestApi
 from .state import (
     ApiError,
     Endpoint,
@@ -63,7 +63,9 @@ class FakeDiscord:
 
     ``strict_commands`` (default True) refuses ``slash()`` for a command the bot never synced,
     as the Discord client would; ``interaction_deadline`` is the 3 s answer window (a later
-    callback gets 404 / 10062 "Unknown interaction").
+    callback gets 404 / 10062 "Unknown interaction"); ``interaction_token_lifetime`` the
+    15 minutes an interaction token works for followups and edits (then 401 / 50027 "Invalid
+    Webhook Token").
     """
 
     def __init__(
@@ -77,6 +79,7 @@ class FakeDiscord:
         strict_commands: bool = True,
         interaction_deadline: float = 3.0,
         attachment_size_limit: int = 10 * 1024 * 1024,
+        interaction_token_lifetime: float = INTERACTION_TOKEN_LIFETIME,
         host: str = "127.0.0.1",
     ) -> None:
         self.endpoint = Endpoint(host=host)
@@ -90,7 +93,11 @@ class FakeDiscord:
             endpoint=self.endpoint,
         )
         self.gateway = Gateway(self.state)
-        self.rest = RestApi(self.state, interaction_deadline=interaction_deadline)
+        self.rest = RestApi(
+            self.state,
+            interaction_deadline=interaction_deadline,
+            interaction_token_lifetime=interaction_token_lifetime,
+        )
         self.strict_commands = strict_commands
         self._runner: web.AppRunner | None = None
 
@@ -278,6 +285,10 @@ class FakeDiscord:
     @property
     def interaction_deadline(self) -> float:
         return self.rest.interaction_deadline
+
+    @property
+    def interaction_token_lifetime(self) -> float:
+        return self.rest.interaction_token_lifetime
 
     def rate_limit(
         self,
