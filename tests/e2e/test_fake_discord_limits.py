@@ -7,10 +7,12 @@ as it does to Discord. Sizes are built to sit exactly on a limit, then one chara
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -18,8 +20,11 @@ import pytest
 from multidict import CIMultiDictProxy
 
 from bot.client import PokerBot
-from tests.e2e.harness import World
+from tests.e2e.harness import World, running_bot
+from tests.e2e.probe_cog import TableButton
 from tests.fakediscord import (
+    DISCORD_CHANNEL_RATE,
+    DISCORD_GLOBAL_RATE,
     FakeChannel,
     FakeDiscord,
     FakeUser,
@@ -377,10 +382,177 @@ async def test_4000_characters_count_the_longest_localization_of_each_field(
     assert (await api.put_commands([within])).status == 200
 
 
+# ---------------------------------------------------------------------- rate limits
+
+
+def assert_429(answer: Answer, *, is_global: bool) -> None:
+    assert answer.status == 429, answer.body
+    assert answer.body["global"] is is_global
+    assert answer.body["retry_after"] > 0
+    assert answer.headers["Via"] == "1.1 google"
+    assert answer.headers["X-RateLimit-Scope"] == ("global" if is_global else "user")
+    if is_global:
+        assert answer.headers["X-RateLimit-Global"] == "true"
+    else:
+        assert "X-RateLimit-Global" not in answer.headers
+        assert answer.headers["X-RateLimit-Remaining"] == "0"
+        assert float(answer.headers["X-RateLimit-Reset-After"]) == answer.body["retry_after"]
+
+
+async def test_defaults_are_discords_limits(fake: FakeDiscord) -> None:
+    assert fake.channel_rate == DISCORD_CHANNEL_RATE == (5, 5.0)
+    assert fake.global_rate == DISCORD_GLOBAL_RATE == (50, 1.0)
+    assert fake.interaction_deadline == 3.0
+    assert fake.interaction_token_lifetime == 15 * 60
+
+
+async def test_messages_in_one_channel_share_5_per_5_seconds(
+    fake: FakeDiscord, api: Api, world: World
+) -> None:
+    poker, lobby = world.guild.channel("poker"), world.guild.channel("lobby")
+    first = await api.post(poker, {"content": "1"})
+    second = await api.post(poker, {"content": "2"})
+    message_id = second.body["id"]
+    # Create, edit and delete count against the same bucket.
+    edited = await api("PATCH", f"/channels/{poker.id}/messages/{message_id}", {"content": "2b"})
+    third = await api.post(poker, {"content": "3"})
+    deleted = await api("DELETE", f"/channels/{poker.id}/messages/{third.body['id']}")
+    answers = [first, second, edited, third, deleted]
+    assert [a.status for a in answers] == [200, 200, 200, 200, 204]
+    # Every answer tells the client where it stands, as Discord's do.
+    assert [a.headers["X-RateLimit-Remaining"] for a in answers] == ["4", "3", "2", "1", "0"]
+    assert {a.headers["X-RateLimit-Limit"] for a in answers} == {"5"}
+    assert len({a.headers["X-RateLimit-Bucket"] for a in answers}) == 1
+    assert all(0 < float(a.headers["X-RateLimit-Reset-After"]) <= 5 for a in answers)
+
+    refused = await api.post(poker, {"content": "6"})
+    assert_429(refused, is_global=False)
+    assert refused.body["retry_after"] <= 5
+    assert refused.headers["X-RateLimit-Bucket"] == first.headers["X-RateLimit-Bucket"]
+    refused_edit = await api(
+        "PATCH", f"/channels/{poker.id}/messages/{message_id}", {"content": "2c"}
+    )
+    assert_429(refused_edit, is_global=False)
+    assert [m.content for m in fake.messages_in(poker)] == ["1", "2b"]
+    assert [(r.method, r.status) for r in fake.rate_limited] == [("POST", 429), ("PATCH", 429)]
+
+    # Another channel has its own bucket; reading is not limited.
+    assert (await api.post(lobby, {"content": "hi"})).status == 200
+    assert (await api("GET", f"/channels/{poker.id}/messages")).status == 200
+
+
+async def test_a_dm_channel_is_a_channel_too(fake: FakeDiscord, api: Api, world: World) -> None:
+    opened = await api("POST", "/users/@me/channels", {"recipient_id": str(world.alice.id)})
+    dm_id = int(opened.body["id"])
+    statuses = [(await api.post(dm_id, {"content": str(i)})).status for i in range(6)]
+    assert statuses == [200] * 5 + [429]
+    assert len(fake.dm_messages(world.alice)) == 5
+    # Closed DMs still spend the bucket: Discord counts the request before refusing it.
+    carol_dm = await api("POST", "/users/@me/channels", {"recipient_id": str(world.carol.id)})
+    closed = [(await api.post(int(carol_dm.body["id"]), {"content": "x"})) for _ in range(6)]
+    assert [a.status for a in closed] == [403] * 5 + [429]
+    assert closed[0].code == 50007
+
+
+async def test_the_bucket_refills_when_its_window_ends(
+    fake: FakeDiscord, api: Api, world: World
+) -> None:
+    poker = world.guild.channel("poker")
+    fake.set_rate_limits(channel_rate=(2, 0.3))
+    assert fake.channel_rate == (2, 0.3) and fake.global_rate == DISCORD_GLOBAL_RATE
+    assert [(await api.post(poker, {"content": "x"})).status for _ in range(2)] == [200, 200]
+    refused = await api.post(poker, {"content": "x"})
+    assert_429(refused, is_global=False)
+    assert refused.body["retry_after"] <= 0.3
+    await asyncio.sleep(refused.body["retry_after"] + 0.02)
+    again = await api.post(poker, {"content": "x"})
+    assert again.status == 200 and again.headers["X-RateLimit-Remaining"] == "1"
+
+
+async def test_a_limit_can_be_turned_off(world: World) -> None:
+    async with (
+        FakeDiscord(guilds=[world.guild], users=world.users, channel_rate=None) as fake,
+        aiohttp.ClientSession() as session,
+    ):
+        api = Api(fake, session)
+        poker = world.guild.channel("poker")
+        answers = [await api.post(poker, {"content": str(i)}) for i in range(8)]
+        assert {a.status for a in answers} == {200}
+        assert "X-RateLimit-Remaining" not in answers[0].headers
+        assert not fake.rate_limited
+
+
+async def test_global_limit_counts_bot_token_routes_only(
+    fake: FakeDiscord, api: Api, world: World
+) -> None:
+    fake.set_rate_limits(global_rate=(4, 2.0))
+    poker = world.guild.channel("poker")
+    spent = [
+        await api("GET", "/users/@me"),
+        await api("GET", f"/guilds/{world.guild.id}"),
+        await api.post(poker, {"content": "counted"}),
+        await api("GET", "/gateway/bot"),
+    ]
+    assert [a.status for a in spent] == [200] * 4
+    for refused in (await api("GET", "/users/@me"), await api.post(poker, {"content": "no"})):
+        assert_429(refused, is_global=True)
+        assert refused.body["retry_after"] <= 2.0
+    # Interaction-token routes are outside the global limit: these reach their handlers.
+    callback = await api(
+        "POST", "/interactions/1/nope/callback", {"type": 4, "data": {}}, bot_token=False
+    )
+    assert_refused(callback, 404, 10062)
+    webhook = await api(
+        "POST", f"/webhooks/{fake.application_id}/nope", {"content": "x"}, bot_token=False
+    )
+    assert_refused(webhook, 404, 10015)
+    assert [m.content for m in fake.messages_in(poker)] == ["counted"]
+    assert len(fake.rate_limited) == 2
+
+
+async def test_interaction_answers_pass_while_the_bot_is_over_its_global_budget(
+    fake: FakeDiscord, api: Api, bot: PokerBot, world: World
+) -> None:
+    fake.set_rate_limits(global_rate=(3, 5.0))
+    for _ in range(3):
+        assert (await api("GET", "/users/@me")).status == 200
+    assert (await api("GET", "/users/@me")).status == 429
+    reply = await (await fake.slash(world.alice, world.guild.channel("poker"), "ping")).response()
+    assert reply.content == "pong"
+
+
+async def test_discord_py_paces_itself_from_the_headers(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    """The fake answers like Discord, so the real client learns the bucket and waits for it
+    instead of collecting 429s: three tables posted at once in a channel allowing two per
+    0.5 s all arrive, the third after the window."""
+    fake.set_rate_limits(channel_rate=(2, 0.5))
+    poker = world.guild.channel("poker")
+    async with running_bot(fake, tmp_path, dynamic_items=[TableButton]):
+        handles = [
+            await fake.slash(
+                world.alice, poker, "probe", subcommand="table", options={"table_id": n}
+            )
+            for n in (1, 2, 3)
+        ]
+        for handle in handles:
+            assert (await handle.response()).content == "table posted"
+        await fake.wait_for(
+            lambda: len([m for m in fake.messages_in(poker) if not m.ephemeral]) == 3,
+            what="three tables",
+        )
+    posts = [r for r in fake.requests if r.method == "POST" and r.path.endswith("/messages")]
+    assert [r.status for r in posts] == [200, 200, 200]
+    assert posts[2].at - posts[0].at >= 0.45
+    assert not fake.rate_limited
+
+
 # ---------------------------------------------------------------------- allowed mentions
 
 
 async def test_pings_follow_allowed_mentions(fake: FakeDiscord, api: Api, world: World) -> None:
+    fake.set_rate_limits(channel_rate=None)  # many posts in one channel, not a pacing test
     poker = world.guild.channel("poker")
     alice, bob, carol = world.alice, world.bob, world.carol
     text = f"{alice.mention} <@!{bob.id}> and carol"
@@ -429,6 +601,7 @@ async def test_everyone_and_roles_follow_allowed_mentions(
 async def test_edits_are_parsed_again_but_never_notify(
     fake: FakeDiscord, api: Api, world: World
 ) -> None:
+    fake.set_rate_limits(channel_rate=None)
     poker = world.guild.channel("poker")
     alice, bob = world.alice, world.bob
     created = await api.post(

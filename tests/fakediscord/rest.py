@@ -2,13 +2,30 @@
 
 Handlers translate HTTP into changes of the ``FakeState`` (which validates what is stored) and
 answer in Discord's shapes. Every request is recorded in ``state.requests``.
+
+Rate limits are Discord's, enforced on every request:
+
+- per channel: creating, editing and deleting messages in one channel (DMs included) share a
+  bucket of 5 per 5 s. Every answer on those routes carries the bucket's ``X-RateLimit-*``
+  headers, as Discord's do, so discord.py paces itself from them; a request beyond the bucket
+  gets 429 with ``retry_after``, ``global: false`` and scope ``user``.
+- global: 50 requests per second per bot token across every bot-token route. Routes
+  authenticated by an interaction token (``/interactions/...``, ``/webhooks/{app}/{token}``)
+  do not count. Beyond it: 429 with ``global: true`` and ``X-RateLimit-Global: true``.
+
+A bucket is a fixed window that opens with its first request and refills completely when it
+ends, which is what ``X-RateLimit-Reset-After`` tells the client. Requests refused with 429 are
+recorded in ``state.rate_limited``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
+import math
 import re
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,8 +53,14 @@ from .state import ApiError, FakeState, UploadedFile, modal_problems
 log = logging.getLogger(__name__)
 
 Handler = Callable[..., Awaitable[web.StreamResponse]]
+# (requests, seconds) a bucket allows; None turns that limit off.
+Rate = tuple[int, float]
+
+DISCORD_CHANNEL_RATE: Rate = (5, 5.0)
+DISCORD_GLOBAL_RATE: Rate = (50, 1.0)
 # Interaction tokens (callback and webhook routes) stop working after 15 minutes.
 INTERACTION_TOKEN_LIFETIME = 15 * 60.0
+CHANNEL_MESSAGES = "channel-messages"
 
 
 def json_response(
@@ -58,6 +81,13 @@ def error_response(error: ApiError) -> web.Response:
     return json_response({"message": error.message, "code": error.code}, error.status)
 
 
+class Unset:
+    """The default of ``set_rate_limits``: leave that limit as it is."""
+
+
+UNSET = Unset()
+
+
 @dataclass
 class RateLimitRule:
     """A 429 a test asked for (``FakeDiscord.rate_limit``), on top of the automatic limits."""
@@ -76,6 +106,104 @@ class Route:
     handler: Handler
     # Authenticated with the bot token (the others carry an interaction token in the path).
     bot_auth: bool
+    # The shared per-resource bucket this route counts against (keyed by its channel id).
+    bucket: str | None = None
+
+
+class Bucket:
+    """A fixed window of ``limit`` requests per ``per`` seconds that opens on first use."""
+
+    def __init__(self, limit: int, per: float, name: str) -> None:
+        self.limit = limit
+        self.per = per
+        # Discord names a bucket by an opaque hash; discord.py keys its own limiter by it.
+        self.hash = hashlib.sha1(name.encode()).hexdigest()[:16]
+        self.count = 0
+        self.resets_at = 0.0
+
+    def take(self, now: float) -> bool:
+        """Count one request; False (and nothing counted) when the window is spent."""
+        if now >= self.resets_at:
+            self.count = 0
+            self.resets_at = now + self.per
+        if self.count >= self.limit:
+            return False
+        self.count += 1
+        return True
+
+    def reset_after(self, now: float) -> float:
+        return max(0.001, round(self.resets_at - now, 3))
+
+    def headers(self, now: float) -> dict[str, str]:
+        reset_after = self.reset_after(now)
+        return {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(max(0, self.limit - self.count)),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": self.hash,
+        }
+
+
+class RateLimiter:
+    """Discord's automatic limits: per-channel message buckets and the global budget."""
+
+    def __init__(self, channel_rate: Rate | None, global_rate: Rate | None) -> None:
+        self.channel_rate = channel_rate
+        self.global_rate = global_rate
+        self._channels: dict[str, Bucket] = {}
+        self._global: Bucket | None = None
+
+    def configure(self, channel_rate: Rate | None, global_rate: Rate | None) -> None:
+        """New limits; a limit that changes starts fresh windows, one that stays keeps its
+        (a restarted bot still meets the buckets its previous process filled)."""
+        if channel_rate != self.channel_rate:
+            self.channel_rate = channel_rate
+            self._channels.clear()
+        if global_rate != self.global_rate:
+            self.global_rate = global_rate
+            self._global = None
+
+    def take_global(self, now: float) -> web.Response | None:
+        """None if the request fits the global budget, else the 429 to answer."""
+        if self.global_rate is None:
+            return None
+        if self._global is None:
+            self._global = Bucket(*self.global_rate, name="global")
+        if self._global.take(now):
+            return None
+        retry_after = self._global.reset_after(now)
+        headers = {
+            "X-RateLimit-Global": "true",
+            "X-RateLimit-Scope": "global",
+        }
+        return _too_many(retry_after, is_global=True, headers=headers)
+
+    def bucket(self, kind: str, key: str) -> Bucket | None:
+        if kind != CHANNEL_MESSAGES or self.channel_rate is None:
+            return None
+        bucket = self._channels.get(key)
+        if bucket is None:
+            bucket = Bucket(*self.channel_rate, name=kind)
+            self._channels[key] = bucket
+        return bucket
+
+
+def _too_many(
+    retry_after: float, *, is_global: bool, headers: Mapping[str, str]
+) -> web.Response:
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": retry_after,
+        "global": is_global,
+    }
+    merged = {
+        # Without Via discord.py takes a 429 for a Cloudflare ban and gives up.
+        "Via": "1.1 google",
+        "Retry-After": str(math.ceil(retry_after)),
+        **headers,
+    }
+    return json_response(body, 429, merged)
 
 
 class RestApi:
@@ -87,10 +215,13 @@ class RestApi:
         *,
         interaction_deadline: float = 3.0,
         interaction_token_lifetime: float = INTERACTION_TOKEN_LIFETIME,
+        channel_rate: Rate | None = DISCORD_CHANNEL_RATE,
+        global_rate: Rate | None = DISCORD_GLOBAL_RATE,
     ) -> None:
         self.state = state
         self.interaction_deadline = interaction_deadline
         self.interaction_token_lifetime = interaction_token_lifetime
+        self.limiter = RateLimiter(channel_rate, global_rate)
         self._rules: list[RateLimitRule] = []
         self.routes = self._build_routes()
 
@@ -102,7 +233,7 @@ class RestApi:
         )
         channel_message = r"/channels/(?P<channel_id>\d+)/messages/(?P<message_id>\d+)"
         guild_commands = r"/applications/(?P<app_id>\d+)/guilds/(?P<guild_id>\d+)/commands"
-        table: list[tuple[str, str, Handler, bool]] = [
+        table: list[tuple[str, str, Handler, bool] | tuple[str, str, Handler, bool, str]] = [
             ("GET", r"/users/@me", self._get_me, True),
             ("GET", r"/users/(?P<user_id>\d+)", self._get_user, True),
             ("POST", r"/users/@me/channels", self._create_dm, True),
@@ -125,11 +256,17 @@ class RestApi:
             ("PATCH", webhook_message, self._webhook_patch, False),
             ("DELETE", webhook_message, self._webhook_delete, False),
             ("GET", r"/channels/(?P<channel_id>\d+)", self._get_channel, True),
-            ("POST", r"/channels/(?P<channel_id>\d+)/messages", self._channel_post, True),
+            (
+                "POST",
+                r"/channels/(?P<channel_id>\d+)/messages",
+                self._channel_post,
+                True,
+                CHANNEL_MESSAGES,
+            ),
             ("GET", r"/channels/(?P<channel_id>\d+)/messages", self._channel_history, True),
             ("GET", channel_message, self._channel_get, True),
-            ("PATCH", channel_message, self._channel_patch, True),
-            ("DELETE", channel_message, self._channel_delete, True),
+            ("PATCH", channel_message, self._channel_patch, True, CHANNEL_MESSAGES),
+            ("DELETE", channel_message, self._channel_delete, True, CHANNEL_MESSAGES),
             ("POST", r"/channels/(?P<channel_id>\d+)/typing", self._typing, True),
             ("GET", r"/guilds/(?P<guild_id>\d+)", self._get_guild, True),
             ("GET", r"/guilds/(?P<guild_id>\d+)/channels", self._get_guild_channels, True),
@@ -141,10 +278,7 @@ class RestApi:
                 True,
             ),
         ]
-        return [
-            Route(method, re.compile(pattern), handler, auth)
-            for method, pattern, handler, auth in table
-        ]
+        return [Route(entry[0], re.compile(entry[1]), *entry[2:]) for entry in table]
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Entry point for ``/api/v{version}/{path}``."""
@@ -161,15 +295,34 @@ class RestApi:
             match = route.pattern.fullmatch(path)
             if match is None:
                 continue
+            response: web.StreamResponse
             if route.bot_auth and request.headers.get("Authorization") != f"Bot {state.token}":
-                response: web.StreamResponse = json_response(
-                    {"message": "401: Unauthorized", "code": 0}, 401
+                response = json_response({"message": "401: Unauthorized", "code": 0}, 401)
+                state.record_request(method, path, response.status)
+                return response
+            now = time.monotonic()
+            if route.bot_auth:
+                refused = self.limiter.take_global(now)
+                if refused is not None:
+                    state.record_request(method, path, 429, state.rate_limited)
+                    return refused
+            bucket = None
+            if route.bucket is not None:
+                bucket = self.limiter.bucket(route.bucket, match["channel_id"])
+            if bucket is not None and not bucket.take(now):
+                refused = _too_many(
+                    bucket.reset_after(now),
+                    is_global=False,
+                    headers={**bucket.headers(now), "X-RateLimit-Scope": "user"},
                 )
-            else:
-                try:
-                    response = await route.handler(request, **match.groupdict())
-                except ApiError as error:
-                    response = error_response(error)
+                state.record_request(method, path, 429, state.rate_limited)
+                return refused
+            try:
+                response = await route.handler(request, **match.groupdict())
+            except ApiError as error:
+                response = error_response(error)
+            if bucket is not None:
+                response.headers.update(bucket.headers(time.monotonic()))
             state.record_request(method, path, response.status)
             return response
         log.warning("fake discord: unhandled %s %s", method, path)
@@ -192,25 +345,31 @@ class RestApi:
             RateLimitRule(method.upper(), re.compile(path_pattern), retry_after, count, is_global)
         )
 
+    def set_rate_limits(
+        self,
+        *,
+        channel_rate: Rate | Unset | None = UNSET,
+        global_rate: Rate | Unset | None = UNSET,
+    ) -> None:
+        """Change the automatic limits of a live fake (None turns one off)."""
+        self.limiter.configure(
+            self.limiter.channel_rate if isinstance(channel_rate, Unset) else channel_rate,
+            self.limiter.global_rate if isinstance(global_rate, Unset) else global_rate,
+        )
+
     def _take_rule(self, method: str, path: str) -> web.Response | None:
         for rule in self._rules:
             if rule.remaining > 0 and rule.method == method and rule.pattern.fullmatch(path):
                 rule.remaining -= 1
-                body = {
-                    "message": "You are being rate limited.",
-                    "retry_after": rule.retry_after,
-                    "global": rule.is_global,
-                    "code": 0,
-                }
                 headers = {
-                    # Without Via discord.py takes a 429 for a Cloudflare ban and gives up.
-                    "Via": "1.1 google",
                     "X-RateLimit-Limit": "5",
                     "X-RateLimit-Remaining": "0",
                     "X-RateLimit-Reset-After": f"{rule.retry_after:.3f}",
                     "X-RateLimit-Scope": "global" if rule.is_global else "user",
                 }
-                return json_response(body, 429, headers)
+                if rule.is_global:
+                    headers["X-RateLimit-Global"] = "true"
+                return _too_many(rule.retry_after, is_global=rule.is_global, headers=headers)
         return None
 
     # ------------------------------------------------------------------ bodies

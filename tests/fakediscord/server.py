@@ -44,7 +44,15 @@ from .models import (
     FakeUser,
     MessageEvent,
 )
-from .rest import INTERACTION_TOKEN_LIFETIME, RestApi
+from .rest import (
+    DISCORD_CHANNEL_RATE,
+    DISCORD_GLOBAL_RATE,
+    INTERACTION_TOKEN_LIFETIME,
+    UNSET,
+    Rate,
+    RestApi,
+    Unset,
+)
 from .state import (
     ApiError,
     Endpoint,
@@ -65,7 +73,10 @@ class FakeDiscord:
     as the Discord client would; ``interaction_deadline`` is the 3 s answer window (a later
     callback gets 404 / 10062 "Unknown interaction"); ``interaction_token_lifetime`` the
     15 minutes an interaction token works for followups and edits (then 401 / 50027 "Invalid
-    Webhook Token").
+    Webhook Token"). ``channel_rate`` and ``global_rate`` are Discord's rate limits as
+    (requests, seconds): 5 per 5 s per channel for message creates, edits and deletes, and 50
+    per second across the bot-token routes; None turns one off, ``set_rate_limits`` changes
+    them on a live fake.
     """
 
     def __init__(
@@ -79,6 +90,8 @@ class FakeDiscord:
         strict_commands: bool = True,
         interaction_deadline: float = 3.0,
         attachment_size_limit: int = 10 * 1024 * 1024,
+        channel_rate: Rate | None = DISCORD_CHANNEL_RATE,
+        global_rate: Rate | None = DISCORD_GLOBAL_RATE,
         interaction_token_lifetime: float = INTERACTION_TOKEN_LIFETIME,
         host: str = "127.0.0.1",
     ) -> None:
@@ -97,6 +110,8 @@ class FakeDiscord:
             self.state,
             interaction_deadline=interaction_deadline,
             interaction_token_lifetime=interaction_token_lifetime,
+            channel_rate=channel_rate,
+            global_rate=global_rate,
         )
         self.strict_commands = strict_commands
         self._runner: web.AppRunner | None = None
@@ -289,6 +304,26 @@ class FakeDiscord:
     @property
     def interaction_token_lifetime(self) -> float:
         return self.rest.interaction_token_lifetime
+
+    @property
+    def channel_rate(self) -> Rate | None:
+        """Message creates/edits/deletes allowed per channel, as (requests, seconds)."""
+        return self.rest.limiter.channel_rate
+
+    @property
+    def global_rate(self) -> Rate | None:
+        """Bot-token requests allowed in all, as (requests, seconds)."""
+        return self.rest.limiter.global_rate
+
+    def set_rate_limits(
+        self,
+        *,
+        channel_rate: Rate | Unset | None = UNSET,
+        global_rate: Rate | Unset | None = UNSET,
+    ) -> None:
+        """Change the automatic rate limits (None turns one off; a limit not given stays);
+        the buckets of a limit that changed start fresh windows."""
+        self.rest.set_rate_limits(channel_rate=channel_rate, global_rate=global_rate)
 
     def rate_limit(
         self,
