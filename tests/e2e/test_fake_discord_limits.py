@@ -434,7 +434,7 @@ async def test_messages_in_one_channel_share_5_per_5_seconds(
     )
     assert_429(refused_edit, is_global=False)
     assert [m.content for m in fake.messages_in(poker)] == ["1", "2b"]
-    assert [(r.method, r.status) for r in fake.rate_limited] == [("POST", 429), ("PATCH", 429)]
+    assert [(r.method, r.limit) for r in fake.rate_limited] == [("POST", "user"), ("PATCH", "user")]
 
     # Another channel has its own bucket; reading is not limited.
     assert (await api.post(lobby, {"content": "hi"})).status == 200
@@ -507,7 +507,7 @@ async def test_global_limit_counts_bot_token_routes_only(
     )
     assert_refused(webhook, 404, 10015)
     assert [m.content for m in fake.messages_in(poker)] == ["counted"]
-    assert len(fake.rate_limited) == 2
+    assert [r.limit for r in fake.rate_limited] == ["global", "global"]
 
 
 async def test_interaction_answers_pass_while_the_bot_is_over_its_global_budget(

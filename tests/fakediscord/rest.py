@@ -287,7 +287,7 @@ class RestApi:
         method = request.method
         limited = self._take_rule(method, path)
         if limited is not None:
-            state.record_request(method, path, 429, state.rate_limited)
+            state.record_request(method, path, 429, state.rate_limited, limit="rule")
             return limited
         for route in self.routes:
             if route.method != method:
@@ -304,7 +304,7 @@ class RestApi:
             if route.bot_auth:
                 refused = self.limiter.take_global(now)
                 if refused is not None:
-                    state.record_request(method, path, 429, state.rate_limited)
+                    state.record_request(method, path, 429, state.rate_limited, limit="global")
                     return refused
             bucket = None
             if route.bucket is not None:
@@ -315,7 +315,7 @@ class RestApi:
                     is_global=False,
                     headers={**bucket.headers(now), "X-RateLimit-Scope": "user"},
                 )
-                state.record_request(method, path, 429, state.rate_limited)
+                state.record_request(method, path, 429, state.rate_limited, limit="user")
                 return refused
             try:
                 response = await route.handler(request, **match.groupdict())

@@ -59,6 +59,8 @@ class RecordedRequest:
     path: str
     status: int
     at: float
+    # For a 429: "user" (a per-channel bucket), "global", or "rule" (asked for by a test).
+    limit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -261,9 +263,15 @@ class FakeState:
         return text
 
     def record_request(
-        self, method: str, path: str, status: int, extra: list[RecordedRequest] | None = None
+        self,
+        method: str,
+        path: str,
+        status: int,
+        extra: list[RecordedRequest] | None = None,
+        *,
+        limit: str | None = None,
     ) -> None:
-        entry = RecordedRequest(method, path, status, time.time())
+        entry = RecordedRequest(method, path, status, time.time(), limit)
         self.requests.append(entry)
         if extra is not None:
             extra.append(entry)
