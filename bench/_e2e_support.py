@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import dataclasses
 import logging
 import re
 import resource
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -44,17 +45,30 @@ class TimedFakeDiscord(FakeDiscord):
         super().__init__(*args, **kwargs)
         self.sent_at: dict[int, float] = {}
         self.acked_at: dict[int, float] = {}
+        # Stamp the callback route on arrival, before the fake does any work on it.
+        answer = self.rest._interaction_callback
+        self.rest.routes = [
+            dataclasses.replace(route, handler=self._stamped(answer))
+            if route.handler == answer
+            else route
+            for route in self.rest.routes
+        ]
+
+    def _stamped(
+        self, answer: Callable[..., Awaitable[web.StreamResponse]]
+    ) -> Callable[..., Awaitable[web.StreamResponse]]:
+        async def stamped(
+            request: web.Request, interaction_id: str, token: str
+        ) -> web.StreamResponse:
+            self.acked_at.setdefault(int(interaction_id), time.perf_counter())
+            return await answer(request, interaction_id=interaction_id, token=token)
+
+        return stamped
 
     async def dispatch(self, event: str, data: Any) -> None:
         if event == "INTERACTION_CREATE":
             self.sent_at[int(data["id"])] = time.perf_counter()
         await super().dispatch(event, data)
-
-    async def _interaction_callback(
-        self, request: web.Request, interaction_id: str, token: str
-    ) -> web.Response:
-        self.acked_at.setdefault(int(interaction_id), time.perf_counter())
-        return await super()._interaction_callback(request, interaction_id, token)
 
     def ack_ms(self, interaction_id: int) -> float | None:
         sent = self.sent_at.get(interaction_id)

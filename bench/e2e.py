@@ -367,6 +367,7 @@ async def play_load(
         lock.reset()
     lag.start()
     cpu0, loop_cpu0, wall0 = time.process_time(), time.thread_time(), time.perf_counter()
+    wall_started = time.time()
     if profiler is not None:
         profiler.enable()
     peer = asyncio.create_task(peer_loop(stack, world, busy_peer, stop, args.peer_interval))
@@ -435,6 +436,9 @@ async def play_load(
     print("  REST requests (count, per action, route):")
     for route, n in routes.most_common(8):
         print(f"    {n:6d}  {n / per_action:5.2f}  {route}")
+    refused = Counter(r.limit for r in fake.rate_limited if r.at >= wall_started)
+    print(f"  refused with 429 by Discord's rate limits: {sum(refused.values())} "
+          f"(per channel {refused['user']}, global {refused['global']})")
     if profiler is not None:
         _print_profile(profiler)
 
@@ -511,7 +515,8 @@ async def memory_phase(args: argparse.Namespace) -> None:
         files, file_bytes = fake.retained_attachments()
         held = _deep_size(
             [fake.messages, fake.events, fake.interactions, fake.requests,
-             fake._interactions, fake._by_token, fake._attachments, fake._channel_log,
+             fake.state.interactions_by_id, fake.state.interactions_by_token,
+             fake.state.attachments, fake.state.channel_log,
              fake.sent_at, fake.acked_at]
         )
         mb = 1024 * 1024

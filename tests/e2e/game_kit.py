@@ -53,7 +53,8 @@ class StackedDeck:
 
 def quick_options(deck: StackedDeck, **changes: Any) -> RuntimeOptions:
     """Pacing for tests: a short pause between hands, no time bank, a 1 s minimum timer, and
-    a generous channel budget (``test_game_pacing`` checks Discord's real one)."""
+    a generous channel budget, which ``running_game`` gives the fake Discord too
+    (``test_game_pacing`` runs with Discord's real one on both sides)."""
     base = RuntimeOptions(
         next_hand_delay=0.05,
         channel_sends=100,
@@ -271,16 +272,22 @@ async def running_game(
     options: RuntimeOptions | None = None,
     seed: int | None = None,
 ) -> AsyncIterator[Game]:
-    """The real bot as ``poker-bot`` builds it, running against ``fake``."""
+    """The real bot as ``poker-bot`` builds it, running against ``fake``.
+
+    The fake's per-channel message limit is set to the bot's own channel budget
+    (``options.channel_sends`` per ``options.channel_window``), so the two agree: a test with
+    the quick budget stays fast, one with Discord's budget runs against Discord's limit. The
+    global limit stays Discord's. Leaving without an error, the game must not have been
+    refused a single request with 429.
+    """
     deck = deck if deck is not None else StackedDeck()
+    options = options if options is not None else quick_options(deck)
+    fake.set_rate_limits(channel_rate=(options.channel_sends, options.channel_window))
     settings = settings_for(fake, data_dir)
-    bot = PokerBot(
-        settings,
-        runtime_options=options if options is not None else quick_options(deck),
-        guild_ready_timeout=0.01,
-    )
+    bot = PokerBot(settings, runtime_options=options, guild_ready_timeout=0.01)
     async with running_bot(fake, data_dir, bot=bot) as running:
         game = Game(fake, running, world, deck)
         if seed is not None:
             game.runtime.rng = random.Random(seed)  # type: ignore[assignment]
         yield game
+    assert not fake.rate_limited, f"requests refused with 429: {fake.rate_limited}"
