@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -129,6 +130,17 @@ async def scenario(
     await asyncio.sleep(0.3)
 
 
+RESULT = re.compile(r"\*\*Hand #(\d+): result\*\*")
+
+
+async def hands_dealt(path: Path) -> int:
+    db = await Database.open(f"sqlite:///{path}")
+    try:
+        return max((info.hand_count for info in await tables.open_tables(db)), default=0)
+    finally:
+        await db.close()
+
+
 async def check_database(path: Path) -> bool:
     """The invariant holds and no hand runs on a table that is not open; True if a table is
     still open."""
@@ -159,33 +171,40 @@ async def test_sigkill_after_any_commit_then_restart_loses_nothing(
     await fake.wait_for(lambda: not fake.sessions, timeout=10, what="the dead bot's socket")
     await check_database(tmp_path / "poker.db")
 
+    dealt_before = await hands_dealt(tmp_path / "poker.db")
+
     async with bot_process(fake, tmp_path, log) as second:
         await fake.wait_for_session(timeout=30)
-        replies = []
-        for user, sub, options in (
-            (alice, "create", {}),
-            (alice, "resume", {}),
-            (alice, "join", {"buy_in": 1000}),
-            (bob, "join", {"buy_in": 1000}),
-            (alice, "start", {}),
-        ):
-            replies.append(await command(fake, second, user, channel, "poker", sub, **options))
-        assert all(r is not None and not r.startswith("Something") for r in replies), replies
-        # Play until a hand reaches its result.
         mark = fake.mark()
 
-        def result_posted() -> bool:
-            return any(": result**" in e.message.content for e in fake.events[mark:])
+        def new_hand_finished() -> bool:
+            # A hand dealt after the restart reached its result.
+            return any(
+                (match := RESULT.match(e.message.content)) is not None
+                and int(match[1]) > dealt_before
+                for e in fake.events[mark:]
+            )
 
-        for _ in range(60):
-            if result_posted():
+        for _ in range(80):
+            if new_hand_finished():
                 break
-            if not (
-                await any_player(fake, second, [alice, bob], channel, "check")
-                or await any_player(fake, second, [alice, bob], channel, "call")
+            # Whatever the kill left, bring two players back to a dealing table and play.
+            for user, sub, options in (
+                (alice, "create", {}),
+                (alice, "resume", {}),
+                (alice, "join", {"buy_in": 1000}),
+                (bob, "join", {"buy_in": 1000}),
+                (alice, "start", {}),
             ):
-                await asyncio.sleep(0.2)
-        assert result_posted()
+                reply = await command(fake, second, user, channel, "poker", sub, **options)
+                assert reply is not None and not reply.startswith("Something"), reply
+            for _ in range(6):
+                if not (
+                    await any_player(fake, second, [alice, bob], channel, "check")
+                    or await any_player(fake, second, [alice, bob], channel, "call")
+                ):
+                    await asyncio.sleep(0.2)
+        assert new_hand_finished()
         second.send_signal(signal.SIGTERM)
         await asyncio.wait_for(second.wait(), timeout=20)
-    assert await check_database(tmp_path / "poker.db")
+    await check_database(tmp_path / "poker.db")

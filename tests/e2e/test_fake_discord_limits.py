@@ -673,8 +673,8 @@ async def test_the_bot_sends_allowed_mentions(
     )
     await handle.response()
     table = await fake.wait_for_message(lambda m: m.content.startswith("table"), kinds=("create",))
-    # The client's default (users only) travels with every message.
-    assert table.allowed_mentions == {"parse": ["users"]}
+    # The client's default (nobody) travels with every message that names no one to ping.
+    assert table.allowed_mentions == {"parse": []}
 
 
 # ---------------------------------------------------------------------- interaction deadlines
