@@ -15,15 +15,12 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.errors import report_error
-
-if TYPE_CHECKING:
-    from bot.client import PokerBot
 
 log = logging.getLogger(__name__)
 
@@ -90,14 +87,14 @@ def admit(interaction: discord.Interaction[Any]) -> bool:
     return False
 
 
-class PokerTree(app_commands.CommandTree["PokerBot"]):
+class PokerTree(app_commands.CommandTree[Any]):
     """The command tree: one error handler for every command, and a lateness gate."""
 
-    async def interaction_check(self, interaction: discord.Interaction[PokerBot], /) -> bool:
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return admit(interaction)
 
     async def on_error(
-        self, interaction: discord.Interaction[PokerBot], error: app_commands.AppCommandError, /
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
     ) -> None:
         claim(interaction)
         await report_error(interaction, error)

@@ -10,25 +10,17 @@ numbering is the one the native evaluator reads, so evaluation needs no conversi
 >>> format_cards(parse_cards("10h J♦ qc"))
 'ThJdQc'
 
-Deck commitments live in :mod:`engine.commitment`. For code written before it, this module still
-answers ``DeckCommitment``, ``commit`` and ``verify`` with the *legacy* whole-deck scheme
-(:class:`engine.commitment.LegacyCommitment`); new code imports from ``engine.commitment``.
+The shuffle's commitment (posted before a deal, opened card by card after it) is in
+:mod:`engine.commitment`.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, NewType
+from typing import NewType
 
 from engine.errors import EngineError
-
-if TYPE_CHECKING:
-    from engine.commitment import LegacyCommitment
-    from engine.commitment import LegacyCommitment as DeckCommitment
-
-    commit = LegacyCommitment.commit
-    verify = LegacyCommitment.verify
 
 __all__ = [
     "FULL_DECK",
@@ -36,9 +28,7 @@ __all__ = [
     "SUITS",
     "SUIT_SYMBOLS",
     "Card",
-    "DeckCommitment",
-    "LegacyCommitment",
-    "commit",
+    "check_deck",
     "format_card",
     "format_cards",
     "make_card",
@@ -49,7 +39,6 @@ __all__ = [
     "rank_of",
     "shuffled_deck",
     "suit_of",
-    "verify",
 ]
 
 Card = NewType("Card", int)
@@ -246,18 +235,3 @@ def shuffled_deck() -> tuple[Card, ...]:
     deck = list(FULL_DECK)
     secrets.SystemRandom().shuffle(deck)
     return tuple(deck)
-
-
-# engine.commitment imports this module, so the legacy names are looked up on first use rather
-# than imported at the top (PEP 562); type checkers see them through the TYPE_CHECKING import.
-def __getattr__(name: str) -> object:
-    """``DeckCommitment``/``LegacyCommitment``, ``commit`` and ``verify``: the legacy scheme."""
-    if name not in ("DeckCommitment", "LegacyCommitment", "commit", "verify"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from engine.commitment import LegacyCommitment
-
-    if name == "commit":
-        return LegacyCommitment.commit
-    if name == "verify":
-        return LegacyCommitment.verify
-    return LegacyCommitment

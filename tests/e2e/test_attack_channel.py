@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -31,12 +30,6 @@ from tests.fakediscord import FakeDiscord, FakeGuild, FakeUser
 pytestmark = pytest.mark.timeout(120)
 
 DEADLINE = re.compile(r"<t:(\d+):R>")
-
-
-@pytest.fixture
-async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
-    async with running_game(fake, world, tmp_path) as game:
-        yield game
 
 
 # -- 6: reposts, the clock and the order of messages --------------------------------------

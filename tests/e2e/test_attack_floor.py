@@ -3,9 +3,6 @@ never who wins it (issue 10, defects 1 and 11)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.i18n import t
@@ -13,20 +10,11 @@ from tests.e2e.game_kit import (
     STARTING_BALANCE,
     Game,
     button_id,
-    running_game,
     settled,
     total_chips,
 )
-from tests.e2e.harness import World
-from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture
-async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
-    async with running_game(fake, world, tmp_path) as game:
-        yield game
 
 
 async def test_a_kick_during_a_hand_never_folds_the_kicked_players_bet(game: Game) -> None:

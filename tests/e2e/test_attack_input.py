@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -18,12 +17,6 @@ from tests.e2e.harness import World
 from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture
-async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
-    async with running_game(fake, world, tmp_path) as game:
-        yield game
 
 
 async def heads_up(game: Game, stacks: int = 1000) -> None:

@@ -4,28 +4,18 @@ tells its players, and each server limits how many tables are open and closes em
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.i18n import t
 from bot.storage import economy, tables
-from tests.e2e.game_kit import Game, running_game, until
-from tests.e2e.harness import World
-from tests.fakediscord import FakeChannel, FakeDiscord
+from tests.e2e.game_kit import Game, until
+from tests.fakediscord import FakeChannel
 from tests.fakediscord.models import READ_MESSAGE_HISTORY, VIEW_CHANNEL
 
 pytestmark = pytest.mark.timeout(60)
 
 READ_ONLY = VIEW_CHANNEL | READ_MESSAGE_HISTORY
 MISSING = "attach files, embed links, send messages"
-
-
-@pytest.fixture
-async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
-    async with running_game(fake, world, tmp_path) as game:
-        yield game
 
 
 async def test_no_table_opens_or_deals_where_the_bot_cannot_post(game: Game) -> None:

@@ -4,27 +4,16 @@ that storage refuses leaves the table exactly as it was (issue 10, defect 2)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.i18n import t
 from bot.storage import StorageError, tables
-from tests.e2e.game_kit import STARTING_BALANCE, Game, running_game, total_chips
-from tests.e2e.harness import World
-from tests.fakediscord import FakeDiscord
+from tests.e2e.game_kit import STARTING_BALANCE, Game, total_chips
 
 pytestmark = pytest.mark.timeout(60)
 
 HUGE = 100_000_000_000  # 10**11: the default max buy-in (100 big blinds) would be 10**13
 LARGEST_BIG_BLIND = "10,000,000,000"  # 100 big blinds must fit the 10**12 chip ceiling
-
-
-@pytest.fixture
-async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
-    async with running_game(fake, world, tmp_path) as game:
-        yield game
 
 
 async def _seated(game: Game) -> None:

@@ -3,23 +3,13 @@ and leaves the table exactly as it was."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.i18n import t
-from tests.e2e.game_kit import STARTING_BALANCE, Game, button_id, running_game, total_chips
-from tests.e2e.harness import World
-from tests.fakediscord import FakeDiscord, FakeUser
+from tests.e2e.game_kit import STARTING_BALANCE, Game, button_id, total_chips
+from tests.fakediscord import FakeUser
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture
-async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
-    async with running_game(fake, world, tmp_path) as game:
-        yield game
 
 
 async def refused(game: Game, who: FakeUser, name: str, subcommand: str | None = None,

@@ -4,8 +4,6 @@ shuffle check, and the ``/chips`` economy."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -14,17 +12,9 @@ from bot.storage import hands, stats
 from bot.storage.hands import StoredHand
 from engine.cards import format_cards
 from engine.commitment import Opening
-from tests.e2e.game_kit import STARTING_BALANCE, Game, running_game, total_chips
-from tests.e2e.harness import World
-from tests.fakediscord import FakeDiscord
+from tests.e2e.game_kit import STARTING_BALANCE, Game, total_chips
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture
-async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
-    async with running_game(fake, world, tmp_path) as game:
-        yield game
 
 
 async def test_the_host_runs_the_table(game: Game) -> None:

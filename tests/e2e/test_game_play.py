@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -14,23 +12,15 @@ from tests.e2e.game_kit import (
     STARTING_BALANCE,
     Game,
     button_id,
-    running_game,
     settled,
     total_chips,
     until,
 )
-from tests.e2e.harness import World
-from tests.fakediscord import FakeDiscord, FakeMessage
+from tests.fakediscord import FakeMessage
 
 pytestmark = pytest.mark.timeout(60)
 
 CARDS_IN_DM = re.compile(r"Hand #(\d+) · Your cards: (\S+ \S+)")
-
-
-@pytest.fixture
-async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
-    async with running_game(fake, world, tmp_path) as game:
-        yield game
 
 
 def dm_cards(game: Game, message: FakeMessage) -> tuple[int, str]:

@@ -691,13 +691,3 @@ def test_legacy_round_trip(deck: list[Card], salt: bytes) -> None:
     made = LegacyCommitment.commit(deck, salt)
     assert LegacyCommitment.verify(deck, made.salt_hex, made.digest_hex)
     assert not LegacyCommitment.verify(deck[::-1], made.salt_hex, made.digest_hex)
-
-
-def test_engine_cards_still_answers_the_old_names_with_the_legacy_scheme() -> None:
-    from engine.cards import DeckCommitment as OldName
-
-    assert OldName is LegacyCommitment is engine.cards.LegacyCommitment
-    assert engine.cards.commit(legacy_deck(), SEED).digest_hex == LEGACY_DIGEST
-    assert engine.cards.verify(legacy_deck(), SEED.hex(), LEGACY_DIGEST)
-    with pytest.raises(AttributeError):
-        engine.cards.NoSuchName  # type: ignore[attr-defined]  # noqa: B018
