@@ -57,24 +57,25 @@ def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     """``text`` in pieces of at most ``limit`` characters, cut between lines where possible.
 
     >>> split_text("a\\nbb\\ncc", 4)
-    ['a', 'bb', 'cc']
+    ['a\\nbb', 'cc']
     """
     pieces: list[str] = []
-    current = ""
+    current: str | None = None  # the piece being filled (None: nothing in it yet)
     for line in text.split("\n"):
         while len(line) > limit:  # a single line too long for a message: cut it hard
-            if current:
+            if current is not None:
                 pieces.append(current)
-                current = ""
+                current = None
             pieces.append(line[:limit])
             line = line[limit:]
-        joined = f"{current}\n{line}" if current else line
+        joined = line if current is None else f"{current}\n{line}"
         if len(joined) > limit:
+            assert current is not None
             pieces.append(current)
             current = line
         else:
             current = joined
-    if current or not pieces:
+    if current is not None:
         pieces.append(current)
     return pieces
 
@@ -288,7 +289,8 @@ class TableMessenger:
 
     async def _post(self, job: _Job) -> None:
         channel = self.client.get_partial_messageable(self.channel_id)
-        pieces = split_text(job.content)
+        # Discord refuses an empty message; a piece of only blank lines says nothing anyway.
+        pieces = [piece for piece in split_text(job.content) if piece.strip()] or ["\u200b"]
         file = await self._render(job.view, job.labels)
         view = self.view_factory(self.table_id, job.buttons) if job.buttons else None
         for k, piece in enumerate(pieces):
