@@ -13,6 +13,7 @@ from bot.storage.hands import StoredHand
 from engine.cards import format_cards
 from engine.commitment import Opening
 from tests.e2e.game_kit import STARTING_BALANCE, Game, total_chips
+from tests.engine.test_commitment import CHECKERS
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -97,6 +98,9 @@ async def test_the_host_runs_the_table(game: Game) -> None:
     assert lines[0] == f"root {root[1]}"
     openings = [Opening.from_text(line) for line in lines[1:]]
     assert openings and all(o.verify(root[1]) for o in openings)
+    # Anyone can check them with the few lines of Python the README shows.
+    readme_check = CHECKERS["README.md"]
+    assert all(readme_check(root[1], line) for line in lines[1:])
     n = len(second.players)
     shown = set(second.result["shown"])
     hidden = [p.player for p in second.players if p.player not in shown]

@@ -78,18 +78,21 @@ def spec_root(deck: Sequence[Card], seed: bytes) -> str:
     return spec_levels(deck, seed)[-1][0].hex()
 
 
-def doc_checker() -> Callable[[str, str], bool]:
-    """The one python block of docs/verify.md, executed on its own."""
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
+def doc_checker(doc: Path = DOC) -> Callable[[str, str], bool]:
+    """The one python block of a document, executed on its own."""
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.DOTALL)
     assert len(blocks) == 1
     namespace: dict[str, object] = {}
-    exec(compile(blocks[0], str(DOC), "exec"), namespace)
+    exec(compile(blocks[0], str(doc), "exec"), namespace)
     check = namespace["check"]
     assert callable(check)
     return check  # type: ignore[return-value]
 
 
 CHECK = doc_checker()
+# The README shows the same check in fewer lines; both are held to the same cases.
+README = DOC.parents[1] / "README.md"
+CHECKERS = {"docs/verify.md": CHECK, "README.md": doc_checker(README)}
 
 
 def flip_hex(text: str, index: int = 0) -> str:
@@ -352,8 +355,9 @@ def test_any_single_byte_tamper_of_the_json_fails(
 # --- the checker in docs/verify.md ------------------------------------------------------------
 
 
-def test_doc_checker_uses_only_hashlib() -> None:
-    block = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)[0]
+@pytest.mark.parametrize("doc", [DOC, README], ids=["docs/verify.md", "README.md"])
+def test_doc_checker_uses_only_hashlib(doc: Path) -> None:
+    block = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.DOTALL)[0]
     imported = {
         alias.name
         for node in ast.walk(ast.parse(block))
@@ -364,13 +368,15 @@ def test_doc_checker_uses_only_hashlib() -> None:
     assert len(block.strip().splitlines()) <= 20
 
 
-def test_doc_checker_on_a_real_hand() -> None:
+@pytest.mark.parametrize("where", list(CHECKERS))
+def test_doc_checker_on_a_real_hand(where: str) -> None:
+    check = CHECKERS[where]
     # Six players, showdown between players 0 and 3.
     deck = shuffled_deck()
     made = DeckCommitment.commit(deck)
     for opening in made.open_many(deck, seen_positions(6, 5, [0, 3])):
         line = opening.to_text()
-        assert CHECK(made.root_hex, line) and CHECK(made.root_hex.upper(), f"  {line}\n")
+        assert check(made.root_hex, line) and check(made.root_hex.upper(), f"  {line}\n")
         position, card, salt, *path = line.split()
         other_card = format_card(Card((opening.card + 1) % 52))
         other_position = str((opening.position + 1) % 64)
@@ -391,12 +397,14 @@ def test_doc_checker_on_a_real_hand() -> None:
             "garbage",
         ]
         for bad in bad_lines:
-            assert not CHECK(made.root_hex, bad), bad
+            assert not check(made.root_hex, bad), bad
         for bad_root in (flip_hex(made.root_hex, 0), "", "not hex", made.root_hex[:-2]):
-            assert not CHECK(bad_root, line)
+            assert not check(bad_root, line)
 
 
-def test_a_longer_path_cannot_open_a_position_twice() -> None:
+@pytest.mark.parametrize("where", list(CHECKERS))
+def test_a_longer_path_cannot_open_a_position_twice(where: str) -> None:
+    check = CHECKERS[where]
     # A dishonest server publishes root = node(R1, S2): R1 the root of deck one, S2 the node over
     # positions 32..63 of deck two. A 6-hash path opens position 40 to deck two's card; a 7-hash
     # path (R1's path plus S2) would open it to deck one's card. Only 6 hashes are accepted.
@@ -405,11 +413,11 @@ def test_a_longer_path_cannot_open_a_position_twice() -> None:
     root = hashlib.sha256(b"\x01" + tree_one[-1][0] + tree_two[5][1]).hexdigest()
     honest = DeckCommitment.commit(two, SEED).open(two, 40)
     six = (*honest.path[:5], tree_one[-1][0].hex())
-    assert CHECK(root, " ".join(("40", format_card(two[40]), honest.salt_hex, *six)))
+    assert check(root, " ".join(("40", format_card(two[40]), honest.salt_hex, *six)))
     deep = DeckCommitment.commit(one, SEED).open(one, 40)
     seven = (*deep.path, tree_two[5][1].hex())
     line = " ".join(("40", format_card(one[40]), deep.salt_hex, *seven))
-    assert not CHECK(root, line)
+    assert not check(root, line)
     with pytest.raises(EngineError, match="fields"):
         Opening.from_text(line)
     with pytest.raises(EngineError, match="path"):
