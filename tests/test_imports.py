@@ -143,3 +143,55 @@ def test_a_wrong_import_is_caught() -> None:
         "bot.runtime.runner (runtime) imports bot.client (client)"
     ]
     assert violations(with_line("cogs.poker", "from bot.storage import hands")) == []
+
+
+def dependencies(sources: Iterable[tuple[str, str, bool]]) -> dict[str, set[str]]:
+    """Module -> project modules it imports (``from pkg import mod`` counts as ``pkg.mod``)."""
+    known = {module for module, _, _ in sources}
+    graph: dict[str, set[str]] = {}
+    for module, source, is_package in sources:
+        targets = set()
+        for node in ast.walk(ast.parse(source)):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                package = module if is_package else module.rpartition(".")[0]
+                if node.level:
+                    parts = package.split(".")
+                    prefix = ".".join(parts[: len(parts) - node.level + 1])
+                    base = f"{prefix}.{node.module}" if node.module else prefix
+                else:
+                    base = node.module or ""
+                submodules = [f"{base}.{alias.name}" for alias in node.names]
+                names = [name for name in submodules if name in known] or [base]
+            targets.update(name for name in names if name in known and name != module)
+        graph[module] = targets
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every import cycle (each found once, from its smallest module name)."""
+    found: list[list[str]] = []
+
+    def walk(start: str, node: str, path: list[str]) -> None:
+        for nxt in sorted(graph.get(node, ())):
+            if nxt == start:
+                found.append([*path, start])
+            elif nxt > start and nxt not in path:
+                walk(start, nxt, [*path, nxt])
+
+    for start in sorted(graph):
+        walk(start, start, [start])
+    return found
+
+
+def test_no_module_imports_itself_round_about() -> None:
+    """No import cycle: each module can be read knowing only what it imports."""
+    assert cycles(dependencies(project_sources())) == []
+
+
+def test_a_cycle_is_caught() -> None:
+    graph = dependencies(project_sources())
+    graph["bot.runtime.runner"] = graph["bot.runtime.runner"] | {"bot.runtime.manager"}
+    assert ["bot.runtime.manager", "bot.runtime.runner", "bot.runtime.manager"] in cycles(graph)
