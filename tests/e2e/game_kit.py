@@ -199,6 +199,16 @@ class Game:
         message_id = await until(lambda: runner.message_id, timeout=timeout, what="table msg")
         return self.fake.message(message_id)
 
+    async def open_table(
+        self, *players: FakeUser, buy_in: int = 1000, **options: Any
+    ) -> TableRunner:
+        """The first player opens a table in #poker (``options`` for ``/poker create``) and
+        every player sits down with ``buy_in``; the table's runner."""
+        await self.ok(players[0], "poker", "create", **options)
+        for player in players:
+            await self.ok(player, "poker", "join", buy_in=buy_in)
+        return self.runner()
+
     async def passive_round(self, number: int) -> None:
         """Play hand ``number`` to its end by checking or calling, through slash commands."""
         while True:

@@ -47,9 +47,7 @@ async def test_reposting_the_table_cannot_flood_the_channel(
     fake.users[outsider.id] = outsider
     async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:
         alice, bob = world.alice, world.bob
-        await game.ok(alice, "poker", "create")
-        await game.ok(alice, "poker", "join", buy_in=1000)
-        await game.ok(bob, "poker", "join", buy_in=1000)
+        await game.open_table(alice, bob)
         await game.ok(alice, "poker", "start")
         await game.wait_hand(1)
         await game.wait_idle()
@@ -84,9 +82,7 @@ async def test_a_players_time_starts_when_he_is_told_and_results_come_before_new
     options = quick_options(deck, channel_sends=1, channel_window=2.0, calm_edit_interval=0.0)
     async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:
         alice, bob = world.alice, world.bob
-        await game.ok(alice, "poker", "create", timer=30)
-        await game.ok(alice, "poker", "join", buy_in=1000)
-        await game.ok(bob, "poker", "join", buy_in=1000)
+        await game.open_table(alice, bob, timer=30)
         await game.ok(alice, "poker", "start")
         hand = await game.wait_hand(1)
         runner = game.runner()
@@ -191,9 +187,7 @@ async def test_replies_that_draw_or_build_a_file_are_deferred(
     """Under load a hole-card image, a history file or a verification can take longer than
     Discord's 3 s: the bot answers "thinking" at once and the reply follows."""
     alice, bob = game.world.alice, game.world.bob
-    await game.ok(alice, "poker", "create")
-    await game.ok(alice, "poker", "join", buy_in=1000)
-    await game.ok(bob, "poker", "join", buy_in=1000)
+    await game.open_table(alice, bob)
     await game.ok(alice, "poker", "start")
     await game.wait_hand(1)
     await game.ok(await game.wait_turn(), "fold")
@@ -239,9 +233,7 @@ async def test_stopping_the_bot_sends_the_closing_messages_first(
     options = quick_options(deck, channel_sends=2, channel_window=2.0, drain_timeout=10.0)
     async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:
         alice, bob = world.alice, world.bob
-        await game.ok(alice, "poker", "create")
-        await game.ok(alice, "poker", "join", buy_in=1000)
-        await game.ok(bob, "poker", "join", buy_in=1000)
+        await game.open_table(alice, bob)
         await game.ok(alice, "poker", "pause")
         await game.wait_idle()
         table_message = game.runner().message_id
@@ -263,9 +255,7 @@ async def test_a_table_closed_before_a_stop_shows_as_closed_after_the_start(
     options = quick_options(deck, channel_sends=1, channel_window=3.0, drain_timeout=0.0)
     async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:
         alice, bob = world.alice, world.bob
-        await game.ok(alice, "poker", "create")
-        await game.ok(alice, "poker", "join", buy_in=1000)
-        await game.ok(bob, "poker", "join", buy_in=1000)
+        await game.open_table(alice, bob)
         await game.ok(alice, "poker", "start")
         await game.wait_hand(1)
         await game.wait_idle()

@@ -110,9 +110,7 @@ class Faults:
 async def seated(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
     # Room above the stacks, so a top-up of 10 is always within the buy-in range.
-    await game.ok(alice, "poker", "create", small_blind=5, big_blind=10, max_buy_in=3000)
-    await game.ok(alice, "poker", "join", buy_in=1000)
-    await game.ok(bob, "poker", "join", buy_in=1000)
+    await game.open_table(alice, bob, small_blind=5, big_blind=10, max_buy_in=3000)
     await game.wait_idle()
 
 

@@ -26,9 +26,7 @@ async def test_no_table_opens_or_deals_where_the_bot_cannot_post(game: Game) -> 
         "error.bot_missing_permissions", permissions=MISSING
     )
     assert not game.runtime.runners
-    await game.ok(alice, "poker", "create")
-    await game.ok(alice, "poker", "join", buy_in=1000)
-    await game.ok(bob, "poker", "join", buy_in=1000)
+    await game.open_table(alice, bob)
     poker: FakeChannel = game.channel
     poker.bot_permissions = READ_ONLY
     refused = await game.slash(alice, "poker", "start")
@@ -43,9 +41,7 @@ async def test_no_table_opens_or_deals_where_the_bot_cannot_post(game: Game) -> 
 
 async def test_losing_the_channel_pauses_the_table_and_tells_its_players(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
-    await game.ok(alice, "poker", "create")
-    await game.ok(alice, "poker", "join", buy_in=1000)
-    await game.ok(bob, "poker", "join", buy_in=1000)
+    await game.open_table(alice, bob)
     await game.ok(alice, "poker", "start")
     hand = await game.wait_hand(1)
     runner = game.runner()

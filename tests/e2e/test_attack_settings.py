@@ -18,9 +18,7 @@ LARGEST_BIG_BLIND = "10,000,000,000"  # 100 big blinds must fit the 10**12 chip 
 
 async def _seated(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
-    await game.ok(alice, "poker", "create", small_blind=5, big_blind=10)
-    await game.ok(alice, "poker", "join", buy_in=1000)
-    await game.ok(bob, "poker", "join", buy_in=1000)
+    await game.open_table(alice, bob, small_blind=5, big_blind=10)
 
 
 async def test_settings_beyond_storage_limits_change_nothing_between_hands(game: Game) -> None:

@@ -10,53 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import re
 import signal
-import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.storage import Database, hands, invariant, tables
 from tests.e2e.harness import World
+from tests.e2e.processes import bot_process
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 
 pytestmark = pytest.mark.timeout(120)
 
-REPO = Path(__file__).resolve().parents[2]
 # Commits the scenario makes before it ends (guild, table, buy-ins, deals, actions, void,
 # leave, close, and the table message ids stored on the way): each is a boundary to die at.
 BOUNDARIES = range(1, 17)
-
-
-@contextlib.asynccontextmanager
-async def bot_process(
-    fake: FakeDiscord, data_dir: Path, log: Path, kill_after: int = 0
-) -> AsyncIterator[asyncio.subprocess.Process]:
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": fake.token,
-        "DISCORD_API_BASE": fake.api_base,
-        "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "DATABASE_URL": f"sqlite:///{data_dir / 'poker.db'}",
-        "LOG_LEVEL": "INFO",
-        "POKER_NEXT_HAND_DELAY": "0.2",
-        "POKER_TEST_KILL_AFTER_COMMIT": str(kill_after),
-        "PYTHONPATH": str(REPO),
-    }
-    module = "tests.e2e.kill_switch" if kill_after else "bot"
-    with log.open("ab") as out:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", module, cwd=data_dir, env=env, stdout=out, stderr=out
-        )
-    try:
-        yield process
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
 
 
 async def command(
