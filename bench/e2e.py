@@ -70,6 +70,7 @@ from bench._e2e_support import (
 from bot.errors import BotError
 from bot.i18n import catalog
 from bot.runtime.runner import TableRunner
+from bot.storage import economy
 from engine.hand import ActionKind, Legal
 from tests.fakediscord import FakeDiscord, FakeUser, InteractionCallback, InteractionHandle
 
@@ -124,13 +125,22 @@ async def open_table(stack: Stack, seat: Seat) -> TableRunner:
 
 
 async def open_tables(stack: Stack, seats: Iterable[Seat], concurrency: int = 10) -> None:
+    chosen = list(seats)
+    # A server allows 10 open tables (2 per host) by default: the bench opens many more.
+    for guild_id in {seat.channel.guild_id for seat in chosen}:
+        assert guild_id is not None
+        await stack.runtime.ensure_guild(guild_id)
+        await economy.update_settings(
+            stack.runtime.db, guild_id, max_tables=economy.MAX_TABLES,
+            max_tables_per_host=economy.MAX_TABLES,
+        )
     gate = asyncio.Semaphore(concurrency)
 
     async def one(seat: Seat) -> None:
         async with gate:
             await open_table(stack, seat)
 
-    await asyncio.gather(*(one(seat) for seat in seats))
+    await asyncio.gather(*(one(seat) for seat in chosen))
 
 
 async def settle(stack: Stack, seats: list[Seat], timeout: float = 60.0) -> None:
