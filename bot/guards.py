@@ -3,7 +3,7 @@ handler, and the mark that it was taken in hand.
 
 Discord gives 3 s to answer; an interaction that reached us later than ``LATE_AFTER_SECONDS`` is
 dropped unanswered (Discord would refuse the answer anyway). Every handler — a slash command
-(:class:`PokerTree`), a persistent button (:class:`GuardedItem`), a view or a modal — turns any
+(:class:`PokerTree`), a persistent button (:class:`GuardedItem`) or a modal — turns any
 error into the same ephemeral sentence (``bot.errors.report_error``) and marks the interaction
 *claimed*; the client answers an interaction nobody claimed (a forged or outdated button, a form
 from before a restart) with "out of date" instead of leaving the user with "interaction failed".
@@ -118,18 +118,6 @@ class GuardedItem:
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
         raise NotImplementedError
-
-
-class PokerView(discord.ui.View):
-    """A view whose errors become an ephemeral reply and whose late clicks are dropped."""
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return admit(interaction)
-
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
-    ) -> None:
-        await report_error(interaction, error)
 
 
 class PokerModal(discord.ui.Modal):

@@ -127,7 +127,6 @@ class Scene:
     locale: object = None
     away: frozenset[int] = frozenset()
     commitment: str | None = None  # the deck's SHA-256 digest for the hand shown
-    deadline: int | None = None  # Unix time the player to act runs out of time
     dealing: bool = False
     closed: bool = False
 

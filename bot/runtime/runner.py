@@ -196,7 +196,6 @@ class TableRunner:
             locale=self.locale,
             away=frozenset(self.away),
             commitment=self.commitment.root_hex if self.commitment is not None else None,
-            deadline=self.clock.deadline,
             dealing=self.config.dealing,
             closed=self.closed,
         )
