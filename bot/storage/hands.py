@@ -30,12 +30,11 @@ their whole-deck digest (``deck_scheme = 'sha256'``).
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.db import Database, Tx, unix_now
+from bot.storage.db import Database, Row, Tx, unix_now
 from bot.storage.errors import (
     StorageError,
     check_amount,
@@ -221,7 +220,7 @@ async def start_hand(
         hand_id = await tx.insert(
             "INSERT INTO hands (guild_id, table_id, hand_no, config, deck, deck_salt,"
             " deck_digest, deck_scheme, button_seat, chips, started_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, 'merkle1', ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 'merkle1', ?, ?, ?) RETURNING hand_id",
             (
                 guild_id,
                 table_id,
@@ -270,13 +269,20 @@ async def start_hand(
         return hand_id
 
 
+# The next action of a running hand, or nothing (no row returned): the sequence number must be
+# the next one. Parameters: hand, seq, action, now, hand, seq, hand.
 _APPEND_ONE = (
     "INSERT INTO hand_actions (hand_id, seq, action, created_at)"
-    " SELECT ?1, ?2, ?3, ?4"
-    " WHERE EXISTS (SELECT 1 FROM hands WHERE hand_id = ?1 AND status = 'running')"
-    " AND ?2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM hand_actions WHERE hand_id = ?1)"
+    " SELECT CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT)"
+    " WHERE EXISTS (SELECT 1 FROM hands WHERE hand_id = ? AND status = 'running')"
+    " AND CAST(? AS BIGINT) = (SELECT COALESCE(MAX(seq) + 1, 0) FROM hand_actions"
+    " WHERE hand_id = ?)"
     " RETURNING seq"
 )
+
+
+def _append_params(hand_id: int, seq: int, text: str, now: int) -> tuple[object, ...]:
+    return (hand_id, seq, text, now, hand_id, seq, hand_id)
 
 
 def _check_seq(seq: object) -> int:
@@ -308,7 +314,8 @@ async def append_action(
     check_id(hand_id, "hand_id")
     _check_seq(seq)
     text = to_json_text(action, "action")
-    rows = await db.write_one(_APPEND_ONE, (hand_id, seq, text, unix_now() if now is None else now))
+    now = unix_now() if now is None else now
+    rows = await db.write_one(_APPEND_ONE, _append_params(hand_id, seq, text, now))
     if not rows:
         raise await _append_refusal(db, hand_id, seq)
 
@@ -334,7 +341,7 @@ async def append_actions(
     if len(texts) == 1 and checked is None:
         # Nearly every input logs one action: one statement is atomic on its own, and one trip
         # to SQLite's thread instead of three keeps the shared writer lock free for other tables.
-        if not await db.write_one(_APPEND_ONE, (hand_id, first_seq, texts[0], now)):
+        if not await db.write_one(_APPEND_ONE, _append_params(hand_id, first_seq, texts[0], now)):
             raise await _append_refusal(db, hand_id, first_seq)
         return
     async with db.write() as tx:
@@ -348,11 +355,12 @@ async def append_actions(
 
 async def _append_in(tx: Tx, hand_id: int, first_seq: int, texts: Sequence[str], now: int) -> None:
     for offset, text in enumerate(texts):
-        if not await tx.fetchall(_APPEND_ONE, (hand_id, first_seq + offset, text, now)):
-            raise await _append_refusal(tx, hand_id, first_seq + offset)
+        seq = first_seq + offset
+        if not await tx.fetchall(_APPEND_ONE, _append_params(hand_id, seq, text, now)):
+            raise await _append_refusal(tx, hand_id, seq)
 
 
-async def _running_hand(tx: Tx, hand_id: int) -> sqlite3.Row:
+async def _running_hand(tx: Tx, hand_id: int) -> Row:
     row = await tx.fetchone(
         "SELECT guild_id, table_id, status, chips FROM hands WHERE hand_id = ?", (hand_id,)
     )
@@ -381,7 +389,7 @@ def _check_results(results: Sequence[PlayerResult]) -> None:
 async def _return_to_seats(
     tx: Tx,
     *,
-    hand: sqlite3.Row,
+    hand: Row,
     hand_id: int,
     stacks: dict[int, int],
     reason: Reason,
@@ -497,12 +505,13 @@ async def record_hand_result(
                 "INSERT INTO player_totals (guild_id, user_id, hands_played, hands_won, net,"
                 " biggest_pot, vpip_hands, pfr_hands) VALUES (?, ?, 1, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, user_id) DO UPDATE SET"
-                " hands_played = hands_played + 1,"
-                " hands_won = hands_won + excluded.hands_won,"
-                " net = net + excluded.net,"
-                " biggest_pot = max(biggest_pot, excluded.biggest_pot),"
-                " vpip_hands = vpip_hands + excluded.vpip_hands,"
-                " pfr_hands = pfr_hands + excluded.pfr_hands",
+                " hands_played = player_totals.hands_played + 1,"
+                " hands_won = player_totals.hands_won + excluded.hands_won,"
+                " net = player_totals.net + excluded.net,"
+                " biggest_pot = CASE WHEN excluded.biggest_pot > player_totals.biggest_pot"
+                " THEN excluded.biggest_pot ELSE player_totals.biggest_pot END,"
+                " vpip_hands = player_totals.vpip_hands + excluded.vpip_hands,"
+                " pfr_hands = player_totals.pfr_hands + excluded.pfr_hands",
                 (
                     guild_id,
                     user_id,
@@ -524,7 +533,7 @@ def _check_departures(departures: Sequence[int]) -> tuple[int, ...]:
 
 
 async def _depart_and_save(
-    tx: Tx, hand: sqlite3.Row, departing: Sequence[int], save: Any, now: int
+    tx: Tx, hand: Row, departing: Sequence[int], save: Any, now: int
 ) -> None:
     table_id = int(hand["table_id"])
     for user_id in departing:
@@ -663,7 +672,7 @@ def _stored_deck(text: str) -> tuple[Card, ...]:
         return ()
 
 
-async def _load(tx: Tx, row: sqlite3.Row) -> StoredHand:
+async def _load(tx: Tx, row: Row) -> StoredHand:
     hand_id = row["hand_id"]
     players = tuple(
         StoredPlayer(

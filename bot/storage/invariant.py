@@ -61,7 +61,8 @@ class InvariantReport:
 
 
 async def _sums(tx: Tx, sql: str, params: tuple[object, ...]) -> dict[int, int]:
-    return {row[0]: int(row[1] or 0) for row in await tx.fetchall(sql, params)}
+    # SUM over big integers is a numeric in PostgreSQL: read it back as an int.
+    return {int(row[0]): int(row[1] or 0) for row in await tx.fetchall(sql, params)}
 
 
 async def _guild_balances(tx: Tx, guild_id: int | None) -> list[GuildBalance]:
@@ -113,19 +114,22 @@ async def _guild_balances(tx: Tx, guild_id: int | None) -> list[GuildBalance]:
 # Ledger flows count positive, actual balances negative: an account whose sum is not zero
 # holds something other than what the ledger says.
 _ACCOUNTS = """
-SELECT guild_id, account, SUM(ledger) AS ledger, SUM(actual) AS actual FROM (
+SELECT guild_id, account, CAST(SUM(ledger) AS BIGINT), CAST(SUM(actual) AS BIGINT) FROM (
     SELECT guild_id, dest AS account, amount AS ledger, 0 AS actual
         FROM ledger WHERE dest <> 'burn' {and_guild}
     UNION ALL
     SELECT guild_id, source, -amount, 0 FROM ledger WHERE source <> 'mint' {and_guild}
     UNION ALL
-    SELECT guild_id, 'wallet:' || user_id, 0, balance FROM wallets WHERE 1 {and_guild}
+    SELECT guild_id, 'wallet:' || CAST(user_id AS TEXT), 0, balance
+        FROM wallets WHERE TRUE {and_guild}
     UNION ALL
-    SELECT t.guild_id, 'seat:' || s.table_id || ':' || s.seat_no, 0, s.stack
-        FROM seats s JOIN poker_tables t USING (table_id) WHERE 1 {and_t_guild}
+    SELECT t.guild_id, 'seat:' || CAST(s.table_id AS TEXT) || ':' || CAST(s.seat_no AS TEXT),
+        0, s.stack
+        FROM seats s JOIN poker_tables t USING (table_id) WHERE TRUE {and_t_guild}
     UNION ALL
-    SELECT guild_id, 'hand:' || hand_id, 0, chips FROM hands WHERE chips <> 0 {and_guild}
-)
+    SELECT guild_id, 'hand:' || CAST(hand_id AS TEXT), 0, chips
+        FROM hands WHERE chips <> 0 {and_guild}
+) AS flows
 GROUP BY guild_id, account
 HAVING SUM(ledger) <> SUM(actual)
 ORDER BY guild_id, account

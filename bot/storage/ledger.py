@@ -100,7 +100,8 @@ async def record(
     """Write one movement; the entry id. Callers skip zero amounts (nothing moved)."""
     return await tx.insert(
         "INSERT INTO ledger (guild_id, amount, source, dest, reason, user_id, table_id, hand_id,"
-        " counterparty_id, actor_id, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " counterparty_id, actor_id, note, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING entry_id",
         (
             guild_id,
             amount,
@@ -130,7 +131,8 @@ async def ensure_wallet(tx: Tx, guild_id: int, user_id: int, now: int) -> bool:
     """
     row = await tx.fetchone(
         "INSERT INTO wallets (guild_id, user_id, balance, created_at)"
-        " SELECT guild_id, ?, starting_balance, ? FROM guilds WHERE guild_id = ?"
+        " SELECT guild_id, CAST(? AS BIGINT), starting_balance, CAST(? AS BIGINT) FROM guilds"
+        " WHERE guild_id = ?"
         " ON CONFLICT DO NOTHING RETURNING balance",
         (user_id, now, guild_id),
     )

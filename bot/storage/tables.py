@@ -9,11 +9,10 @@ was not dealt in keeps his stack at the seat and may top up or leave at any time
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.db import Database, Tx, unix_now
+from bot.storage.db import Database, Row, Tx, unix_now
 from bot.storage.errors import (
     StorageError,
     check_amount,
@@ -83,7 +82,7 @@ _SEAT_QUERY = (
 )
 
 
-async def _load_table(tx: Tx, row: sqlite3.Row) -> TableInfo:
+async def _load_table(tx: Tx, row: Row) -> TableInfo:
     seats = tuple(SeatInfo(*seat) for seat in await tx.fetchall(_SEAT_QUERY, (row[0],)))
     return TableInfo(
         table_id=row[0],
@@ -103,7 +102,7 @@ async def _load_table(tx: Tx, row: sqlite3.Row) -> TableInfo:
     )
 
 
-async def _table_row(tx: Tx, table_id: int, *, must_be_open: bool) -> sqlite3.Row:
+async def _table_row(tx: Tx, table_id: int, *, must_be_open: bool) -> Row:
     row = await tx.fetchone(
         f"SELECT {_TABLE_COLUMNS} FROM poker_tables WHERE table_id = ?", (table_id,)
     )
@@ -209,7 +208,8 @@ async def create_table(
             await _check_table_limits(tx, guild_id, host_id)
         table_id = await tx.insert(
             "INSERT INTO poker_tables (guild_id, channel_id, host_id, config, min_buy_in,"
-            " max_buy_in, chip_unit, max_seats, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " max_buy_in, chip_unit, max_seats, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING table_id",
             (
                 guild_id,
                 channel_id,
@@ -231,7 +231,8 @@ async def _check_table_limits(tx: Tx, guild_id: int, host_id: int) -> None:
     )
     assert limits is not None  # require_guild ran first
     counts = await tx.fetchone(
-        "SELECT COUNT(*), COALESCE(SUM(host_id = ?), 0) FROM poker_tables"
+        "SELECT COUNT(*), COALESCE(SUM(CASE WHEN host_id = ? THEN 1 ELSE 0 END), 0)"
+        " FROM poker_tables"
         " WHERE guild_id = ? AND status = 'open'",
         (host_id, guild_id),
     )

@@ -281,8 +281,10 @@ async def running_game(
     deck: StackedDeck | None = None,
     options: RuntimeOptions | None = None,
     seed: int | None = None,
+    database_url: str | None = None,
 ) -> AsyncIterator[Game]:
-    """The real bot as ``poker-bot`` builds it, running against ``fake``.
+    """The real bot as ``poker-bot`` builds it, running against ``fake`` (on an SQLite file in
+    ``data_dir``, or on ``database_url``).
 
     The fake's per-channel message limit is set to the bot's own channel budget
     (``options.channel_sends`` per ``options.channel_window``), so the two agree: a test with
@@ -294,6 +296,8 @@ async def running_game(
     options = options if options is not None else quick_options(deck)
     fake.set_rate_limits(channel_rate=(options.channel_sends, options.channel_window))
     settings = settings_for(fake, data_dir)
+    if database_url is not None:
+        settings = replace(settings, database_url=database_url)
     bot = PokerBot(settings, runtime_options=options, guild_ready_timeout=0.01)
     async with running_bot(fake, data_dir, bot=bot) as running:
         game = Game(fake, running, world, deck)

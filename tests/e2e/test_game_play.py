@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -12,11 +13,13 @@ from tests.e2e.game_kit import (
     STARTING_BALANCE,
     Game,
     button_id,
+    running_game,
     settled,
     total_chips,
     until,
 )
-from tests.fakediscord import FakeMessage
+from tests.e2e.harness import World
+from tests.fakediscord import FakeDiscord, FakeMessage
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -193,3 +196,22 @@ async def test_hole_cards_are_dealt_by_dm_with_a_link_back(game: Game) -> None:
     assert attachment.description and "Your cards" in attachment.description
     assert pretty_cards([first, second]) in dm.content
     assert parse_cards("As")  # the catalog's card symbols are the engine's
+
+
+async def test_whole_hands_on_postgresql(
+    fake: FakeDiscord, world: World, tmp_path: Path, postgres_url: str
+) -> None:
+    """The same bot on the shared store: a table, two players, hands to their results, and
+    every chip where the ledger says (the storage tests run on both backends; this is the whole
+    bot on PostgreSQL)."""
+    async with running_game(fake, world, tmp_path, database_url=postgres_url) as game:
+        assert game.db.backend == "postgresql"
+        alice, bob = world.alice, world.bob
+        await game.open_table(alice, bob)
+        await game.ok(alice, "poker", "start")
+        for number in (1, 2):
+            await game.wait_hand(number)
+            await game.passive_round(number)
+            await game.wait_result(number)
+        wallets, seats, in_hands = await total_chips(game.db, world.guild.id)
+        assert wallets + seats + in_hands == 2 * STARTING_BALANCE

@@ -1,7 +1,7 @@
 """A stand-in bot for the SIGKILL test: streams chip moves and hand actions into a database
 and prints an acknowledgement after each commit, until it is killed.
 
-``python tests/storage/crash_worker.py DB_PATH SEED``
+``python tests/storage/crash_worker.py DATABASE_URL SEED`` (a bare path means an SQLite file)
 
 Lines on stdout, each written only after the transaction it names has committed:
 
@@ -125,7 +125,7 @@ async def step(db: Database, table_id: int, rng: random.Random) -> None:
 
 async def main(path: str, seed: int) -> None:
     rng = random.Random(seed)
-    db = await Database.open(f"sqlite:///{path}")
+    db = await Database.open(path if "://" in path else f"sqlite:///{path}")
     await economy.ensure_guild(db, GUILD)
     table = await tables.table_in_channel(db, CHANNEL)
     if table is None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
@@ -250,10 +249,10 @@ async def _result_creating_chips(w: World) -> object:
 
 @pytest.mark.parametrize(("name", "case", "code"), CASES, ids=[c[0] for c in CASES])
 async def test_bad_input_changes_nothing(
-    world: World, db_path: Path, name: str, case: Case, code: str
+    world: World, name: str, case: Case, code: str
 ) -> None:
-    before = snapshot(db_path)
+    before = await snapshot(world.db)
     with pytest.raises(StorageError) as info:
         await case(world)
     assert info.value.code == code, (name, info.value)
-    assert snapshot(db_path) == before
+    assert await snapshot(world.db) == before

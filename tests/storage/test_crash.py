@@ -13,7 +13,12 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.storage import Database, invariant
+from tests.pgserver import PostgresServer
+
+from .conftest import BACKENDS
 
 WORKER = Path(__file__).with_name("crash_worker.py")
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,9 +52,9 @@ class Acks:
         return count
 
 
-async def _verify(path: Path, acks: Acks) -> int:
+async def _verify(url: str, acks: Acks) -> int:
     """Reopen as the bot would and check everything; the number of hands left unfinished."""
-    db = await Database.open(f"sqlite:///{path}")
+    db = await Database.open(url)
     try:
         report = await invariant.check_invariant(db)
         assert report.ok, report
@@ -75,8 +80,15 @@ async def _verify(path: Path, acks: Acks) -> int:
         await db.close()
 
 
-def test_sigkill_at_random_moments(tmp_path: Path) -> None:
-    path = tmp_path / "crash.db"
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_sigkill_at_random_moments(
+    tmp_path: Path, backend: str, request: pytest.FixtureRequest
+) -> None:
+    if backend == "sqlite":
+        url = f"sqlite:///{tmp_path / 'crash.db'}"
+    else:
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        url = asyncio.run(server.create_database())
     rng = random.Random(int(os.environ.get("CRASH_SEED", "20240611")))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     acks = Acks()
@@ -85,7 +97,7 @@ def test_sigkill_at_random_moments(tmp_path: Path) -> None:
     started = time.monotonic()
     for run in range(RUNS):
         proc = subprocess.Popen(
-            [sys.executable, "-u", str(WORKER), str(path), str(rng.randrange(10**9))],
+            [sys.executable, "-u", str(WORKER), url, str(rng.randrange(10**9))],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             cwd=ROOT,
@@ -109,7 +121,7 @@ def test_sigkill_at_random_moments(tmp_path: Path) -> None:
         watchdog.cancel()
         assert proc.returncode == -signal.SIGKILL, err.decode()
         total_acks += acks.read(out.decode())
-        if asyncio.run(_verify(path, acks)):
+        if asyncio.run(_verify(url, acks)):
             kills_mid_hand += 1
         assert time.monotonic() - started < 120, f"too slow: {run + 1} runs"
     print(f"{RUNS} kills, {total_acks} acks, {kills_mid_hand} with a hand running")

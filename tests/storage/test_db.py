@@ -9,10 +9,10 @@ import pytest
 
 from bot.settings import DEFAULT_DATABASE_URL, Settings
 from bot.storage import Database, StorageError, parse_database_url
-from bot.storage.db import split_statements
 from bot.storage.migrations import Migration, load_migrations
+from bot.storage.sqlite import split_statements
 
-from .conftest import snapshot
+from .conftest import file_snapshot
 
 
 @pytest.mark.parametrize(
@@ -70,11 +70,11 @@ async def test_migrations_recorded_and_never_reapplied(db_path: Path) -> None:
     rows = await db.fetchall("SELECT version, name FROM schema_migrations ORDER BY version")
     assert [(r[0], r[1]) for r in rows] == [(m.version, m.name) for m in migrations]
     await db.close()
-    before = snapshot(db_path)
+    before = file_snapshot(db_path)
     # Reopening applies nothing: same rows, same schema, same version.
     db = await Database.open(f"sqlite:///{db_path}")
     await db.close()
-    assert snapshot(db_path) == before
+    assert file_snapshot(db_path) == before
 
 
 async def test_new_migration_applied_in_order(db_path: Path) -> None:
@@ -94,7 +94,7 @@ async def test_failed_migration_leaves_file_as_it_was(db_path: Path) -> None:
     base = list(load_migrations())
     db = await Database.open(f"sqlite:///{db_path}", migrations=base)
     await db.close()
-    before = snapshot(db_path)
+    before = file_snapshot(db_path)
     # The first statement succeeds, the second fails: the first must be undone too.
     broken = Migration(
         len(base) + 1,
@@ -106,14 +106,14 @@ async def test_failed_migration_leaves_file_as_it_was(db_path: Path) -> None:
         await Database.open(f"sqlite:///{db_path}", migrations=[*base, broken])
     assert info.value.code == "migration_failed"
     assert info.value.params["version"] == broken.version
-    assert snapshot(db_path) == before
+    assert file_snapshot(db_path) == before
 
 
 async def test_failed_first_migration_leaves_empty_file(db_path: Path) -> None:
     broken = Migration(1, "broken", "CREATE TABLE a (x INTEGER);\nCREATE TABLE a (y INTEGER);\n")
     with pytest.raises(StorageError):
         await Database.open(f"sqlite:///{db_path}", migrations=[broken])
-    state = snapshot(db_path)
+    state = file_snapshot(db_path)
     assert state["user_version"] == 0
     assert state["schema"] == []
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.storage import Database, StorageError, economy
@@ -92,12 +90,12 @@ async def test_grant_and_remove(db: Database) -> None:
     await assert_invariant(db)
 
 
-async def test_remove_from_unknown_user_creates_nothing(db: Database, db_path: Path) -> None:
-    before = snapshot(db_path)
+async def test_remove_from_unknown_user_creates_nothing(db: Database) -> None:
+    before = await snapshot(db)
     with pytest.raises(StorageError) as info:
         await economy.remove(db, GUILD, 7, 1, actor_id=99)
     assert info.value.code == "unknown_user"
-    assert snapshot(db_path) == before
+    assert await snapshot(db) == before
 
 
 async def test_transfer(db: Database) -> None:

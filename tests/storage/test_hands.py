@@ -6,7 +6,6 @@ the ones that rebuild a hand use the engine's, and test_hands_engine.py plays re
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +22,7 @@ from .conftest import (
     make_table,
     snapshot,
     start_simple_hand,
+    tamper,
 )
 
 
@@ -137,10 +137,10 @@ async def test_finish_hand_moves_finishing_stacks_and_records_stats(db: Database
     await assert_invariant(db)
 
 
-async def test_result_that_creates_chips_is_refused(db: Database, db_path: Path) -> None:
+async def test_result_that_creates_chips_is_refused(db: Database) -> None:
     table_id = await _table_with(db, {101: 1_000, 102: 1_000})
     hand_id = await start_simple_hand(db, table_id, [(1, 101, 1_000), (2, 102, 1_000)])
-    before = snapshot(db_path)
+    before = await snapshot(db)
     bad_results: list[tuple[list[PlayerResult], str]] = [
         ([_result(0, 1_500, 0, 500), _result(1, 1_000, 0, 0)], "hand_chips_mismatch"),
         ([_result(0, 2_000, 0, 1_000)], "bad_players"),
@@ -152,7 +152,7 @@ async def test_result_that_creates_chips_is_refused(db: Database, db_path: Path)
         with pytest.raises(StorageError) as info:
             await hands.record_hand_result(db, hand_id, {}, results)
         assert info.value.code == code, results
-    assert snapshot(db_path) == before
+    assert await snapshot(db) == before
     await assert_invariant(db)
 
 
@@ -191,9 +191,9 @@ async def test_hand_numbers_and_one_running_hand_per_table(db: Database) -> None
     assert (await hands.load_hand(db, second)).hand_no == 2
 
 
-async def test_start_hand_checks(db: Database, db_path: Path) -> None:
+async def test_start_hand_checks(db: Database) -> None:
     table_id = await _table_with(db, {101: 1_000, 102: 1_000})
-    before = snapshot(db_path)
+    before = await snapshot(db)
     good = [HandSeat(0, 1, 101, 1_000), HandSeat(1, 2, 102, 1_000)]
     commitment = deck_and_commitment()
     cases: list[tuple[dict[str, Any], str]] = [
@@ -221,7 +221,7 @@ async def test_start_hand_checks(db: Database, db_path: Path) -> None:
         with pytest.raises(StorageError) as info:
             await hands.start_hand(db, table_id, **kwargs)
         assert info.value.code == code, change
-    assert snapshot(db_path) == before
+    assert await snapshot(db) == before
 
 
 async def test_a_deck_that_is_not_a_deck_is_refused(db: Database) -> None:
@@ -259,17 +259,12 @@ async def test_rebuild_refuses_actions_the_engine_refuses(db: Database) -> None:
     assert info.value.code == "hand_corrupt"
 
 
-async def test_rebuild_refuses_a_tampered_deck(db: Database, db_path: Path) -> None:
+async def test_rebuild_refuses_a_tampered_deck(db: Database) -> None:
     table_id = await _table_with(db, {101: 1_000, 102: 1_000})
     hand_id = await start_simple_hand(db, table_id, [(1, 101, 1_000), (2, 102, 1_000)])
-    import sqlite3
-
-    conn = sqlite3.connect(db_path)
     deck = list(range(52))
     deck[0], deck[1] = deck[1], deck[0]
-    conn.execute("UPDATE hands SET deck = ? WHERE hand_id = ?", (str(deck), hand_id))
-    conn.commit()
-    conn.close()
+    await tamper(db, "UPDATE hands SET deck = ? WHERE hand_id = ?", (str(deck), hand_id))
     with pytest.raises(StorageError) as info:
         hands.rebuild_hand(await hands.load_hand(db, hand_id))
     assert info.value.code == "hand_corrupt"

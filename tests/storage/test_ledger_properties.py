@@ -31,6 +31,7 @@ from engine.cards import FULL_DECK
 from engine.commitment import DeckCommitment
 from engine.hand import Hand, HandConfig
 from engine.limits import MAX_CHIPS
+from tests.pgserver import PostgresServer
 from tests.storage.test_hands_engine import _choose, _player_results
 
 GUILD = 1_000_000_001
@@ -609,12 +610,9 @@ class World:
 
 async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table."""
-    names = [
-        row[0] for row in await db.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
-    ]
     return {
         name: sorted((tuple(r) for r in await db.fetchall(f'SELECT * FROM "{name}"')), key=repr)
-        for name in names
+        for name in await db.table_names()
     }
 
 
@@ -629,8 +627,8 @@ OPERATIONS = (
 )
 
 
-async def run(data: st.DataObject) -> None:
-    db = await Database.open("sqlite:///:memory:")
+async def run(data: st.DataObject, url: str = "sqlite:///:memory:") -> None:
+    db = await Database.open(url)
     try:
         await economy.ensure_guild(db, GUILD, now=0)
         start = data.draw(st.sampled_from([0, 100, 1_000, 10_000]), label="starting balance")
@@ -674,3 +672,24 @@ async def run(data: st.DataObject) -> None:
 @given(st.data())
 def test_random_operations_keep_every_chip_accounted_for(data: st.DataObject) -> None:
     asyncio.run(run(data))
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.data())
+def test_random_operations_keep_every_chip_accounted_for_on_postgresql(
+    postgres_server: PostgresServer, data: st.DataObject
+) -> None:
+    """The same model, each example on a new PostgreSQL database."""
+
+    async def on_a_new_database() -> None:
+        url = await postgres_server.create_database()
+        try:
+            await run(data, url)
+        finally:
+            await postgres_server.drop_database(url)
+
+    asyncio.run(on_a_new_database())

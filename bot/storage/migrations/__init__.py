@@ -1,7 +1,9 @@
-"""The schema's migrations: ``NNNN_name.sql`` files in this folder, applied in number order.
+"""The schema's migrations: ``<backend>/NNNN_name.sql`` files, applied in number order.
 
-A file is never edited once released; a change to the schema is a new file with the next
-number. ``bot.storage.db`` applies each in its own transaction and records it.
+Each backend has its own folder (``sqlite/``, ``postgresql/``) with the same numbers and names:
+the same schema written in each dialect (``tests/storage/test_schema.py`` compares the two).
+A file is never edited once released; a change to the schema is a new file with the next number
+in both folders. Each backend applies a migration in its own transaction and records it.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+BACKENDS = ("sqlite", "postgresql")
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,10 +23,12 @@ class Migration:
     sql: str
 
 
-def load_migrations() -> tuple[Migration, ...]:
-    """Every migration shipped with the package, by version; numbers must run 1, 2, 3, ..."""
+def load_migrations(backend: str = "sqlite") -> tuple[Migration, ...]:
+    """Every migration shipped for ``backend``, by version; numbers must run 1, 2, 3, ..."""
+    if backend not in BACKENDS:
+        raise ValueError(f"no migrations for {backend!r}")
     found: list[Migration] = []
-    for entry in resources.files(__name__).iterdir():
+    for entry in resources.files(__name__).joinpath(backend).iterdir():
         match = _NAME.match(entry.name)
         if match:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))

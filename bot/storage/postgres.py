@@ -1,0 +1,194 @@
+"""The PostgreSQL backend, through asyncpg: the store several bot processes share.
+
+Selected by ``DATABASE_URL=postgresql://user:pass@host:5432/db``. One *writer* connection runs
+every change, its transactions one after another (as on SQLite: the same semantics on both
+backends, and the conditional ``UPDATE ... RETURNING`` statements that move chips need no
+stronger isolation than PostgreSQL's default); a small pool of read connections serves queries,
+each ``read()`` in a read-only repeatable-read transaction so its queries see one snapshot.
+Several processes may write at once: every chip move is a conditional statement on the rows it
+touches, so they serialize on those rows and the ledger invariant holds across processes.
+
+Everything dialect-specific is here: ``?`` placeholders become ``$1, $2, ...``, a statement's
+changed-row count is read from its status, and migrations come from
+``bot/storage/migrations/postgresql/``, each applied in one transaction under an advisory lock
+(two processes starting at once migrate once).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import ClassVar
+
+import asyncpg
+
+from bot.storage.db import Database, Row, Tx, unix_now
+from bot.storage.errors import StorageError
+from bot.storage.migrations import Migration, load_migrations
+
+log = logging.getLogger(__name__)
+
+READ_POOL_SIZE = 4
+# Any number, the same in every process of the bot: the lock migrations are applied under.
+MIGRATION_LOCK = 0x706F6B6572  # "poker"
+_TOKENS = re.compile(r"'(?:[^']|'')*'|\?")
+
+
+@functools.lru_cache(maxsize=512)
+def to_postgres(sql: str) -> str:
+    """``?`` placeholders (outside string literals) as ``$1, $2, ...``.
+
+    >>> to_postgres("SELECT ? , 'a?b' WHERE x = ?")
+    "SELECT $1 , 'a?b' WHERE x = $2"
+    """
+    count = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        if match[0] != "?":
+            return match[0]
+        count += 1
+        return f"${count}"
+
+    return _TOKENS.sub(number, sql)
+
+
+def _changed(status: str) -> int:
+    """The row count of a command status such as ``UPDATE 3`` or ``INSERT 0 1``."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PostgresTx(Tx):
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
+        return _changed(await self._conn.execute(to_postgres(sql), *params))
+
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        return list(await self._conn.fetch(to_postgres(sql), *params))
+
+
+async def _applied(conn: asyncpg.Connection) -> int:
+    exists = await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+    if not exists:
+        return 0
+    return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+
+
+async def migrate(conn: asyncpg.Connection, migrations: Sequence[Migration]) -> list[int]:
+    """Apply the migrations not applied yet; the versions applied."""
+    latest = migrations[-1].version if migrations else 0
+    applied: list[int] = []
+    for migration in migrations:
+        try:
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                current = await _applied(conn)
+                if current > latest:
+                    raise StorageError("schema_too_new", version=current, supported=latest)
+                if migration.version <= current:
+                    continue
+                await conn.execute(migration.sql)
+                await conn.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at)"
+                    " VALUES ($1, $2, $3)",
+                    migration.version,
+                    migration.name,
+                    unix_now(),
+                )
+        except StorageError:
+            raise
+        except Exception as exc:
+            raise StorageError(
+                "migration_failed", version=migration.version, name=migration.name, detail=str(exc)
+            ) from exc
+        log.info("applied migration %04d_%s", migration.version, migration.name)
+        applied.append(migration.version)
+    return applied
+
+
+class PostgresDatabase(Database):
+    """The database on a PostgreSQL server."""
+
+    backend: ClassVar[str] = "postgresql"
+
+    def __init__(self, url: str, writer: asyncpg.Connection, readers: asyncpg.Pool) -> None:
+        super().__init__()
+        self.url = url
+        self._writer = writer
+        self._readers = readers
+
+    @classmethod
+    async def connect(
+        cls, url: str, *, migrations: Sequence[Migration] | None = None
+    ) -> PostgresDatabase:
+        try:
+            writer = await asyncpg.connect(url)
+        except (OSError, asyncpg.PostgresError, ValueError) as exc:
+            raise StorageError("database_missing", url=_safe(url), detail=str(exc)) from exc
+        try:
+            chosen = load_migrations("postgresql") if migrations is None else migrations
+            await migrate(writer, chosen)
+            readers = await asyncpg.create_pool(url, min_size=1, max_size=READ_POOL_SIZE)
+        except BaseException:
+            await writer.close()
+            raise
+        return cls(url, writer, readers)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        async with self._write_lock:
+            await self._readers.close()
+            await self._writer.close()
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Tx]:
+        transaction = self._writer.transaction()
+        await transaction.start()
+        try:
+            yield PostgresTx(self._writer)
+        except BaseException:
+            await transaction.rollback()
+            raise
+        await transaction.commit()
+
+    async def _one(self, sql: str, params: Sequence[object]) -> list[Row]:
+        return list(await self._writer.fetch(to_postgres(sql), *params))
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        async with (
+            self._readers.acquire() as conn,
+            conn.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            yield PostgresTx(conn)
+
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        async with self._readers.acquire() as conn:
+            return list(await conn.fetch(to_postgres(sql), *params))
+
+    async def schema_version(self) -> int:
+        async with self._readers.acquire() as conn:
+            return await _applied(conn)
+
+    async def table_names(self) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+            " ORDER BY table_name"
+        )
+        return [str(row[0]) for row in rows]
+
+
+def _safe(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
