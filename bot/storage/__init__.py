@@ -1,13 +1,15 @@
-"""Storage on SQLite (aiosqlite): chips that are never lost, tables and hands that survive a crash.
+"""Storage on SQLite (the default) or PostgreSQL: chips that are never lost, tables and hands
+that survive a crash.
 
 Open once at start-up and pass the ``Database`` to the functions of the modules below::
 
-    db = await Database.open(url)         # e.g. sqlite:///./data/poker.db; migrates
+    db = await Database.open(url)         # sqlite:///./data/poker.db or postgresql://...
     await economy.ensure_guild(db, guild_id)
     seat = await tables.buy_in(db, table_id, user_id, 2_000)
     await invariant.verify_invariant(db)  # at start-up: logs loudly and raises if chips are off
 
-- ``db``: connection, WAL, pragmas, migrations, transactions (``Database``).
+- ``db``: the one API both backends give (``Database``, ``Tx``).
+- ``sqlite``, ``postgres``: each backend: connecting, transactions, dialect, migrations.
 - ``ledger``: the accounts model and the only statements that move chips.
 - ``economy``: guild settings, wallets, daily bonus, grants and removals, transfers.
 - ``tables``: tables, seats, buy-in, top-up, leave, close.
@@ -21,7 +23,7 @@ Every refusal is a ``StorageError(code, **params)`` and changes nothing.
 
 from __future__ import annotations
 
-from bot.storage import economy, hands, invariant, ledger, stats, tables
+from bot.storage import economy, hands, invariant, ledger, postgres, sqlite, stats, tables
 from bot.storage.backup import backup
 from bot.storage.db import Database, parse_database_url
 from bot.storage.errors import StorageError
@@ -35,6 +37,8 @@ __all__ = [
     "invariant",
     "ledger",
     "parse_database_url",
+    "postgres",
+    "sqlite",
     "stats",
     "tables",
 ]

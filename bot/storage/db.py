@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, ClassVar, Literal
 
@@ -77,6 +77,16 @@ def parse_database_url(url: str) -> str:
     return path
 
 
+# Each backend module registers how it opens a database (``bot.storage`` imports them all), so
+# this module, which they build on, never imports them.
+Opener = Callable[..., Awaitable["Database"]]
+_BACKENDS: dict[str, Opener] = {}
+
+
+def register_backend(name: str, opener: Opener) -> None:
+    _BACKENDS[name] = opener
+
+
 class Tx(ABC):
     """The statements of one transaction (or one snapshot read) on one connection."""
 
@@ -128,13 +138,8 @@ class Database(ABC):
         The bot passes its ``DATABASE_URL`` setting (``bot.settings``); storage never reads the
         environment itself. ``synchronous`` applies to SQLite only (see ``bot.storage.sqlite``).
         """
-        if backend_of(url) == "postgresql":
-            from bot.storage.postgres import PostgresDatabase
-
-            return await PostgresDatabase.connect(url, migrations=migrations)
-        from bot.storage.sqlite import SqliteDatabase
-
-        return await SqliteDatabase.connect(url, synchronous=synchronous, migrations=migrations)
+        opener = _BACKENDS[backend_of(url)]
+        return await opener(url, synchronous=synchronous, migrations=migrations)
 
     async def __aenter__(self) -> Database:
         return self

@@ -25,7 +25,7 @@ from typing import ClassVar
 
 import asyncpg
 
-from bot.storage.db import Database, Row, Tx, unix_now
+from bot.storage.db import Database, Row, Tx, register_backend, unix_now
 from bot.storage.errors import StorageError
 from bot.storage.migrations import Migration, load_migrations
 
@@ -192,3 +192,14 @@ class PostgresDatabase(Database):
 def _safe(url: str) -> str:
     """The URL without its password, for messages and logs."""
     return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
+
+
+async def _open(
+    url: str, *, synchronous: object = None, migrations: Sequence[Migration] | None = None
+) -> PostgresDatabase:
+    # ``synchronous`` is SQLite's; PostgreSQL commits durably as the server is configured.
+    del synchronous
+    return await PostgresDatabase.connect(url, migrations=migrations)
+
+
+register_backend("postgresql", _open)

@@ -38,7 +38,16 @@ from typing import ClassVar
 
 import aiosqlite
 
-from bot.storage.db import MEMORY, Database, Row, Synchronous, Tx, parse_database_url, unix_now
+from bot.storage.db import (
+    MEMORY,
+    Database,
+    Row,
+    Synchronous,
+    Tx,
+    parse_database_url,
+    register_backend,
+    unix_now,
+)
 from bot.storage.errors import StorageError
 from bot.storage.migrations import Migration, load_migrations
 
@@ -250,3 +259,12 @@ class SqliteDatabase(Database):
             log.warning("rolling back an abandoned transaction before a new one")
             await _rollback_quietly(conn)
             await conn.execute("BEGIN IMMEDIATE")
+
+
+async def _open(
+    url: str, *, synchronous: Synchronous = "NORMAL", migrations: Sequence[Migration] | None = None
+) -> SqliteDatabase:
+    return await SqliteDatabase.connect(url, synchronous=synchronous, migrations=migrations)
+
+
+register_backend("sqlite", _open)
