@@ -3,6 +3,7 @@
     poker-bot                 run the bot (settings from the environment and .env)
     poker-bot demo --out DIR  play a few hands among simulated players, no Discord needed
     poker-bot backup PATH     copy the live database safely (SQLite online backup)
+    poker-bot migrate-db --to postgresql://...   copy the database into an empty PostgreSQL one
 """
 
 from __future__ import annotations
@@ -107,6 +108,30 @@ def _backup(path: str) -> int:
     return 0
 
 
+def _migrate(target: str, source: str | None) -> int:
+    from bot.storage import Database, StorageError
+    from bot.storage.db import redact_url
+    from bot.storage.transfer import copy_database
+
+    async def copy(source_url: str) -> str:
+        async with await Database.open(source_url) as src, await Database.open(target) as dst:
+            report = await copy_database(src, dst)
+        rows = ", ".join(f"{name} {count:,}" for name, count in report.rows.items())
+        return (
+            f"copied {redact_url(source_url)} to {redact_url(target)}: {rows};"
+            f" {report.chips:,} chips, the invariant holds on both sides\n"
+        )
+
+    try:
+        settings = Settings.from_env(require_token=False)
+        summary = asyncio.run(copy(source or settings.database_url))
+    except (SettingsError, StorageError) as exc:
+        sys.stderr.write(f"poker-bot migrate-db: {exc}\n")
+        return 1
+    sys.stdout.write(summary)
+    return 0
+
+
 def _demo(out: str, hands: int, seed: int | None) -> int:
     from bot.demo import run_demo
 
@@ -136,11 +161,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo.add_argument("--seed", type=int, default=None)
     backup = sub.add_parser("backup", help="copy the live database safely")
     backup.add_argument("path")
+    move = sub.add_parser(
+        "migrate-db", help="copy the whole database into an empty one (e.g. PostgreSQL)"
+    )
+    move.add_argument("--to", required=True, help="the target database URL (it must be empty)")
+    move.add_argument(
+        "--from", dest="source", default=None, help="the source (default: DATABASE_URL)"
+    )
     args = parser.parse_args(argv)
     if args.command == "demo":
         return _demo(args.out, args.hands, args.seed)
     if args.command == "backup":
         return _backup(args.path)
+    if args.command == "migrate-db":
+        return _migrate(args.to, args.source)
     return _run_bot()
 
 

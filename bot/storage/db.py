@@ -18,6 +18,7 @@ snapshot.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -50,6 +51,15 @@ def backend_of(url: str) -> str:
     if scheme in ("sqlite", "") or url.strip().startswith("sqlite:"):
         return "sqlite"
     raise StorageError("bad_database_url", url=url)
+
+
+def redact_url(url: str) -> str:
+    """The URL without its password, for messages and logs.
+
+    >>> redact_url("postgresql://poker:secret@db:5432/poker")
+    'postgresql://poker:***@db:5432/poker'
+    """
+    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
 
 
 def parse_database_url(url: str) -> str:
@@ -107,6 +117,10 @@ class Tx(ABC):
     async def scalar(self, sql: str, params: Sequence[object] = ()) -> Any:
         row = await self.fetchone(sql, params)
         return None if row is None else row[0]
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        """One statement for each of ``rows`` (a bulk copy)."""
 
     async def insert(self, sql: str, params: Sequence[object] = ()) -> int:
         """Run an ``INSERT ... RETURNING <id>``; the new row's id."""
@@ -195,6 +209,10 @@ class Database(ABC):
     @abstractmethod
     async def table_names(self) -> list[str]:
         """The schema's tables, by name."""
+
+    @abstractmethod
+    async def continue_ids(self, tx: Tx, table: str, column: str) -> None:
+        """After rows were copied in with their ids, new rows of ``table`` get ids after them."""
 
     @abstractmethod
     async def close(self) -> None:

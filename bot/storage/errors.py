@@ -17,7 +17,7 @@ Codes (stable): ``bad_id``, ``bad_amount``, ``amount_not_positive``, ``amount_to
 ``seat_mismatch``, ``action_out_of_order``, ``hand_chips_mismatch``, ``deck_commitment_mismatch``,
 ``hand_corrupt``, ``schema_too_new``, ``migration_failed``,
 ``invariant_broken``, ``database_missing``, ``bad_backup_path``, ``backup_failed``,
-``sqlite_too_old``.
+``sqlite_too_old``, ``schema_differs``, ``target_not_empty``, ``copy_incomplete``.
 """
 
 from __future__ import annotations
@@ -59,6 +59,8 @@ INTERNAL_CODES = frozenset(
         "bad_database_url",
         "bad_backup_path",
         "backup_failed",
+        "schema_differs",
+        "copy_incomplete",
     }
 )
 

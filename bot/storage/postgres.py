@@ -25,7 +25,7 @@ from typing import ClassVar
 
 import asyncpg
 
-from bot.storage.db import Database, Row, Tx, register_backend, unix_now
+from bot.storage.db import Database, Row, Tx, redact_url, register_backend, unix_now
 from bot.storage.errors import StorageError
 from bot.storage.migrations import Migration, load_migrations
 
@@ -73,6 +73,9 @@ class PostgresTx(Tx):
 
     async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         return list(await self._conn.fetch(to_postgres(sql), *params))
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        await self._conn.executemany(to_postgres(sql), rows)
 
 
 async def _applied(conn: asyncpg.Connection) -> int:
@@ -132,7 +135,7 @@ class PostgresDatabase(Database):
         try:
             writer = await asyncpg.connect(url)
         except (OSError, asyncpg.PostgresError, ValueError) as exc:
-            raise StorageError("database_missing", url=_safe(url), detail=str(exc)) from exc
+            raise StorageError("database_missing", url=redact_url(url), detail=str(exc)) from exc
         try:
             chosen = load_migrations("postgresql") if migrations is None else migrations
             await migrate(writer, chosen)
@@ -180,6 +183,14 @@ class PostgresDatabase(Database):
         async with self._readers.acquire() as conn:
             return await _applied(conn)
 
+    async def continue_ids(self, tx: Tx, table: str, column: str) -> None:
+        # An identity column does not look at the rows copied in with their own ids.
+        await tx.fetchall(
+            "SELECT setval(pg_get_serial_sequence(?, ?),"
+            f" COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)",
+            (table, column),
+        )
+
     async def table_names(self) -> list[str]:
         rows = await self.fetchall(
             "SELECT table_name FROM information_schema.tables"
@@ -187,11 +198,6 @@ class PostgresDatabase(Database):
             " ORDER BY table_name"
         )
         return [str(row[0]) for row in rows]
-
-
-def _safe(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
 
 
 async def _open(

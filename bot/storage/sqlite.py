@@ -85,6 +85,9 @@ class SqliteTx(Tx):
     async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         return list(await self._conn.execute_fetchall(sql, params))
 
+    async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        await self._conn.executemany(sql, rows)
+
 
 async def _connect(path: str, synchronous: Synchronous, *, reader: bool) -> aiosqlite.Connection:
     # isolation_level=None: the sqlite3 module must not open transactions behind our back;
@@ -240,6 +243,10 @@ class SqliteDatabase(Database):
     async def schema_version(self) -> int:
         async with self._read_lock:
             return await _user_version(self._reader)
+
+    async def continue_ids(self, tx: Tx, table: str, column: str) -> None:
+        # An INTEGER PRIMARY KEY always continues after the largest id present.
+        del tx, table, column
 
     async def table_names(self) -> list[str]:
         rows = await self.fetchall(
