@@ -16,6 +16,7 @@ Open once at start-up and pass the ``Database`` to the functions of the modules 
 - ``hands``: start, actions, result, void, rebuild (engine replay) and PHH export.
 - ``stats``: leaderboard, player statistics, recent hands.
 - ``invariant``: the chip invariant check.
+- ``leases``: which process runs each server's tables.
 - ``backup``: online backup of the live file.
 
 Every refusal is a ``StorageError(code, **params)`` and changes nothing.
@@ -23,7 +24,17 @@ Every refusal is a ``StorageError(code, **params)`` and changes nothing.
 
 from __future__ import annotations
 
-from bot.storage import economy, hands, invariant, ledger, postgres, sqlite, stats, tables
+from bot.storage import (
+    economy,
+    hands,
+    invariant,
+    leases,
+    ledger,
+    postgres,
+    sqlite,
+    stats,
+    tables,
+)
 from bot.storage.backup import backup
 from bot.storage.db import Database, parse_database_url
 from bot.storage.errors import StorageError
@@ -35,6 +46,7 @@ __all__ = [
     "economy",
     "hands",
     "invariant",
+    "leases",
     "ledger",
     "parse_database_url",
     "postgres",

@@ -3,6 +3,10 @@
 The client asks for zlib-stream compression; it decompresses only binary frames and reads text
 frames as plain JSON, so the fake never compresses. Heartbeats are answered but never required
 (the interval is Discord's, far longer than a test).
+
+Sharding works as Discord's: a session identifies with ``shard: [id, count]`` and hears only the
+guilds of its shard, ``(guild_id >> 22) % count == id`` (READY, GUILD_CREATE, and every event
+about one of those guilds, interactions included); events of no guild go to shard 0.
 """
 
 from __future__ import annotations
@@ -39,6 +43,13 @@ class GatewaySession:
     identified: bool = False
     query: dict[str, str] = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    shard: tuple[int, int] = (0, 1)
+
+    def hears(self, guild_id: int | None) -> bool:
+        shard_id, count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return (guild_id >> 22) % count == shard_id
 
     async def send(self, op: int, data: Any = None) -> None:
         async with self.lock:
@@ -74,9 +85,12 @@ class Gateway:
         )
 
     async def dispatch(self, event: str, data: Any) -> None:
-        sessions = self.sessions
+        """Send an event to every session of the shard it concerns."""
+        guild = data.get("guild_id") if isinstance(data, dict) else None
+        guild_id = int(guild) if guild is not None else None
+        sessions = [s for s in self.sessions if s.hears(guild_id)]
         if not sessions:
-            raise RuntimeError(f"cannot dispatch {event}: no bot is connected to the gateway")
+            raise RuntimeError(f"cannot dispatch {event}: no bot is connected for its shard")
         for session in sessions:
             await session.dispatch(event, data)
 
@@ -129,10 +143,12 @@ class Gateway:
         session.session_id = uuid.uuid4().hex
         session.intents = int(data.get("intents", 0))
         shard = data.get("shard") or [0, 1]
+        session.shard = (int(shard[0]), int(shard[1]))
+        guilds = [g for g in state.guilds if session.hears(g.id)]
         ready = {
             "v": API_VERSION,
             "user": {**state.bot_user.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in state.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": state.endpoint.gateway_url,
@@ -146,7 +162,7 @@ class Gateway:
             "user_settings": {},
         }
         await session.dispatch("READY", ready)
-        for guild in state.guilds:
+        for guild in guilds:
             await session.dispatch("GUILD_CREATE", guild.payload())
         session.identified = True
         self._sessions.append(session)
@@ -161,6 +177,7 @@ class Gateway:
         session.session_id = previous.session_id
         session.seq = previous.seq
         session.intents = previous.intents
+        session.shard = previous.shard
         session.identified = True
         self._known_sessions[session.session_id] = session
         self._sessions.append(session)

@@ -217,8 +217,10 @@ class RestApi:
         interaction_token_lifetime: float = INTERACTION_TOKEN_LIFETIME,
         channel_rate: Rate | None = DISCORD_CHANNEL_RATE,
         global_rate: Rate | None = DISCORD_GLOBAL_RATE,
+        shards: int = 1,
     ) -> None:
         self.state = state
+        self.shards = shards
         self.interaction_deadline = interaction_deadline
         self.interaction_token_lifetime = interaction_token_lifetime
         self.limiter = RateLimiter(channel_rate, global_rate)
@@ -454,7 +456,7 @@ class RestApi:
         return json_response(
             {
                 "url": self.state.endpoint.gateway_url,
-                "shards": 1,
+                "shards": self.shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,

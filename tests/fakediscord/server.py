@@ -93,6 +93,7 @@ class FakeDiscord:
         channel_rate: Rate | None = DISCORD_CHANNEL_RATE,
         global_rate: Rate | None = DISCORD_GLOBAL_RATE,
         interaction_token_lifetime: float = INTERACTION_TOKEN_LIFETIME,
+        shards: int = 1,
         host: str = "127.0.0.1",
     ) -> None:
         self.endpoint = Endpoint(host=host)
@@ -112,6 +113,7 @@ class FakeDiscord:
             interaction_token_lifetime=interaction_token_lifetime,
             channel_rate=channel_rate,
             global_rate=global_rate,
+            shards=shards,
         )
         self.strict_commands = strict_commands
         self._runner: web.AppRunner | None = None
