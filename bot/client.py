@@ -4,7 +4,8 @@
 half-ready. In order, it:
 
 1. opens the game runtime (``bot.runtime.manager.GameRuntime.open``): the database, migrated and
-   checked, and every open table restored;
+   checked, and every open table of the servers this process runs restored (its shards, and
+   the servers' leases: ``bot.runtime.ownership``);
 2. loads the cogs (one per feature area: ``/poker``, the action commands, ``/chips``);
 3. registers the persistent buttons, so buttons on messages posted before a restart still work;
 4. syncs the command schema with Discord, only if it changed since the last sync.
@@ -36,6 +37,7 @@ from bot.guards import LATE_AFTER_SECONDS, InteractionClock, PokerTree, is_claim
 from bot.invite import invite_url
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.manager import GameRuntime
+from bot.runtime.ownership import ShardPlan
 from bot.runtime.rendering import prepare
 from bot.settings import Settings, apply_proxies
 from bot.storage import StorageError
@@ -104,8 +106,11 @@ class CommandSyncState:
         os.replace(temporary, self.path)
 
 
-class PokerBot(commands.Bot):
+class PokerBot(commands.AutoShardedBot):
     """The bot. Slash commands and buttons only: no privileged intents, no message content.
+
+    Sharded as ``SHARD_COUNT`` and ``SHARD_IDS`` say; without them discord.py asks Discord how
+    many shards the bot needs and runs them all in this process.
 
     ``apply_proxies(settings)`` runs here, before login, because discord.py reads the REST base
     when the first route is built. Extra keyword ``options`` go to ``commands.Bot`` (tests pass
@@ -132,6 +137,10 @@ class PokerBot(commands.Bot):
         options.setdefault("chunk_guilds_at_startup", False)
         # Nothing pings anybody unless a message says so (the player to act, and only him).
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        if settings.shard_count is not None:
+            options.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            options.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -161,7 +170,11 @@ class PokerBot(commands.Bot):
         # The first table of the day should not wait for fonts and card art to load.
         warming = asyncio.create_task(prepare(), name="renderer-warm-up")
         self.runtime = await GameRuntime.open(
-            self, self.settings.database_url, self.runtime_options, build_view
+            self,
+            self.settings.database_url,
+            self.runtime_options,
+            build_view,
+            ShardPlan(self.settings.shard_count, self.settings.shard_ids),
         )
         self.runtime.keep(warming)
         for name in self.extension_names:
@@ -237,6 +250,9 @@ class PokerBot(commands.Bot):
         await asyncio.sleep(ORPHAN_AFTER)
         if is_claimed(interaction) or interaction.response.is_done():
             return
+        runtime = self.runtime
+        if runtime is None or not await runtime.serves(interaction.guild_id):
+            return  # another process runs this server, and answers
         log.info("answering unclaimed interaction %s (%s)", interaction.id, interaction.data)
         await report_error(interaction, BotError("command_outdated"))
 

@@ -2,7 +2,8 @@
 handler, and the mark that it was taken in hand.
 
 Discord gives 3 s to answer; an interaction that reached us later than ``LATE_AFTER_SECONDS`` is
-dropped unanswered (Discord would refuse the answer anyway). Every handler — a slash command
+dropped unanswered (Discord would refuse the answer anyway), and so is one from a server whose
+tables another process runs. Every handler — a slash command
 (:class:`PokerTree`), a persistent button (:class:`GuardedItem`) or a modal — turns any
 error into the same ephemeral sentence (``bot.errors.report_error``) and marks the interaction
 *claimed*; the client answers an interaction nobody claimed (a forged or outdated button, a form
@@ -69,14 +70,18 @@ def is_claimed(interaction: discord.Interaction[Any]) -> bool:
     return bool(interaction.extras.get(CLAIMED))
 
 
-def admit(interaction: discord.Interaction[Any]) -> bool:
-    """Claim the interaction; False (and a log line) when it is too late to answer."""
+async def admit(interaction: discord.Interaction[Any]) -> bool:
+    """Claim the interaction; False when this process must not answer it: too late (logged),
+    or from a server another process runs (``bot.runtime.ownership``; that process answers)."""
     claim(interaction)
     clock = getattr(interaction.client, "interaction_clock", None)
-    if not isinstance(clock, InteractionClock):
-        return True
-    lateness = clock.lateness(interaction.id)
-    if lateness <= clock.limit:
+    # Measured on arrival: asking the database about the lease must not make it look late.
+    lateness = clock.lateness(interaction.id) if isinstance(clock, InteractionClock) else 0.0
+    runtime = getattr(interaction.client, "runtime", None)
+    serves = getattr(runtime, "serves", None)
+    if serves is not None and not await serves(interaction.guild_id):
+        return False
+    if not isinstance(clock, InteractionClock) or lateness <= clock.limit:
         return True
     log.warning(
         "dropping interaction %s from user %s: %.2fs late",
@@ -91,7 +96,7 @@ class PokerTree(app_commands.CommandTree[Any]):
     """The command tree: one error handler for every command, and a lateness gate."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return admit(interaction)
+        return await admit(interaction)
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
@@ -108,7 +113,7 @@ class GuardedItem:
     """
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return admit(interaction)
+        return await admit(interaction)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -124,7 +129,7 @@ class PokerModal(discord.ui.Modal):
     """A modal whose errors become an ephemeral reply and whose late submits are dropped."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return admit(interaction)
+        return await admit(interaction)
 
     # discord.py's Modal itself narrows View.on_error to this signature.
     async def on_error(  # type: ignore[override]

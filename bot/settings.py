@@ -56,6 +56,8 @@ class Settings:
     log_level: str = "INFO"
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(
@@ -88,6 +90,7 @@ class Settings:
                 f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}"
             )
 
+        shard_count, shard_ids = _read_shards(get("SHARD_COUNT"), get("SHARD_IDS"))
         settings = cls(
             discord_token=token,
             database_url=get("DATABASE_URL") or DEFAULT_DATABASE_URL,
@@ -95,6 +98,8 @@ class Settings:
             log_level=log_level,
             discord_api_base=get("DISCORD_API_BASE"),
             discord_gateway_url=get("DISCORD_GATEWAY_URL"),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
         settings.check_proxies()
         return settings
@@ -134,6 +139,46 @@ class Settings:
         """Where the bot keeps its own files: next to the SQLite database, else ``./data``."""
         path = self.sqlite_path
         return path.parent if path is not None else Path("data")
+
+
+MAX_SHARDS = 10_000
+
+
+def _read_shards(
+    count_raw: str | None, ids_raw: str | None
+) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` and ``SHARD_IDS`` (``0,1``): which of the bot's shards this process runs.
+
+    Neither: discord.py asks Discord how many shards the bot needs and runs them all here.
+    ``SHARD_COUNT`` alone: that many, all here. Both: only those ids, out of that many (the
+    other processes run the rest).
+    """
+    if count_raw is None:
+        if ids_raw is not None:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT (the bot's total number of shards)")
+        return None, None
+    if not count_raw.isdigit() or not 1 <= int(count_raw) <= MAX_SHARDS:
+        raise SettingsError(
+            f"SHARD_COUNT must be a whole number from 1 to {MAX_SHARDS:,}, got {count_raw!r}"
+        )
+    count = int(count_raw)
+    if ids_raw is None:
+        return count, None
+    parts = [part.strip() for part in ids_raw.split(",")]
+    if not all(part.isdigit() for part in parts):
+        raise SettingsError(
+            f"SHARD_IDS must be shard numbers separated by commas (such as 0,1), got {ids_raw!r}"
+        )
+    ids = [int(part) for part in parts]
+    beyond = [i for i in ids if i >= count]
+    if beyond:
+        raise SettingsError(
+            f"SHARD_IDS {ids_raw!r}: shard numbers run from 0 to {count - 1}"
+            f" when SHARD_COUNT is {count}"
+        )
+    if len(set(ids)) != len(ids):
+        raise SettingsError(f"SHARD_IDS {ids_raw!r} names a shard twice")
+    return count, tuple(sorted(ids))
 
 
 def apply_proxies(settings: Settings) -> None:

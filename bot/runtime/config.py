@@ -57,6 +57,9 @@ class RuntimeOptions:
     idle_check_interval: float = 60.0
     # On a graceful stop, how long queued messages may take to go out.
     drain_timeout: float = 10.0
+    # How long a process's hold on a server's tables lasts unless renewed (renewed every third
+    # of it): after a crash, another process given that server's shard takes over this late.
+    lease_seconds: float = 30.0
     deck_factory: DeckFactory = field(default=shuffled_deck, compare=False)
 
     @classmethod
@@ -67,7 +70,8 @@ class RuntimeOptions:
         dotenv_path: str | os.PathLike[str] | None = ".env",
     ) -> RuntimeOptions:
         """``POKER_NEXT_HAND_DELAY``, ``POKER_TIME_BANK``, ``POKER_TIME_BANK_REFILL``,
-        ``POKER_TIME_BANK_CAP``, ``POKER_MIN_TIMER``: the environment wins over ``.env``."""
+        ``POKER_TIME_BANK_CAP``, ``POKER_MIN_TIMER``, ``POKER_LEASE_SECONDS``: the environment
+        wins over ``.env``."""
         values = read_environment(environ, dotenv_path)
         defaults = cls()
         changes: dict[str, Any] = {}
@@ -76,6 +80,7 @@ class RuntimeOptions:
             ("POKER_TIME_BANK", "time_bank"),
             ("POKER_TIME_BANK_REFILL", "time_bank_refill"),
             ("POKER_TIME_BANK_CAP", "time_bank_cap"),
+            ("POKER_LEASE_SECONDS", "lease_seconds"),
         ):
             raw = values.get(name)
             if raw is not None:
@@ -89,6 +94,8 @@ class RuntimeOptions:
                 )
             changes["min_timer"] = int(raw_timer)
             changes["default_timer"] = max(defaults.default_timer, int(raw_timer))
+        if changes.get("lease_seconds", defaults.lease_seconds) < 3:
+            raise RuntimeOptionsError("POKER_LEASE_SECONDS must be at least 3 seconds")
         return dataclasses.replace(defaults, **changes)
 
 

@@ -5,6 +5,11 @@ interaction finds a table half-restored) and closed last, after the client. It o
 shared by every table — the database, the process-wide options, the random source — and hands
 each runner only the services it uses (:class:`~bot.runtime.runner.TableServices`).
 
+When several processes share the database, each runs only the servers on its shards and whose
+lease it holds (``bot.runtime.ownership``): it restores their tables at start-up, renews its
+leases while it runs, takes over the tables of a server whose lease ran out (its process died),
+stops the tables of a server whose lease it lost, and gives every lease back when it stops.
+
 It also keeps each server's limits: how many tables may be open (in all, and per host; checked
 again inside the storage transaction that opens one), and it closes a table nobody has sat at
 for the server's idle time.
@@ -25,6 +30,7 @@ from bot.errors import BotError
 from bot.i18n import t
 from bot.runtime.config import RuntimeOptions, TableConfig
 from bot.runtime.messenger import NOBODY, ViewFactory
+from bot.runtime.ownership import Ownership, ShardPlan
 from bot.runtime.recovery import RestoredTable, restore_table
 from bot.runtime.runner import TableRunner, TableServices
 from bot.storage import Database, StorageError, economy, hands, invariant, tables
@@ -47,11 +53,20 @@ class GameRuntime:
         db: Database,
         options: RuntimeOptions | None = None,
         view_factory: ViewFactory = _no_buttons,
+        plan: ShardPlan | None = None,
     ) -> None:
         self.client = client
         self.db = db
         self.options = options if options is not None else RuntimeOptions()
         self.view_factory = view_factory
+        self.ownership = Ownership(
+            db, plan if plan is not None else ShardPlan(), lease_seconds=self.options.lease_seconds
+        )
+        # Held while a table is stored and registered, so that taking over tables never
+        # restores one this process is opening.
+        self._tables_lock = asyncio.Lock()
+        self._unrestorable: set[int] = set()
+        self._lease_keeper: asyncio.Task[None] | None = None
         self.runners: dict[int, TableRunner] = {}
         self._by_channel: dict[int, int] = {}
         self._guilds: set[int] = set()
@@ -68,8 +83,9 @@ class GameRuntime:
         database_url: str,
         options: RuntimeOptions,
         view_factory: ViewFactory = _no_buttons,
+        plan: ShardPlan | None = None,
     ) -> GameRuntime:
-        """Open and check the database, then bring back every open table."""
+        """Open and check the database, then bring back the open tables this process runs."""
         db = await Database.open(database_url)
         try:
             await invariant.verify_invariant(db)
@@ -77,7 +93,7 @@ class GameRuntime:
             # verify_invariant logged every discrepancy at CRITICAL. Starting anyway keeps every
             # player's chips reachable; refusing would lock them all away.
             log.critical("starting anyway: the chip invariant is broken, see the lines above")
-        runtime = cls(client, db, options, view_factory)
+        runtime = cls(client, db, options, view_factory, plan)
         try:
             await runtime.restore()
         except BaseException:
@@ -136,6 +152,10 @@ class GameRuntime:
 
     # -- guilds ----------------------------------------------------------------------------
 
+    async def serves(self, guild_id: int | None) -> bool:
+        """Whether this process acts for a server (its shard is here and its lease ours)."""
+        return await self.ownership.serves(guild_id)
+
     async def ensure_guild(self, guild_id: int) -> None:
         """Register a server's economy once (default settings)."""
         if guild_id in self._guilds:
@@ -161,39 +181,81 @@ class GameRuntime:
         table = Table(options, self.rng)
         config = TableConfig(options=options, timer=timer, locale=locale, state=table.to_json())
         low, high = options.buy_in_range
-        info = await tables.create_table(
-            self.db,
-            guild_id,
-            channel_id,
-            host_id,
-            config=config.to_json(),
-            min_buy_in=low,
-            max_buy_in=high,
-            max_seats=options.seats,
-            chip_unit=options.chip_unit,
-            enforce_limits=True,
-        )
-        runner = TableRunner(info, config, RestoredTable(table), self._services())
-        self._register(runner)
+        async with self._tables_lock:
+            info = await tables.create_table(
+                self.db,
+                guild_id,
+                channel_id,
+                host_id,
+                config=config.to_json(),
+                min_buy_in=low,
+                max_buy_in=high,
+                max_seats=options.seats,
+                chip_unit=options.chip_unit,
+                enforce_limits=True,
+            )
+            runner = TableRunner(info, config, RestoredTable(table), self._services())
+            self._register(runner)
         await runner.start()
         return runner
 
     async def restore(self) -> None:
-        """Bring back every open table (at start-up); one that fails is logged and skipped."""
+        """Bring back the open tables of the servers this process runs (at start-up; one that
+        fails is logged and skipped), then keep the leases."""
         await self._settle_orphans()
-        for info in await tables.open_tables(self.db):
-            try:
-                runner = await self._restore_one(info)
-            except Exception:
-                log.critical("table %d could not be restored", info.table_id, exc_info=True)
-                continue
-            self._register(runner)
-            self._guilds.add(info.guild_id)
-            # Posting the table again needs Discord: not inside start-up.
-            self.keep(asyncio.create_task(self._start(runner), name=f"restore-{info.table_id}"))
-        log.info("restored %d table(s)", len(self.runners))
+        await self.adopt()
+        log.info("restored %d table(s) (%s)", len(self.runners), self.ownership.plan.describe())
         self.keep(asyncio.create_task(self._sync_closed_messages(), name="closed-messages"))
         self._sweeper = asyncio.create_task(self._sweep_idle(), name="idle-tables")
+        self._lease_keeper = asyncio.create_task(self._keep_leases(), name="leases")
+
+    async def adopt(self) -> list[int]:
+        """Restore every open table this process should run and does not yet: at start-up, and
+        after another process's lease ran out. The table ids restored."""
+        restored = []
+        async with self._tables_lock:
+            for table_id, guild_id in (await tables.open_table_guilds(self.db)).items():
+                if table_id in self.runners or table_id in self._unrestorable:
+                    continue
+                if not await self.ownership.serves(guild_id):
+                    continue
+                try:
+                    runner = await self._restore_one(await tables.get_table(self.db, table_id))
+                except Exception:
+                    log.critical("table %d could not be restored", table_id, exc_info=True)
+                    self._unrestorable.add(table_id)
+                    continue
+                self._register(runner)
+                self._guilds.add(guild_id)
+                restored.append(table_id)
+                # Posting the table again needs Discord: not inside start-up.
+                self.keep(asyncio.create_task(self._start(runner), name=f"restore-{table_id}"))
+        return restored
+
+    async def _keep_leases(self) -> None:
+        """Renew the leases every third of their lifetime; stop the tables of a server whose
+        lease was lost, and take over the tables of servers whose lease ran out elsewhere."""
+        while True:
+            await asyncio.sleep(self.ownership.ttl / 3)
+            try:
+                for guild_id in await self.ownership.renew():
+                    await self._let_go(guild_id)
+                taken = await self.adopt()
+                if taken:
+                    log.warning("took over %d table(s): %s", len(taken), taken)
+            except Exception:
+                log.exception("keeping the leases failed; trying again")
+
+    async def _let_go(self, guild_id: int) -> None:
+        """Another process runs this server now: stop its tables here, saying nothing (the
+        state is in the database, and the other process posts the tables)."""
+        mine = [r for r in self.runners.values() if r.guild_id == guild_id]
+        for runner in mine:
+            self.runners.pop(runner.table_id, None)
+            if self._by_channel.get(runner.channel_id) == runner.table_id:
+                del self._by_channel[runner.channel_id]
+        self._guilds.discard(guild_id)
+        await asyncio.gather(*(runner.shutdown() for runner in mine), return_exceptions=True)
 
     async def _restore_one(self, info: TableInfo) -> TableRunner:
         config = TableConfig.from_json(info.config)
@@ -204,11 +266,15 @@ class GameRuntime:
     async def _settle_orphans(self) -> None:
         """A hand left running on a table that is no longer open (only data written before
         every transition became one transaction can hold one): refund it."""
-        open_ids = {info.table_id for info in await tables.open_tables(self.db)}
+        open_ids = set(await tables.open_table_guilds(self.db))
         for stored in await hands.unfinished_hands(self.db):
             if stored.table_id not in open_ids:
                 log.warning("voiding hand %d of closed table %d", stored.hand_id, stored.table_id)
-                await hands.void_hand(self.db, stored.hand_id, reason="its table was closed")
+                try:
+                    await hands.void_hand(self.db, stored.hand_id, reason="its table was closed")
+                except StorageError as exc:
+                    # Another process starting at the same time settled it first.
+                    log.info("hand %d was settled elsewhere (%s)", stored.hand_id, exc)
 
     async def _start(self, runner: TableRunner) -> None:
         try:
@@ -224,7 +290,9 @@ class GameRuntime:
         except StorageError:
             log.exception("could not list closed tables")
             return
-        for table_id, channel_id, message_id, locale in stale:
+        for guild_id, table_id, channel_id, message_id, locale in stale:
+            if not await self.serves(guild_id):
+                continue
             channel = self.client.get_partial_messageable(channel_id)
             try:
                 await channel.get_partial_message(message_id).edit(
@@ -266,8 +334,9 @@ class GameRuntime:
     async def close(self) -> None:
         """Stop every table. Storage has the state already (it is written before every reply);
         the messages queued get ``drain_timeout`` seconds to go out."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._lease_keeper):
+            if task is not None:
+                task.cancel()
         drain = self.options.drain_timeout
         runners = list(self.runners.values()) + list(self._closing)
         await asyncio.gather(
@@ -277,5 +346,7 @@ class GameRuntime:
         self._by_channel.clear()
         for task in list(self._background):
             task.cancel()
+        # Every table is stored and stopped: another process may take them over at once.
+        await self.ownership.release()
         await self.db.close()
 

@@ -45,6 +45,22 @@ async def acquire(
     return str(holder[0]) if holder is not None else "?"
 
 
+async def take_over(
+    db: Database, guild_id: int, owner: str, previous: str, ttl: int, *, now: int | None = None
+) -> bool:
+    """Take a live lease from ``previous`` (a process known to be dead); False if the lease
+    changed hands meanwhile."""
+    check_id(guild_id, "guild_id")
+    _check_owner(owner)
+    now = unix_now() if now is None else now
+    rows = await db.write_one(
+        "UPDATE guild_leases SET owner = ?, expires_at = ? WHERE guild_id = ? AND owner = ?"
+        " RETURNING guild_id",
+        (owner, now + ttl, guild_id, previous),
+    )
+    return bool(rows)
+
+
 async def renew(db: Database, owner: str, ttl: int, *, now: int | None = None) -> set[int]:
     """Extend every lease ``owner`` still holds; the servers they are for (a lease that ran
     out and was taken by another process is not among them)."""

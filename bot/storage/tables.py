@@ -243,22 +243,22 @@ async def _check_table_limits(tx: Tx, guild_id: int, host_id: int) -> None:
         raise StorageError("too_many_hosted", maximum=limits[1])
 
 
-async def closed_with_message(db: Database) -> list[tuple[int, int, int, str | None]]:
-    """Closed tables whose last message may not show it yet: (table, channel, message,
+async def closed_with_message(db: Database) -> list[tuple[int, int, int, int, str | None]]:
+    """Closed tables whose last message may not show it yet: (guild, table, channel, message,
     locale). The runtime clears ``message_id`` once that message is up to date."""
     async with db.read() as tx:
         rows = await tx.fetchall(
-            "SELECT table_id, channel_id, message_id, config FROM poker_tables"
+            "SELECT guild_id, table_id, channel_id, message_id, config FROM poker_tables"
             " WHERE status = 'closed' AND message_id IS NOT NULL ORDER BY table_id"
         )
     found = []
-    for table_id, channel_id, message_id, config in rows:
+    for guild_id, table_id, channel_id, message_id, config in rows:
         try:
             locale = from_json_text(config).get("locale")
         except (ValueError, AttributeError):
             locale = None
         tag = locale if isinstance(locale, str) else None
-        found.append((table_id, channel_id, message_id, tag))
+        found.append((guild_id, table_id, channel_id, message_id, tag))
     return found
 
 
@@ -277,6 +277,15 @@ async def table_in_channel(db: Database, channel_id: int) -> TableInfo | None:
             (channel_id,),
         )
         return None if row is None else await _load_table(tx, row)
+
+
+async def open_table_guilds(db: Database) -> dict[int, int]:
+    """Every open table's server (table id -> guild id): cheap enough to ask every few
+    seconds, for the tables a process should take over."""
+    rows = await db.fetchall(
+        "SELECT table_id, guild_id FROM poker_tables WHERE status = 'open' ORDER BY table_id"
+    )
+    return {int(table_id): int(guild_id) for table_id, guild_id in rows}
 
 
 async def open_tables(db: Database, guild_id: int | None = None) -> list[TableInfo]:
