@@ -17,20 +17,27 @@ REPO = Path(__file__).resolve().parents[2]
 
 @contextlib.asynccontextmanager
 async def bot_process(
-    fake: FakeDiscord, data_dir: Path, log: Path, kill_after: int = 0
+    fake: FakeDiscord,
+    data_dir: Path,
+    log: Path,
+    kill_after: int = 0,
+    *,
+    database_url: str | None = None,
+    environ: dict[str, str] | None = None,
 ) -> AsyncIterator[asyncio.subprocess.Process]:
     """The bot (SIGKILLed on exit if still running). ``kill_after``: it kills itself right
-    after that many database commits (``tests.e2e.kill_switch``)."""
+    after that many database commits (``tests.e2e.kill_switch``). ``environ`` adds settings."""
     env = {
         **os.environ,
         "DISCORD_TOKEN": fake.token,
         "DISCORD_API_BASE": fake.api_base,
         "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "DATABASE_URL": f"sqlite:///{data_dir / 'poker.db'}",
+        "DATABASE_URL": database_url or f"sqlite:///{data_dir / 'poker.db'}",
         "LOG_LEVEL": "INFO",
         "POKER_NEXT_HAND_DELAY": "0.2",
         "POKER_TEST_KILL_AFTER_COMMIT": str(kill_after),
         "PYTHONPATH": str(REPO),
+        **(environ or {}),
     }
     module = "tests.e2e.kill_switch" if kill_after else "bot"
     with log.open("ab") as out:
