@@ -163,7 +163,9 @@ class Ownership:
                     "server %d is run by another process (%s), which holds its lease: this"
                     " process (%s) leaves its tables alone. If that process is not meant to run"
                     " this server's shard, check SHARD_COUNT and SHARD_IDS of both.",
-                    guild_id, holder, self.plan.describe(),
+                    guild_id,
+                    holder,
+                    self.plan.describe(),
                 )
             return False
         self._refused.pop(guild_id, None)
@@ -208,8 +210,9 @@ class Ownership:
     def _drop_all(self) -> set[int]:
         lost, self._held = set(self._held), set()
         if lost:
-            log.error("leases ran out without renewal: stopping the tables of %d server(s)",
-                      len(lost))
+            log.error(
+                "leases ran out without renewal: stopping the tables of %d server(s)", len(lost)
+            )
         return lost
 
     async def release(self, guilds: Iterable[int] | None = None) -> None:

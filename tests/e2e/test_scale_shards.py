@@ -50,7 +50,11 @@ async def sharded(
 
 
 async def ask(
-    fake: FakeDiscord, user: FakeUser, channel: FakeChannel, name: str, sub: str | None = None,
+    fake: FakeDiscord,
+    user: FakeUser,
+    channel: FakeChannel,
+    name: str,
+    sub: str | None = None,
     **options: object,
 ) -> str:
     handle = await fake.slash(user, channel, name, subcommand=sub, options=options)
@@ -79,8 +83,12 @@ async def open_table(db: Database, guild: FakeGuild) -> int:
 
 
 async def play_until(
-    fake: FakeDiscord, db: Database, players: tuple[FakeUser, ...], channel: FakeChannel,
-    table_id: int, hands_done: int,
+    fake: FakeDiscord,
+    db: Database,
+    players: tuple[FakeUser, ...],
+    channel: FakeChannel,
+    table_id: int,
+    hands_done: int,
 ) -> None:
     for _ in range(120):
         if await finished_hands(db, table_id) >= hands_done:
@@ -108,7 +116,8 @@ async def wait_for_holder(db: Database, guild: FakeGuild, pid: int) -> None:
 def refused_twice(fake: FakeDiscord) -> list[str]:
     """Interaction answers Discord refused as already given: a second process answered."""
     return [
-        f"{r.method} {r.path}" for r in fake.requests
+        f"{r.method} {r.path}"
+        for r in fake.requests
         if "/interactions/" in r.path and r.status == 400
     ]
 
@@ -130,7 +139,10 @@ async def test_two_processes_share_the_servers_and_survive_a_crash(
 
     def start(n: int, shard_ids: str) -> object:
         return bot_process(
-            fake, tmp_path / f"p{n}", logs[n], database_url=postgres_url,
+            fake,
+            tmp_path / f"p{n}",
+            logs[n],
+            database_url=postgres_url,
             environ={**env, "SHARD_IDS": shard_ids},
         )
 
@@ -150,10 +162,12 @@ async def test_two_processes_share_the_servers_and_survive_a_crash(
             table_ids = [await open_table(db, guild) for guild in guilds]
             assert f":{first.pid}:" in (await lease_holder(db, guilds[0]) or "")
             assert f":{second.pid}:" in (await lease_holder(db, guilds[1]) or "")
-            await asyncio.gather(*(
-                play_until(fake, db, people, channel, table_id, 1)
-                for channel, table_id in zip(channels, table_ids, strict=True)
-            ))
+            await asyncio.gather(
+                *(
+                    play_until(fake, db, people, channel, table_id, 1)
+                    for channel, table_id in zip(channels, table_ids, strict=True)
+                )
+            )
 
             # A third process given both shards: it must run neither server's tables.
             async with start(2, "0,1") as third:
@@ -165,10 +179,12 @@ async def test_two_processes_share_the_servers_and_survive_a_crash(
                     await asyncio.sleep(0.1)
                 for guild in guilds:
                     assert f"server {guild.id} is run by another process" in text
-                await asyncio.gather(*(
-                    play_until(fake, db, people, channel, table_id, 2)
-                    for channel, table_id in zip(channels, table_ids, strict=True)
-                ))
+                await asyncio.gather(
+                    *(
+                        play_until(fake, db, people, channel, table_id, 2)
+                        for channel, table_id in zip(channels, table_ids, strict=True)
+                    )
+                )
                 assert refused_twice(fake) == []
 
                 # The second process dies in the middle of a hand: the third takes its table.
