@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 
 LATE_AFTER_SECONDS = 2.5
 CLAIMED = "poker_claimed"
+ARRIVED = "poker_arrived"  # when the interaction reached its handler (monotonic seconds)
 
 
 class InteractionClock:
@@ -74,6 +75,7 @@ async def admit(interaction: discord.Interaction[Any]) -> bool:
     """Claim the interaction; False when this process must not answer it: too late (logged),
     or from a server another process runs (``bot.runtime.ownership``; that process answers)."""
     claim(interaction)
+    interaction.extras.setdefault(ARRIVED, time.monotonic())
     clock = getattr(interaction.client, "interaction_clock", None)
     # Measured on arrival: asking the database about the lease must not make it look late.
     lateness = clock.lateness(interaction.id) if isinstance(clock, InteractionClock) else 0.0

@@ -9,23 +9,31 @@ is deferred first, so Discord's 3 s deadline is never at stake.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.amounts import read_optional_chips
 from bot.errors import BotError, locale_of
+from bot.guards import ARRIVED
 from bot.i18n import t
 from bot.invite import missing_in_channel
 from bot.presenter import ack_text, hole_cards_view, labels_for
 from bot.render import render_hole_cards
 from bot.runtime.manager import GameRuntime
-from bot.runtime.messenger import NOBODY, image_file
+from bot.runtime.messenger import NOBODY, Press, image_file
 from bot.runtime.rendering import render
 from engine.hand import ActionKind, PreAction
 
 if TYPE_CHECKING:
     from bot.runtime.runner import TableRunner
+
+# How long after a press arrived the table update may still answer it; Discord allows 3 s, and
+# the private confirmation needs time to travel too.
+ANSWER_WITHIN = 2.0
 
 
 def runtime_of(interaction: discord.Interaction[Any]) -> GameRuntime:
@@ -103,11 +111,32 @@ async def play(
     amount: object = None,
     *,
     ref: tuple[int, int] | None = None,
+    pressed: bool = False,
 ) -> None:
-    """Act for the user; the reply confirms what was stored."""
+    """Act for the user, then confirm what was stored: a press of the table message's buttons
+    (``pressed``) is answered by the table's own update when it can go out in time, anything
+    else privately."""
     chips = read_optional_chips(amount, "amount")
     taken = await runner.act(interaction.user.id, kind, chips, ref=ref)
-    await reply(interaction, ack_text(taken, locale_of(interaction)))
+    text = ack_text(taken, locale_of(interaction))
+    press = runner.messenger.answer(interaction) if pressed else None
+    if press is not None and await _answered_by_table(interaction, press):
+        return
+    await reply(interaction, text)
+
+
+async def _answered_by_table(interaction: discord.Interaction[Any], press: Press) -> bool:
+    """Wait (within Discord's 3 s) for the table update to answer the press; True if it did."""
+    arrived = interaction.extras.get(ARRIVED, time.monotonic())
+    left = arrived + ANSWER_WITHIN - time.monotonic()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(press.answered.wait(), max(0.0, left))
+    if press.take():
+        return False  # the update did not start in time: confirm privately
+    # The update is going out through this press: let it finish.
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(press.answered.wait(), ANSWER_WITHIN)
+    return interaction.response.is_done()
 
 
 async def preselect(

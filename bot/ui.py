@@ -102,9 +102,9 @@ class TableButton(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEM
         if action in _NEEDS_REF and ref is None:
             raise BotError("stale_message")  # a button from before buttons named their decision
         if action in _PLAIN:
-            await play(interaction, runner, _PLAIN[action], ref=ref)
+            await play(interaction, runner, _PLAIN[action], ref=ref, pressed=True)
         elif action == "raise" and self.arg is not None:
-            await play(interaction, runner, ActionKind.RAISE, self.arg, ref=ref)
+            await play(interaction, runner, ActionKind.RAISE, self.arg, ref=ref, pressed=True)
         elif action == "raise_modal":
             await self._open_raise_form(interaction, ref)
         elif action in _PRESELECT:
@@ -178,7 +178,9 @@ class RaiseModal(PokerModal):
         if interaction.user.id != self.user_id:
             raise BotError("not_your_turn")
         runner = runtime_of(interaction).table(self.table_id)
-        await play(interaction, runner, ActionKind.RAISE, self.amount.value, ref=self.ref)
+        await play(
+            interaction, runner, ActionKind.RAISE, self.amount.value, ref=self.ref, pressed=True
+        )
 
 
 def build_view(table_id: int, buttons: Sequence[ButtonSpec]) -> discord.ui.View | None:

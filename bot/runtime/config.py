@@ -60,6 +60,9 @@ class RuntimeOptions:
     # How long a process's hold on a server's tables lasts unless renewed (renewed every third
     # of it): after a crash, another process given that server's shard takes over this late.
     lease_seconds: float = 30.0
+    # REST requests a second the whole bot may make (Discord's global limit is 50); a process
+    # running some of the shards spends its share.
+    requests_per_second: float = 40.0
     deck_factory: DeckFactory = field(default=shuffled_deck, compare=False)
 
     @classmethod
@@ -70,8 +73,8 @@ class RuntimeOptions:
         dotenv_path: str | os.PathLike[str] | None = ".env",
     ) -> RuntimeOptions:
         """``POKER_NEXT_HAND_DELAY``, ``POKER_TIME_BANK``, ``POKER_TIME_BANK_REFILL``,
-        ``POKER_TIME_BANK_CAP``, ``POKER_MIN_TIMER``, ``POKER_LEASE_SECONDS``: the environment
-        wins over ``.env``."""
+        ``POKER_TIME_BANK_CAP``, ``POKER_MIN_TIMER``, ``POKER_LEASE_SECONDS``,
+        ``POKER_REQUESTS_PER_SECOND``: the environment wins over ``.env``."""
         values = read_environment(environ, dotenv_path)
         defaults = cls()
         changes: dict[str, Any] = {}
@@ -94,6 +97,20 @@ class RuntimeOptions:
                 )
             changes["min_timer"] = int(raw_timer)
             changes["default_timer"] = max(defaults.default_timer, int(raw_timer))
+        raw_rate = values.get("POKER_REQUESTS_PER_SECOND")
+        if raw_rate is not None:
+            try:
+                rate = float(raw_rate)
+            except ValueError:
+                rate = 0.0
+            # With its burst (a fifth of a second's worth), 40 a second stays under the 50
+            # Discord allows in any one second.
+            if not 1 <= rate <= 40:
+                raise RuntimeOptionsError(
+                    "POKER_REQUESTS_PER_SECOND must be a number from 1 to 40 (Discord allows 50"
+                    f" a second, bursts included), got {raw_rate!r}"
+                )
+            changes["requests_per_second"] = rate
         if changes.get("lease_seconds", defaults.lease_seconds) < 3:
             raise RuntimeOptionsError("POKER_LEASE_SECONDS must be at least 3 seconds")
         return dataclasses.replace(defaults, **changes)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -16,6 +18,7 @@ import discord
 
 from bot.errors import DM_CLOSED
 from bot.render import HoleCardsView, Labels, render_hole_cards
+from bot.runtime.budget import RequestBudget
 from bot.runtime.messenger import NOBODY, image_file
 from bot.runtime.rendering import render
 
@@ -38,14 +41,69 @@ class HoleCardsLetter:
     labels: Labels
 
 
-async def send_hole_cards(client: discord.Client, letter: HoleCardsLetter) -> Delivery:
+class DmChannels:
+    """Every player's DM channel, asked of Discord once per process (discord.py keeps only
+    the last 128), and who has DMs closed, so the bot does not spend a request a hand on
+    a DM it knows will be refused (it tries again after ``closed_for`` seconds, in case
+    he opened them)."""
+
+    def __init__(
+        self,
+        size: int = 50_000,
+        closed_for: float = 600.0,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.size = size
+        self.closed_for = closed_for
+        self._monotonic = monotonic
+        self._ids: OrderedDict[int, int] = OrderedDict()
+        self._closed: dict[int, float] = {}
+
+    def is_closed(self, user_id: int) -> bool:
+        until = self._closed.get(user_id)
+        if until is None:
+            return False
+        if until <= self._monotonic():
+            del self._closed[user_id]
+            return False
+        return True
+
+    def closed(self, user_id: int) -> None:
+        self._closed[user_id] = self._monotonic() + self.closed_for
+
+    async def channel(
+        self, client: discord.Client, user_id: int, budget: RequestBudget
+    ) -> discord.abc.Messageable:
+        known = self._ids.get(user_id)
+        if known is not None:
+            self._ids.move_to_end(user_id)
+            return client.get_partial_messageable(known, type=discord.ChannelType.private)
+        await budget.spend()
+        channel = await client.create_dm(discord.Object(id=user_id))
+        self._ids[user_id] = channel.id
+        if len(self._ids) > self.size:
+            self._ids.popitem(last=False)
+        return channel
+
+
+async def send_hole_cards(
+    client: discord.Client,
+    letter: HoleCardsLetter,
+    *,
+    budget: RequestBudget,
+    channels: DmChannels,
+) -> Delivery:
     """DM one player his cards, as an image with alt text and as text."""
+    if channels.is_closed(letter.user_id):
+        return Delivery.CLOSED
     image = await render(render_hole_cards, letter.view, letter.labels)
     try:
-        channel = await client.create_dm(discord.Object(id=letter.user_id))
+        channel = await channels.channel(client, letter.user_id, budget)
+        await budget.spend()
         await channel.send(letter.text, file=image_file(image), allowed_mentions=NOBODY)
     except discord.Forbidden as exc:
         if exc.code == DM_CLOSED:
+            channels.closed(letter.user_id)
             return Delivery.CLOSED
         log.warning("could not DM user %d: %s", letter.user_id, exc.status)
         return Delivery.FAILED
@@ -59,10 +117,18 @@ class DirectMessages:
     """Sends a table's DMs in the background and remembers who cannot get them."""
 
     def __init__(
-        self, client: discord.Client, table_id: int, on_closed: Callable[[int], None]
+        self,
+        client: discord.Client,
+        table_id: int,
+        on_closed: Callable[[int], None],
+        *,
+        budget: RequestBudget,
+        channels: DmChannels,
     ) -> None:
         self.client = client
         self.table_id = table_id
+        self.budget = budget
+        self.channels = channels
         self.on_closed = on_closed  # told once per player whose DMs are closed
         self.closed_dms: set[int] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -82,8 +148,11 @@ class DirectMessages:
         task.add_done_callback(self._tasks.discard)
 
     async def _notify(self, user_id: int, text: str) -> None:
+        if self.channels.is_closed(user_id):
+            return
         try:
-            channel = await self.client.create_dm(discord.Object(id=user_id))
+            channel = await self.channels.channel(self.client, user_id, self.budget)
+            await self.budget.spend()
             await channel.send(text, allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
             log.info("table %d: notice to user %d not delivered (%s)", self.table_id, user_id,
@@ -91,7 +160,9 @@ class DirectMessages:
 
     async def _deliver(self, letter: HoleCardsLetter) -> None:
         try:
-            outcome = await send_hole_cards(self.client, letter)
+            outcome = await send_hole_cards(
+                self.client, letter, budget=self.budget, channels=self.channels
+            )
         except Exception:
             if not self.client.is_closed():
                 log.exception("table %d: hole-card DM failed", self.table_id)

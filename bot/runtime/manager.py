@@ -28,7 +28,9 @@ import discord
 
 from bot.errors import BotError
 from bot.i18n import t
+from bot.runtime.budget import RequestBudget
 from bot.runtime.config import RuntimeOptions, TableConfig
+from bot.runtime.direct import DmChannels
 from bot.runtime.messenger import NOBODY, ViewFactory
 from bot.runtime.ownership import Ownership, ShardPlan
 from bot.runtime.recovery import RestoredTable, restore_table
@@ -65,6 +67,8 @@ class GameRuntime:
         # Held while a table is stored and registered, so that taking over tables never
         # restores one this process is opening.
         self._tables_lock = asyncio.Lock()
+        self.budget = RequestBudget(self.options.requests_per_second * self.ownership.plan.share)
+        self.dm_channels = DmChannels()
         self._unrestorable: set[int] = set()
         self._lease_keeper: asyncio.Task[None] | None = None
         self.runners: dict[int, TableRunner] = {}
@@ -129,6 +133,8 @@ class GameRuntime:
             view_factory=self.view_factory,
             rng=self.rng,
             on_closed=self._closed,
+            budget=self.budget,
+            dm_channels=self.dm_channels,
         )
 
     def _register(self, runner: TableRunner) -> None:
@@ -294,6 +300,7 @@ class GameRuntime:
             if not await self.serves(guild_id):
                 continue
             channel = self.client.get_partial_messageable(channel_id)
+            await self.budget.spend()
             try:
                 await channel.get_partial_message(message_id).edit(
                     content=t("table.closed", locale), attachments=[], view=None,

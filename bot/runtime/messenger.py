@@ -17,6 +17,12 @@ Images are rendered here, in a worker thread, from views built when the change h
 loop never draws, and what is drawn is exactly the state that was asked for. Text longer than a
 Discord message is split on line boundaries.
 
+A press of a button on the table message is answered by the edit that shows its effect (an
+interaction response updating that message, which Discord does not count against the bot's
+request budget) whenever that edit can go out in time; otherwise the presser gets a private
+confirmation and the table message is edited as usual. An edit that would change nothing is not
+sent.
+
 If Discord refuses the bot access to the channel (permissions were taken away), the messenger
 stops sending there and calls ``on_forbidden`` once; the table decides what to do (it pauses).
 Other failed sends are logged and dropped: the next state replaces them anyway.
@@ -38,6 +44,7 @@ import discord
 
 from bot.presenter import ButtonSpec, TableMessage
 from bot.render import Labels, RenderedImage, TableView, render_table
+from bot.runtime.budget import RequestBudget
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.rendering import render
 
@@ -80,6 +87,27 @@ def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
     return pieces
 
 
+class Press:
+    """A button press on the table message, waiting to be answered by the table's next edit.
+
+    Exactly one side answers it: the messenger (updating the message) or, when that does not
+    happen in time, the handler (a private confirmation). ``take`` decides who.
+    """
+
+    __slots__ = ("answered", "interaction", "taken")
+
+    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+        self.interaction = interaction
+        self.taken = False
+        self.answered = asyncio.Event()
+
+    def take(self) -> bool:
+        if self.taken:
+            return False
+        self.taken = True
+        return True
+
+
 @dataclass(slots=True)
 class _Job:
     kind: str  # "table" (the table message), "post" (a separate message) or "then"
@@ -91,6 +119,7 @@ class _Job:
     new: bool = False  # post a new table message rather than edit the current one
     urgent: bool = True
     callback: Callable[[], None] | None = None
+    presses: list[Press] = field(default_factory=list)
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -114,6 +143,7 @@ class TableMessenger:
         *,
         on_prompt: PromptHook | None = None,
         on_forbidden: Callable[[], None] | None = None,
+        budget: RequestBudget | None = None,
     ) -> None:
         self.client = client
         self.table_id = table_id
@@ -123,6 +153,7 @@ class TableMessenger:
         self.on_posted = on_posted
         self.on_prompt = on_prompt
         self.on_forbidden = on_forbidden
+        self.budget = budget if budget is not None else RequestBudget(options.requests_per_second)
         self.message_id = message_id
         # The current message may carry buttons from before a restart until proven otherwise.
         self._buttons_shown = message_id is not None
@@ -134,6 +165,8 @@ class TableMessenger:
         self._task: asyncio.Task[None] | None = None
         self._closed = False
         self.blocked = False  # the channel refused us; nothing is sent until ``unblock``
+        # What the table message shows now, so that an edit changing nothing is not sent.
+        self._shown: tuple[object, ...] | None = None
 
     # -- requests (synchronous: callers never wait on Discord) ---------------------------------
 
@@ -171,6 +204,23 @@ class TableMessenger:
             _Job("post", content=content, view=view, labels=labels, buttons=tuple(buttons))
         )
         self._kick()
+
+    def answer(self, interaction: discord.Interaction[Any]) -> Press | None:
+        """Let the queued edit of the table message answer a press of one of its buttons;
+        None when no such edit is queued (the caller confirms privately instead)."""
+        pressed = interaction.message
+        if pressed is None or pressed.id != self.message_id or self.blocked or self._closed:
+            return None
+        for job in reversed(self._jobs):
+            if job.kind == "table":
+                if job.new:
+                    return None  # the pressed message is being replaced, not edited
+                press = Press(interaction)
+                job.presses.append(press)
+                job.urgent = True
+                self._wake.set()
+                return press
+        return None
 
     def then(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` once everything asked before has been sent (or given up)."""
@@ -214,13 +264,17 @@ class TableMessenger:
     def _delay(self, job: _Job) -> float:
         if job.kind == "then" or self.blocked:
             return 0.0
+        if job.presses and not job.new:
+            return 0.0  # answered through the press: not one of the channel's sends
         now = time.monotonic()
         wait = 0.0
         if len(self._sent) == self._sent.maxlen:
             wait = self._sent[0] + self.options.channel_window - now
         if not job.urgent and self._sent:
             wait = max(wait, self._sent[-1] + self.options.calm_edit_interval - now)
-        return max(0.0, wait)
+        # Waiting for the bot's budget here, before the job leaves the queue, lets later
+        # changes join it: an overloaded bot sends fewer, newer table edits.
+        return max(0.0, wait, self.budget.delay())
 
     async def _run(self) -> None:
         while not self._closed:
@@ -255,6 +309,8 @@ class TableMessenger:
                 log.exception("table %d: message not sent", self.table_id)
             finally:
                 job.done.set()
+                for press in job.presses:
+                    press.answered.set()
 
     def _lose_access(self, exc: discord.Forbidden) -> None:
         log.warning("table %d: no access to channel %d (%s)", self.table_id, self.channel_id, exc)
@@ -263,14 +319,15 @@ class TableMessenger:
             if self.on_forbidden is not None:
                 self.on_forbidden()
 
-    def _stamp(self) -> None:
+    async def _stamp(self) -> None:
+        """A request to the channel is about to go out: count it, within both budgets."""
+        await self.budget.spend()
         self._sent.append(time.monotonic())
 
-    async def _render(self, view: TableView | None, labels: Labels | None) -> discord.File | None:
+    async def _image(self, view: TableView | None, labels: Labels | None) -> RenderedImage | None:
         if view is None or labels is None:
             return None
-        image = await render(render_table, view, labels)
-        return image_file(image)
+        return await render(render_table, view, labels)
 
     async def _do(self, job: _Job) -> None:
         if job.kind == "then":
@@ -291,17 +348,17 @@ class TableMessenger:
         channel = self.client.get_partial_messageable(self.channel_id)
         # Discord refuses an empty message; a piece of only blank lines says nothing anyway.
         pieces = [piece for piece in split_text(job.content) if piece.strip()] or ["\u200b"]
-        file = await self._render(job.view, job.labels)
+        image = await self._image(job.view, job.labels)
         view = self.view_factory(self.table_id, job.buttons) if job.buttons else None
         for k, piece in enumerate(pieces):
             kwargs: dict[str, Any] = {"content": piece, "allowed_mentions": NOBODY}
-            if k == 0 and file is not None:
-                kwargs["file"] = file
+            if k == 0 and image is not None:
+                kwargs["file"] = image_file(image)
             if k == len(pieces) - 1 and view is not None:
                 kwargs["view"] = view
             while self._delay(job) > 0:
                 await asyncio.sleep(self._delay(job))
-            self._stamp()
+            await self._stamp()
             await channel.send(**kwargs)
 
     async def _show(self, job: _Job) -> None:
@@ -309,7 +366,6 @@ class TableMessenger:
         assert message is not None
         channel = self.client.get_partial_messageable(self.channel_id)
         view = self.view_factory(self.table_id, message.buttons) if message.buttons else None
-        file = await self._render(message.view, job.labels)
         prompt = message.prompt
         deadline = None
         if prompt is not None and self.on_prompt is not None:
@@ -324,41 +380,84 @@ class TableMessenger:
             if prompt is not None
             else NOBODY
         )
+        shown = (content, message.view, job.labels, message.buttons)
+        unchanged = shown == self._shown
         if not job.new and self.message_id is not None:
-            self._stamp()
+            if unchanged and not job.presses:
+                return  # the message shows exactly this already
+            image = await self._image(message.view, job.labels)
+            if await self._answer_press(job, content, image, view, mentions):
+                self._shown = shown
+                return
+            if unchanged:
+                return
+            await self._stamp()
             try:
                 await channel.get_partial_message(self.message_id).edit(
                     content=content,
-                    attachments=[file] if file is not None else [],
+                    attachments=[image_file(image)] if image is not None else [],
                     view=view,
                     allowed_mentions=mentions,
                 )
                 self._buttons_shown = view is not None
+                self._shown = shown
                 return
             except discord.NotFound:
                 log.info("table %d: its message is gone; posting it again", self.table_id)
                 self.message_id = None
-                file = await self._render(message.view, job.labels)  # the buffer was consumed
+        image = await self._image(message.view, job.labels)
         await self._retire_current()
-        self._stamp()
+        await self._stamp()
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions}
-        if file is not None:
-            kwargs["file"] = file
+        if image is not None:
+            kwargs["file"] = image_file(image)
         if view is not None:
             kwargs["view"] = view
         sent = await channel.send(**kwargs)
         self.message_id = sent.id
         self._buttons_shown = view is not None
+        self._shown = shown
         await self.on_posted(sent.id)
+
+    async def _answer_press(
+        self,
+        job: _Job,
+        content: str,
+        image: RenderedImage | None,
+        view: discord.ui.View | None,
+        mentions: discord.AllowedMentions,
+    ) -> bool:
+        """Edit the table message through the first press still waiting for this edit;
+        True if that worked (the other presses are confirmed privately by their handlers)."""
+        for press in job.presses:
+            interaction = press.interaction
+            pressed = interaction.message
+            if pressed is None or pressed.id != self.message_id or not press.take():
+                continue
+            try:
+                await interaction.response.edit_message(
+                    content=content,
+                    attachments=[image_file(image)] if image is not None else [],
+                    view=view,
+                    allowed_mentions=mentions,
+                )
+            except discord.HTTPException as exc:
+                # Too late, or Discord refused: the edit goes out the usual way instead.
+                log.info("table %d: press not answered by the edit (%s)", self.table_id, exc)
+                return False
+            self._buttons_shown = view is not None
+            return True
+        return False
 
     async def _retire_current(self) -> None:
         """Take the buttons off the message being replaced, so nobody plays from it."""
         if self.message_id is None or not self._buttons_shown:
             return
         channel = self.client.get_partial_messageable(self.channel_id)
-        self._stamp()
+        await self._stamp()
         try:
             await channel.get_partial_message(self.message_id).edit(view=None)
         except discord.HTTPException as exc:
             log.info("table %d: could not clear old buttons (%s)", self.table_id, exc)
         self._buttons_shown = False
+        self._shown = None

@@ -57,6 +57,13 @@ class ShardPlan:
         shard = 0 if guild_id is None else self.shard_of(guild_id)
         return shard in self.ids
 
+    @property
+    def share(self) -> float:
+        """The fraction of the bot's shards this process runs."""
+        if self.count is None or self.ids is None:
+            return 1.0
+        return len(self.ids) / self.count
+
     def describe(self) -> str:
         if self.count is None:
             return "every shard"

@@ -29,7 +29,7 @@ import logging
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import discord
 
@@ -50,9 +50,10 @@ from bot.presenter import (
     result_content,
     table_message,
 )
+from bot.runtime.budget import RequestBudget
 from bot.runtime.clock import Decision, DecisionClock
 from bot.runtime.config import RuntimeOptions, TableConfig
-from bot.runtime.direct import DirectMessages, HoleCardsLetter
+from bot.runtime.direct import DirectMessages, DmChannels, HoleCardsLetter
 from bot.runtime.messenger import TableMessenger, ViewFactory
 from bot.runtime.recovery import RestoredTable, live_hand, settle_departures
 from bot.runtime.results import player_results, result_summary
@@ -89,6 +90,8 @@ class TableServices:
     rng: random.Random
     on_closed: Callable[[TableRunner], None]  # the table is gone: forget it (and let its
     # last messages go out)
+    budget: RequestBudget = field(default_factory=lambda: RequestBudget(40))
+    dm_channels: DmChannels = field(default_factory=DmChannels)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +162,15 @@ class TableRunner:
             message_id=info.message_id,
             on_prompt=self.clock.shown,
             on_forbidden=self._on_channel_lost,
+            budget=services.budget,
         )
-        self.direct = DirectMessages(services.client, self.table_id, self._on_dms_closed)
+        self.direct = DirectMessages(
+            services.client,
+            self.table_id,
+            self._on_dms_closed,
+            budget=services.budget,
+            channels=services.dm_channels,
+        )
         self._note_occupancy()
 
     # -- queries (no lock: read synchronously, so always consistent) -------------------------

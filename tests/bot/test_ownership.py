@@ -175,3 +175,16 @@ async def test_release_frees_the_servers_at_once(database: Database) -> None:
     await first.release()
     assert first.held == frozenset()
     assert await second.serves(GUILD) and await second.serves(OTHER)
+
+
+def test_requests_per_second_from_the_environment() -> None:
+    options = RuntimeOptions.from_env({"POKER_REQUESTS_PER_SECOND": "12.5"}, dotenv_path=None)
+    assert options.requests_per_second == 12.5
+    for bad in ("0", "41", "fast", "nan"):
+        with pytest.raises(RuntimeOptionsError, match="POKER_REQUESTS_PER_SECOND"):
+            RuntimeOptions.from_env({"POKER_REQUESTS_PER_SECOND": bad}, dotenv_path=None)
+
+
+def test_a_process_spends_its_shards_share_of_the_budget() -> None:
+    assert ShardPlan().share == 1.0 and ShardPlan(4).share == 1.0
+    assert ShardPlan(4, (0, 2)).share == 0.5

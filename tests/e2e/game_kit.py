@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.client import PokerBot
+from bot.i18n import t
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.manager import GameRuntime
 from bot.runtime.runner import TableRunner
@@ -244,6 +245,27 @@ async def settled(handle: InteractionHandle, timeout: float = 20.0) -> Interacti
     data = {"content": message.content, "flags": message.flags,
             "embeds": list(message.embeds), "components": list(message.components)}
     return InteractionCallback(4, data, message.attachments, message)
+
+
+UPDATED = 7  # the interaction answered by updating the message its button is on
+
+
+def last_action_line(content: str) -> str | None:
+    """The table message's "Last: ..." line, if it has one."""
+    prefix = t("table.last_action", action="")
+    return next((ln for ln in content.split("\n") if ln.startswith(prefix)), None)
+
+
+async def press_answer(handle: InteractionHandle, timeout: float = 20.0) -> str:
+    """What the presser saw: a private reply's text, or, when the press was answered by the
+    table message's own update, ``"table: "`` and that update's last-action line (its whole
+    text when it has none: the hand is over)."""
+    callback = await settled(handle, timeout)
+    if callback.type == UPDATED:
+        assert callback.message is not None and handle.message == callback.message.id
+        return f"table: {last_action_line(callback.content) or callback.content}"
+    assert callback.ephemeral, callback
+    return callback.content
 
 
 def seat_order(options: TableOptions, seats: dict[int, int], seed: int) -> tuple[int, ...]:

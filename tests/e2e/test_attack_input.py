@@ -12,7 +12,7 @@ import pytest
 
 from bot.i18n import t
 from engine.hand import ActionKind, ActionTaken
-from tests.e2e.game_kit import Game, button_id, running_game, settled
+from tests.e2e.game_kit import Game, button_id, press_answer, running_game
 from tests.e2e.harness import World
 from tests.fakediscord import FakeDiscord
 
@@ -44,8 +44,12 @@ async def test_a_double_click_acts_on_one_decision_only(game: Game) -> None:
     presses = await asyncio.gather(
         game.fake.click(big_blind, message, check), game.fake.click(big_blind, message, check)
     )
-    answers = sorted([(await settled(p)).content for p in presses])
-    assert answers == sorted(["You checked.", t("error.already_acted")]), answers
+    answers = sorted([await press_answer(p) for p in presses])
+    # One press checked, answered by the table message showing it; the other acted on nothing.
+    assert answers[0] == t("error.already_acted"), answers
+    assert answers[1] == "table: " + t(
+        "table.last_action", action=t("action.check", player=big_blind.name)
+    ), answers
     # One check, pre-flop; on the flop the big blind (first to act heads-up) still decides.
     checks = [
         e for e in hand.events
@@ -64,8 +68,8 @@ async def test_a_double_click_acts_on_one_decision_only(game: Game) -> None:
         ("0.99999999999999999", t("error.amount_not_whole", option="amount")),
         ("1e3", t("error.amount_not_whole", option="amount")),
         ("-40", t("error.amount_not_positive", option="amount")),
-        ("2.5k", "You raised to 2,500."),
-        ("1,000", "You raised to 1,000."),
+        ("2.5k", "raises to 2,500"),
+        ("1,000", "raises to 1,000"),
     ],
 )
 async def test_odd_text_in_the_raise_form_gets_a_clear_answer(
@@ -78,8 +82,11 @@ async def test_odd_text_in_the_raise_form_gets_a_clear_answer(
     opener = await press.response()
     assert opener.is_modal and opener.custom_id
     submitted = await game.fake.submit_modal(turn, opener.custom_id, {"amount": typed})
-    answer = await settled(submitted)
-    assert answer.ephemeral and answer.content == reply, (typed, answer.content)
+    answer = await press_answer(submitted)
+    if answer.startswith("table: "):  # accepted: the table message shows the raise
+        assert answer.endswith(f"{turn.name} {reply}"), (typed, answer)
+    else:
+        assert answer == reply, (typed, answer)
 
 
 async def test_a_display_name_can_neither_ping_nor_hide_a_link(

@@ -13,6 +13,7 @@ from tests.e2e.game_kit import (
     STARTING_BALANCE,
     Game,
     button_id,
+    press_answer,
     running_game,
     settled,
     total_chips,
@@ -146,8 +147,10 @@ async def test_a_hand_played_with_buttons_and_the_raise_form(game: Game) -> None
     assert pre.ephemeral and pre.content == t("preselect.check_fold")
 
     # The button raises to the minimum; the pre-selection then folds the other player.
-    raised = await (await fake.click(first, table, button_id(table, "raise", 20))).response()
-    assert raised.ephemeral and raised.content == "You raised to 20."
+    # A press is answered by the table message itself, updated to show what it did (here the
+    # raise and the fold it brought, which ended the hand).
+    raised = await press_answer(await fake.click(first, table, button_id(table, "raise", 20)))
+    assert raised.startswith("table: ") and t("table.hand_over") in raised, raised
     result = await game.wait_result(1)
     assert f"{first.name} wins 20 from the pot" in result.content
     assert not fake.message(table).custom_ids()  # buttons removed from a finished hand
@@ -157,27 +160,33 @@ async def test_a_hand_played_with_buttons_and_the_raise_form(game: Game) -> None
     first = await game.wait_turn()
     other = bob if first is alice else alice
     table = await game.turn_message(first, 2)
-    called = await (await fake.click(first, table, button_id(table, "call"))).response()
-    assert called.content == "You called 5."
+    called = await press_answer(await fake.click(first, table, button_id(table, "call")))
+    assert called == "table: " + t("table.last_action", action=f"{first.name} calls 5")
     table = await game.turn_message(other, 2)
     opened = await (await fake.click(other, table, button_id(table, "raise_modal"))).response()
     assert opened.is_modal and opened.custom_id == f"raise:{tid}:{other.id}:2.1"
     mark = fake.mark()
     submitted = await fake.submit_modal(other, f"raise:{tid}:{other.id}:2.1", {"amount": "45"})
-    assert (await submitted.response()).content == "You raised to 45."
+    assert await press_answer(submitted) == "table: " + t(
+        "table.last_action", action=f"{other.name} raises to 45"
+    )
     table = await game.turn_message(first, 2, after=mark)
     # A double click: one fold is taken, the other is refused, and the table is intact.
     fold = button_id(table, "fold")
     presses = [await fake.click(first, table, fold) for _ in range(2)]
-    answers = [(await p.response()).content for p in presses]
-    assert answers.count("You folded.") == 1
+    answers = [await press_answer(p) for p in presses]
+    # The fold ends the hand: its press is answered by the table showing the hand over.
+    folded = [a for a in answers if a.startswith("table: ") and t("table.hand_over") in a]
+    assert len(folded) == 1, answers
     # The other press was for a decision already made: it never acts again.
-    (other_answer,) = (a for a in answers if a != "You folded.")
+    (other_answer,) = (a for a in answers if a not in folded)
     assert other_answer in (t("error.already_acted"), t("error.no_hand"),
                             t("error.stale_message"))
     result = await game.wait_result(2)
     assert f"{other.name} wins 20 from the pot" in result.content
-    assert await total_chips(game.db, world.guild.id) == (2 * STARTING_BALANCE - 2000, 2000, 0)
+    # The next hand may be dealt already: its chips are on the table either way.
+    wallets, seats, in_hands = await total_chips(game.db, world.guild.id)
+    assert (wallets, seats + in_hands) == (2 * STARTING_BALANCE - 2000, 2000)
 
 
 async def test_hole_cards_are_dealt_by_dm_with_a_link_back(game: Game) -> None:
