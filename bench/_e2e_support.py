@@ -332,6 +332,31 @@ def route_counts(fake: FakeDiscord, since: int) -> Counter[str]:
     return counts
 
 
+def bot_token_requests(fake: FakeDiscord, since: int) -> tuple[int, int]:
+    """Requests on the bot's own token (what Discord's global limit of 50 a second counts;
+    interaction answers and followups travel on the interaction's token and do not):
+    (hole-card and other DMs, everything else)."""
+    dms = other = 0
+    channels = fake.channels
+    for request in fake.requests[since:]:
+        if "/interactions/" in request.path or "/webhooks/" in request.path:
+            continue
+        parts = request.path.split("/")
+        is_dm = (
+            request.method == "POST"
+            and len(parts) >= 3
+            and parts[1] == "channels"
+            and parts[2].isdigit()
+            and (channel := channels.get(int(parts[2]))) is not None
+            and channel.is_dm
+        )
+        if is_dm or request.path.endswith("/users/@me/channels"):
+            dms += 1
+        else:
+            other += 1
+    return dms, other
+
+
 def uploads_since(fake: FakeDiscord, since: int) -> Counter[str]:
     """Files uploaded (rendered images) in message events from ``since`` on, by filename."""
     seen: set[int] = set()

@@ -55,6 +55,7 @@ from bench._e2e_support import (
     WarningCounter,
     World,
     bench_options,
+    bot_token_requests,
     make_world,
     peak_rss_mb,
     percentile,
@@ -69,12 +70,16 @@ from bench._e2e_support import (
 )
 from bot.errors import BotError
 from bot.i18n import catalog
+from bot.presenter import decision_number
 from bot.runtime.runner import TableRunner
 from bot.storage import economy
 from engine.hand import ActionKind, Legal
 from tests.fakediscord import FakeDiscord, FakeUser, InteractionCallback, InteractionHandle
 
 ACK_BUDGET_MS = 100.0
+UPDATE_MESSAGE = 7  # the interaction answered by updating the message its button is on
+# Requests on the bot's token per action, hole-card DMs aside (issue 15).
+REQUEST_GOAL = 0.3
 MEMORY_BUDGET_MB = 150.0
 SMALL_BLIND, BIG_BLIND = 5, 10
 TIMER = 300  # the longest allowed: no player times out while the benchmark runs
@@ -207,20 +212,22 @@ async def send_action(
 ) -> tuple[InteractionHandle, str]:
     """Press the table message's button for it when asked and shown; else the slash command."""
     if use_button and runner.message_id is not None:
-        if kind in SLASH_NAMES:
-            custom_id = f"poker:{runner.table_id}:{SLASH_NAMES[kind]}"
-        else:
-            custom_id = f"poker:{runner.table_id}:raise:{amount}"
+        name = SLASH_NAMES.get(kind, "raise")
+        arg = f":{amount}" if kind not in SLASH_NAMES else ""
         message = fake.messages.get(runner.message_id)
         # As a player would: only from the message of this hand (the next hand's message may
-        # still be on its way), and only a button it shows.
+        # still be on its way), and only a button it shows (``<action>@<hand>.<decision>``).
         if (
             message is not None
             and not message.deleted
             and f"Hand #{runner.table.hand_number} ·" in message.content
-            and custom_id in message.custom_ids()
         ):
-            return await fake.click(user, message, custom_id), "button"
+            hand = runner.hand
+            decision = decision_number(hand) if hand is not None else -1
+            wanted = f"poker:{runner.table_id}:{name}@{runner.table.hand_number}.{decision}{arg}"
+            shown = [c for c in message.custom_ids() if c == wanted]
+            if shown:
+                return await fake.click(user, message, shown[0]), "button"
     if kind in SLASH_NAMES:
         return await fake.slash(user, seat.channel, SLASH_NAMES[kind]), "slash"
     if kind is ActionKind.BET:
@@ -283,7 +290,9 @@ async def drive(
             load.unanswered += 1
             continue
         ms = fake.ack_ms(handle.id)
-        if not reply.content.startswith(ACK_PREFIXES) or ms is None:
+        # A press is acknowledged by the table message's own update (type 7).
+        taken = reply.type == UPDATE_MESSAGE or reply.content.startswith(ACK_PREFIXES)
+        if not taken or ms is None:
             load.refused[reply.content[:80]] += 1
             continue
         if not load.stopped:
@@ -348,8 +357,40 @@ async def latency_phase(args: argparse.Namespace) -> None:
         print("  (INTERACTION_CREATE sent by the fake -> interaction callback received by it)")
         _line("peer /chips balance, idle bot", idle_peer)
         _line("1 table playing alone, no think time", solo_ms)
+        levels = []
         for level, think in enumerate(args.think):
-            await play_load(stack, world, args, think, locks, solo_ms, seed=args.seed + 100 * level)
+            levels.append(
+                await play_load(
+                    stack, world, args, think, locks, solo_ms, seed=args.seed + 100 * level
+                )
+            )
+        held = [lv for lv in levels if lv.p99 <= ACK_BUDGET_MS and not lv.refused_429]
+        if len(levels) > 1:
+            print("\n  == the ramp (one bot, Discord's global limit of 50 requests/s enforced)")
+            for lv in levels:
+                print(f"    think {lv.think:4.2f} s: {lv.rate:6.1f} actions/s,"
+                      f" p99 {lv.p99:6.1f} ms,"
+                      f" {lv.requests_per_action:.2f} requests/action (+{lv.dm_per_action:.2f}"
+                      f" DMs), {lv.bot_rate:4.1f} bot requests/s, 429s {lv.refused_429}")
+            if held:
+                best = max(held, key=lambda lv: lv.rate)
+                print(f"  highest sustained with p99 <= {ACK_BUDGET_MS:.0f} ms and no 429: "
+                      f"{best.rate:.0f} actions/s (think {best.think:g} s)")
+            else:
+                print(f"  no level held p99 <= {ACK_BUDGET_MS:.0f} ms without a 429")
+
+
+@dataclass
+class Level:
+    """One load level's outcome."""
+
+    think: float
+    rate: float
+    p99: float
+    requests_per_action: float
+    dm_per_action: float
+    bot_rate: float
+    refused_429: int
 
 
 async def play_load(
@@ -360,7 +401,7 @@ async def play_load(
     locks: tuple[TimedLock | None, list[TimedLock]],
     solo_ms: list[float],
     seed: int,
-) -> None:
+) -> Level:
     """Every table at once, and the wallet read beside it; then what was measured."""
     fake = stack.fake
     db_lock, table_locks = locks
@@ -449,8 +490,22 @@ async def play_load(
     refused = Counter(r.limit for r in fake.rate_limited if r.at >= wall_started)
     print(f"  refused with 429 by Discord's rate limits: {sum(refused.values())} "
           f"(per channel {refused['user']}, global {refused['global']})")
+    dms, others = bot_token_requests(fake, requests_mark)
+    verdict = "within" if others / per_action <= REQUEST_GOAL else "OVER"
+    print(f"  on the bot's token (Discord's global limit): {others / per_action:.2f} requests per "
+          f"action besides DMs ({verdict} the goal of {REQUEST_GOAL}), {dms / per_action:.2f} DM "
+          f"requests per action; {(dms + others) / wall:.1f} requests/s in all")
     if profiler is not None:
         _print_profile(profiler)
+    return Level(
+        think=think,
+        rate=len(actions) / wall,
+        p99=p99,
+        requests_per_action=others / per_action,
+        dm_per_action=dms / per_action,
+        bot_rate=(dms + others) / wall,
+        refused_429=sum(refused.values()),
+    )
 
 
 def _print_profile(profiler: cProfile.Profile) -> None:
