@@ -18,7 +18,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -30,6 +30,7 @@ from bot.runtime.manager import GameRuntime
 from bot.runtime.rendering import ensure_warm
 from tests.e2e.harness import running_bot, settings_for
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
+from tests.pgserver import HOW_TO_GET, find_binaries, running_server
 
 T = TypeVar("T")
 
@@ -152,18 +153,32 @@ class Stack:
 
 @contextlib.asynccontextmanager
 async def running_stack(
-    world: World, options: RuntimeOptions, *, on_fake_started: Callable[[], None] | None = None
+    world: World,
+    options: RuntimeOptions,
+    *,
+    on_fake_started: Callable[[], None] | None = None,
+    database: str = "sqlite",
 ) -> AsyncIterator[Stack]:
-    """Fake Discord + bot on a SQLite file in a temporary directory; all removed afterwards."""
-    with tempfile.TemporaryDirectory(prefix="bench-e2e-") as tmp:
-        data_dir = Path(tmp)
+    """Fake Discord + bot on a SQLite file in a temporary directory, or on a throwaway
+    PostgreSQL server (``database="postgresql"``, the tests' server: fsync off, as SQLite's
+    NORMAL mode skips the fsync at each commit too); all removed afterwards."""
+    with contextlib.ExitStack() as cleanup:
+        data_dir = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="bench-e2e-")))
+        database_url: str | None = None
+        if database == "postgresql":
+            binaries = find_binaries()
+            if binaries is None:
+                raise SystemExit(HOW_TO_GET)
+            server = cleanup.enter_context(running_server(binaries))
+            database_url = await server.create_database()
         fake = TimedFakeDiscord(guilds=[world.guild], users=world.users)
         async with fake:
             if on_fake_started is not None:
                 on_fake_started()
-            bot = PokerBot(
-                settings_for(fake, data_dir), runtime_options=options, guild_ready_timeout=0.01
-            )
+            settings = settings_for(fake, data_dir)
+            if database_url is not None:
+                settings = replace(settings, database_url=database_url)
+            bot = PokerBot(settings, runtime_options=options, guild_ready_timeout=0.01)
             async with running_bot(fake, data_dir, bot=bot, ready_timeout=30.0) as running:
                 # Tables should not wait for fonts and card art (start-up begins this too).
                 await asyncio.to_thread(ensure_warm)

@@ -3,6 +3,7 @@ at once, and the memory of many live tables.
 
     python -m bench.e2e [--tables 50] [--actions 2000] [--memory-tables 100] [--think 1.5 0.2]
                         [--via mix|slash|button] [--only latency|memory] [--profile]
+                        [--database sqlite|postgresql]
 
 Run from the project root (the fake Discord lives in ``tests/``). The real bot
 (``bot.client.PokerBot``, production pacing but for a 1 s pause between hands) and the fake Discord
@@ -337,9 +338,11 @@ async def latency_phase(args: argparse.Namespace) -> None:
     print(
         f"\n== Action -> acknowledgement, {args.tables} tables x {args.players} players "
         f"(blinds {SMALL_BLIND}/{BIG_BLIND}, next hand after {args.next_hand_delay:g} s, "
-        f"actions via {args.via})"
+        f"actions via {args.via}, on {args.database})"
     )
-    async with running_stack(world, bench_options(args.next_hand_delay)) as stack:
+    async with running_stack(
+        world, bench_options(args.next_hand_delay), database=args.database
+    ) as stack:
         started = time.perf_counter()
         await open_tables(stack, world.seats)
         await settle(stack, world.seats)
@@ -547,7 +550,7 @@ def _deep_size(roots: Iterable[object]) -> int:
 
 async def memory_phase(args: argparse.Namespace) -> None:
     tables = args.memory_tables
-    print(f"\n== Memory with {tables} live tables x {args.players} players "
+    print(f"\n== Memory with {tables} live tables x {args.players} players on {args.database} "
           f"(seated, a hand in progress, table message posted, hole cards sent)")
     gc.collect()
     marks: dict[str, float] = {"start": rss_mb()}
@@ -558,7 +561,10 @@ async def memory_phase(args: argparse.Namespace) -> None:
         marks["fake"] = rss_mb()
 
     async with running_stack(
-        world, bench_options(args.next_hand_delay), on_fake_started=fake_started
+        world,
+        bench_options(args.next_hand_delay),
+        on_fake_started=fake_started,
+        database=args.database,
     ) as stack:
         fake = stack.fake
         gc.collect()
@@ -638,6 +644,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.e2e", description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="tables playing at once")
     parser.add_argument("--players", type=int, default=3, help="players per table")
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="the storage backend (postgresql: a throwaway local server)")
     parser.add_argument("--actions", type=int, default=2000, help="actions to measure")
     parser.add_argument("--memory-tables", type=int, default=100, help="live tables for memory")
     parser.add_argument("--think", type=float, nargs="+", default=[1.5, 0.2],
