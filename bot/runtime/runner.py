@@ -853,7 +853,10 @@ class TableRunner:
         for event in events:
             if isinstance(event, PlayerLeft):
                 self._forget(int(event.player_id))
-        self._schedule_deal(self.options.next_hand_delay)
+        # The pause between hands starts once players can read the result: a channel that is
+        # slow (or the bot's request budget, under load) delays the next deal rather than
+        # piling hands up ahead of what the channel shows.
+        self.messenger.then(lambda: self._schedule_deal(self.options.next_hand_delay))
 
     def _bust_notes(self, events: Sequence[TableEvent]) -> list[str]:
         notes = []
