@@ -882,7 +882,8 @@ class Table:
             straddle_index = self._straddle_index(plan, stacks)
             if straddle_index is not None:
                 if self._seats[plan.seats[straddle_index]].player_id in straddlers:
-                    # His straddle is a live blind; it also covers a big blind he owes.
+                    # Never a player posting to come in: under the gun he would be next
+                    # hand's big blind, and nobody enters on the button.
                     blinds[straddle_index] = 2 * opts.big_blind
                 else:
                     straddle_index = None
