@@ -471,9 +471,7 @@ def seen_positions(
     seen = set(board_positions(players)[:board_count])
     if second_run_from is not None:
         if board_count != 5 or second_run_from not in (0, 3, 4):
-            raise EngineError(
-                "bad_config", field="second_run_from", value=repr(second_run_from)
-            )
+            raise EngineError("bad_config", field="second_run_from", value=repr(second_run_from))
         seen.update(second_run_positions(players, second_run_from))
     for index in shown:
         seen.update(hole_positions(players, index))
