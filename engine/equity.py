@@ -109,7 +109,7 @@ def equity(
 
     ``holes`` are two or more hands of two cards, ``board`` 0, 3, 4 or 5 cards, ``dead`` cards
     known to be out. Counts every board when there are at most ``samples`` of them, else draws
-    ``samples`` boards at random from ``seed``. Raises ``EngineError("bad_equity", reason=...)``
+    ``samples`` boards at random from ``seed``. Raises ``EngineError("bad_hand", reason=...)``
     on bad input (the params never name a card: they may be someone's hole cards).
     """
     known = _check(holes, board, dead, samples)
@@ -128,23 +128,23 @@ def _check(
     holes: Sequence[Sequence[Card]], board: Sequence[Card], dead: Sequence[Card], samples: int
 ) -> set[int]:
     if len(holes) < 2:
-        raise EngineError("bad_equity", reason="fewer_than_two_hands")
+        raise EngineError("bad_hand", reason="fewer_than_two_hands")
     if any(len(hole) != 2 for hole in holes):
-        raise EngineError("bad_equity", reason="hole_not_two_cards")
+        raise EngineError("bad_hand", reason="hole_not_two_cards")
     if len(board) not in (0, 3, 4, 5):
-        raise EngineError("bad_equity", reason="board_size", size=len(board))
+        raise EngineError("bad_hand", reason="board_size", size=len(board))
     if type(samples) is not int or samples < 1:
-        raise EngineError("bad_equity", reason="samples", samples=repr(samples))
+        raise EngineError("bad_hand", reason="samples", samples=repr(samples))
     cards: list[int] = [c for hole in holes for c in hole]
     cards += board
     cards += dead
     if not all(type(c) is int and 0 <= c < 52 for c in cards):
-        raise EngineError("bad_equity", reason="bad_card")
+        raise EngineError("bad_hand", reason="bad_card")
     known: set[int] = set(cards)
     if len(known) != len(cards):
-        raise EngineError("bad_equity", reason="duplicate_card")
+        raise EngineError("bad_hand", reason="duplicate_card")
     if 52 - len(known) < 5 - len(board):
-        raise EngineError("bad_equity", reason="deck_too_short")
+        raise EngineError("bad_hand", reason="deck_too_short")
     return known
 
 

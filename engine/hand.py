@@ -630,11 +630,11 @@ def second_run_positions(players: int, dealt: int) -> tuple[int, ...]:
     >>> second_run_positions(19, 0)
     Traceback (most recent call last):
     ...
-    engine.errors.EngineError: run_twice_unavailable: players=19, dealt=0
+    engine.errors.EngineError: bad_config: field='run_it_twice', players=19, dealt=0
     """
     layout = _second_run_layout(players, dealt)
     if layout is None:
-        raise EngineError("run_twice_unavailable", players=players, dealt=dealt)
+        raise EngineError("bad_config", field="run_it_twice", players=players, dealt=dealt)
     return layout
 
 
@@ -1365,12 +1365,12 @@ class Hand:
         if self.result is not None:
             raise EngineError("hand_over")
         if not self.run_choice_pending:
-            raise EngineError("no_run_choice")
+            raise EngineError("bad_action", value="run_count", reason="no_run_choice")
         if action.player is not None or action.pre is not None:
             raise EngineError("bad_action", value="run_count takes only an amount")
         runs = action.amount
         if type(runs) is not int or runs not in (1, 2):
-            raise EngineError("bad_run_count", runs=repr(runs))
+            raise EngineError("bad_action", value="run_count", runs=repr(runs))
         mark = len(self.events)
         self.actions.append(action)
         self.run_choice_pending = False

@@ -39,16 +39,17 @@ class RabbitHunt:
 def rabbit_hunt(hand: Hand) -> RabbitHunt:
     """The rest of the board of a finished hand that ended before the river.
 
-    Raises ``EngineError("rabbit_unavailable", reason=...)``: ``not_over``, ``voided`` (the
-    hand never happened), or ``board_complete`` (there is nothing to hunt).
+    Raises ``EngineError("hand_not_over")`` before the end, and ``EngineError("bad_action",
+    value="rabbit", reason=...)`` with ``voided`` (the hand never happened) or
+    ``board_complete`` (there is nothing to hunt).
     """
     result = hand.result
     if result is None:
-        raise EngineError("rabbit_unavailable", reason="not_over")
+        raise EngineError("hand_not_over")
     if result.voided:
-        raise EngineError("rabbit_unavailable", reason="voided")
+        raise EngineError("bad_action", value="rabbit", reason="voided")
     dealt = len(hand.board)
     if dealt >= 5:
-        raise EngineError("rabbit_unavailable", reason="board_complete")
+        raise EngineError("bad_action", value="rabbit", reason="board_complete")
     positions = board_positions(hand.n)[dealt:]
     return RabbitHunt(positions, tuple(hand.deck[p] for p in positions), dealt)

@@ -154,7 +154,7 @@ def test_bad_input_is_refused_without_naming_cards(
 ) -> None:
     with pytest.raises(EngineError) as refused:
         equity([parse_cards(h) for h in holes], parse_cards(board), parse_cards(dead))
-    assert refused.value.code == "bad_equity"
+    assert refused.value.code == "bad_hand"
     assert refused.value.params["reason"] == reason
     with pytest.raises(EngineError):
         equity([(0, 1), (2, 60)])  # type: ignore[list-item]

@@ -44,7 +44,7 @@ def test_no_rabbit_before_the_end_after_a_void_or_with_a_full_board() -> None:
     hand = Hand(HandConfig.standard((100, 100), 1, 2), FULL_DECK)
     with pytest.raises(EngineError) as refused:
         rabbit_hunt(hand)
-    assert refused.value.params["reason"] == "not_over"
+    assert refused.value.code == "hand_not_over"
     hand.void()
     with pytest.raises(EngineError) as refused:
         rabbit_hunt(hand)

@@ -159,7 +159,7 @@ def test_a_run_choice_is_refused_when_none_is_asked() -> None:
     hand = Hand(HandConfig.standard((300, 300), 5, 10, run_it_twice=RunItTwice.ASK), FULL_DECK)
     with pytest.raises(EngineError) as refused:
         hand.choose_run_count(2)
-    assert refused.value.code == "no_run_choice"
+    assert refused.value.params["reason"] == "no_run_choice"
 
 
 def test_a_hand_waiting_for_the_vote_can_be_voided() -> None:
