@@ -46,7 +46,12 @@ class ReopenMode(StrEnum):
 
 
 class RunItTwice(StrEnum):
-    """What happens when every live hand is all-in (but one, matched) before the river."""
+    """What happens when every live hand is all-in (but one, matched) before the river.
+
+    Run twice, the second board comes from :func:`second_run_positions` and every pot two or
+    more can win is halved, the first run's half taking the odd chip unit; each half is then
+    split among its own board's winners by RULES 5 (:class:`PotAwarded` says which run).
+    """
 
     OFF = "off"  # the rest of the board is dealt once
     ASK = "ask"  # the hand waits for :meth:`Hand.choose_run_count` (the players' vote)

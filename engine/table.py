@@ -816,8 +816,9 @@ class Table:
 
         The straddle position is the table option's (UTG: left of the big blind; button: the
         button when it is live and not a blind), with three or more players dealt in and a
-        stack that covers twice the big blind. Before the first hand the button is not drawn
-        yet, so nobody is named.
+        stack that covers twice the big blind. Ask between hands: during a hand the placement
+        of the next one is not known yet (this names the current hand's position), and before
+        the first hand the button is not drawn, so nobody is named.
         """
         if self._rotation is None or self._options.straddle is StraddleMode.OFF:
             return None
