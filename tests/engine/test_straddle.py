@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pokerkit import HandHistory
 
 from engine.cards import FULL_DECK
@@ -21,12 +23,15 @@ from engine.hand import (
     ForcedBet,
     Hand,
     HandConfig,
+    RunItTwice,
     StraddleMode,
     Street,
+    StreetDealt,
 )
 from engine.phh import dump_played_hand, load_hand, replay
 from engine.table import HandStarted, Table, TableOptions
 from tests.engine.pokerkit_oracle import DiffStats, choose_action, random_deck, run_hand
+from tests.engine.test_hand_properties import random_action
 
 
 def utg(stacks: tuple[int, ...], sb: int = 5, bb: int = 10) -> HandConfig:
@@ -292,3 +297,71 @@ def test_straddle_action_order_by_table_seats() -> None:
         ActionKind.CALL,
         ActionKind.CHECK,
     }
+
+
+# --- random hands (hypothesis) ------------------------------------------------------------
+
+
+@st.composite
+def straddled_tables(draw: st.DrawFn) -> tuple[HandConfig, tuple[int, ...], int]:
+    n = draw(st.integers(3, 10))
+    unit = draw(st.sampled_from([1, 1, 5]))
+    sb = unit * draw(st.integers(1, 5))
+    bb = sb * draw(st.integers(1, 3))
+    mode = draw(st.sampled_from([StraddleMode.UTG, StraddleMode.BUTTON]))
+    stacks = [unit * draw(st.integers(1, 300)) for _ in range(n)]
+    index = 2 if mode is StraddleMode.UTG else n - 1
+    stacks[index] = max(stacks[index], 2 * bb)
+    runs = draw(st.sampled_from(list(RunItTwice)))
+    config = HandConfig.standard(stacks, sb, bb, chip_unit=unit, straddle=mode, run_it_twice=runs)
+    return config, tuple(draw(st.permutations(FULL_DECK))), draw(st.integers(0, 2**32 - 1))
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(straddled_tables())
+def test_straddled_hands_conserve_chips_and_keep_the_straddle_rules(table) -> None:
+    config, deck, seed = table
+    rng = random.Random(seed)
+    hand = Hand(config, deck)
+    straddler = config.straddle_index
+    assert straddler is not None
+    straddle = config.blinds[straddler]
+    total = sum(config.stacks)
+    raised = False
+    while not hand.is_over:
+        assert sum(hand.stacks) + hand.total_pot() == total
+        if hand.run_choice_pending:
+            hand.choose_run_count(rng.choice((1, 2)))
+            continue
+        legal = hand.legal()
+        assert legal is not None
+        if hand.street is Street.PREFLOP and legal.can_raise and not raised:
+            # Until someone raises, a raise adds at least the straddle (or is all-in).
+            assert legal.min_raise_to in (2 * straddle, legal.max_raise_to)
+        action = random_action(hand, rng)
+        raised |= hand.street is Street.PREFLOP and action.kind in (
+            ActionKind.RAISE,
+            ActionKind.ALL_IN,
+        )
+        hand.apply(action)
+    assert hand.result is not None and sum(hand.result.stacks) == total
+    preflop = [
+        e.player
+        for e in hand.events[
+            : next(
+                (i for i, e in enumerate(hand.events) if isinstance(e, StreetDealt)),
+                len(hand.events),
+            )
+        ]
+        if isinstance(e, ActionTaken)
+    ]
+    if preflop and not raised:
+        # Limped round: opened by the first player at the straddler's left with chips behind
+        # his blind, and the straddler, if he acts at all, acts last.
+        n = config.players
+        behind = [config.stacks[j] > config.blinds[j] for j in range(n)]
+        opener = next(j % n for j in range(straddler + 1, straddler + n) if behind[j % n])
+        assert preflop[0] == opener
+        assert straddler not in preflop[:-1]
+    again = replay(load_hand(dump_played_hand(hand, reveal_all=True)))
+    assert again.stacks == hand.stacks and again.boards == hand.boards
