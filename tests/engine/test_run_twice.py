@@ -412,7 +412,6 @@ def test_random_hands_run_twice_match_pokerkit() -> None:
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
     assert outcomes.get("out_of_step", 0) == 0, outcomes
     assert outcomes.get("twice", 0) + outcomes.get("odd_chips", 0) >= 100, outcomes
-    print(outcomes)
 
 
 # --- PHH and the table ----------------------------------------------------------------------
