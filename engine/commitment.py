@@ -55,7 +55,7 @@ from typing import Any, Final
 
 from engine.cards import FULL_DECK, Card, format_card
 from engine.errors import EngineError
-from engine.hand import board_positions
+from engine.hand import board_positions, second_run_positions
 from engine.limits import MAX_SEATS
 
 __all__ = [
@@ -446,17 +446,33 @@ def hole_positions(players: int, index: int) -> tuple[int, int]:
     return index, index + players
 
 
-def seen_positions(players: int, board_count: int, shown: Iterable[int]) -> tuple[int, ...]:
+def seen_positions(
+    players: int,
+    board_count: int,
+    shown: Iterable[int],
+    *,
+    second_run_from: int | None = None,
+) -> tuple[int, ...]:
     """Positions everybody saw: the first ``board_count`` board cards and the hole cards of the
     ``shown`` players, in deck order. Burns and unshown hands are never included.
 
+    A board run twice (``Hand.second_run_from`` is the board count both runs share) adds the
+    second run's cards (:func:`engine.hand.second_run_positions`). After a rabbit hunt
+    (:mod:`engine.rabbit`) everybody saw the whole board: pass ``board_count=5``.
+
     >>> seen_positions(6, 5, [0, 3])                 # showdown, players 0 and 3 show
     (0, 3, 6, 9, 13, 14, 15, 17, 19)
+    >>> seen_positions(6, 5, [0, 3], second_run_from=3)   # all-in on the flop, run twice
+    (0, 3, 6, 9, 13, 14, 15, 17, 19, 21, 23)
     """
     _check_players(players)
     if not (type(board_count) is int and 0 <= board_count <= 5):
         raise EngineError("bad_config", field="board_count", value=repr(board_count))
     seen = set(board_positions(players)[:board_count])
+    if second_run_from is not None:
+        if board_count != 5 or second_run_from not in (0, 3, 4):
+            raise EngineError("bad_config", field="second_run_from", value=repr(second_run_from))
+        seen.update(second_run_positions(players, second_run_from))
     for index in shown:
         seen.update(hole_positions(players, index))
     return tuple(sorted(seen))

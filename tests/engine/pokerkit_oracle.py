@@ -17,6 +17,7 @@ pytest and prints the counts.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import time
 from collections import Counter
@@ -44,6 +45,7 @@ from engine.hand import (
     Hand,
     HandConfig,
     Legal,
+    Street,
     board_positions,
 )
 
@@ -181,23 +183,37 @@ class _OracleHoldem(NoLimitTexasHoldem):
 # --- building both sides --------------------------------------------------------------------
 
 
-def pokerkit_state(config: HandConfig, automations: Sequence[Automation] = AUTOMATIONS) -> State:
-    """A PokerKit state with our forced bets; only betting (and dealing, unless automated) left."""
+def pokerkit_state(
+    config: HandConfig,
+    automations: Sequence[Automation] = AUTOMATIONS,
+    mode: Mode = Mode.TOURNAMENT,
+) -> State:
+    """A PokerKit state with our forced bets; only betting (and dealing, unless automated) left.
+
+    The default mode has one runout and no run-it-twice vote, as our engine by default. A
+    straddle is one of PokerKit's ``blinds_or_straddles``; our minimum raise counts from it,
+    which PokerKit plays when its pre-flop street's minimum completion is the straddle.
+    """
     n = config.players
     blinds, antes = config.blinds, config.antes
     if n == 2:
         blinds, antes = blinds[::-1], antes[::-1]
-    return _OracleHoldem.create_state(
+    game = _OracleHoldem(
         tuple(automations),
         config.ante_kind is not AnteKind.BIG_BLIND,
         antes,
         blinds,
         config.big_blind,
-        config.stacks,
-        n,
-        # One runout and no run-it-twice vote, as in our engine.
-        mode=Mode.TOURNAMENT,
+        mode=mode,
     )
+    if config.straddle_index is not None:
+        first, *later = game.streets
+        straddle = config.blinds[config.straddle_index]
+        game.streets = (
+            dataclasses.replace(first, min_completion_betting_or_raising_amount=straddle),
+            *later,
+        )
+    return game(config.stacks, n)
 
 
 def deal_holes(state: State, deck: Sequence[OurCard], n: int) -> None:
@@ -342,12 +358,13 @@ def _describe(hand: Hand, state: State, legal: Legal | None) -> str:
     )
 
 
-def classify_raise_right(legal: Legal, state: State, big_blind: int) -> str | None:
+def classify_raise_right(legal: Legal, state: State, full_raise: int) -> str | None:
     """The named case behind a disagreement on the right to raise, or None if unexplained.
 
     Every other condition of the right to raise is the same in both (he is not covered, someone
     can still answer), so only the re-open rule can differ. Ours: a player who has acted may
-    raise if the high bet rose by a full raise (at least one big blind) since his last action.
+    raise if the high bet rose by a full raise (at least ``full_raise``: one big blind, or a
+    straddle pre-flop) since his last action.
     PokerKit refuses if his call amount is below its completion amount (the same per-player
     test whenever that amount equals our minimum increment, which it does once it reaches one
     big blind) or if he has acted since the last full raise and the short all-ins since the last
@@ -356,7 +373,7 @@ def classify_raise_right(legal: Legal, state: State, big_blind: int) -> str | No
     completion = state.completion_betting_or_raising_amount
     if legal.raise_closed:
         # Only a yardstick below one big blind lets PokerKit re-open where we do not.
-        return CASE_SHORT_OPENING_ALLIN_REOPENS if completion < big_blind else None
+        return CASE_SHORT_OPENING_ALLIN_REOPENS if completion < full_raise else None
     shorts = state.consecutive_short_all_in_amounts
     if legal.player in state.acted_player_indices and shorts and sum(shorts) < completion:
         return CASE_REOPEN_SUM_RESTARTS
@@ -417,6 +434,13 @@ class Duel:
         if pk_big_blind != config.big_blind_index and self.state.actor_index != hand.to_act:
             self.case = CASE_OPENER_AFTER_LARGEST_BLIND
 
+    def _full_raise(self) -> int:
+        """The smallest full raise of the street: the big blind, or pre-flop a straddle."""
+        straddle = self.config.straddle_index
+        if straddle is not None and self.hand.street is Street.PREFLOP:
+            return self.config.blinds[straddle]
+        return self.config.big_blind
+
     def _fail(self, what: str, legal: Legal | None) -> Mismatch:
         assert self.state is not None
         return Mismatch(f"seed={self.label}: {what}: " + _describe(self.hand, self.state, legal))
@@ -442,7 +466,7 @@ class Duel:
         if state.actor_index != legal.player or state.checking_or_calling_amount != legal.to_call:
             raise self._fail("actor or call amount differs", legal)
         if state.can_complete_bet_or_raise_to() != legal.can_raise:
-            case = classify_raise_right(legal, state, self.config.big_blind)
+            case = classify_raise_right(legal, state, self._full_raise())
             if case is None:
                 raise self._fail("right to raise differs", legal)
             self.case = case
