@@ -712,3 +712,18 @@ def test_a_player_who_has_not_acted_on_this_street_keeps_every_option(mode: Reop
     legal = hand.legal()
     assert legal is not None and legal.player == 0 and legal.to_call == 5
     assert legal.can_raise is (mode is ReopenMode.HALF)
+
+
+def test_an_unmatched_ante_goes_back_like_an_uncalled_bet() -> None:
+    # Heads-up, antes of 2: the button has 1 chip and is all-in from his ante. The big blind's
+    # 2 + 2 are matched by that 1 chip only; the other 3 nobody matched, so they go back to him
+    # and are never a pot of his own that he "wins" (RULES 5).
+    cfg = HandConfig.standard((36, 1), 1, 2, ante_kind=AnteKind.PER_PLAYER, ante=2)
+    hand = rigged(cfg, ["7c2d", "AsAh"], DRY)
+    assert hand.is_over
+    returned = [e for e in hand.events if isinstance(e, BetReturned)]
+    assert returned == [BetReturned(0, 3)]
+    awards = [(a.amount, a.eligible, a.shares) for a in hand.events if isinstance(a, PotAwarded)]
+    assert awards == [(2, (0, 1), ((1, 2),))]
+    assert hand.result is not None and hand.result.won == (0, 2)
+    assert hand.stacks == [35, 2]
