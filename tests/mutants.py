@@ -151,8 +151,8 @@ MUTANTS = (
     Mutant(
         "uncalled_bet_kept_in_the_pot",
         "engine/hand.py",
-        "        if excess > 0:\n            self.bets[top] -= excess",
-        "        if excess < 0:\n            self.bets[top] -= excess",
+        "        if excess > 0:\n",
+        "        if excess < 0:\n",
         "an uncalled bet goes back to its owner and is never part of a pot (RULES 5)",
         HAND_RULES + DIFF,
     ),
