@@ -1091,11 +1091,13 @@ class Hand:
             self._end_round()
 
     def _return_uncalled(self) -> None:
-        ordered = sorted(range(self.n), key=lambda j: self.bets[j], reverse=True)
+        # Whole contributions, not this street's bets: per-player antes count in them, and an
+        # ante nobody matched (everyone else all-in for less) goes back like a bet (RULES 5).
+        ordered = sorted(range(self.n), key=lambda j: self.contributions[j], reverse=True)
         top, second = ordered[0], ordered[1]
-        excess = self.bets[top] - self.bets[second]
+        excess = self.contributions[top] - self.contributions[second]
         if excess > 0:
-            self.bets[top] -= excess
+            self.bets[top] -= min(excess, self.bets[top])
             self.contributions[top] -= excess
             self.stacks[top] += excess
             self.all_in[top] = False

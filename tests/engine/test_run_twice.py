@@ -16,7 +16,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pokerkit import HandHistory, Mode
+from pokerkit import Automation, HandHistory, Mode
 
 from engine.cards import FULL_DECK, Card, parse_cards
 from engine.commitment import DeckCommitment, seen_positions
@@ -39,7 +39,7 @@ from engine.hand import (
 )
 from engine.phh import dump_played_hand, load_hand, replay
 from engine.table import Table, TableOptions
-from tests.engine.pokerkit_oracle import choose_action, deal_holes, pokerkit_state
+from tests.engine.pokerkit_oracle import AUTOMATIONS, choose_action, deal_holes, pokerkit_state
 from tests.engine.test_hand_properties import random_action, tables
 
 ALWAYS = RunItTwice.ALWAYS
@@ -314,7 +314,9 @@ def pokerkit_run_twice_duel(seed: int) -> str:
     deck = list(FULL_DECK)
     rng.shuffle(deck)
     hand = Hand(config, deck)
-    state = pokerkit_state(config, mode=Mode.CASH_GAME)
+    # PokerKit asks for the number of runs, as our players are asked.
+    asked = tuple(a for a in AUTOMATIONS if a is not Automation.RUNOUT_COUNT_SELECTION)
+    state = pokerkit_state(config, asked, mode=Mode.CASH_GAME)
     deal_holes(state, deck, n)
     fed = 0
 

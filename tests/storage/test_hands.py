@@ -156,6 +156,32 @@ async def test_result_that_creates_chips_is_refused(db: Database) -> None:
     await assert_invariant(db)
 
 
+async def test_result_that_destroys_chips_is_refused(db: Database) -> None:
+    # The finishing stacks must add up to the chips the hand holds exactly: one chip short is
+    # a chip destroyed, refused like one created.
+    table_id = await _table_with(db, {101: 1_000, 102: 1_000})
+    hand_id = await start_simple_hand(db, table_id, [(1, 101, 1_000), (2, 102, 1_000)])
+    before = await snapshot(db)
+    for results in (
+        [_result(0, 1_999, 1_000, 1_999), _result(1, 0, 1_000, 0)],
+        [_result(0, 1_000, 0, 0), _result(1, 999, 1, 0)],
+        [_result(0, 0, 1_000, 0), _result(1, 0, 1_000, 0)],
+    ):
+        with pytest.raises(StorageError) as info:
+            await hands.record_hand_result(db, hand_id, {}, results)
+        assert info.value.code == "hand_chips_mismatch", results
+        assert info.value.params["expected"] == 2_000
+        assert info.value.params["got"] == sum(r.final_stack for r in results)
+    assert await snapshot(db) == before
+    await assert_invariant(db)
+    # The exact sum is still accepted afterwards.
+    await hands.record_hand_result(
+        db, hand_id, {}, [_result(0, 2_000, 1_000, 2_000), _result(1, 0, 1_000, 0)]
+    )
+    assert (await hands.load_hand(db, hand_id)).final_stacks == (2_000, 0)
+    await assert_invariant(db)
+
+
 async def test_void_hand_refunds_starting_stacks(db: Database) -> None:
     table_id = await _table_with(db, {101: 1_000, 102: 700})
     hand_id = await start_simple_hand(db, table_id, [(1, 101, 1_000), (2, 102, 700)])
