@@ -453,8 +453,7 @@ class Database(ABC):
             members.append(turn)
             number = 0
             while (
-                len(members) < self.max_batch
-                and time.monotonic() - started < self.max_batch_delay
+                len(members) < self.max_batch and time.monotonic() - started < self.max_batch_delay
             ):
                 self._check_transaction_open()
                 turn_or_none = self._next_turn()

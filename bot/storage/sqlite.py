@@ -273,6 +273,7 @@ class SqliteDatabase(Database):
             await _rollback_quietly(conn)
             await conn.execute(self._begin_sql)
 
+
 async def _open(
     url: str, *, synchronous: Synchronous = "NORMAL", migrations: Sequence[Migration] | None = None
 ) -> SqliteDatabase:
