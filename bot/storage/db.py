@@ -428,50 +428,47 @@ class Database(ABC):
         turn = self._next_turn()
         if turn is None:
             return
-        if isinstance(turn, _Statement) and not self._queue:
-            try:
-                rows = await self._one(turn.sql, turn.params)
-            except Exception as exc:
-                turn.fail(exc)
-                return
-            self.writer_stats.commits += 1
-            turn.succeed(rows)
-            return
+        members: list[_Turn] = []  # the transactions whose work the batch holds
         try:
-            await self._begin()
-        except Exception as exc:
-            turn.fail(exc)
-            return
-        started = time.monotonic()
-        members: list[_Turn] = []
-        try:
-            # The first body needs no savepoint: if it fails, the batch holds nothing else yet,
-            # and rolling the whole transaction back is cheaper than a savepoint every time.
-            if not await self._run(turn, None):
-                await self._rollback_quietly()
-                return
-            members.append(turn)
-            number = 0
-            while (
-                len(members) < self.max_batch and time.monotonic() - started < self.max_batch_delay
-            ):
+            if isinstance(turn, _Statement) and not self._queue:
+                try:
+                    turn.rows = await self._one(turn.sql, turn.params)
+                except Exception as exc:
+                    turn.fail(exc)
+                    return
+                members.append(turn)
+            else:
+                try:
+                    await self._begin()
+                except Exception as exc:
+                    turn.fail(exc)
+                    return
+                # The first transaction needs no savepoint: if it fails, the batch holds
+                # nothing else yet, and rolling all back costs less than a savepoint each time.
+                if not await self._run(turn, None):
+                    await self._rollback_quietly()
+                    return
+                members.append(turn)
+                started, number = time.monotonic(), 0
+                while (
+                    len(members) < self.max_batch
+                    and time.monotonic() - started < self.max_batch_delay
+                ):
+                    self._check_transaction_open()
+                    next_turn = self._next_turn()
+                    if next_turn is None:
+                        break
+                    turn, number = next_turn, number + 1
+                    if await self._run(turn, f"gc{number}"):
+                        members.append(turn)
                 self._check_transaction_open()
-                turn_or_none = self._next_turn()
-                if turn_or_none is None:
-                    break
-                turn = turn_or_none
-                number += 1
-                if await self._run(turn, f"gc{number}"):
-                    members.append(turn)
-            self._check_transaction_open()
-            await self._commit()
+                await self._commit()
         except BaseException as exc:
             self.writer_stats.failed_batches += 1
             await self._rollback_quietly()
             failure = exc if isinstance(exc, Exception) else DatabaseClosed("writer cancelled")
-            for member in members:
+            for member in (*members, turn):
                 member.fail(failure)
-            turn.fail(failure)
             if failure is not exc:
                 raise
             return
@@ -485,20 +482,24 @@ class Database(ABC):
 
     async def _run(self, turn: _Turn, savepoint: str | None) -> bool:
         """Run one queued transaction in the open batch: whether its work is kept. Raises only
-        when the batch as a whole can no longer commit."""
+        when the batch as a whole can no longer commit.
+
+        A kept transaction's savepoint is not released: COMMIT releases them all, and a
+        RELEASE would cost one more round trip on the writer for every transaction. A later
+        transaction that fails rolls back to its own savepoint only, which the earlier ones
+        precede."""
         if isinstance(turn, _Statement):
-            guarded = savepoint is not None and not self._statement_error_keeps_transaction
-            if guarded:
+            if self._statement_error_keeps_transaction:
+                savepoint = None
+            if savepoint is not None:
                 await self._control(f"SAVEPOINT {savepoint}")
             try:
                 turn.rows = await self._writer_tx().fetchall(turn.sql, turn.params)
             except Exception as exc:
                 turn.fail(exc)  # nothing of it will be stored, whatever becomes of the batch
-                if guarded:
-                    await self._undo(f"{savepoint}")
+                if savepoint is not None:
+                    await self._undo(savepoint)
                 return False
-            if guarded:
-                await self._control(f"RELEASE SAVEPOINT {savepoint}")
             return True
         assert isinstance(turn, _Body)
         if savepoint is not None:
@@ -513,8 +514,6 @@ class Database(ABC):
             if savepoint is not None:
                 await self._undo(savepoint)
             return False
-        if savepoint is not None:
-            await self._control(f"RELEASE SAVEPOINT {savepoint}")
         return True
 
     async def _undo(self, savepoint: str) -> None:

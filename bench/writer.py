@@ -1,0 +1,409 @@
+"""The writer under load: action-to-acknowledgement latency of many tables sharing one database
+writer, on SQLite and PostgreSQL, with group commit on and off, side by side in one run.
+
+    python -m bench.writer [--quick] [--only sqlite|postgresql] [--pg-fsync on|off]
+                           [--seconds 3] [--sweep] [--dir PATH]
+
+Each simulated table is a real table of the storage API: created with ``tables.create_table``,
+three players bought in with ``tables.buy_in``, its hands dealt by the engine's ``Table`` and
+stored as the runtime stores them (``hands.start_hand`` with the table's save,
+``hands.append_actions`` for every decision, ``hands.record_hand_result`` with the save when the
+hand ends; ``bot.runtime.results`` makes the summary and the player results). One task per
+table thinks (exponential, mean ``pace``), decides (check or call, sometimes fold), and stores
+the decision; the *acknowledgement* is when that storage call returned, which is when the
+runtime answers the player (for the decision that ends a hand, after its result is stored too,
+as ``TableRunner.act`` does). The next hand is dealt at once, its write loading the writer but
+not timed. Ten tables per server (guild), so wallets and ledger spread over a hundred guilds.
+
+Printed, for each backend, group commit off and on measured in alternation on the same database:
+
+- p50 / p99 at 50, 200, 500 and 1,000 tables, one action per table every 3 s on average;
+- the stress pace: 50 tables at about 150 actions/s (the pace that gave p99 230 ms end to end);
+- the highest sustained actions/s with p99 <= 100 ms: 1,000 tables, the offered rate raised step
+  by step until p99 passes 100 ms or fewer than 90 % of the offered actions are done;
+- commits per transaction (how much the batches share), and on/off ratios: the machine is
+  shared and noisy, so each figure is read against its peer measured minutes apart at most.
+
+The SQLite file lives in a temporary folder on the disk (``--dir``), with the bot's default
+``synchronous=NORMAL``. PostgreSQL is a throwaway server like the tests' (``tests.pgserver``),
+but durable by default (fsync on, as a real server is: a commit waits for its WAL flush, the
+cost group commit shares); ``--pg-fsync off`` runs it as the tests do. ``--sweep`` adds runs
+of the size and time caps of a batch at high load (the figures behind their defaults).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.runtime.results import player_results, result_summary
+from bot.storage import Database, economy, hands, tables
+from bot.storage.hands import HandSeat
+from bot.storage.tables import TableSave
+from engine.cards import shuffled_deck
+from engine.commitment import DeckCommitment
+from engine.hand import Action, ActionKind, Hand
+from engine.table import Table, TableOptions
+from tests.pgserver import PostgresServer, find_binaries
+
+BUDGET_MS = 100.0
+TABLE_COUNTS = (50, 200, 500, 1000)
+PACE = 3.0  # seconds between a table's actions, on average
+STRESS_TABLES, STRESS_RATE = 50, 150.0
+TABLES_PER_GUILD = 10
+PLAYERS = 3
+OPTIONS = TableOptions(small_blind=5, big_blind=10)  # buy-in 200 to 1,000
+MODES = (("off", False), ("on", True))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+class SimTable:
+    """One table of the bench: its engine state and its ids in the database."""
+
+    def __init__(self, index: int, rng: random.Random) -> None:
+        self.index = index
+        self.guild = 1_000 + index // TABLES_PER_GUILD
+        self.users = [10_000_000 + PLAYERS * index + k for k in range(PLAYERS)]
+        self.rng = rng
+        self.table = Table(OPTIONS, rng=index)
+        self.table_id = 0
+        self.hand_id: int | None = None
+        self.live = True
+
+    def save(self) -> TableSave:
+        # What the runtime stores with a chip move: its config with the table's whole state.
+        low, high = self.table.options.buy_in_range
+        return TableSave({"state": self.table.to_json(), "locale": "en"}, low, high)
+
+    async def setup(self, db: Database) -> None:
+        info = await tables.create_table(
+            db,
+            self.guild,
+            50_000_000 + self.index,
+            self.users[0],
+            config={"state": self.table.to_json()},
+            min_buy_in=OPTIONS.buy_in_range[0],
+            max_buy_in=OPTIONS.buy_in_range[1],
+        )
+        self.table_id = info.table_id
+        for seat, user in enumerate(self.users, start=1):
+            await tables.buy_in(db, self.table_id, user, 1_000, seat_no=seat)
+            self.table.join(user, 1_000, seat=seat)
+        await self.deal(db)
+
+    async def deal(self, db: Database) -> None:
+        if not self.table.can_start():
+            self.live = False  # somebody went broke: this table stops playing
+            return
+        deck = shuffled_deck()
+        commitment = DeckCommitment.commit(deck)
+        self.table.start_hand(deck)
+        hand, plan = self.table.hand, self.table.plan
+        assert hand is not None and plan is not None
+        players = [
+            HandSeat(i, seat, int(pid), hand.config.stacks[i])
+            for i, (seat, pid) in enumerate(
+                zip(self.table.hand_seats, self.table.hand_players, strict=True)
+            )
+        ]
+        self.hand_id = await hands.start_hand(
+            db,
+            self.table_id,
+            config=hand.config,
+            deck=deck,
+            commitment=commitment,
+            players=players,
+            button_seat=plan.button_seat,
+            save=self.save(),
+        )
+
+    def decide(self, hand: Hand) -> Action:
+        legal = hand.legal()
+        assert legal is not None
+        if legal.can_check:
+            return Action(ActionKind.CHECK, legal.player)
+        if self.rng.random() < 0.3:
+            return Action(ActionKind.FOLD, legal.player)
+        return Action(ActionKind.CALL, legal.player)
+
+    async def act(self, db: Database) -> bool:
+        """One decision, stored as the runtime stores it; whether the hand ended with it."""
+        hand = self.table.hand
+        assert hand is not None and self.hand_id is not None
+        before = len(hand.actions)
+        hand.apply(self.decide(hand))
+        await hands.append_actions(db, self.hand_id, before, hand.actions[before:])
+        if not hand.is_over:
+            return False
+        summary, results = result_summary(hand), player_results(hand)
+        self.table.finish_hand()
+        await hands.record_hand_result(db, self.hand_id, summary, results, save=self.save())
+        return True
+
+
+@dataclass
+class Step:
+    tables: int
+    offered: float  # actions/s asked for
+    done: float  # actions/s acknowledged
+    p50: float
+    p99: float
+    samples: int
+    per_commit: float  # transactions per commit
+
+    @property
+    def holds(self) -> bool:
+        return self.p99 <= BUDGET_MS and self.done >= 0.9 * self.offered
+
+
+async def run_step(db: Database, sims: list[SimTable], pace: float, seconds: float) -> Step:
+    """Every table plays at ``pace`` seconds per action on average for a short warm-up, then
+    ``seconds`` measured."""
+    latencies: list[float] = []
+    measuring = False
+    stop = False
+    writing: set[int] = set()  # the tables whose storage call is under way
+
+    async def play(sim: SimTable) -> None:
+        rng = sim.rng
+        # Exponential think times make each table's actions a Poisson stream, which has no
+        # memory: starting every table afresh with one gives the steady rate from the start.
+        while sim.live and not stop:
+            await asyncio.sleep(rng.expovariate(1 / pace))
+            writing.add(sim.index)
+            start = time.perf_counter()
+            ended = await sim.act(db)
+            if measuring:
+                latencies.append((time.perf_counter() - start) * 1000)
+            if ended:
+                await sim.deal(db)
+            writing.discard(sim.index)
+
+    tasks = [asyncio.create_task(play(sim)) for sim in sims]
+    try:
+        await asyncio.sleep(min(1.0, pace) + 0.5)
+        stats = db.writer_stats
+        transactions, commits = stats.transactions, stats.commits
+        measuring, started = True, time.perf_counter()
+        await asyncio.sleep(seconds)
+        measuring, elapsed = False, time.perf_counter() - started
+        count = len(latencies)
+        transactions, commits = stats.transactions - transactions, stats.commits - commits
+    finally:
+        # The tables thinking stop now; those storing finish first (a decision the engine took
+        # must reach the database, or the table's next one would be out of order).
+        stop = True
+        for sim, task in zip(sims, tasks, strict=True):
+            if sim.index not in writing:
+                task.cancel()
+        for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+            if isinstance(outcome, Exception):
+                raise outcome
+    return Step(
+        tables=len(sims),
+        offered=len(sims) / pace,
+        done=count / elapsed,
+        p50=statistics.median(latencies) if latencies else float("nan"),
+        p99=percentile(latencies, 99),
+        samples=count,
+        per_commit=transactions / commits if commits else float("nan"),
+    )
+
+
+async def prepare(db: Database, count: int) -> list[SimTable]:
+    """``count`` tables with a hand dealt at each, created 100 at a time."""
+    guilds = sorted({1_000 + i // TABLES_PER_GUILD for i in range(count)})
+    for guild in guilds:
+        await economy.ensure_guild(db, guild)
+        await economy.update_settings(db, guild, starting_balance=1_000_000)
+    sims = [SimTable(i, random.Random(i)) for i in range(count)]
+    for first in range(0, count, 100):
+        await asyncio.gather(*(sim.setup(db) for sim in sims[first : first + 100]))
+    return sims
+
+
+def show(name: str, mode: str, step: Step) -> None:
+    print(
+        f"  {name:<22} {mode:<3}  p50 {step.p50:8.2f} ms  p99 {step.p99:8.2f} ms"
+        f"  {step.done:7.0f}/s of {step.offered:5.0f}  n={step.samples:<6d}"
+        f" tx/commit {step.per_commit:5.1f}"
+    )
+
+
+def ratio(off: Step, on: Step) -> str:
+    def r(a: float, b: float) -> str:
+        return f"{a / b:5.2f}" if b > 0 else "  n/a"
+
+    return f"  {'':<22} on/off p50 {r(on.p50, off.p50)}  p99 {r(on.p99, off.p99)}"
+
+
+async def paired(
+    db: Database, sims: list[SimTable], pace: float, seconds: float, flip: bool
+) -> dict[str, Step]:
+    """Off and on, one after the other (the order alternates between calls)."""
+    steps: dict[str, Step] = {}
+    for mode, on in reversed(MODES) if flip else MODES:
+        db.group_commit = on
+        steps[mode] = await run_step(db, sims, pace, seconds)
+    return steps
+
+
+async def ramp(db: Database, sims: list[SimTable], seconds: float, on: bool) -> Step | None:
+    """The best step that holds the budget, the offered rate raised by half each time."""
+    db.group_commit = on
+    best: Step | None = None
+    rate = 250.0
+    while rate <= 20_000:
+        step = await run_step(db, sims, len(sims) / rate, seconds)
+        show(f"ramp {rate:.0f}/s", "on" if on else "off", step)
+        if not step.holds:
+            break
+        best = step
+        rate *= 1.5
+    return best
+
+
+async def bench_backend(url: str, label: str, seconds: float, quick: bool, sweep: bool) -> None:
+    db = await Database.open(url)
+    try:
+        counts = TABLE_COUNTS[:2] if quick else TABLE_COUNTS
+        started = time.perf_counter()
+        sims = await prepare(db, max(counts))
+        print(f"\n{label}: {len(sims)} tables ready in {time.perf_counter() - started:.1f} s")
+        flip = False
+        for count in counts:
+            steps = await paired(db, sims[:count], PACE, seconds * (2 if count <= 50 else 1), flip)
+            flip = not flip
+            for mode, _ in MODES:
+                show(f"{count} tables, 1/{PACE:.0f}s", mode, steps[mode])
+            print(ratio(steps["off"], steps["on"]))
+        stress = sims[:STRESS_TABLES]
+        steps = await paired(db, stress, STRESS_TABLES / STRESS_RATE, seconds, flip)
+        for mode, _ in MODES:
+            show(f"stress {STRESS_TABLES} @ {STRESS_RATE:.0f}/s", mode, steps[mode])
+        print(ratio(steps["off"], steps["on"]))
+        best: dict[str, Step | None] = {}
+        for mode, on in MODES:
+            best[mode] = await ramp(db, sims, seconds, on)
+        figures = {m: (s.done if s else 0.0) for m, s in best.items()}
+        print(
+            f"  max sustained with p99 <= {BUDGET_MS:.0f} ms ({len(sims)} tables):"
+            f" off {figures['off']:.0f}/s, on {figures['on']:.0f}/s"
+            + (f", on/off {figures['on'] / figures['off']:.2f}" if figures["off"] else "")
+        )
+        if sweep:
+            await sweep_caps(db, sims, seconds, figures["on"] or 1000.0)
+        print(f"  writer: {db.writer_stats}")
+    finally:
+        await db.close()
+
+
+async def sweep_caps(db: Database, sims: list[SimTable], seconds: float, rate: float) -> None:
+    """The batch caps at a high offered rate: the figures behind ``MAX_BATCH`` and
+    ``MAX_BATCH_DELAY``."""
+    db.group_commit = True
+    saved = db.max_batch, db.max_batch_delay
+    print(f"  caps at {rate:.0f}/s offered:")
+    try:
+        for size in (8, 16, 64):
+            for delay_ms in (1.0, 4.0, 16.0):
+                db.max_batch, db.max_batch_delay = size, delay_ms / 1000
+                step = await run_step(db, sims, len(sims) / rate, seconds)
+                show(f"max {size}, {delay_ms:.0f} ms", "on", step)
+    finally:
+        db.max_batch, db.max_batch_delay = saved
+
+
+class DurablePostgres(PostgresServer):
+    """The tests' throwaway server, but with fsync on unless asked otherwise: what a commit
+    costs on a real server is the WAL flush."""
+
+    def __init__(self, binaries: Path, fsync: bool) -> None:
+        super().__init__(binaries)
+        self.fsync = fsync
+
+    def start(self) -> None:
+        self._run(
+            "initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
+            "--no-sync",
+        )  # fmt: skip
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root}"
+            " -c max_connections=50 -c shared_buffers=128MB"
+            + ("" if self.fsync else " -F")
+        )
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "server.log"),
+            "-w", "-t", "60", "start",
+        )  # fmt: skip
+
+
+@contextlib.contextmanager
+def postgres(fsync: bool) -> Iterator[PostgresServer | None]:
+    binaries = find_binaries()
+    if binaries is None:
+        yield None
+        return
+    server = DurablePostgres(binaries, fsync)
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    started = time.perf_counter()
+    print(
+        f"writer bench: {PLAYERS} players a table, {args.seconds:.0f} s a measure"
+        f" ({2 * args.seconds:.0f} s at 50 tables), budget p99 <= {BUDGET_MS:.0f} ms"
+    )
+    if args.only in (None, "sqlite"):
+        folder = Path(tempfile.mkdtemp(prefix="bench-writer-", dir=args.dir))
+        try:
+            url = f"sqlite:///{folder / 'bench.db'}"
+            await bench_backend(url, "SQLite (NORMAL)", args.seconds, args.quick, args.sweep)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    if args.only in (None, "postgresql"):
+        with postgres(args.pg_fsync == "on") as server:
+            if server is None:
+                print("\nPostgreSQL skipped: no server binaries (initdb, pg_ctl) on this machine")
+            else:
+                url = await server.create_database()
+                label = f"PostgreSQL (fsync {args.pg_fsync})"
+                await bench_backend(url, label, args.seconds, args.quick, args.sweep)
+    print(f"\ndone in {time.perf_counter() - started:.0f} s")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.writer", description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0, help="measured time per figure")
+    parser.add_argument("--quick", action="store_true", help="50 and 200 tables only")
+    parser.add_argument("--only", choices=("sqlite", "postgresql"))
+    parser.add_argument("--pg-fsync", choices=("on", "off"), default="on")
+    parser.add_argument("--sweep", action="store_true", help="also try the batch caps")
+    parser.add_argument("--dir", default=None, help="where the SQLite file goes")
+    args = parser.parse_args(argv)
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
