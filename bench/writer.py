@@ -346,8 +346,7 @@ class DurablePostgres(PostgresServer):
         )  # fmt: skip
         options = (
             f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root}"
-            " -c max_connections=50 -c shared_buffers=128MB"
-            + ("" if self.fsync else " -F")
+            " -c max_connections=50 -c shared_buffers=128MB" + ("" if self.fsync else " -F")
         )
         self._run(
             "pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "server.log"),
