@@ -36,13 +36,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
 import shutil
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -173,13 +174,25 @@ class Step:
         return self.p99 <= BUDGET_MS and self.done >= 0.9 * self.offered
 
 
-async def run_step(db: Database, sims: list[SimTable], pace: float, seconds: float) -> Step:
-    """Every table plays at ``pace`` seconds per action on average for a short warm-up, then
-    ``seconds`` measured."""
-    latencies: list[float] = []
-    measuring = False
+Variant = tuple[str, Callable[[Database], None]]
+SLICE, SETTLE = 1.0, 0.2  # seconds a variant runs at a time; the start of it not counted
+
+
+async def run_mixed(
+    db: Database, sims: list[SimTable], pace: float, seconds: float, variants: list[Variant]
+) -> dict[str, Step]:
+    """Every table plays at ``pace`` seconds per action on average while the variants (group
+    commit off and on, or several caps) take turns a second at a time, ``seconds`` each in
+    all: under a load that drifts, as a shared machine's does, each variant meets the same
+    conditions. An action counts for the variant in force when it was submitted, unless that
+    was in the first moments of the turn (while the queue the previous variant left drains)."""
     stop = False
     writing: set[int] = set()  # the tables whose storage call is under way
+    turn = -1  # the current turn; -1 before the first and while settling
+    latencies: dict[str, list[float]] = {name: [] for name, _ in variants}
+    submitted: dict[str, int] = dict.fromkeys(latencies, 0)
+    transactions: dict[str, int] = dict.fromkeys(latencies, 0)
+    commits: dict[str, int] = dict.fromkeys(latencies, 0)
 
     async def play(sim: SimTable) -> None:
         rng = sim.rng
@@ -188,24 +201,36 @@ async def run_step(db: Database, sims: list[SimTable], pace: float, seconds: flo
         while sim.live and not stop:
             await asyncio.sleep(rng.expovariate(1 / pace))
             writing.add(sim.index)
+            mine = turn
+            if mine >= 0:
+                submitted[variants[mine % len(variants)][0]] += 1
             start = time.perf_counter()
             ended = await sim.act(db)
-            if measuring:
-                latencies.append((time.perf_counter() - start) * 1000)
+            if mine >= 0:
+                name = variants[mine % len(variants)][0]
+                latencies[name].append((time.perf_counter() - start) * 1000)
             if ended:
                 await sim.deal(db)
             writing.discard(sim.index)
 
     tasks = [asyncio.create_task(play(sim)) for sim in sims]
+    turns = max(1, round(seconds / (SLICE - SETTLE))) * len(variants)
     try:
-        await asyncio.sleep(min(1.0, pace) + 0.5)
-        stats = db.writer_stats
-        transactions, commits = stats.transactions, stats.commits
-        measuring, started = True, time.perf_counter()
-        await asyncio.sleep(seconds)
-        measuring, elapsed = False, time.perf_counter() - started
-        count = len(latencies)
-        transactions, commits = stats.transactions - transactions, stats.commits - commits
+        for number in range(turns):
+            # Each round of turns takes the variants in the other order than the last.
+            round_no, k = divmod(number, len(variants))
+            index = k if round_no % 2 == 0 else len(variants) - 1 - k
+            name, apply = variants[index]
+            apply(db)
+            turn = -1
+            await asyncio.sleep(SETTLE)
+            stats = db.writer_stats
+            before = stats.transactions, stats.commits
+            turn = round_no * len(variants) + index
+            await asyncio.sleep(SLICE - SETTLE)
+            turn = -1
+            transactions[name] += stats.transactions - before[0]
+            commits[name] += stats.commits - before[1]
     finally:
         # The tables thinking stop now; those storing finish first (a decision the engine took
         # must reach the database, or the table's next one would be out of order).
@@ -216,15 +241,29 @@ async def run_step(db: Database, sims: list[SimTable], pace: float, seconds: flo
         for outcome in await asyncio.gather(*tasks, return_exceptions=True):
             if isinstance(outcome, Exception):
                 raise outcome
-    return Step(
-        tables=len(sims),
-        offered=len(sims) / pace,
-        done=count / elapsed,
-        p50=statistics.median(latencies) if latencies else float("nan"),
-        p99=percentile(latencies, 99),
-        samples=count,
-        per_commit=transactions / commits if commits else float("nan"),
-    )
+    measured = (SLICE - SETTLE) * turns / len(variants)
+    return {
+        name: Step(
+            tables=len(sims),
+            offered=len(sims) / pace,
+            done=submitted[name] / measured,
+            p50=statistics.median(values) if values else float("nan"),
+            p99=percentile(values, 99),
+            samples=len(values),
+            per_commit=transactions[name] / commits[name] if commits[name] else float("nan"),
+        )
+        for name, values in latencies.items()
+    }
+
+
+def group_commit(on: bool) -> Variant:
+    def apply(db: Database) -> None:
+        db.group_commit = on
+
+    return ("on" if on else "off", apply)
+
+
+ON_OFF = [group_commit(False), group_commit(True)]
 
 
 async def prepare(db: Database, count: int) -> list[SimTable]:
@@ -254,54 +293,46 @@ def ratio(off: Step, on: Step) -> str:
     return f"  {'':<22} on/off p50 {r(on.p50, off.p50)}  p99 {r(on.p99, off.p99)}"
 
 
-async def paired(
-    db: Database, sims: list[SimTable], pace: float, seconds: float, flip: bool
-) -> dict[str, Step]:
-    """Off and on, one after the other (the order alternates between calls)."""
-    steps: dict[str, Step] = {}
-    for mode, on in reversed(MODES) if flip else MODES:
-        db.group_commit = on
-        steps[mode] = await run_step(db, sims, pace, seconds)
-    return steps
-
-
-async def ramp(db: Database, sims: list[SimTable], seconds: float, on: bool) -> Step | None:
-    """The best step that holds the budget, the offered rate raised by half each time."""
-    db.group_commit = on
-    best: Step | None = None
+async def ramp(db: Database, sims: list[SimTable], seconds: float) -> dict[str, Step | None]:
+    """For off and on, the best step that holds the budget, the offered rate raised by half
+    each time until neither holds it."""
+    best: dict[str, Step | None] = {"off": None, "on": None}
+    going = dict.fromkeys(best, True)
     rate = 250.0
-    while rate <= 20_000:
-        step = await run_step(db, sims, len(sims) / rate, seconds)
-        show(f"ramp {rate:.0f}/s", "on" if on else "off", step)
-        if not step.holds:
-            break
-        best = step
+    while any(going.values()) and rate <= 20_000:
+        variants = [v for v in ON_OFF if going[v[0]]]
+        steps = await run_mixed(db, sims, len(sims) / rate, seconds, variants)
+        for mode, step in steps.items():
+            show(f"ramp {rate:.0f}/s", mode, step)
+            if step.holds:
+                best[mode] = step
+            else:
+                going[mode] = False
         rate *= 1.5
     return best
 
 
-async def bench_backend(url: str, label: str, seconds: float, quick: bool, sweep: bool) -> None:
+async def bench_backend(
+    url: str, label: str, seconds: float, quick: bool, sweep: Sequence[float]
+) -> None:
     db = await Database.open(url)
     try:
         counts = TABLE_COUNTS[:2] if quick else TABLE_COUNTS
         started = time.perf_counter()
         sims = await prepare(db, max(counts))
         print(f"\n{label}: {len(sims)} tables ready in {time.perf_counter() - started:.1f} s")
-        flip = False
         for count in counts:
-            steps = await paired(db, sims[:count], PACE, seconds * (2 if count <= 50 else 1), flip)
-            flip = not flip
+            pace_seconds = seconds * (2 if count <= 50 else 1)
+            steps = await run_mixed(db, sims[:count], PACE, pace_seconds, ON_OFF)
             for mode, _ in MODES:
                 show(f"{count} tables, 1/{PACE:.0f}s", mode, steps[mode])
             print(ratio(steps["off"], steps["on"]))
         stress = sims[:STRESS_TABLES]
-        steps = await paired(db, stress, STRESS_TABLES / STRESS_RATE, seconds, flip)
+        steps = await run_mixed(db, stress, STRESS_TABLES / STRESS_RATE, seconds, ON_OFF)
         for mode, _ in MODES:
             show(f"stress {STRESS_TABLES} @ {STRESS_RATE:.0f}/s", mode, steps[mode])
         print(ratio(steps["off"], steps["on"]))
-        best: dict[str, Step | None] = {}
-        for mode, on in MODES:
-            best[mode] = await ramp(db, sims, seconds, on)
+        best = await ramp(db, sims, seconds)
         figures = {m: (s.done if s else 0.0) for m, s in best.items()}
         print(
             f"  max sustained with p99 <= {BUDGET_MS:.0f} ms ({len(sims)} tables):"
@@ -309,24 +340,31 @@ async def bench_backend(url: str, label: str, seconds: float, quick: bool, sweep
             + (f", on/off {figures['on'] / figures['off']:.2f}" if figures["off"] else "")
         )
         if sweep:
-            await sweep_caps(db, sims, seconds, figures["on"] or 1000.0)
+            for rate in sweep:
+                await sweep_caps(db, sims, seconds, rate)
         print(f"  writer: {db.writer_stats}")
     finally:
         await db.close()
 
 
 async def sweep_caps(db: Database, sims: list[SimTable], seconds: float, rate: float) -> None:
-    """The batch caps at a high offered rate: the figures behind ``MAX_BATCH`` and
-    ``MAX_BATCH_DELAY``."""
-    db.group_commit = True
+    """The batch caps at a high offered rate, taking turns: the figures behind ``MAX_BATCH``
+    and the time cap (``batch_delay``)."""
     saved = db.max_batch, db.max_batch_delay
-    print(f"  caps at {rate:.0f}/s offered:")
+
+    def caps(size: int, delay_ms: float) -> Variant:
+        def apply(db: Database) -> None:
+            db.group_commit = True
+            db.max_batch, db.max_batch_delay = size, delay_ms / 1000
+
+        return (f"{size}/{delay_ms:g}ms", apply)
+
+    variants = [caps(64, d) for d in (0.5, 2.0, 8.0, 32.0)] + [caps(16, 8.0), group_commit(False)]
+    print(f"  caps (most transactions a batch / time cap) at {rate:.0f}/s offered:")
     try:
-        for size in (8, 16, 64):
-            for delay_ms in (1.0, 4.0, 16.0):
-                db.max_batch, db.max_batch_delay = size, delay_ms / 1000
-                step = await run_step(db, sims, len(sims) / rate, seconds)
-                show(f"max {size}, {delay_ms:.0f} ms", "on", step)
+        steps = await run_mixed(db, sims, len(sims) / rate, seconds, variants)
+        for name, step in steps.items():
+            show(name, "", step)
     finally:
         db.max_batch, db.max_batch_delay = saved
 
@@ -370,9 +408,11 @@ def postgres(fsync: bool) -> Iterator[PostgresServer | None]:
 
 async def main_async(args: argparse.Namespace) -> None:
     started = time.perf_counter()
+    load = os.getloadavg()[0]
     print(
         f"writer bench: {PLAYERS} players a table, {args.seconds:.0f} s a measure"
-        f" ({2 * args.seconds:.0f} s at 50 tables), budget p99 <= {BUDGET_MS:.0f} ms"
+        f" ({2 * args.seconds:.0f} s at 50 tables), budget p99 <= {BUDGET_MS:.0f} ms;"
+        f" machine: {os.cpu_count()} CPUs, load average {load:.1f} at the start"
     )
     if args.only in (None, "sqlite"):
         folder = Path(tempfile.mkdtemp(prefix="bench-writer-", dir=args.dir))
@@ -389,7 +429,10 @@ async def main_async(args: argparse.Namespace) -> None:
                 url = await server.create_database()
                 label = f"PostgreSQL (fsync {args.pg_fsync})"
                 await bench_backend(url, label, args.seconds, args.quick, args.sweep)
-    print(f"\ndone in {time.perf_counter() - started:.0f} s")
+    print(
+        f"\ndone in {time.perf_counter() - started:.0f} s,"
+        f" load average {os.getloadavg()[0]:.1f} at the end"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -398,7 +441,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="50 and 200 tables only")
     parser.add_argument("--only", choices=("sqlite", "postgresql"))
     parser.add_argument("--pg-fsync", choices=("on", "off"), default="on")
-    parser.add_argument("--sweep", action="store_true", help="also try the batch caps")
+    parser.add_argument(
+        "--sweep", type=float, nargs="*", default=(), help="also try batch caps at these rates/s"
+    )
     parser.add_argument("--dir", default=None, help="where the SQLite file goes")
     args = parser.parse_args(argv)
     asyncio.run(main_async(args))

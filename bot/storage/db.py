@@ -153,8 +153,17 @@ class Tx(ABC):
 # The first transaction of a batch needs no savepoint, so 64 stays within it.
 MAX_BATCH = 64
 # How long after its BEGIN a batch stops taking more transactions (seconds): the first
-# caller of a batch waits for every body after his, so this bounds what batching adds to it.
-MAX_BATCH_DELAY = 0.004
+# caller of a batch waits for every body after his, so this bounds what batching adds to his
+# wait. The cap binds only while transactions keep queueing, that is when the writer is
+# saturated; then a cap shorter than a COMMIT spends the writer's time committing. A durable
+# PostgreSQL COMMIT (a WAL flush) takes 2 to 15 ms on the project's machines; in
+# ``python -m bench.writer --sweep 200`` (PostgreSQL, 1,000 tables, 200 actions/s, a loaded
+# machine) a 0.5 ms cap gave 2.2 transactions a commit and p50 794 ms, 8 ms gave 5.5 and
+# 437 ms, 32 ms gave 10.7 and 315 ms; below saturation (100 actions/s) the caps did not differ
+# beyond the noise (p50 12 to 13 ms). SQLite's COMMIT in WAL mode is cheap (no fsync with
+# synchronous=NORMAL), so there the cap seldom binds. 8 ms: well past a COMMIT, and a small
+# part of the 100 ms an acknowledgement may take.
+MAX_BATCH_DELAY = 0.008
 
 
 class DatabaseClosed(RuntimeError):
