@@ -28,7 +28,8 @@ not counted, the order alternating) under one continuous load on the same databa
   Once the writer is saturated (queues seconds long) the turns bleed into each other: there
   the two figures of a pair say "both saturated", not which is better.
 
-The SQLite file lives in a temporary folder on the disk (``--dir``), with the bot's default
+Run from the project root (the throwaway server comes from ``tests/``). The SQLite file lives
+in a temporary folder on the disk (``--dir``), with the bot's default
 ``synchronous=NORMAL``. PostgreSQL is a throwaway server like the tests' (``tests.pgserver``),
 but durable by default (fsync on, as a real server is: a commit waits for its WAL flush, the
 cost group commit shares); ``--pg-fsync off`` runs it as the tests do. ``--sweep 200`` adds
