@@ -10,17 +10,34 @@ row counts and migrations.
 
 ``write()`` is the only way to change anything: one transaction, committed if the block ends
 normally and rolled back otherwise, so a refusal raised inside it (a ``StorageError`` from a
-failed check) leaves nothing behind. Write transactions run strictly one after another, through
-one lock per process, on both backends. ``read()`` gives several queries one consistent
-snapshot.
+failed check) leaves nothing behind. Write transactions run strictly one after another on one
+writer connection per process, on both backends. ``read()`` gives several queries one
+consistent snapshot.
+
+Group commit. A commit is the expensive part of a small transaction (an fsync on PostgreSQL, a
+WAL append and now and then a checkpoint on SQLite), and with every table of the process behind
+one writer, a queue of transactions each paying its own commit is what makes acknowledgements
+slow under load. So when transactions are waiting, the writer runs several of them in one
+``BEGIN .. COMMIT``: the first as is, each later one inside its own ``SAVEPOINT`` (a body that
+raises is rolled back to its savepoint and released, and the others stand), and every caller's
+``write()`` returns only once the shared ``COMMIT`` succeeded. If that ``COMMIT`` or the
+connection fails, every caller of the batch gets the error and nothing of the batch is stored:
+all-or-nothing for the batch, and still all-or-nothing for each transaction, which is what
+callers rely on (an action is acknowledged only after ``write()`` returned). A transaction that
+finds the writer idle runs exactly as it would alone (``BEGIN``, body, ``COMMIT``; one
+autocommitted statement for ``write_one``), so a quiet bot pays nothing for batching. The batch
+is committed as soon as nobody waits, or at ``max_batch`` transactions, or ``max_batch_delay``
+after its ``BEGIN`` (the figures behind those defaults are in ``bench.writer``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, ClassVar, Literal
@@ -130,14 +147,158 @@ class Tx(ABC):
         return int(row[0])
 
 
+# A batch never holds more transactions than this. PostgreSQL keeps the ids of a transaction's
+# first 64 subtransactions (savepoints that wrote) in shared memory; past that, every snapshot
+# of every connection has to look them up on disk (the "subtransaction overflow" slowdown).
+# The first transaction of a batch needs no savepoint, so 64 stays within it.
+MAX_BATCH = 64
+# How long after its BEGIN a batch stops taking more transactions (seconds): the first
+# caller of a batch waits for every body after his, so this bounds what batching adds to his
+# wait. The cap binds only while transactions keep queueing, that is when the writer is
+# saturated; then a cap shorter than a COMMIT spends the writer's time committing. A durable
+# PostgreSQL COMMIT (a WAL flush) takes 2 to 15 ms on the project's machines; in
+# ``python -m bench.writer --sweep 200`` (PostgreSQL, 1,000 tables, 200 actions/s, a loaded
+# machine) a 0.5 ms cap gave 2.2 transactions a commit and p50 794 ms, 8 ms gave 5.5 and
+# 437 ms, 32 ms gave 10.7 and 315 ms; below saturation (100 actions/s) the caps did not differ
+# beyond the noise (p50 12 to 13 ms). SQLite's COMMIT in WAL mode is cheap (no fsync with
+# synchronous=NORMAL), so there the cap seldom binds. 8 ms: well past a COMMIT, and a small
+# part of the 100 ms an acknowledgement may take.
+MAX_BATCH_DELAY = 0.008
+
+
+class DatabaseClosed(RuntimeError):
+    """A write submitted after ``close()`` began (those submitted before it are run first)."""
+
+
+class TransactionAborted(RuntimeError):
+    """The database ended the open transaction by itself (an SQLite error such as a full disk,
+    or ``RAISE(ROLLBACK)``, rolls back the whole transaction; a PostgreSQL ``COMMIT`` of a
+    transaction that had failed only rolls it back): nothing of the batch was stored."""
+
+
+class WriterStats:
+    """What the writer did since the database was opened: how many write transactions ran
+    (``write()`` blocks and ``write_one()`` statements, refused ones included) and how many
+    commits stored them. Under load ``commits`` falls behind ``transactions``: that gap is the
+    group commit at work, which the tests and ``bench.writer`` read here."""
+
+    __slots__ = ("batches", "commits", "failed_batches", "largest_batch", "transactions")
+
+    def __init__(self) -> None:
+        self.transactions = 0
+        self.commits = 0
+        self.batches = 0  # commits that stored more than one transaction
+        self.largest_batch = 0
+        self.failed_batches = 0  # batches whose COMMIT (or connection) failed
+
+    def __repr__(self) -> str:
+        return (
+            f"WriterStats(transactions={self.transactions}, commits={self.commits},"
+            f" batches={self.batches}, largest_batch={self.largest_batch},"
+            f" failed_batches={self.failed_batches})"
+        )
+
+
+def _settle(future: asyncio.Future[Any], value: object) -> None:
+    # The other side may have gone (a cancelled caller cancels the future it awaited).
+    if not future.done():
+        future.set_result(value)
+
+
+class _Turn:
+    """A write transaction waiting for the writer. ``done`` answers its caller: the result once
+    the batch committed, or the error."""
+
+    __slots__ = ("done",)
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.done: asyncio.Future[Any] = loop.create_future()
+
+    @property
+    def gone(self) -> bool:
+        """The caller stopped waiting before his turn came: skip it."""
+        return self.done.cancelled()
+
+    def succeed(self, value: object) -> None:
+        _settle(self.done, value)
+
+    def fail(self, exc: BaseException) -> None:
+        if not self.done.done():
+            self.done.set_exception(exc)
+
+
+class _Statement(_Turn):
+    """A ``write_one``: the writer runs the statement itself (no trip to the caller's task)."""
+
+    __slots__ = ("params", "rows", "sql")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, sql: str, params: Sequence[object]) -> None:
+        super().__init__(loop)
+        self.sql = sql
+        self.params = params
+        self.rows: list[Row] = []
+
+
+class _Body(_Turn):
+    """A ``write()`` block: it runs in its caller's task when the writer grants the turn, and
+    the writer waits for it to end before running anything else on the connection."""
+
+    __slots__ = ("ended", "granted")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(loop)
+        self.granted: asyncio.Future[None] = loop.create_future()
+        # How the body ended: None, or what it raised (a result, not an exception, so that an
+        # ordinary refusal is not reported as an exception nobody retrieved).
+        self.ended: asyncio.Future[BaseException | None] = loop.create_future()
+
+    @property
+    def gone(self) -> bool:
+        return self.granted.cancelled()
+
+    @property
+    def raised(self) -> bool:
+        return self.ended.done() and not self.ended.cancelled() and self.ended.result() is not None
+
+    def fail(self, exc: BaseException) -> None:
+        if not self.granted.done():
+            self.granted.set_exception(exc)
+        elif not self.raised:
+            # A body that raised has gone with its own error; the others wait on ``done``.
+            super().fail(exc)
+
+    def abandon(self, exc: BaseException) -> None:
+        """The caller was cancelled waiting for his turn. If the turn had just been granted the
+        writer is waiting for this body: it ended before it began."""
+        granted = self.granted
+        if granted.done() and not granted.cancelled() and granted.exception() is None:
+            _settle(self.ended, exc)
+
+
 class Database(ABC):
-    """The open database. Create with ``await Database.open(url)``; ``await db.close()`` at exit."""
+    """The open database. Create with ``await Database.open(url)``; ``await db.close()`` at exit.
+
+    ``group_commit`` (on by default) lets waiting write transactions share one commit; off,
+    each one commits on its own as it always did (``bench.writer`` compares the two in one run).
+    """
 
     backend: ClassVar[str]
+    # The statement that opens a write transaction.
+    _begin_sql: ClassVar[str] = "BEGIN"
+    # Whether a failed statement undoes only itself and leaves the transaction open (SQLite), so
+    # a ``write_one`` in a batch needs no savepoint; on PostgreSQL any error aborts the whole
+    # transaction until it is rolled back to a savepoint.
+    _statement_error_keeps_transaction: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self._write_lock = asyncio.Lock()
         self._closed = False
+        self.group_commit = True
+        self.max_batch = MAX_BATCH
+        self.max_batch_delay = MAX_BATCH_DELAY
+        self.writer_stats = WriterStats()
+        self._queue: deque[_Turn] = deque()
+        self._writer_task: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
@@ -166,33 +327,260 @@ class Database(ABC):
         """One write transaction: committed if the block ends normally, rolled back otherwise.
 
         Raising inside the block (a ``StorageError`` from a failed check) undoes every statement
-        already run in it, which is what makes "bad input changes nothing" hold.
+        already run in it, which is what makes "bad input changes nothing" hold. When this
+        returns, the transaction is committed (with the batch it shared a commit with).
         """
-        async with self._write_lock, self._transaction() as tx:
-            yield tx
+        if not self._must_queue():
+            self.writer_stats.transactions += 1
+            async with self._write_lock, self._transaction() as tx:
+                yield tx
+            self.writer_stats.commits += 1
+            return
+        turn = _Body(asyncio.get_running_loop())
+        self._submit(turn)
+        try:
+            await turn.granted
+        except BaseException as exc:
+            turn.abandon(exc)
+            raise
+        try:
+            yield self._writer_tx()
+        except BaseException as exc:
+            # The writer rolls the body back; its caller need not wait for that, as nothing
+            # of it can be committed any more.
+            _settle(turn.ended, exc)
+            raise
+        _settle(turn.ended, None)
+        # Cancelled here, the caller is not told; the transaction commits with its batch or
+        # not at all, as a cancellation during a lone COMMIT always left it undecided too.
+        await turn.done
 
     async def write_one(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         """One statement as its own transaction (a single statement is atomic on its own).
 
         Cheaper than ``write()`` (one round trip instead of three) for appends that need no
         second statement; use ``RETURNING`` to learn whether a conditional statement applied.
+        When the writer is busy it joins the next batch like any ``write()``.
         """
-        async with self._write_lock:
-            return await self._one(sql, params)
+        if not self._must_queue():
+            self.writer_stats.transactions += 1
+            async with self._write_lock:
+                rows = await self._one(sql, params)
+            self.writer_stats.commits += 1
+            return rows
+        turn = _Statement(asyncio.get_running_loop(), sql, params)
+        self._submit(turn)
+        answer: list[Row] = await turn.done
+        return answer
 
     async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
+    async def close(self) -> None:
+        """Close every connection. Transactions submitted before are run and committed first
+        (a batch open now commits); those submitted from now on raise ``DatabaseClosed``."""
+        if self._closed:
+            return
+        self._closed = True
+        writer = self._writer_task
+        if writer is not None:
+            # wait(), not await: close() must go on whatever became of the writer.
+            await asyncio.wait({writer})
+        async with self._write_lock:
+            await self._disconnect()
+
+    # -- the group commit ---------------------------------------------------------------------
+
+    def _must_queue(self) -> bool:
+        """Whether a new write goes through the writer's queue: with group commit on, unless
+        the writer is idle (then it runs at once, as without group commit, at no extra cost)."""
+        return self.group_commit and (
+            self._closed or self._writer_task is not None or self._write_lock.locked()
+        )
+
+    def _submit(self, turn: _Turn) -> None:
+        if self._closed:
+            raise DatabaseClosed("the database is closed")
+        self._queue.append(turn)
+        if self._writer_task is None:
+            self._writer_task = asyncio.get_running_loop().create_task(self._drain())
+
+    def _next_turn(self) -> _Turn | None:
+        while self._queue:
+            turn = self._queue.popleft()
+            if not turn.gone:
+                self.writer_stats.transactions += 1
+                return turn
+        return None
+
+    async def _drain(self) -> None:
+        """The writer: batches until the queue is empty, then it ends (the next write to find
+        the writer busy starts another), so an idle database has no task to stop."""
+        try:
+            while self._queue:
+                # Held for the whole batch: the writer connection is the batch's, and with an
+                # in-memory SQLite database (one connection) reads share this lock and must
+                # not see, or break into, a transaction still open.
+                async with self._write_lock:
+                    await self._batch()
+        except BaseException as exc:
+            # Only a bug or the event loop shutting down gets here: nobody may wait forever.
+            while self._queue:
+                self._queue.popleft().fail(DatabaseClosed(f"the writer stopped: {exc!r}"))
+            raise
+        finally:
+            self._writer_task = None
+
+    async def _batch(self) -> None:
+        """Run queued transactions in one BEGIN .. COMMIT (or one alone, as it always ran)."""
+        turn = self._next_turn()
+        if turn is None:
+            return
+        members: list[_Turn] = []  # the transactions whose work the batch holds
+        try:
+            if isinstance(turn, _Statement) and not self._queue:
+                try:
+                    turn.rows = await self._one(turn.sql, turn.params)
+                except Exception as exc:
+                    turn.fail(exc)
+                    return
+                members.append(turn)
+            else:
+                try:
+                    await self._begin()
+                except Exception as exc:
+                    turn.fail(exc)
+                    return
+                # The first transaction needs no savepoint: if it fails, the batch holds
+                # nothing else yet, and rolling all back costs less than a savepoint each time.
+                if not await self._run(turn, None):
+                    await self._rollback_quietly()
+                    return
+                members.append(turn)
+                started, number = time.monotonic(), 0
+                while (
+                    len(members) < self.max_batch
+                    and time.monotonic() - started < self.max_batch_delay
+                ):
+                    self._check_transaction_open()
+                    next_turn = self._next_turn()
+                    if next_turn is None:
+                        break
+                    turn, number = next_turn, number + 1
+                    if await self._run(turn, f"gc{number}"):
+                        members.append(turn)
+                self._check_transaction_open()
+                await self._commit()
+        except BaseException as exc:
+            self.writer_stats.failed_batches += 1
+            await self._rollback_quietly()
+            failure = exc if isinstance(exc, Exception) else DatabaseClosed("writer cancelled")
+            for member in (*members, turn):
+                member.fail(failure)
+            if failure is not exc:
+                raise
+            return
+        stats = self.writer_stats
+        stats.commits += 1
+        if len(members) > 1:
+            stats.batches += 1
+            stats.largest_batch = max(stats.largest_batch, len(members))
+        for member in members:
+            member.succeed(member.rows if isinstance(member, _Statement) else None)
+
+    async def _run(self, turn: _Turn, savepoint: str | None) -> bool:
+        """Run one queued transaction in the open batch: whether its work is kept. Raises only
+        when the batch as a whole can no longer commit.
+
+        A kept transaction's savepoint is not released: COMMIT releases them all, and a
+        RELEASE would cost one more round trip on the writer for every transaction. A later
+        transaction that fails rolls back to its own savepoint only, which the earlier ones
+        precede."""
+        if isinstance(turn, _Statement):
+            if self._statement_error_keeps_transaction:
+                savepoint = None
+            if savepoint is not None:
+                await self._control(f"SAVEPOINT {savepoint}")
+            try:
+                turn.rows = await self._writer_tx().fetchall(turn.sql, turn.params)
+            except Exception as exc:
+                turn.fail(exc)  # nothing of it will be stored, whatever becomes of the batch
+                if savepoint is not None:
+                    await self._undo(savepoint)
+                return False
+            return True
+        assert isinstance(turn, _Body)
+        if savepoint is not None:
+            await self._control(f"SAVEPOINT {savepoint}")
+        if turn.gone:  # cancelled while the savepoint was being made
+            if savepoint is not None:
+                await self._undo(savepoint)
+            return False
+        turn.granted.set_result(None)
+        error = await turn.ended
+        if error is not None:
+            if savepoint is not None:
+                await self._undo(savepoint)
+            return False
+        return True
+
+    async def _undo(self, savepoint: str) -> None:
+        await self._control(f"ROLLBACK TO SAVEPOINT {savepoint}")
+        await self._control(f"RELEASE SAVEPOINT {savepoint}")
+
+    def _check_transaction_open(self) -> None:
+        if not self._in_transaction():
+            raise TransactionAborted("the database rolled the transaction back")
+
+    # -- one transaction at a time, from the backends' hooks ----------------------------------
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Tx]:
+        """A write transaction on the writer connection (the caller holds the write lock)."""
+        await self._begin()
+        try:
+            yield self._writer_tx()
+            await self._commit()
+        except BaseException:
+            # Each backend runs the writer's statements in order, so this ROLLBACK runs after
+            # any statement of ours still under way, and before the next BEGIN.
+            await self._rollback_quietly()
+            raise
+
+    async def _begin(self) -> None:
+        await self._control(self._begin_sql)
+
+    async def _commit(self) -> None:
+        await self._control("COMMIT")
+
+    async def _rollback_quietly(self) -> None:
+        # The database may have rolled back already (some errors do that), or the connection
+        # be gone: either way nothing of the transaction is left to undo.
+        with contextlib.suppress(Exception):
+            await self._control("ROLLBACK")
+
     # -- what each backend provides ----------------------------------------------------------
 
     @abstractmethod
-    def _transaction(self) -> AbstractAsyncContextManager[Tx]:
-        """A write transaction on the writer connection (the caller holds the write lock)."""
+    async def _control(self, sql: str) -> None:
+        """Run a transaction-control statement (BEGIN, SAVEPOINT, ...) on the writer."""
+
+    @abstractmethod
+    def _writer_tx(self) -> Tx:
+        """The statements of the open write transaction, on the writer connection."""
+
+    @abstractmethod
+    def _in_transaction(self) -> bool:
+        """Whether the writer connection has a transaction open (no round trip)."""
 
     @abstractmethod
     async def _one(self, sql: str, params: Sequence[object]) -> list[Row]:
         """One statement, committed on its own (the caller holds the write lock)."""
+
+    @abstractmethod
+    async def _disconnect(self) -> None:
+        """Close every connection (the caller holds the write lock, the writer has stopped)."""
 
     @abstractmethod
     def read(self) -> AbstractAsyncContextManager[Tx]:
@@ -213,7 +601,3 @@ class Database(ABC):
     @abstractmethod
     async def continue_ids(self, tx: Tx, table: str, column: str) -> None:
         """After rows were copied in with their ids, new rows of ``table`` get ids after them."""
-
-    @abstractmethod
-    async def close(self) -> None:
-        """Close every connection (waiting for a write in progress)."""

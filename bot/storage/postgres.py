@@ -1,12 +1,17 @@
 """The PostgreSQL backend, through asyncpg: the store several bot processes share.
 
 Selected by ``DATABASE_URL=postgresql://user:pass@host:5432/db``. One *writer* connection runs
-every change, its transactions one after another (as on SQLite: the same semantics on both
+every change, its transactions one after another, several sharing one COMMIT (and so one WAL
+flush) when they queue up (``bot.storage.db``; as on SQLite: the same semantics on both
 backends, and the conditional ``UPDATE ... RETURNING`` statements that move chips need no
 stronger isolation than PostgreSQL's default); a small pool of read connections serves queries,
 each ``read()`` in a read-only repeatable-read transaction so its queries see one snapshot.
 Several processes may write at once: every chip move is a conditional statement on the rows it
-touches, so they serialize on those rows and the ledger invariant holds across processes.
+touches, so they serialize on those rows and the ledger invariant holds across processes. (A
+batch holds its row locks until its COMMIT, a few milliseconds at most; two processes' batches
+that lock the same rows in opposite orders are a deadlock PostgreSQL breaks by failing one
+statement, which fails that one transaction only, rolled back to its savepoint. The processes
+own disjoint guilds, so they rarely touch the same rows.)
 
 Everything dialect-specific is here: ``?`` placeholders become ``$1, $2, ...``, a statement's
 changed-row count is read from its status, and migrations come from
@@ -25,7 +30,15 @@ from typing import ClassVar
 
 import asyncpg
 
-from bot.storage.db import Database, Row, Tx, redact_url, register_backend, unix_now
+from bot.storage.db import (
+    Database,
+    Row,
+    TransactionAborted,
+    Tx,
+    redact_url,
+    register_backend,
+    unix_now,
+)
 from bot.storage.errors import StorageError
 from bot.storage.migrations import Migration, load_migrations
 
@@ -145,24 +158,25 @@ class PostgresDatabase(Database):
             raise
         return cls(url, writer, readers)
 
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        async with self._write_lock:
-            await self._readers.close()
-            await self._writer.close()
+    async def _disconnect(self) -> None:
+        await self._readers.close()
+        await self._writer.close()
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Tx]:
-        transaction = self._writer.transaction()
-        await transaction.start()
-        try:
-            yield PostgresTx(self._writer)
-        except BaseException:
-            await transaction.rollback()
-            raise
-        await transaction.commit()
+    async def _control(self, sql: str) -> None:
+        await self._writer.execute(sql)
+
+    async def _commit(self) -> None:
+        # PostgreSQL answers the COMMIT of a transaction that had an error (one a body caught
+        # and went on from) with a ROLLBACK, not an error: the caller must not think it stored.
+        status = await self._writer.execute("COMMIT")
+        if status != "COMMIT":
+            raise TransactionAborted(f"COMMIT answered {status}: the transaction had failed")
+
+    def _writer_tx(self) -> Tx:
+        return PostgresTx(self._writer)
+
+    def _in_transaction(self) -> bool:
+        return bool(self._writer.is_in_transaction())
 
     async def _one(self, sql: str, params: Sequence[object]) -> list[Row]:
         return list(await self._writer.fetch(to_postgres(sql), *params))

@@ -1,13 +1,20 @@
 """The SQLite backend: one file in WAL mode, its migrations, and its transactions.
 
-Two connections are opened on the file. The *writer* runs every change; an ``asyncio.Lock``
-makes its transactions strictly one after another, because aiosqlite runs the statements of
-all coroutines on one thread and two transactions open across awaits would otherwise mix
-their statements into one SQLite transaction. Each write transaction starts with
-``BEGIN IMMEDIATE``, so it holds SQLite's write lock from its first statement and another
-process (a backup, a second bot by mistake) waits instead of failing half-way. The *reader* has
-``query_only`` set and serves queries from WAL snapshots, so a leaderboard never waits behind a
-hand and never sees a transaction half-done.
+Two connections are opened on the file. The *writer* runs every change, its transactions
+strictly one after another (``bot.storage.db``: one at a time, or several sharing one commit
+when they queue up), because aiosqlite runs the statements of all coroutines on one thread and
+two transactions open across awaits would otherwise mix their statements into one SQLite
+transaction. Each write transaction starts with ``BEGIN IMMEDIATE``, so it holds SQLite's write
+lock from its first statement and another process (a backup, a second bot by mistake) waits
+instead of failing half-way. The *reader* has ``query_only`` set and serves queries from WAL
+snapshots, so a leaderboard never waits behind a hand and never sees a transaction half-done.
+An in-memory database has one connection for both: its reads wait for the writer's lock, which
+a batch holds until its COMMIT, so they never see a batch half-done either.
+
+In a batch a ``write_one`` statement needs no savepoint: a statement that fails (a constraint)
+undoes only itself. The few errors that end the whole transaction instead (a full disk, an I/O
+error, ``RAISE(ROLLBACK)``) are noticed because the transaction is no longer open, and the whole
+batch fails cleanly rather than letting later statements run outside any transaction.
 
 Durability: WAL with ``synchronous=NORMAL`` by default. A commit is written to the WAL file
 (into the OS cache) before ``COMMIT`` returns, so everything acknowledged survives the process
@@ -160,6 +167,12 @@ class SqliteDatabase(Database):
     """The database in one SQLite file: a writer connection and a read-only one."""
 
     backend: ClassVar[str] = "sqlite"
+    # IMMEDIATE takes SQLite's write lock at once, so another process (a backup, a second bot
+    # by mistake) makes us wait at BEGIN instead of failing half-way through a transaction.
+    _begin_sql: ClassVar[str] = "BEGIN IMMEDIATE"
+    # A failed statement (a constraint, say) undoes itself only; the errors that end the whole
+    # transaction (a full disk, RAISE(ROLLBACK)) are caught by checking it is still open.
+    _statement_error_keeps_transaction: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -201,27 +214,19 @@ class SqliteDatabase(Database):
             raise
         return cls(path, writer, reader, synchronous)
 
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        async with self._write_lock:
-            if self._reader is not self._writer:
-                await self._reader.close()
-            await self._writer.close()
+    async def _disconnect(self) -> None:
+        if self._reader is not self._writer:
+            await self._reader.close()
+        await self._writer.close()
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Tx]:
-        conn = self._writer
-        await self._begin_immediate(conn)
-        try:
-            yield SqliteTx(conn)
-            await conn.execute("COMMIT")
-        except BaseException:
-            # aiosqlite runs statements in order on one thread, so this ROLLBACK runs
-            # after any statement of ours still queued, and before the next BEGIN.
-            await _rollback_quietly(conn)
-            raise
+    async def _control(self, sql: str) -> None:
+        await self._writer.execute(sql)
+
+    def _writer_tx(self) -> Tx:
+        return SqliteTx(self._writer)
+
+    def _in_transaction(self) -> bool:
+        return bool(self._writer.in_transaction)
 
     async def _one(self, sql: str, params: Sequence[object]) -> list[Row]:
         return list(await self._writer.execute_fetchall(sql, params))
@@ -255,9 +260,10 @@ class SqliteDatabase(Database):
         )
         return [str(row[0]) for row in rows]
 
-    async def _begin_immediate(self, conn: aiosqlite.Connection) -> None:
+    async def _begin(self) -> None:
+        conn = self._writer
         try:
-            await conn.execute("BEGIN IMMEDIATE")
+            await conn.execute(self._begin_sql)
         except sqlite3.OperationalError as exc:
             if "within a transaction" not in str(exc):
                 raise
@@ -265,7 +271,7 @@ class SqliteDatabase(Database):
             # was abandoned, so undoing it is the right outcome.
             log.warning("rolling back an abandoned transaction before a new one")
             await _rollback_quietly(conn)
-            await conn.execute("BEGIN IMMEDIATE")
+            await conn.execute(self._begin_sql)
 
 
 async def _open(
