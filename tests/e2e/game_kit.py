@@ -67,6 +67,8 @@ def quick_options(deck: StackedDeck, **changes: Any) -> RuntimeOptions:
         min_timer=1,
         default_timer=30,
         drain_timeout=2.0,
+        # Leases renew every third of this: never inside a test counting its writes.
+        lease_seconds=3600.0,
         deck_factory=deck,
     )
     return replace(base, **changes)
