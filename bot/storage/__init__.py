@@ -10,6 +10,7 @@ Open once at start-up and pass the ``Database`` to the functions of the modules 
 - ``db``: connection, WAL, pragmas, migrations, transactions (``Database``).
 - ``ledger``: the accounts model and the only statements that move chips.
 - ``economy``: guild settings, wallets, daily bonus, grants and removals, transfers.
+- ``locales``: the language each user's client speaks, for direct messages.
 - ``tables``: tables, seats, buy-in, top-up, leave, close.
 - ``hands``: start, actions, result, void, rebuild (engine replay) and PHH export.
 - ``stats``: leaderboard, player statistics, recent hands.
@@ -21,7 +22,7 @@ Every refusal is a ``StorageError(code, **params)`` and changes nothing.
 
 from __future__ import annotations
 
-from bot.storage import economy, hands, invariant, ledger, stats, tables
+from bot.storage import economy, hands, invariant, ledger, locales, stats, tables
 from bot.storage.backup import backup
 from bot.storage.db import Database, parse_database_url
 from bot.storage.errors import StorageError
@@ -34,6 +35,7 @@ __all__ = [
     "hands",
     "invariant",
     "ledger",
+    "locales",
     "parse_database_url",
     "stats",
     "tables",
