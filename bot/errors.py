@@ -11,11 +11,16 @@ from discord import app_commands
 
 from engine.errors import CodedError, EngineError
 
-from .i18n import has_message, t
+from .i18n import has_message, number, option_label, t
 
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
+# Refusal parameters that are chip amounts: written as the reader's locale writes numbers.
+AMOUNT_PARAMS = frozenset({"amount", "maximum", "minimum", "to_call", "chip_unit", "balance",
+                           "stack"})
+# Parameters that name an option or a setting: shown in the reader's words, not as identifiers.
+NAME_PARAMS = frozenset({"option", "name", "field"})
 
 
 class BotError(CodedError):
@@ -37,11 +42,12 @@ def coded_message(error: CodedError, locale: object = None) -> tuple[str, bool]:
         if isinstance(error, EngineError):
             return t("error.illegal_action", locale), True
         return t("error.internal", locale), False
-    params: dict[str, object] = {"option": t("word.amount", locale), **error.params}
+    params: dict[str, object] = {"option": "amount", **error.params}
     for name, value in params.items():
-        # Amounts read with separators, as everywhere else (ids are never put in messages).
-        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10_000:
-            params[name] = f"{value:,}"
+        if name in AMOUNT_PARAMS and isinstance(value, int) and not isinstance(value, bool):
+            params[name] = number(value, locale)
+        elif name in NAME_PARAMS and isinstance(value, str):
+            params[name] = option_label(value, locale)
     return t(key, locale, **params), True
 
 
@@ -77,7 +83,9 @@ def describe_error(error: BaseException, locale: object = None) -> tuple[str, bo
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("error.guild_only", locale), True
     if isinstance(error, app_commands.TransformerError):
-        return t("error.bad_option", locale, option=str(error.value)), True
+        # discord.py does not say which option failed; the value itself tells the user.
+        value = discord.utils.escape_markdown(str(error.value))[:50]
+        return t("error.bad_value", locale, value=value), True
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         return t("error.command_outdated", locale), True
     if isinstance(error, app_commands.CheckFailure):
