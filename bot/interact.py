@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 
 from bot.amounts import read_optional_chips
 from bot.errors import BotError, locale_of
-from bot.i18n import t
+from bot.i18n import DEFAULT_LOCALE, t
 from bot.invite import missing_in_channel
 from bot.presenter import ack_text, hole_cards_view, labels_for
 from bot.render import render_hole_cards
@@ -26,6 +27,13 @@ from engine.hand import ActionKind, PreAction
 
 if TYPE_CHECKING:
     from bot.runtime.runner import TableRunner
+
+
+def command_text(key: str) -> app_commands.locale_str:
+    """The words of a command, an option or a choice: English is what Discord shows by
+    default; the key lets the client's translator (``bot.client.CatalogTranslator``) give
+    Discord the other catalogs' words, so its command picker speaks each user's language."""
+    return app_commands.locale_str(t(key, DEFAULT_LOCALE), key=key)
 
 
 def runtime_of(interaction: discord.Interaction[Any]) -> GameRuntime:
