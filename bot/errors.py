@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -48,6 +49,8 @@ def coded_message(error: CodedError, locale: object = None) -> tuple[str, bool]:
             params[name] = number(value, locale)
         elif name in NAME_PARAMS and isinstance(value, str):
             params[name] = option_label(value, locale)
+        elif name == "permissions" and isinstance(value, list | tuple):
+            params[name] = permission_list([str(v) for v in value], locale)
     return t(key, locale, **params), True
 
 
@@ -56,8 +59,14 @@ def locale_of(interaction: discord.Interaction[Any]) -> object:
     return interaction.locale or interaction.guild_locale
 
 
-def _permission_names(names: list[str]) -> str:
-    return ", ".join(name.replace("_", " ") for name in names)
+def permission_list(names: Sequence[str], locale: object = None) -> str:
+    """Permissions as Discord's own settings name them in the reader's language."""
+    words = [
+        t(f"permission.{name}", locale) if has_message(f"permission.{name}", locale)
+        else name.replace("_", " ")
+        for name in names
+    ]
+    return t("list.separator", locale).join(words)
 
 
 def unwrap(error: BaseException) -> BaseException:
@@ -75,10 +84,10 @@ def describe_error(error: BaseException, locale: object = None) -> tuple[str, bo
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("error.cooldown", locale, retry_after=f"{error.retry_after:.0f}"), True
     if isinstance(error, app_commands.MissingPermissions):
-        names = _permission_names(error.missing_permissions)
+        names = permission_list(error.missing_permissions, locale)
         return t("error.missing_permissions", locale, permissions=names), True
     if isinstance(error, app_commands.BotMissingPermissions):
-        names = _permission_names(error.missing_permissions)
+        names = permission_list(error.missing_permissions, locale)
         return t("error.bot_missing_permissions", locale, permissions=names), True
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("error.guild_only", locale), True

@@ -73,8 +73,8 @@ def require_channel_access(interaction: discord.Interaction[Any]) -> None:
     thread = isinstance(interaction.channel, discord.Thread)
     missing = missing_in_channel(interaction.app_permissions, thread=thread)
     if missing:
-        names = ", ".join(name.replace("_", " ") for name in missing)
-        raise BotError("bot_missing_permissions", permissions=names)
+        # Named in the reader's language when the refusal is written (bot.errors).
+        raise BotError("bot_missing_permissions", permissions=tuple(missing))
 
 
 async def defer(interaction: discord.Interaction[Any]) -> None:

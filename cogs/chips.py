@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.amounts import read_chips, read_count, read_optional_chips
 from bot.client import PokerBot
 from bot.errors import BotError, locale_of
-from bot.i18n import t
+from bot.i18n import number, t
 from bot.interact import command_text, guild_id_of, reply, runtime_of
 from bot.presenter import chips, mention
 from bot.runtime.manager import language_of
@@ -109,7 +109,7 @@ class Chips(commands.Cog):
                 rank=row.rank,
                 player=mention(row.user_id),
                 value=chips(row.value, loc) if row.value >= 0 else "-" + chips(-row.value, loc),
-                hands=row.hands_played,
+                hands=number(row.hands_played, loc),
             )
             for row in rows
         ]
@@ -134,8 +134,8 @@ class Chips(commands.Cog):
                 "reply.stats",
                 loc,
                 player=mention(target.id),
-                hands=found.hands_played,
-                won=found.hands_won,
+                hands=number(found.hands_played, loc),
+                won=number(found.hands_won, loc),
                 net=net if found.net >= 0 else "-" + net,
                 biggest=chips(found.biggest_pot, loc),
                 vpip=found.vpip_pct,

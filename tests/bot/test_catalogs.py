@@ -172,6 +172,15 @@ def test_options_are_named_as_readers_say_them_not_by_identifier() -> None:
                 assert "_" not in text, (tag, key)
 
 
+def test_permissions_are_named_as_discords_settings_name_them() -> None:
+    error = BotError("bot_missing_permissions", permissions=("attach_files", "embed_links"))
+    assert coded_message(error, "zh-TW")[0] == "我在這個頻道缺少這些權限：附加檔案、嵌入連結。"
+    assert coded_message(error, "zh-CN")[0] == "我在这个频道缺少这些权限：附加文件、嵌入链接。"
+    assert coded_message(error, "en")[0] == (
+        "I'm missing these permissions in this channel: Attach Files, Embed Links."
+    )
+
+
 def test_every_option_a_cog_reads_has_a_label() -> None:
     sources = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "cogs").glob("*.py"))
     sources += (REPO / "bot" / "interact.py").read_text(encoding="utf-8")

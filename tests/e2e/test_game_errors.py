@@ -80,7 +80,7 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
     await refused(game, bob, "poker", "void", expected=t("error.not_host"))
     await refused(game, bob, "poker", "kick", user=alice, expected=t("error.not_host"))
     await refused(game, bob, "chips", "grant", user=bob, amount=100,
-                  expected=t("error.missing_permissions", permissions="manage guild"))
+                  expected=t("error.missing_permissions", permissions="Manage Server"))
 
     await game.ok(alice, "poker", "start")
     await game.wait_hand(1)
