@@ -753,6 +753,8 @@ class TableRunner:
         """Deal the next hand if the table can (under the lock)."""
         if self.closed or not self.config.dealing or self.table.hand is not None:
             return
+        if self.messenger.blocked:
+            return  # nobody could see it; the table is being paused (``_on_channel_lost``)
         draft = self._draft()
         self._apply_pending(draft)  # settings changed during the last hand start now
         if not draft.table.can_start():
@@ -886,6 +888,9 @@ class TableRunner:
 
     async def _deal_later(self, delay: float) -> None:
         await asyncio.sleep(delay)
+        # What the channel was told goes out first (the last result above all): a channel that
+        # refuses it pauses the table before any new hand is dealt into it.
+        await self.messenger.flush(self.options.channel_window)
         async with self.lock:
             try:
                 await self._deal()
