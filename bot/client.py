@@ -8,10 +8,13 @@ half-ready. In order, it:
    the servers' leases: ``bot.runtime.ownership``);
 2. loads the cogs (one per feature area: ``/poker``, the action commands, ``/chips``);
 3. registers the persistent buttons, so buttons on messages posted before a restart still work;
-4. syncs the command schema with Discord, only if it changed since the last sync.
+4. gives the command tree the catalogs' translator (:class:`CatalogTranslator`), so Discord's
+   command picker shows each user the descriptions in his language;
+5. syncs the command schema with Discord, only if it changed since the last sync.
 
-While running, it registers each server's economy as the server becomes available, logs the
-invite link when ready, and answers any button press or form that no handler took (a forged or
+While running, it registers each server's economy as the server becomes available, notes the
+locale of every user who interacts (his direct messages are written in it), logs the invite
+link when ready, and answers any button press or form that no handler took (a forged or
 outdated one) so nobody is left with "interaction failed". ``close`` stops the tables first —
 their queued messages get a few seconds to go out — then the connection, then the database.
 """
@@ -34,6 +37,7 @@ from discord.ui.dynamic import DynamicItem
 
 from bot.errors import BotError, report_error
 from bot.guards import LATE_AFTER_SECONDS, InteractionClock, PokerTree, is_claimed
+from bot.i18n import DEFAULT_LOCALE, catalog, resolve_locale
 from bot.invite import invite_url
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.manager import GameRuntime
@@ -75,6 +79,37 @@ async def command_schema_hash(
     payload.sort(key=lambda entry: (int(entry.get("type", 1)), str(entry.get("name"))))
     encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(encoded.encode()).hexdigest()
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Discord's command picker in each user's language: descriptions and choice names are
+    ``locale_str``s carrying their catalog key (``bot.interact.command_text``); for each
+    Discord locale with a catalog of its own (zh-TW, zh-CN) the key's words there. Names of
+    commands and options stay English, the same for everyone."""
+
+    KEPT = frozenset(
+        {
+            app_commands.TranslationContextLocation.command_name,
+            app_commands.TranslationContextLocation.group_name,
+            app_commands.TranslationContextLocation.parameter_name,
+        }
+    )
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        key = string.extras.get("key")
+        if not isinstance(key, str) or context.location in self.KEPT:
+            return None
+        tag = resolve_locale(locale)
+        # Only an exact catalog: Discord falls back to the English default by itself.
+        if tag == DEFAULT_LOCALE or tag != locale.value:
+            return None
+        text = catalog(tag).get(key)
+        return text or None
 
 
 class CommandSyncState:
@@ -183,6 +218,7 @@ class PokerBot(commands.AutoShardedBot):
             log.info("loaded %s", name)
         if self.dynamic_item_types:
             self.add_dynamic_items(*self.dynamic_item_types)
+        await self.tree.set_translator(CatalogTranslator())
         self.last_sync_changed = await self.sync_commands_if_changed()
 
     def sync_scope(self) -> discord.Object | None:
@@ -235,7 +271,18 @@ class PokerBot(commands.AutoShardedBot):
         except StorageError:
             log.exception("could not register guild %d", guild.id)
 
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        if self.runtime is None or before.preferred_locale == after.preferred_locale:
+            return
+        try:
+            await self.runtime.guild_locale_changed(after.id, after.preferred_locale)
+        except Exception:
+            log.exception("could not follow the new locale of guild %d", after.id)
+
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if self.runtime is not None and interaction.user is not None:
+            # His client's language, for the DMs he will get (stored only when it changes).
+            self.runtime.note_locale(interaction.user.id, interaction.locale)
         if interaction.type in (
             discord.InteractionType.component,
             discord.InteractionType.modal_submit,

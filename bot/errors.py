@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -11,11 +12,16 @@ from discord import app_commands
 
 from engine.errors import CodedError, EngineError
 
-from .i18n import has_message, t
+from .i18n import has_message, number, option_label, t
 
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
+# Refusal parameters that are chip amounts: written as the reader's locale writes numbers.
+AMOUNT_PARAMS = frozenset({"amount", "maximum", "minimum", "to_call", "chip_unit", "balance",
+                           "stack"})
+# Parameters that name an option or a setting: shown in the reader's words, not as identifiers.
+NAME_PARAMS = frozenset({"option", "name", "field"})
 
 
 class BotError(CodedError):
@@ -37,11 +43,14 @@ def coded_message(error: CodedError, locale: object = None) -> tuple[str, bool]:
         if isinstance(error, EngineError):
             return t("error.illegal_action", locale), True
         return t("error.internal", locale), False
-    params: dict[str, object] = {"option": t("word.amount", locale), **error.params}
+    params: dict[str, object] = {"option": "amount", **error.params}
     for name, value in params.items():
-        # Amounts read with separators, as everywhere else (ids are never put in messages).
-        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10_000:
-            params[name] = f"{value:,}"
+        if name in AMOUNT_PARAMS and isinstance(value, int) and not isinstance(value, bool):
+            params[name] = number(value, locale)
+        elif name in NAME_PARAMS and isinstance(value, str):
+            params[name] = option_label(value, locale)
+        elif name == "permissions" and isinstance(value, list | tuple):
+            params[name] = permission_list([str(v) for v in value], locale)
     return t(key, locale, **params), True
 
 
@@ -50,8 +59,14 @@ def locale_of(interaction: discord.Interaction[Any]) -> object:
     return interaction.locale or interaction.guild_locale
 
 
-def _permission_names(names: list[str]) -> str:
-    return ", ".join(name.replace("_", " ") for name in names)
+def permission_list(names: Sequence[str], locale: object = None) -> str:
+    """Permissions as Discord's own settings name them in the reader's language."""
+    words = [
+        t(f"permission.{name}", locale) if has_message(f"permission.{name}", locale)
+        else name.replace("_", " ")
+        for name in names
+    ]
+    return t("list.separator", locale).join(words)
 
 
 def unwrap(error: BaseException) -> BaseException:
@@ -69,15 +84,17 @@ def describe_error(error: BaseException, locale: object = None) -> tuple[str, bo
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("error.cooldown", locale, retry_after=f"{error.retry_after:.0f}"), True
     if isinstance(error, app_commands.MissingPermissions):
-        names = _permission_names(error.missing_permissions)
+        names = permission_list(error.missing_permissions, locale)
         return t("error.missing_permissions", locale, permissions=names), True
     if isinstance(error, app_commands.BotMissingPermissions):
-        names = _permission_names(error.missing_permissions)
+        names = permission_list(error.missing_permissions, locale)
         return t("error.bot_missing_permissions", locale, permissions=names), True
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("error.guild_only", locale), True
     if isinstance(error, app_commands.TransformerError):
-        return t("error.bad_option", locale, option=str(error.value)), True
+        # discord.py does not say which option failed; the value itself tells the user.
+        value = discord.utils.escape_markdown(str(error.value))[:50]
+        return t("error.bad_value", locale, value=value), True
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         return t("error.command_outdated", locale), True
     if isinstance(error, app_commands.CheckFailure):

@@ -15,11 +15,12 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 
 from bot.amounts import read_optional_chips
 from bot.errors import BotError, locale_of
 from bot.guards import ARRIVED
-from bot.i18n import t
+from bot.i18n import DEFAULT_LOCALE, t
 from bot.invite import missing_in_channel
 from bot.presenter import ack_text, hole_cards_view, labels_for
 from bot.render import render_hole_cards
@@ -34,6 +35,13 @@ if TYPE_CHECKING:
 # How long after a press arrived the table update may still answer it; Discord allows 3 s, and
 # the private confirmation needs time to travel too.
 ANSWER_WITHIN = 2.0
+
+
+def command_text(key: str) -> app_commands.locale_str:
+    """The words of a command, an option or a choice: English is what Discord shows by
+    default; the key lets the client's translator (``bot.client.CatalogTranslator``) give
+    Discord the other catalogs' words, so its command picker speaks each user's language."""
+    return app_commands.locale_str(t(key, DEFAULT_LOCALE), key=key)
 
 
 def runtime_of(interaction: discord.Interaction[Any]) -> GameRuntime:
@@ -73,8 +81,8 @@ def require_channel_access(interaction: discord.Interaction[Any]) -> None:
     thread = isinstance(interaction.channel, discord.Thread)
     missing = missing_in_channel(interaction.app_permissions, thread=thread)
     if missing:
-        names = ", ".join(name.replace("_", " ") for name in missing)
-        raise BotError("bot_missing_permissions", permissions=names)
+        # Named in the reader's language when the refusal is written (bot.errors).
+        raise BotError("bot_missing_permissions", permissions=tuple(missing))
 
 
 async def defer(interaction: discord.Interaction[Any]) -> None:

@@ -11,14 +11,13 @@ showdown (``hand.shown``); mucked and folded hands never do.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
-from functools import cache
+from dataclasses import dataclass
 
 from discord.utils import escape_markdown, escape_mentions
 
-from bot.i18n import has_message, resolve_locale, t
+from bot.i18n import number, t
 from bot.render import HoleCardsView, Labels, PotView, SeatState, SeatView, Street, TableView
-from bot.render.labels import format_chips
+from bot.render.labels import catalog_labels, hand_words
 from bot.render.model import MAX_SEATS as MAX_RENDER_SEATS
 from bot.render.model import Blind
 from engine.cards import Card, format_card, pretty_cards
@@ -34,26 +33,12 @@ __all__ = ["MAX_RENDER_SEATS"]
 
 def labels_for(locale: object) -> Labels:
     """The renderer's words from the catalog (``render.<field>``), per catalog language."""
-    return _labels(resolve_locale(locale))
-
-
-@cache
-def _labels(tag: str) -> Labels:
-    values: dict[str, object] = {}
-    for f in fields(Labels):
-        key = f"render.{f.name}"
-        if not has_message(key, tag):
-            continue  # the renderer's own English stays
-        text = t(key, tag)
-        if f.name in ("rank_names", "suit_names"):
-            values[f.name] = tuple(part.strip() for part in text.split(","))
-        else:
-            values[f.name] = text
-    return Labels(**values)  # type: ignore[arg-type]
+    return catalog_labels(locale)
 
 
 def chips(amount: int, locale: object = None) -> str:
-    return format_chips(amount, labels_for(locale).thousands_separator)
+    """Every amount of every message, as the reader's locale writes numbers."""
+    return number(amount, locale)
 
 
 def mention(user_id: int) -> str:
@@ -77,14 +62,11 @@ def cards_text(cards: Sequence[Card]) -> str:
     return pretty_cards(cards)
 
 
-def describe_rank(rank: HandRank, locale: object = None) -> str:
-    """A hand's name in the catalog's words, e.g. "Two pair, jacks and fours, ace kicker"."""
+def describe_rank(rank: HandRank, locale: object = None, *, short: bool = False) -> str:
+    """A hand's name in the catalog's words, e.g. "Two pair, jacks and fours, ace kicker";
+    ``short``: what an image's badge holds ("Jacks and fours")."""
     code, ranks = rank.describe_parts()
-    words: dict[str, str] = {}
-    for k, r in enumerate(ranks):
-        words[f"s{k}"] = t(f"rank.one.{r}", locale)
-        words[f"p{k}"] = t(f"rank.many.{r}", locale)
-    return t(f"hand.{code}", locale, **words)
+    return hand_words(code, ranks, locale, short=short)
 
 
 def pot_name(index: int, count: int, locale: object = None) -> str:
@@ -237,12 +219,13 @@ def _seat_view(
             else (None, None)
         )
     best_five: tuple[str, ...] = ()
-    hand_name = ""
+    hand_name = hand_label = ""
     if i in hand.shown and hand.is_over and len(hand.board) == 5:
         rank = hand.rank(i)
         if rank is not None:
             best_five = tuple(format_card(c) for c in rank.cards)
             hand_name = describe_rank(rank, scene.locale)
+            hand_label = describe_rank(rank, scene.locale, short=True)
     return SeatView(
         name,
         stack=hand.stacks[i],
@@ -256,6 +239,7 @@ def _seat_view(
         is_winner=won is not None and won[i] > 0,
         best_five=best_five,
         hand_name=hand_name,
+        hand_label=hand_label,
     )
 
 
@@ -484,7 +468,8 @@ def hole_cards_view(hand: Hand, index: int, caption: str, locale: object) -> Hol
     first, second = (format_card(c) for c in hand.hole_cards(index))
     rank = hand.rank(index)
     name = describe_rank(rank, locale) if rank is not None else ""
-    return HoleCardsView(cards=(first, second), hand_name=name, caption=caption)
+    label = describe_rank(rank, locale, short=True) if rank is not None else ""
+    return HoleCardsView(cards=(first, second), hand_name=name, caption=caption, hand_label=label)
 
 
 def hole_cards_text(hand: Hand, index: int, locale: object) -> str:

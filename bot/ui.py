@@ -19,7 +19,7 @@ from discord.ui.dynamic import DynamicItem
 
 from bot.errors import BotError, locale_of
 from bot.guards import GuardedItem, PokerModal
-from bot.i18n import t
+from bot.i18n import number, t
 from bot.interact import back_in, play, preselect, runtime_of, show_cards, show_my_cards
 from bot.presenter import ButtonSpec
 from engine.hand import ActionKind, PreAction
@@ -166,9 +166,12 @@ class RaiseModal(PokerModal):
         self.ref = ref
         self.amount = discord.ui.TextInput(
             label=t("modal.raise.label", locale)[:45],
-            placeholder=t("modal.raise.placeholder", locale, minimum=minimum, maximum=maximum)[
-                :100
-            ],
+            placeholder=t(
+                "modal.raise.placeholder",
+                locale,
+                minimum=number(minimum, locale),
+                maximum=number(maximum, locale),
+            )[:100],
             custom_id="amount",
             max_length=24,
         )

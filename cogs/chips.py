@@ -3,6 +3,8 @@ settings for members with Manage Server."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -10,17 +12,23 @@ from discord.ext import commands
 from bot.amounts import read_chips, read_count, read_optional_chips
 from bot.client import PokerBot
 from bot.errors import BotError, locale_of
-from bot.i18n import t
-from bot.interact import guild_id_of, reply, runtime_of
+from bot.i18n import number, t
+from bot.interact import command_text, guild_id_of, reply, runtime_of
 from bot.presenter import chips, mention
+from bot.runtime.manager import language_of
 from bot.storage import StorageError, economy, stats
 from bot.storage.stats import LeaderboardKey
 
 Interaction = discord.Interaction[PokerBot]
 
 BOARD_CHOICES = [
-    app_commands.Choice(name=t(f"choice.leaderboard.{key.value}"), value=key.value)
+    app_commands.Choice(name=command_text(f"choice.leaderboard.{key.value}"), value=key.value)
     for key in LeaderboardKey
+]
+# The server's language for channel messages; "auto" follows the server's preferred locale.
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.language.{code}"), value=code)
+    for code in economy.LANGUAGES
 ]
 MAX_COOLDOWN_HOURS = 24 * 366
 MAX_IDLE_MINUTES = economy.MAX_IDLE_CLOSE // 60
@@ -28,7 +36,9 @@ MAX_TABLES = economy.MAX_TABLES
 
 
 class Chips(commands.Cog):
-    group = app_commands.Group(name="chips", description=t("command.chips"), guild_only=True)
+    group = app_commands.Group(
+        name="chips", description=command_text("command.chips"), guild_only=True
+    )
 
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
@@ -38,8 +48,8 @@ class Chips(commands.Cog):
         await runtime_of(interaction).ensure_guild(guild_id)
         return guild_id
 
-    @group.command(name="balance", description=t("command.chips.balance"))
-    @app_commands.describe(user=t("option.user"))
+    @group.command(name="balance", description=command_text("command.chips.balance"))
+    @app_commands.describe(user=command_text("option.user"))
     async def balance(self, interaction: Interaction, user: discord.User | None = None) -> None:
         guild_id = await self._guild(interaction)
         db = runtime_of(interaction).db
@@ -59,7 +69,7 @@ class Chips(commands.Cog):
             t("reply.balance_other", loc, user=mention(user.id), amount=chips(amount, loc)),
         )
 
-    @group.command(name="daily", description=t("command.chips.daily"))
+    @group.command(name="daily", description=command_text("command.chips.daily"))
     async def daily(self, interaction: Interaction) -> None:
         guild_id = await self._guild(interaction)
         claim = await economy.claim_daily(runtime_of(interaction).db, guild_id, interaction.user.id)
@@ -75,8 +85,8 @@ class Chips(commands.Cog):
             ),
         )
 
-    @group.command(name="leaderboard", description=t("command.chips.leaderboard"))
-    @app_commands.describe(by=t("option.leaderboard_by"))
+    @group.command(name="leaderboard", description=command_text("command.chips.leaderboard"))
+    @app_commands.describe(by=command_text("option.leaderboard_by"))
     @app_commands.choices(by=BOARD_CHOICES)
     async def leaderboard(
         self, interaction: Interaction, by: str = LeaderboardKey.NET.value
@@ -99,14 +109,14 @@ class Chips(commands.Cog):
                 rank=row.rank,
                 player=mention(row.user_id),
                 value=chips(row.value, loc) if row.value >= 0 else "-" + chips(-row.value, loc),
-                hands=row.hands_played,
+                hands=number(row.hands_played, loc),
             )
             for row in rows
         ]
         await reply(interaction, "\n".join(lines))
 
-    @group.command(name="stats", description=t("command.chips.stats"))
-    @app_commands.describe(user=t("option.user"))
+    @group.command(name="stats", description=command_text("command.chips.stats"))
+    @app_commands.describe(user=command_text("option.user"))
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         guild_id = await self._guild(interaction)
         target = user or interaction.user
@@ -124,8 +134,8 @@ class Chips(commands.Cog):
                 "reply.stats",
                 loc,
                 player=mention(target.id),
-                hands=found.hands_played,
-                won=found.hands_won,
+                hands=number(found.hands_played, loc),
+                won=number(found.hands_won, loc),
                 net=net if found.net >= 0 else "-" + net,
                 biggest=chips(found.biggest_pot, loc),
                 vpip=found.vpip_pct,
@@ -133,8 +143,10 @@ class Chips(commands.Cog):
             ),
         )
 
-    @group.command(name="grant", description=t("command.chips.grant"))
-    @app_commands.describe(user=t("option.user"), amount=t("option.grant_amount"))
+    @group.command(name="grant", description=command_text("command.chips.grant"))
+    @app_commands.describe(
+        user=command_text("option.user"), amount=command_text("option.grant_amount")
+    )
     @app_commands.checks.has_permissions(manage_guild=True)
     async def grant(
         self, interaction: Interaction, user: discord.User, amount: app_commands.Range[int, 1]
@@ -160,15 +172,17 @@ class Chips(commands.Cog):
             ),
         )
 
-    @group.command(name="settings", description=t("command.chips.settings"))
+    @group.command(name="settings", description=command_text("command.chips.settings"))
     @app_commands.describe(
-        starting_balance=t("option.starting_balance"),
-        daily_amount=t("option.daily_amount"),
-        daily_hours=t("option.daily_hours"),
-        max_tables=t("option.max_tables"),
-        max_tables_per_host=t("option.max_tables_per_host"),
-        idle_minutes=t("option.idle_minutes"),
+        starting_balance=command_text("option.starting_balance"),
+        daily_amount=command_text("option.daily_amount"),
+        daily_hours=command_text("option.daily_hours"),
+        max_tables=command_text("option.max_tables"),
+        max_tables_per_host=command_text("option.max_tables_per_host"),
+        idle_minutes=command_text("option.idle_minutes"),
+        language=command_text("option.language"),
     )
+    @app_commands.choices(language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
     async def settings(
         self,
@@ -179,9 +193,13 @@ class Chips(commands.Cog):
         max_tables: app_commands.Range[int, 1, MAX_TABLES] | None = None,
         max_tables_per_host: app_commands.Range[int, 1, MAX_TABLES] | None = None,
         idle_minutes: app_commands.Range[int, 0, MAX_IDLE_MINUTES] | None = None,
+        language: str | None = None,
     ) -> None:
         guild_id = await self._guild(interaction)
-        db = runtime_of(interaction).db
+        runtime = runtime_of(interaction)
+        db = runtime.db
+        if language is not None and language not in economy.LANGUAGES:
+            raise BotError("bad_option", option="language")
         changes = {
             "starting_balance": read_optional_chips(
                 starting_balance, "starting_balance", allow_zero=True
@@ -195,12 +213,19 @@ class Chips(commands.Cog):
             ),
             "idle_close": _optional_count(idle_minutes, "idle_minutes", 0, MAX_IDLE_MINUTES, 60),
         }
-        given = {name: value for name, value in changes.items() if value is not None}
+        given: dict[str, Any] = {
+            name: value for name, value in changes.items() if value is not None
+        }
         if given:
             current = await economy.update_settings(db, guild_id, **given)
         else:
             current = await economy.get_settings(db, guild_id)
+        if language is not None:
+            # Stored, and the server's open tables switch at their next message.
+            await runtime.set_language(guild_id, language, interaction.guild_locale)
+            current = await economy.get_settings(db, guild_id)
         loc = locale_of(interaction)
+        spoken = language_of(current.language, interaction.guild_locale)
         await reply(
             interaction,
             t(
@@ -219,6 +244,12 @@ class Chips(commands.Cog):
                 idle=t("reply.idle_never", loc)
                 if not current.idle_close
                 else t("reply.idle_minutes", loc, minutes=current.idle_close // 60),
+            )
+            + "\n"
+            + t(
+                "reply.language_auto" if current.language == "auto" else "reply.language",
+                loc,
+                language=t(f"language.{spoken}", loc),
             ),
         )
 

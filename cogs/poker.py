@@ -21,6 +21,7 @@ from bot.client import PokerBot
 from bot.errors import BotError, locale_of
 from bot.i18n import t
 from bot.interact import (
+    command_text,
     defer,
     guild_id_of,
     reply,
@@ -41,11 +42,19 @@ from engine.table import TableOptions
 Interaction = discord.Interaction[PokerBot]
 
 ANTE_CHOICES = [
-    app_commands.Choice(name=t(f"choice.ante.{kind.value}"), value=kind.value) for kind in AnteKind
+    app_commands.Choice(name=command_text(f"choice.ante.{kind.value}"), value=kind.value)
+    for kind in AnteKind
 ]
 REOPEN_CHOICES = [
-    app_commands.Choice(name=t(f"choice.reopen.{mode.value}"), value=mode.value)
+    app_commands.Choice(name=command_text(f"choice.reopen.{mode.value}"), value=mode.value)
     for mode in ReopenMode
+]
+
+# ``/poker rules [topic]``: the short rules, one topic per choice (``rules.<topic>``).
+RULE_TOPICS = ("hand_ranks", "blinds", "side_pots", "short_all_in", "showdown")
+RULE_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.rules.{topic}"), value=topic)
+    for topic in RULE_TOPICS
 ]
 
 
@@ -68,7 +77,7 @@ def _ante(kind: object, amount: int | None, option: str = "ante_amount") -> tupl
 
 # /poker create and /poker settings describe the same table options.
 TABLE_OPTION_TEXT = {
-    name: t(f"option.{name}")
+    name: command_text(f"option.{name}")
     for name in (
         "small_blind", "big_blind", "min_buy_in", "max_buy_in", "timer", "ante", "ante_amount",
         "reopen",
@@ -78,7 +87,7 @@ TABLE_OPTION_TEXT = {
 
 class Poker(commands.Cog):
     poker = app_commands.Group(
-        name="poker", description=t("command.poker"), guild_only=True
+        name="poker", description=command_text("command.poker"), guild_only=True
     )
 
     def __init__(self, bot: PokerBot) -> None:
@@ -86,8 +95,8 @@ class Poker(commands.Cog):
 
     # -- a table ---------------------------------------------------------------------------
 
-    @poker.command(name="create", description=t("command.poker.create"))
-    @app_commands.describe(seats=t("option.seats"), **TABLE_OPTION_TEXT)
+    @poker.command(name="create", description=command_text("command.poker.create"))
+    @app_commands.describe(seats=command_text("option.seats"), **TABLE_OPTION_TEXT)
     @app_commands.choices(ante=ANTE_CHOICES, reopen=REOPEN_CHOICES)
     async def create(
         self,
@@ -123,14 +132,15 @@ class Poker(commands.Cog):
             limits.min_timer,
             limits.max_timer,
         )
-        locale = interaction.guild_locale or interaction.locale
+        # The table speaks the server's language, whoever opened it.
+        channel_locale = await runtime.channel_locale(guild_id, interaction.guild_locale)
         await runtime.create_table(
             guild_id=guild_id,
             channel_id=interaction.channel_id or 0,
             host_id=interaction.user.id,
             options=options,
             timer=clock,
-            locale=str(locale.value) if locale is not None else None,
+            locale=channel_locale,
         )
         low, high = options.buy_in_range
         loc = locale_of(interaction)
@@ -146,8 +156,10 @@ class Poker(commands.Cog):
             ),
         )
 
-    @poker.command(name="join", description=t("command.poker.join"))
-    @app_commands.describe(buy_in=t("option.buy_in"), seat=t("option.seat"))
+    @poker.command(name="join", description=command_text("command.poker.join"))
+    @app_commands.describe(
+        buy_in=command_text("option.buy_in"), seat=command_text("option.seat")
+    )
     async def join(
         self,
         interaction: Interaction,
@@ -173,7 +185,7 @@ class Poker(commands.Cog):
         loc = locale_of(interaction)
         await reply(interaction, t("reply.joined", loc, seat=taken, amount=chips(amount, loc)))
 
-    @poker.command(name="leave", description=t("command.poker.leave"))
+    @poker.command(name="leave", description=command_text("command.poker.leave"))
     async def leave(self, interaction: Interaction) -> None:
         runner = table_here(interaction)
         returned = await runner.leave(interaction.user.id)
@@ -183,46 +195,46 @@ class Poker(commands.Cog):
         else:
             await reply(interaction, t("reply.left", loc, amount=chips(returned, loc)))
 
-    @poker.command(name="start", description=t("command.poker.start"))
+    @poker.command(name="start", description=command_text("command.poker.start"))
     async def start(self, interaction: Interaction) -> None:
         runner = table_here(interaction)
         require_channel_access(interaction)
         await runner.start_dealing(interaction.user.id)
         await reply(interaction, t("reply.started", locale_of(interaction)))
 
-    @poker.command(name="sitout", description=t("command.poker.sitout"))
+    @poker.command(name="sitout", description=command_text("command.poker.sitout"))
     async def sitout(self, interaction: Interaction) -> None:
         runner = table_here(interaction)
         await runner.sit_out(interaction.user.id)
         await reply(interaction, t("reply.sat_out", locale_of(interaction)))
 
-    @poker.command(name="sitin", description=t("command.poker.sitin"))
+    @poker.command(name="sitin", description=command_text("command.poker.sitin"))
     async def sitin(self, interaction: Interaction) -> None:
         runner = table_here(interaction)
         await runner.sit_in(interaction.user.id)
         await reply(interaction, t("reply.sat_in", locale_of(interaction)))
 
-    @poker.command(name="rebuy", description=t("command.poker.rebuy"))
-    @app_commands.describe(amount=t("option.rebuy_amount"))
+    @poker.command(name="rebuy", description=command_text("command.poker.rebuy"))
+    @app_commands.describe(amount=command_text("option.rebuy_amount"))
     async def rebuy(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
         runner = table_here(interaction)
         stack = await runner.rebuy(interaction.user.id, read_chips(amount, "amount"))
         loc = locale_of(interaction)
         await reply(interaction, t("reply.rebought", loc, stack=chips(stack, loc)))
 
-    @poker.command(name="cards", description=t("command.poker.cards"))
+    @poker.command(name="cards", description=command_text("command.poker.cards"))
     async def cards(self, interaction: Interaction) -> None:
         await show_my_cards(interaction, table_here(interaction))
 
-    @poker.command(name="table", description=t("command.poker.table"))
+    @poker.command(name="table", description=command_text("command.poker.table"))
     async def table(self, interaction: Interaction) -> None:
         runner = table_here(interaction)
         posted = await runner.repost(interaction.user.id)
         key = "reply.reposted" if posted else "reply.repost_pending"
         await reply(interaction, t(key, locale_of(interaction)))
 
-    @poker.command(name="history", description=t("command.poker.history"))
-    @app_commands.describe(hand=t("option.hand"))
+    @poker.command(name="history", description=command_text("command.poker.history"))
+    @app_commands.describe(hand=command_text("option.hand"))
     async def history(
         self, interaction: Interaction, hand: app_commands.Range[int, 1] | None = None
     ) -> None:
@@ -243,8 +255,8 @@ class Poker(commands.Cog):
         file = discord.File(io.BytesIO(text.encode()), filename=f"hand-{stored.hand_no}.phh")
         await reply(interaction, "\n".join(lines), file=file)
 
-    @poker.command(name="verify", description=t("command.poker.verify"))
-    @app_commands.describe(hand=t("option.hand"))
+    @poker.command(name="verify", description=command_text("command.poker.verify"))
+    @app_commands.describe(hand=command_text("option.hand"))
     async def verify(self, interaction: Interaction, hand: app_commands.Range[int, 1]) -> None:
         runner = table_here(interaction)
         number = read_count(hand, "hand", 1, 2**53)
@@ -275,6 +287,18 @@ class Poker(commands.Cog):
             text += "\n" + t("reply.verify_own", loc)
         await reply(interaction, text, files=files)
 
+    @poker.command(name="rules", description=command_text("command.poker.rules"))
+    @app_commands.describe(topic=command_text("option.rules_topic"))
+    @app_commands.choices(topic=RULE_CHOICES)
+    async def rules(self, interaction: Interaction, topic: str | None = None) -> None:
+        loc = locale_of(interaction)
+        if topic is None:
+            await reply(interaction, t("rules.overview", loc))
+            return
+        if topic not in RULE_TOPICS:
+            raise BotError("bad_option", option="topic")
+        await reply(interaction, t(f"rules.{topic}", loc))
+
     # -- the host's commands ---------------------------------------------------------------
 
     def _hosted(self, interaction: Interaction) -> TableRunner:
@@ -282,17 +306,17 @@ class Poker(commands.Cog):
         require_host(interaction, runner)
         return runner
 
-    @poker.command(name="pause", description=t("command.poker.pause"))
+    @poker.command(name="pause", description=command_text("command.poker.pause"))
     async def pause(self, interaction: Interaction) -> None:
         await self._hosted(interaction).pause(interaction.user.id)
         await reply(interaction, t("reply.paused", locale_of(interaction)))
 
-    @poker.command(name="resume", description=t("command.poker.resume"))
+    @poker.command(name="resume", description=command_text("command.poker.resume"))
     async def resume(self, interaction: Interaction) -> None:
         await self._hosted(interaction).resume(interaction.user.id)
         await reply(interaction, t("reply.resumed", locale_of(interaction)))
 
-    @poker.command(name="settings", description=t("command.poker.settings"))
+    @poker.command(name="settings", description=command_text("command.poker.settings"))
     @app_commands.describe(**TABLE_OPTION_TEXT)
     @app_commands.choices(ante=ANTE_CHOICES, reopen=REOPEN_CHOICES)
     async def settings(
@@ -337,8 +361,8 @@ class Poker(commands.Cog):
         loc = locale_of(interaction)
         await reply(interaction, t("reply.settings_next_hand" if waits else "reply.settings", loc))
 
-    @poker.command(name="kick", description=t("command.poker.kick"))
-    @app_commands.describe(user=t("option.user"))
+    @poker.command(name="kick", description=command_text("command.poker.kick"))
+    @app_commands.describe(user=command_text("option.user"))
     async def kick(self, interaction: Interaction, user: discord.User) -> None:
         runner = self._hosted(interaction)
         returned = await runner.kick(user.id, interaction.user.id)
@@ -351,12 +375,12 @@ class Poker(commands.Cog):
                 t("reply.kicked", loc, player=mention(user.id), amount=chips(returned, loc)),
             )
 
-    @poker.command(name="void", description=t("command.poker.void"))
+    @poker.command(name="void", description=command_text("command.poker.void"))
     async def void(self, interaction: Interaction) -> None:
         await self._hosted(interaction).void(interaction.user.id)
         await reply(interaction, t("reply.voided", locale_of(interaction)))
 
-    @poker.command(name="close", description=t("command.poker.close"))
+    @poker.command(name="close", description=command_text("command.poker.close"))
     async def close(self, interaction: Interaction) -> None:
         returned = await self._hosted(interaction).close(interaction.user.id)
         loc = locale_of(interaction)

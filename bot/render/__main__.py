@@ -1,9 +1,10 @@
 """``python -m bot.render cards [--out DIR]``: redraw the committed card art (default
 ``card_images/``) and the two PNG palettes sampled from tables drawn with it.
 
-``python -m bot.render sample --out DIR``: write sample images (2, 6, 9 and 10 seats, a pre-flop
-table, a river table with side pots, a showdown with a split pot, hole cards, both decks, names
-in several scripts) and ``alt_text.txt`` with every image's alt text.
+``python -m bot.render sample --out DIR [--locale zh-TW]``: write sample images (2, 6, 9 and 10
+seats, a pre-flop table, a river table with side pots, a showdown with a split pot, hole cards,
+both decks, names in several scripts) and ``alt_text.txt`` with every image's alt text, every
+word in the catalog of ``--locale`` (English by default).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from bot.render.assets import CARD_DIR
 from bot.render.cardart import write_deck
 from bot.render.encode import encode_png
 from bot.render.fonts import draw_text
+from bot.render.labels import catalog_labels
 from bot.render.palettes import write_palettes
 
 NAMES = (
@@ -46,8 +48,9 @@ def names_sheet() -> Image.Image:
     return sheet
 
 
-def write_samples(out: Path) -> list[Path]:
+def write_samples(out: Path, locale: str | None = None) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
+    labels = catalog_labels(locale)
     written: list[Path] = []
     alt_lines: list[str] = []
     tables = {
@@ -55,16 +58,16 @@ def write_samples(out: Path) -> list[Path]:
         "table_6_seats_flop_four_color.png": samples.six_seat_flop(),
         "table_9_seats_river_side_pots.png": samples.nine_seat_river(),
         "table_10_seats_names.png": samples.ten_seat_scripts(),
-        "table_showdown_split_pot.png": samples.showdown_split(),
+        "table_showdown_split_pot.png": samples.showdown_split(locale),
     }
     for name, view in tables.items():
-        image = render_table(view)
+        image = render_table(view, labels)
         (out / name).write_bytes(image.png)
         written.append(out / name)
         alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")
     for style in DeckStyle:
         name = f"hole_cards_{style.value}.png"
-        image = render_hole_cards(samples.hole_cards(style))
+        image = render_hole_cards(samples.hole_cards(style, locale), labels)
         (out / name).write_bytes(image.png)
         written.append(out / name)
         alt_lines.append(f"{name}: {image.alt_text}")
@@ -86,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     cards.add_argument("--out", type=Path, default=CARD_DIR)
     sample = sub.add_parser("sample", help="write sample images")
     sample.add_argument("--out", type=Path, required=True)
+    sample.add_argument("--locale", default=None,
+                        help="the catalog whose words are drawn (en, zh-TW, zh-CN; default en)")
     args = parser.parse_args(argv)
     if args.command == "cards":
         files = write_deck(args.out, progress=print)
@@ -94,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         total = sum(f.stat().st_size for f in files)
         print(f"{len(files)} files, {total // 1024} KB")
     else:
-        for path in write_samples(args.out):
+        for path in write_samples(args.out, args.locale):
             print(path)
     return 0
 

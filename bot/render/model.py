@@ -123,7 +123,10 @@ class SeatView:
         is_winner: won (part of) a pot this hand; the seat gets a gold frame.
         best_five: the cards making this player's best five (from his hole cards and the
             board), highlighted at showdown when ``is_winner``.
-        hand_name: the hand in words at showdown, e.g. ``"Full house, kings over fives"``.
+        hand_name: the hand in words at showdown, e.g. ``"Full house, kings over fives"``
+            (the alt text says it whole).
+        hand_label: the same hand in the few words its badge holds, e.g. ``"Kings full of
+            fives"`` (``""``: the badge draws ``hand_name``, shortened to fit if it must).
     """
 
     name: str
@@ -138,6 +141,12 @@ class SeatView:
     is_winner: bool = False
     best_five: tuple[str, ...] = ()
     hand_name: str = ""
+    hand_label: str = ""
+
+    @property
+    def drawn_hand(self) -> str:
+        """What the badge writes of the hand."""
+        return self.hand_label or self.hand_name
 
     def __post_init__(self) -> None:
         if self.stack < 0 or self.bet < 0:
@@ -274,7 +283,8 @@ class HoleCardsView:
     Attributes:
         cards: his two cards, face up.
         hand_name: his current hand in words once there is a board, e.g. ``"Pair of aces"``
-            (``""`` pre-flop: nothing drawn).
+            (``""`` pre-flop: nothing drawn); the alt text says it whole.
+        hand_label: the same in the few words the image holds (``""``: ``hand_name``).
         caption: a short line naming the table and hand, e.g. ``"#high-stakes · Hand #17"``
             (``""``: none).
         deck: card art.
@@ -283,6 +293,7 @@ class HoleCardsView:
     cards: tuple[str, str]
     hand_name: str = ""
     caption: str = ""
+    hand_label: str = ""
     deck: DeckStyle = DeckStyle.CLASSIC
 
     def __post_init__(self) -> None:

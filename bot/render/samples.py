@@ -1,11 +1,17 @@
-"""Example tables, for ``python -m bot.render sample``, the benchmark and the tests."""
+"""Example tables, for ``python -m bot.render sample``, the benchmark and the tests.
+
+The hands shown are named in the catalog's words of ``locale`` (English by default), in full
+for the alt text and in short for the badges, as the bot names them.
+"""
 
 from __future__ import annotations
 
 from PIL import Image
 
+from bot.i18n import t
 from bot.render.assets import deck
 from bot.render.cardart import MASTER_SIZE, card_codes
+from bot.render.labels import hand_words
 from bot.render.model import (
     Blind,
     DeckStyle,
@@ -29,6 +35,11 @@ __all__ = [
 ]
 
 HIDDEN = (None, None)
+
+
+def _hand(code: str, ranks: tuple[str, ...], locale: object) -> tuple[str, str]:
+    """A hand's name in full (alt text) and in short (badge)."""
+    return hand_words(code, ranks, locale), hand_words(code, ranks, locale, short=True)
 
 
 def heads_up_preflop() -> TableView:
@@ -78,19 +89,24 @@ def nine_seat_river() -> TableView:
     )
 
 
-def showdown_split() -> TableView:
+def showdown_split(locale: object = None) -> TableView:
     """Two players chop the main pot with the same straight; a third wins the side pot."""
+    straight, straight_label = _hand("straight", ("A",), locale)
+    pair, pair_label = _hand("pair", ("9", "K"), locale)
+    trips, trips_label = _hand("three_of_a_kind", ("K",), locale)
     return TableView(
         seats=(
             SeatView("Alice", 3_150, cards=("Ah", "Jd"), is_winner=True,
-                     best_five=("Ah", "Ks", "Qd", "Jd", "Tc"), hand_name="Straight, ace high"),
+                     best_five=("Ah", "Ks", "Qd", "Jd", "Tc"), hand_name=straight,
+                     hand_label=straight_label),
             SeatView("Bob", 3_150, cards=("Ac", "Js"), is_winner=True, is_button=True,
-                     best_five=("Ac", "Ks", "Qd", "Js", "Tc"), hand_name="Straight, ace high"),
-            SeatView("Chloé", 0, cards=("9h", "9c"), hand_name="Pair of nines",
+                     best_five=("Ac", "Ks", "Qd", "Js", "Tc"), hand_name=straight,
+                     hand_label=straight_label),
+            SeatView("Chloé", 0, cards=("9h", "9c"), hand_name=pair, hand_label=pair_label,
                      blind=Blind.SMALL),
             SeatView("Dmitri", 4_400, cards=("Kd", "Kh"), is_winner=True,
-                     best_five=("Kd", "Kh", "Ks", "Qd", "Tc"), hand_name="Three of a kind, kings",
-                     blind=Blind.BIG),
+                     best_five=("Kd", "Kh", "Ks", "Qd", "Tc"), hand_name=trips,
+                     hand_label=trips_label, blind=Blind.BIG),
             SeatView("Eve", 2_000, cards=(), state=SeatState.FOLDED),
             SeatView("Faisal", 1_500, cards=("8s", "8d"), mucked=True),
         ),
@@ -120,9 +136,11 @@ def ten_seat_scripts() -> TableView:
     )
 
 
-def hole_cards(style: DeckStyle = DeckStyle.CLASSIC) -> HoleCardsView:
-    return HoleCardsView(cards=("Ad", "Kc"), hand_name="Pair of kings, ace kicker",
-                         caption="#high-stakes · Hand #1287", deck=style)
+def hole_cards(style: DeckStyle = DeckStyle.CLASSIC, locale: object = None) -> HoleCardsView:
+    name, label = _hand("pair", ("K", "A"), locale)
+    return HoleCardsView(cards=("Ad", "Kc"), hand_name=name, hand_label=label,
+                         caption="#high-stakes · " + t("cards.caption", locale, hand=1287),
+                         deck=style)
 
 
 def palette_views() -> list[TableView]:

@@ -13,6 +13,11 @@ stops the tables of a server whose lease it lost, and gives every lease back whe
 It also keeps each server's limits: how many tables may be open (in all, and per host; checked
 again inside the storage transaction that opens one), and it closes a table nobody has sat at
 for the server's idle time.
+
+Languages: every interaction tells the user's locale (:meth:`GameRuntime.note_locale`), kept so
+that his direct messages speak it; each table speaks its server's language
+(:meth:`GameRuntime.channel_locale`), and a server that changes it is heard at once by its open
+tables (:meth:`GameRuntime.set_language`).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.errors import BotError
-from bot.i18n import t
+from bot.i18n import resolve_locale, t
 from bot.runtime.budget import RequestBudget
 from bot.runtime.config import RuntimeOptions, TableConfig
 from bot.runtime.direct import DmChannels
@@ -35,7 +40,7 @@ from bot.runtime.messenger import NOBODY, ViewFactory
 from bot.runtime.ownership import Ownership, ShardPlan
 from bot.runtime.recovery import RestoredTable, restore_table
 from bot.runtime.runner import TableRunner, TableServices
-from bot.storage import Database, StorageError, economy, hands, invariant, tables
+from bot.storage import Database, StorageError, economy, hands, invariant, locales, tables
 from bot.storage.tables import TableInfo
 from engine.table import Table, TableOptions
 
@@ -44,6 +49,11 @@ log = logging.getLogger(__name__)
 
 def _no_buttons(table_id: int, buttons: Sequence[object]) -> None:
     return None
+
+
+def language_of(setting: str, guild_locale: object) -> str:
+    """The catalog of a server's language setting ("auto" reads the server's locale)."""
+    return resolve_locale(guild_locale if setting == "auto" else setting)
 
 
 class GameRuntime:
@@ -79,6 +89,8 @@ class GameRuntime:
         # Shuffles and first buttons come from the operating system's generator.
         self.rng: random.Random = random.SystemRandom()
         self._sweeper: asyncio.Task[None] | None = None
+        # The locale each user's client reported last (and stored): read at every deal.
+        self._locales: dict[int, str] = {}
 
     @classmethod
     async def open(
@@ -133,6 +145,7 @@ class GameRuntime:
             view_factory=self.view_factory,
             rng=self.rng,
             on_closed=self._closed,
+            locales=self.locales_of,
             budget=self.budget,
             dm_channels=self.dm_channels,
         )
@@ -168,6 +181,70 @@ class GameRuntime:
             return
         await economy.ensure_guild(self.db, guild_id)
         self._guilds.add(guild_id)
+
+    # -- languages -------------------------------------------------------------------------
+
+    def note_locale(self, user_id: int, locale: object) -> None:
+        """The user's client speaks ``locale``: remember it for his direct messages. Stored in
+        the background, and only when it changed, so an interaction costs no write."""
+        tag = getattr(locale, "value", locale)
+        if not isinstance(tag, str) or not tag or self._locales.get(user_id) == tag:
+            return
+        self._locales[user_id] = tag
+        self.keep(asyncio.create_task(self._store_locale(user_id, tag), name="user-locale"))
+
+    async def _store_locale(self, user_id: int, locale: str) -> None:
+        try:
+            if await locales.user_locale(self.db, user_id) != locale:
+                await locales.set_user_locale(self.db, user_id, locale)
+        except Exception:
+            # Only the language of his next DMs is at stake: not worth failing anything for.
+            log.warning("could not store the locale of user %d", user_id, exc_info=True)
+
+    async def locales_of(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The locale each of ``user_ids`` was last seen with (those ever seen)."""
+        missing = [user_id for user_id in user_ids if user_id not in self._locales]
+        if missing:
+            try:
+                found = await locales.user_locales(self.db, missing)
+            except StorageError:
+                log.warning("could not read users' locales", exc_info=True)
+                found = {}
+            for user_id, locale in found.items():
+                self._locales.setdefault(user_id, locale)
+        return {user_id: self._locales[user_id] for user_id in user_ids
+                if user_id in self._locales}
+
+    async def channel_locale(self, guild_id: int, guild_locale: object) -> str:
+        """The catalog a server's channel messages are written in: its chosen language, or
+        with "auto" the server's preferred locale (``guild_locale``)."""
+        await self.ensure_guild(guild_id)
+        settings = await economy.get_settings(self.db, guild_id)
+        return language_of(settings.language, guild_locale)
+
+    async def set_language(self, guild_id: int, language: str, guild_locale: object) -> str:
+        """Store the server's language and switch its open tables to it (each at its next
+        message: the change waits for the table's lock, between two messages). The catalog
+        the channels now read."""
+        await self.ensure_guild(guild_id)
+        await economy.update_settings(self.db, guild_id, language=language)
+        locale = language_of(language, guild_locale)
+        for runner in list(self.runners.values()):
+            if runner.guild_id == guild_id:
+                await runner.set_locale(locale)
+        return locale
+
+    async def guild_locale_changed(self, guild_id: int, guild_locale: object) -> None:
+        """The server's preferred locale changed: tables of a server on "auto" follow it."""
+        if not any(runner.guild_id == guild_id for runner in self.runners.values()):
+            return
+        settings = await economy.get_settings(self.db, guild_id)
+        if settings.language != "auto":
+            return
+        locale = language_of(settings.language, guild_locale)
+        for runner in list(self.runners.values()):
+            if runner.guild_id == guild_id:
+                await runner.set_locale(locale)
 
     # -- tables ----------------------------------------------------------------------------
 

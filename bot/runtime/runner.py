@@ -28,13 +28,13 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 import discord
 
 from bot.errors import BotError
-from bot.i18n import t
+from bot.i18n import resolve_locale, t
 from bot.presenter import (
     ButtonSpec,
     Scene,
@@ -90,6 +90,8 @@ class TableServices:
     rng: random.Random
     on_closed: Callable[[TableRunner], None]  # the table is gone: forget it (and let its
     # last messages go out)
+    # The locale each player's client was last seen with: his DMs are written in it.
+    locales: Callable[[Sequence[int]], Awaitable[dict[int, str]]]
     budget: RequestBudget = field(default_factory=lambda: RequestBudget(40))
     dm_channels: DmChannels = field(default_factory=DmChannels)
 
@@ -496,6 +498,18 @@ class TableRunner:
             self._refresh(urgent=False)
             return waiting
 
+    async def set_locale(self, locale: str) -> None:
+        """Speak ``locale`` in the channel from the next message on (the server changed its
+        language). Stored with the table, so a restart keeps it."""
+        async with self.lock:
+            if self.closed or self.config.locale == locale:
+                return
+            draft = self._draft()
+            draft.config.locale = locale
+            await tables.update_table(self.db, self.table_id, self._save_of(draft))
+            self._adopt(draft)
+            self._refresh(urgent=False)
+
     async def void(self, by: int) -> None:
         """Call the hand off: every chip goes back to where it was when the hand began."""
         async with self.lock:
@@ -748,6 +762,8 @@ class TableRunner:
         """Deal the next hand if the table can (under the lock)."""
         if self.closed or not self.config.dealing or self.table.hand is not None:
             return
+        if self.messenger.blocked:
+            return  # nobody could see it; the table is being paused (``_on_channel_lost``)
         draft = self._draft()
         self._apply_pending(draft)  # settings changed during the last hand start now
         if not draft.table.can_start():
@@ -796,7 +812,7 @@ class TableRunner:
         self._uncontested = None
         self.clock.cancel()
         self._refresh(new=True)
-        letters = self._letters(hand)
+        letters = await self._letters(hand)
         # The cards go out after the table message (and the last hand's result) did.
         self.messenger.then(lambda: self.direct.deal(letters))
         await self._after_change()
@@ -890,20 +906,23 @@ class TableRunner:
             except Exception:
                 log.exception("table %d: dealing failed", self.table_id)
 
-    def _letters(self, hand: Hand) -> list[HoleCardsLetter]:
-        locale = self.locale
-        labels = labels_for(locale)
+    async def _letters(self, hand: Hand) -> list[HoleCardsLetter]:
+        """Each player's hole cards, written in his own language (the one his client spoke
+        last; the table's for a player never seen)."""
+        players = [int(pid) for pid in self.table.hand_players]
+        spoken = await self.services.locales(players)
         number = self.table.hand_number
         link = f"https://discord.com/channels/{self.guild_id}/{self.channel_id}"
-        caption = t("cards.caption", locale, hand=number)
         letters = []
-        for index, pid in enumerate(self.table.hand_players):
+        for index, pid in enumerate(players):
+            locale = resolve_locale(spoken.get(pid, self.locale))
+            caption = t("cards.caption", locale, hand=number)
             text = t(
                 "cards.dm", locale, hand=number, cards=hole_cards_text(hand, index, locale),
                 link=link,
             )
             view = hole_cards_view(hand, index, caption, locale)
-            letters.append(HoleCardsLetter(int(pid), text, view, labels))
+            letters.append(HoleCardsLetter(pid, text, view, labels_for(locale)))
         return letters
 
     # -- internals: the clock --------------------------------------------------------------
@@ -1000,9 +1019,12 @@ class TableRunner:
                     await self._table_change(lambda d: d.table.pause(None))
                 except (EngineError, StorageError):
                     log.exception("table %d: could not pause after losing access", self.table_id)
-            notice = t("notice.channel_lost", self.locale, channel=f"<#{self.channel_id}>")
-            for seat in self.table.seats():
-                self.direct.notify(int(seat.player_id), notice)
+            players = [int(seat.player_id) for seat in self.table.seats()]
+            spoken = await self.services.locales(players)
+            for pid in players:
+                locale = resolve_locale(spoken.get(pid, self.locale))
+                notice = t("notice.channel_lost", locale, channel=f"<#{self.channel_id}>")
+                self.direct.notify(pid, notice)
 
 
 def _departures(events: Sequence[TableEvent]) -> list[int]:

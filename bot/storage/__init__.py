@@ -12,6 +12,7 @@ Open once at start-up and pass the ``Database`` to the functions of the modules 
 - ``sqlite``, ``postgres``: each backend: connecting, transactions, dialect, migrations.
 - ``ledger``: the accounts model and the only statements that move chips.
 - ``economy``: guild settings, wallets, daily bonus, grants and removals, transfers.
+- ``locales``: the language each user's client speaks, for direct messages.
 - ``tables``: tables, seats, buy-in, top-up, leave, close.
 - ``hands``: start, actions, result, void, rebuild (engine replay) and PHH export.
 - ``stats``: leaderboard, player statistics, recent hands.
@@ -30,6 +31,7 @@ from bot.storage import (
     invariant,
     leases,
     ledger,
+    locales,
     postgres,
     sqlite,
     stats,
@@ -48,6 +50,7 @@ __all__ = [
     "invariant",
     "leases",
     "ledger",
+    "locales",
     "parse_database_url",
     "postgres",
     "sqlite",

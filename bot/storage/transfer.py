@@ -26,7 +26,11 @@ TABLES: tuple[tuple[str, str | None], ...] = (
     ("seats", None),
     ("ledger", "entry_id"),
     ("player_totals", None),
+    ("user_locales", None),
 )
+# Not copied: the migrations (the target has its own) and the leases of the processes running
+# on the source (they do not run on the target).
+NOT_COPIED = frozenset({"schema_migrations", "guild_leases"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from bot.storage import Database, hands, tables
+from bot.storage import Database, hands, locales, tables
 from bot.storage.db import Tx
 from tests.e2e.game_kit import STARTING_BALANCE, Game, running_game, total_chips, until
 from tests.e2e.harness import World
@@ -42,7 +42,8 @@ class Faults:
 
     ``mode`` "before": it raises before its transaction starts (nothing written);
     "after": it raises once its transaction committed (written, but nobody is told).
-    The table message id the messenger stores in the background is not counted.
+    The table message id the messenger stores in the background is not counted, nor is a
+    user's client locale (stored in the background when it changes, for his DMs).
     """
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -53,6 +54,7 @@ class Faults:
         self.fired = False
         write, write_one = Database.write, Database.write_one
         set_message = tables.set_table_message
+        set_locale = locales.set_user_locale
         faults = self
 
         @contextlib.asynccontextmanager
@@ -79,7 +81,15 @@ class Faults:
 
         monkeypatch.setattr(Database, "write", patched_write)
         monkeypatch.setattr(Database, "write_one", patched_write_one)
+        async def background_locale(*args: Any, **kwargs: Any) -> bool:
+            token = _background.set(True)
+            try:
+                return await set_locale(*args, **kwargs)
+            finally:
+                _background.reset(token)
+
         monkeypatch.setattr(tables, "set_table_message", background_message)
+        monkeypatch.setattr(locales, "set_user_locale", background_locale)
 
     def _tick(self) -> int | None:
         if not self.armed or _background.get():

@@ -28,7 +28,7 @@ async def test_settings_beyond_storage_limits_change_nothing_between_hands(game:
     before = runner.table.to_json(), runner.config.to_json()
     refused = await game.slash(alice, "poker", "settings", small_blind=HUGE, big_blind=HUGE)
     assert refused.ephemeral and refused.content == t(
-        "error.amount_too_large", option="big_blind", maximum=LARGEST_BIG_BLIND
+        "error.amount_too_large", option=t("label.big_blind"), maximum=LARGEST_BIG_BLIND
     )
     assert (runner.table.to_json(), runner.config.to_json()) == before
     stored = await tables.get_table(game.db, runner.table_id)
@@ -49,7 +49,7 @@ async def test_settings_beyond_storage_limits_are_refused_during_a_hand(game: Ga
     runner = game.runner()
     refused = await game.slash(alice, "poker", "settings", small_blind=HUGE, big_blind=HUGE)
     assert refused.ephemeral and refused.content == t(
-        "error.amount_too_large", option="big_blind", maximum=LARGEST_BIG_BLIND
+        "error.amount_too_large", option=t("label.big_blind"), maximum=LARGEST_BIG_BLIND
     )
     assert runner.config.pending is None
     # The hand plays out and the next one is dealt (and stored) on the old blinds.

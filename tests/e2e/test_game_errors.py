@@ -40,33 +40,34 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
 
     # Creating: bad options, then a second table in the same channel.
     await refused(game, alice, "poker", "create", seats=11,
-                  expected=t("error.out_of_range", option="seats", minimum=2, maximum=10))
+                  expected=t("error.out_of_range", option=t("label.seats"), minimum=2, maximum=10))
     await refused(game, alice, "poker", "create", small_blind=20, big_blind=10,
                   expected=t("error.blinds_out_of_order"))
     await refused(game, alice, "poker", "create", big_blind=-10,
-                  expected=t("error.amount_not_positive", option="big_blind"))
+                  expected=t("error.amount_not_positive", option=t("label.big_blind")))
     await refused(game, alice, "poker", "create", timer=0,
-                  expected=t("error.out_of_range", option="timer", minimum=1, maximum=300))
+                  expected=t("error.out_of_range", option=t("label.timer"), minimum=1, maximum=300))
     await refused(game, alice, "poker", "create", ante="big_blind",
                   expected=t("error.ante_missing"))
     await refused(game, alice, "poker", "create", reopen="sometimes",
-                  expected=t("error.bad_option", option="reopen"))
+                  expected=t("error.bad_option", option=t("label.reopen")))
     await game.ok(alice, "poker", "create", small_blind=5, big_blind=10, min_buy_in=100,
                   max_buy_in=20_000)
     await refused(game, bob, "poker", "create", expected=t("error.channel_has_table"))
 
     # Joining: amounts of every wrong shape, a seat that does not exist, a wallet too small.
     for amount, key, params in (
-        (-5, "error.amount_not_positive", {"option": "buy_in"}),
-        (0, "error.amount_not_positive", {"option": "buy_in"}),
-        (150.5, "error.amount_not_whole", {"option": "buy_in"}),
-        (10**13, "error.amount_too_large", {"option": "buy_in", "maximum": "1,000,000,000,000"}),
+        (-5, "error.amount_not_positive", {"option": t("label.buy_in")}),
+        (0, "error.amount_not_positive", {"option": t("label.buy_in")}),
+        (150.5, "error.amount_not_whole", {"option": t("label.buy_in")}),
+        (10**13, "error.amount_too_large",
+         {"option": t("label.buy_in"), "maximum": "1,000,000,000,000"}),
         (50, "error.buy_in_out_of_range", {"amount": 50, "minimum": 100, "maximum": "20,000"}),
         (15_000, "error.insufficient_funds", {"balance": "10,000", "amount": "15,000"}),
     ):
         await refused(game, alice, "poker", "join", buy_in=amount, expected=t(key, **params))
     await refused(game, alice, "poker", "join", buy_in=500, seat=12,
-                  expected=t("error.out_of_range", option="seat", minimum=1, maximum=9))
+                  expected=t("error.out_of_range", option=t("label.seat"), minimum=1, maximum=9))
     await game.ok(alice, "poker", "join", buy_in=1000, seat=1)
     await refused(game, alice, "poker", "join", buy_in=1000,
                   expected=t("error.already_seated"))
@@ -79,7 +80,7 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
     await refused(game, bob, "poker", "void", expected=t("error.not_host"))
     await refused(game, bob, "poker", "kick", user=alice, expected=t("error.not_host"))
     await refused(game, bob, "chips", "grant", user=bob, amount=100,
-                  expected=t("error.missing_permissions", permissions="manage guild"))
+                  expected=t("error.missing_permissions", permissions="Manage Server"))
 
     await game.ok(alice, "poker", "start")
     await game.wait_hand(1)
@@ -95,17 +96,17 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
     await refused(game, carol, "poker", "cards", expected=t("error.no_cards"))
     # Amounts: negative, zero, fractional, too big, below the minimum raise, a check owed.
     await refused(game, turn, "raise", to=-20,
-                  expected=t("error.amount_not_positive", option="amount"))
+                  expected=t("error.amount_not_positive", option=t("label.amount")))
     await refused(game, turn, "raise", to=0,
-                  expected=t("error.amount_not_positive", option="amount"))
+                  expected=t("error.amount_not_positive", option=t("label.amount")))
     await refused(game, turn, "raise", to=25.5,
-                  expected=t("error.amount_not_whole", option="amount"))
+                  expected=t("error.amount_not_whole", option=t("label.amount")))
     await refused(game, turn, "raise", to=5000,
-                  expected=t("error.amount_above_stack", amount=5000, maximum=1000))
+                  expected=t("error.amount_above_stack", amount=5000, maximum="1,000"))
     await refused(game, turn, "raise", to=15,
                   expected=t("error.amount_below_minimum", amount=15, minimum=20))
     await refused(game, turn, "bet", amount=10**15,
-                  expected=t("error.amount_too_large", option="amount",
+                  expected=t("error.amount_too_large", option=t("label.amount"),
                              maximum="1,000,000,000,000"))
     await refused(game, turn, "check", expected=t("error.cannot_check", to_call=5))
     await refused(game, turn, "poker", "rebuy", amount=100, expected=t("error.rebuy_in_hand"))
@@ -124,9 +125,9 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
     opener = await (await game.fake.click(turn, message, raise_form)).response()
     assert opener.is_modal and opener.custom_id == f"raise:{tid}:{turn.id}:1.0"
     for typed, expected in (
-        ("lots", t("error.amount_not_whole", option="amount")),
-        ("-30", t("error.amount_not_positive", option="amount")),
-        ("12.5", t("error.amount_not_whole", option="amount")),
+        ("lots", t("error.amount_not_whole", option=t("label.amount"))),
+        ("-30", t("error.amount_not_positive", option=t("label.amount"))),
+        ("12.5", t("error.amount_not_whole", option=t("label.amount"))),
         ("15", t("error.amount_below_minimum", amount=15, minimum=20)),
     ):
         submit = await game.fake.submit_modal(turn, opener.custom_id, {"amount": typed})

@@ -147,7 +147,7 @@ async def test_chips_commands(game: Game) -> None:
     assert granted.content == t("reply.granted", user=carol.mention, amount="500",
                                 balance="10,500")
     refused = await game.slash(bob, "chips", "grant", user=bob, amount=500)
-    assert refused.content == t("error.missing_permissions", permissions="manage guild")
+    assert refused.content == t("error.missing_permissions", permissions="Manage Server")
     for bad in (-1, 0, 2.5):
         reply = await game.slash(alice, "chips", "grant", user=carol, amount=bad)
         assert reply.ephemeral and reply.content.startswith("The amount must"), reply.content
