@@ -12,12 +12,36 @@ import random
 from collections.abc import Callable
 
 from engine.cards import FULL_DECK
-from engine.hand import Hand
+from engine.hand import Action, ActionKind, Hand
 from engine.table import TableEvent
 from engine.tournament import Tournament
-from tests.engine.test_table_sim import random_action
 
 Settled = Callable[[Tournament, int, list[TableEvent]], None]
+
+
+def casual_action(hand: Hand, rng: random.Random) -> None:
+    """A home-game regular picked at random: folds to a bet more often than not, calls the
+    rest, now and then bets or raises a little, very rarely shoves. (Calling most raises, as the
+    cash simulation's players do, busts a field in a few orbits.)"""
+    legal = hand.legal()
+    assert legal is not None
+    i, unit = legal.player, hand.config.chip_unit
+    roll = rng.random()
+    if roll < 0.01:
+        hand.timeout(i)
+    elif legal.can_raise and roll > 0.996:
+        hand.go_all_in(i)
+    elif legal.can_raise and roll > 0.92:
+        low = -(-legal.min_raise_to // unit) * unit
+        top = min(legal.max_raise_to, low + 2 * hand.config.big_blind)
+        amount = min(low + unit * rng.randint(0, max(0, (top - low) // unit)), legal.max_raise_to)
+        hand.apply(Action(ActionKind.BET if legal.is_bet else ActionKind.RAISE, i, amount))
+    elif legal.to_call and roll < 0.6:
+        hand.fold(i)
+    elif legal.to_call:
+        hand.call(i)
+    else:
+        hand.check(i)
 
 
 def play_tables(
@@ -25,7 +49,7 @@ def play_tables(
     rng: random.Random,
     now: float = 0.0,
     *,
-    decide: Callable[[Hand, random.Random], None] = random_action,
+    decide: Callable[[Hand, random.Random], None] = casual_action,
     settled: Settled | None = None,
     step: float = 2.0,
     max_hands: int = 200_000,
@@ -74,3 +98,23 @@ def play_tables(
         else:
             decide(hand, rng)
     return events, hands, now
+
+
+def finish_hands(
+    t: Tournament,
+    rng: random.Random,
+    now: float,
+    decide: Callable[[Hand, random.Random], None] = casual_action,
+) -> list[TableEvent]:
+    """Play out every hand in progress without dealing another (the tables fall still)."""
+    events: list[TableEvent] = []
+    for number in list(t.tables):
+        if number not in t.tables or t.is_over:
+            continue  # broken, or the tournament ended, when an earlier hand was settled
+        hand = t.hand_at(number)
+        if hand is None:
+            continue
+        while not hand.is_over:
+            decide(hand, rng)
+        events += t.finish_hand(now, table=number)
+    return events
