@@ -26,6 +26,8 @@ TABLES: tuple[tuple[str, str | None], ...] = (
     ("seats", None),
     ("ledger", "entry_id"),
     ("player_totals", None),
+    ("tournaments", "tournament_id"),
+    ("tournament_entries", None),
 )
 
 
