@@ -575,6 +575,11 @@ class _Clock:
 class _TournamentTable(Table):
     """A tournament's table, which can also let a player go to another table of it."""
 
+    @property
+    def size(self) -> int:
+        """Players seated (balancing asks after every hand: no views built for it)."""
+        return self.options.seats - len(self.free_seats())
+
     def release(self, player_id: PlayerId) -> PlayerLeft:
         seat = self.seat_of(player_id)
         if seat is None:
@@ -1165,7 +1170,7 @@ class Tournament:
             return events
         seats = self._config.seats
         while len(self._tables) > 1:
-            sizes = {n: len(t.seats()) for n, t in self._tables.items()}
+            sizes = {n: t.size for n, t in self._tables.items()}
             if sum(sizes.values()) <= (len(sizes) - 1) * seats:
                 victim = self._table_to_break(sizes)
                 if victim is None:
@@ -1204,10 +1209,8 @@ class Tournament:
         events: list[TableEvent] = []
         for pid in players:
             others = {n: t for n, t in self._tables.items() if n != victim and t.free_seats()}
-            low = min(len(t.seats()) for t in others.values())
-            target = self._rng.choice(
-                sorted(n for n, t in others.items() if len(t.seats()) == low)
-            )
+            low = min(t.size for t in others.values())
+            target = self._rng.choice(sorted(n for n, t in others.items() if t.size == low))
             seat = self._rng.choice(others[target].free_seats())
             events.append(self._move(pid, victim, target, seat, "table_broken"))
         del self._tables[victim]
@@ -1263,8 +1266,8 @@ class Tournament:
             if self.paused:
                 self._tables[number].pause()
             return number, [TableOpened(number)]
-        low = min(len(self._tables[n].seats()) for n in with_room)
-        shortest = sorted(n for n in with_room if len(self._tables[n].seats()) == low)
+        low = min(self._tables[n].size for n in with_room)
+        shortest = sorted(n for n in with_room if self._tables[n].size == low)
         return self._rng.choice(shortest), []
 
     def _open_table(self) -> int:
