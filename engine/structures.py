@@ -33,7 +33,7 @@ from decimal import Decimal, InvalidOperation
 
 from engine.errors import EngineError
 from engine.hand import AnteKind
-from engine.tournament import BlindLevel, PayoutTable, check_levels
+from engine.tournament import MAX_LEVELS, BlindLevel, PayoutTable, check_levels
 
 __all__ = [
     "PAYOUT_PRESETS",
@@ -243,8 +243,9 @@ def parse_structure(
             raise EngineError("structure_small_blind_above_big", level=number, small_blind=sb,
                               big_blind=bb)
         levels.append(BlindLevel(sb, bb, ante, minutes))
-        if len(levels) > 100:
-            raise EngineError("structure_too_many_levels", levels=len(items), maximum=100)
+        if len(levels) > MAX_LEVELS:
+            raise EngineError("structure_too_many_levels", levels=len(items),
+                              maximum=MAX_LEVELS)
     out = tuple(
         BlindLevel(lv.small_blind, lv.big_blind, lv.ante, lv.minutes, breaks.get(k, 0.0))
         for k, lv in enumerate(levels)

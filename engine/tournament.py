@@ -118,9 +118,8 @@ class BlindLevel:
         _int("ante", self.ante)
         if sb > bb:
             raise EngineError("bad_tournament", field="small_blind", value=sb, big_blind=bb)
-        if not self.minutes > 0:
+        if not _minutes("minutes", self.minutes, 0) > 0:
             raise EngineError("bad_tournament", field="minutes", value=repr(self.minutes))
-        _minutes("minutes", self.minutes, 0)
         _minutes("break_minutes", self.break_minutes, 0)
 
     def to_json(self) -> list[float]:

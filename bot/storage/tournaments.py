@@ -341,7 +341,7 @@ async def register(
         await tx.execute(
             "INSERT INTO tournament_entries (tournament_id, user_id, paid, late, registered_at)"
             " VALUES (?, ?, ?, ?, ?)",
-            (tournament_id, user_id, buy_in, int(late), now),
+            (tournament_id, user_id, buy_in, int(row["status"] == "running"), now),
         )
         if buy_in:
             await record(
