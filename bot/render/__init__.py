@@ -37,6 +37,13 @@ from bot.render.model import (
 )
 from bot.render.palettes import hole_palette, table_palette
 from bot.render.table import draw_table
+from bot.render.tournament import (
+    DEFAULT_TOURNAMENT_LABELS,
+    TournamentLabels,
+    TournamentView,
+    draw_tournament,
+    tournament_alt_text,
+)
 
 __all__ = [
     "DEFAULT_LABELS",
@@ -54,6 +61,7 @@ __all__ = [
     "draw_table",
     "render_hole_cards",
     "render_table",
+    "render_tournament",
     "warm_up",
 ]
 
@@ -82,6 +90,16 @@ def render_hole_cards(view: HoleCardsView, labels: Labels = DEFAULT_LABELS) -> R
     return RenderedImage(encode_palette_png(image, hole_palette()),
                          hole_cards_alt_text(view, labels),
                          image.width, image.height, "cards.png")
+
+
+def render_tournament(
+    view: TournamentView, labels: TournamentLabels = DEFAULT_TOURNAMENT_LABELS
+) -> RenderedImage:
+    """The tournament status board (1280 px wide palette PNG) and its alt text."""
+    image = draw_tournament(view, labels)
+    return RenderedImage(encode_palette_png(image, table_palette()),
+                         tournament_alt_text(view, labels), image.width, image.height,
+                         "tournament.png")
 
 
 def warm_up() -> None:

@@ -3,8 +3,9 @@
 
 ``python -m bot.render sample --out DIR [--locale zh-TW]``: write sample images (2, 6, 9 and 10
 seats, a pre-flop table, a river table with side pots, a showdown with a split pot, hole cards,
-both decks, names in several scripts) and ``alt_text.txt`` with every image's alt text, every
-word in the catalog of ``--locale`` (English by default).
+both decks, names in several scripts, a tournament's status board before, during and after
+play) and ``alt_text.txt`` with every image's alt text, every word in the catalog of
+``--locale`` (English by default).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bot.render import (
     DeckStyle,
     render_hole_cards,
     render_table,
+    render_tournament,
     samples,
 )
 from bot.render.assets import CARD_DIR
@@ -74,6 +76,16 @@ def write_samples(out: Path, locale: str | None = None) -> list[Path]:
         sheet = out / f"deck_{style.value}.png"
         sheet.write_bytes(encode_png(samples.deck_sheet(style)))
         written.append(sheet)
+    boards = {
+        "tournament_registering.png": samples.tournament_registering(),
+        "tournament_running.png": samples.tournament_running(),
+        "tournament_finished.png": samples.tournament_finished(),
+    }
+    for name, board in boards.items():
+        image = render_tournament(board)
+        (out / name).write_bytes(image.png)
+        written.append(out / name)
+        alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")
     names = out / "names_scripts.png"
     names.write_bytes(encode_png(names_sheet()))
     written.append(names)

@@ -22,6 +22,7 @@ from bot.render.model import (
     Street,
     TableView,
 )
+from bot.render.tournament import Phase, PlaceLine, PlayerLine, TablePanel, TournamentView
 
 __all__ = [
     "deck_sheet",
@@ -32,6 +33,9 @@ __all__ = [
     "showdown_split",
     "six_seat_flop",
     "ten_seat_scripts",
+    "tournament_finished",
+    "tournament_registering",
+    "tournament_running",
 ]
 
 HIDDEN = (None, None)
@@ -173,3 +177,55 @@ def deck_sheet(style: DeckStyle) -> Image.Image:
     back = cards["back"]
     sheet.paste(back, (gap + 13 * (w + gap), gap), back)
     return sheet
+
+
+_PLAYERS = (
+    "Alice", "Bartholomew the Magnificent", "Chen Wei 陈伟", "Dana", "Eitan", "Farah",
+    "Gustavo", "Hana 하나", "Ivan", "Józef", "Kenji", "Lena", "Marta", "Nadia", "Olu",
+    "Priya", "Quentin", "Rosa", "Sven", "Tariq", "Uma", "Vlad", "Wen", "Ximena", "Yusuf",
+    "Zoë", "Ahmed", "Bea", "Carlos", "Dmitri",
+)
+
+
+def tournament_running() -> TournamentView:
+    """Level 7 of a thirty-player freeze-out at three tables, four players out."""
+    stacks = (21_450, 8_350, 15_020, 3_300, 9_870, 12_400, 30_100, 5_120, 11_000, 7_775, 16_200,
+              9_100, 4_450, 13_375, 10_250, 6_600, 19_800, 2_900, 8_800, 12_050, 14_500, 9_990,
+              7_200, 11_900, 5_650, 20_000)
+    players = [PlayerLine(name, stack, seat=k % 9 + 1)
+               for k, (name, stack) in enumerate(zip(_PLAYERS, stacks, strict=False))]
+    tables = (
+        TablePanel(1, tuple(players[0:9]), in_hand=True),
+        TablePanel(2, tuple(players[9:18]), in_hand=True),
+        TablePanel(3, tuple(players[18:26])),
+    )
+    return TournamentView(
+        name="Friday Night Deepstack", phase=Phase.RUNNING, level=7, small_blind=200,
+        big_blind=400, ante=400, next_level=(250, 500, 500), seconds_to_next_level=754,
+        seconds_left=None, entrants=30, players_left=26, average_stack=11_538,
+        largest_stack=30_100, chip_leader="Gustavo", prize_pool=3_000,
+        payouts=(1_050, 660, 450, 330, 270, 240), late_registration_level=8,
+        registration_open=True, tables=tables,
+    )
+
+
+def tournament_registering() -> TournamentView:
+    return TournamentView(
+        name="Sunday Turbo", phase=Phase.REGISTERING, level=1, small_blind=50, big_blind=100,
+        ante=100, next_level=(75, 150, 150), seconds_left=7_200, entrants=7, max_players=27,
+        players_left=7, starting_stack=10_000, buy_in=100, average_stack=10_000,
+        largest_stack=10_000, prize_pool=700, payouts=(455, 245),
+        registered=_PLAYERS[:7],
+    )
+
+
+def tournament_finished() -> TournamentView:
+    places = (1_050, 660, 450, 330, 270, 240)
+    standings = tuple(
+        PlaceLine(k + 1, name, places[k] if k < len(places) else 0)
+        for k, name in enumerate(_PLAYERS[:12])
+    )
+    return TournamentView(
+        name="Friday Night Deepstack", phase=Phase.FINISHED, level=19, entrants=12,
+        players_left=1, prize_pool=3_000, payouts=places, standings=standings,
+    )

@@ -16,6 +16,7 @@ Open once at start-up and pass the ``Database`` to the functions of the modules 
 - ``tables``: tables, seats, buy-in, top-up, leave, close.
 - ``hands``: start, actions, result, void, rebuild (engine replay) and PHH export.
 - ``stats``: leaderboard, player statistics, recent hands.
+- ``tournaments``: registration, prize pools, the engine's saved state, places and prizes.
 - ``invariant``: the chip invariant check.
 - ``leases``: which process runs each server's tables.
 - ``backup``: online backup of the live file.
@@ -36,6 +37,7 @@ from bot.storage import (
     sqlite,
     stats,
     tables,
+    tournaments,
 )
 from bot.storage.backup import backup
 from bot.storage.db import Database, parse_database_url
@@ -56,4 +58,5 @@ __all__ = [
     "sqlite",
     "stats",
     "tables",
+    "tournaments",
 ]

@@ -17,7 +17,11 @@ Codes (stable): ``bad_id``, ``bad_amount``, ``amount_not_positive``, ``amount_to
 ``seat_mismatch``, ``action_out_of_order``, ``hand_chips_mismatch``, ``deck_commitment_mismatch``,
 ``hand_corrupt``, ``schema_too_new``, ``migration_failed``,
 ``invariant_broken``, ``database_missing``, ``bad_backup_path``, ``backup_failed``,
-``sqlite_too_old``, ``schema_differs``, ``target_not_empty``, ``copy_incomplete``.
+``sqlite_too_old``, ``schema_differs``, ``target_not_empty``, ``copy_incomplete``,
+``unknown_tournament``, ``channel_has_tournament``, ``tournament_name_taken``,
+``tournament_over``, ``registration_closed``, ``already_registered``, ``not_registered``,
+``tournament_full``, ``already_started``, ``not_enough_players``, ``not_running``,
+``results_mismatch``, ``prizes_mismatch``, ``pool_mismatch``.
 """
 
 from __future__ import annotations
@@ -61,6 +65,9 @@ INTERNAL_CODES = frozenset(
         "backup_failed",
         "schema_differs",
         "copy_incomplete",
+        "results_mismatch",
+        "prizes_mismatch",
+        "pool_mismatch",
     }
 )
 

@@ -27,6 +27,8 @@ TABLES: tuple[tuple[str, str | None], ...] = (
     ("ledger", "entry_id"),
     ("player_totals", None),
     ("user_locales", None),
+    ("tournaments", "tournament_id"),
+    ("tournament_entries", None),
 )
 # Not copied: the migrations (the target has its own) and the leases of the processes running
 # on the source (they do not run on the target).

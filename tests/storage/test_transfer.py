@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, StorageError, economy, hands, invariant, tables
+from bot.storage import Database, StorageError, economy, hands, invariant, tables, tournaments
 from bot.storage.hands import PlayerResult
+from bot.storage.tournaments import Placing
 from bot.storage.transfer import NOT_COPIED, TABLES, copy_database
 
 from .conftest import GUILD, HOST, make_table, snapshot, start_simple_hand
@@ -47,6 +48,19 @@ async def busy_economy(db: Database) -> None:
     closed = await make_table(db, channel=9_001)
     await tables.buy_in(db, closed, 104, 300)
     await tables.close_table(db, closed, actor_id=HOST)
+    # A tournament holding buy-ins, and one paid out.
+    for name, channel in (("Open", 9_003), ("Done", 9_004)):
+        tid = (await tournaments.create_tournament(
+            db, GUILD, channel, HOST, name=name, kind="time_limited", buy_in=40,
+            max_players=4, config={"levels": []},
+        )).tournament_id
+        await tournaments.register(db, tid, 101, state={"clock": [1, None, 0.0, 2]})
+        await tournaments.register(db, tid, 102)
+        if name == "Done":
+            await tournaments.start_tournament(db, tid, state={})
+            await tournaments.finish_tournament(
+                db, tid, [Placing(101, 1, 1, 80), Placing(102, 2, 1, 0)], state={}
+            )
 
 
 def rows_of(state: dict[str, object]) -> dict[str, object]:
