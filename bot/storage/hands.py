@@ -26,6 +26,15 @@ match the commitment published before the deal (``engine.commitment.DeckCommitme
 is public, its seed stays here). It is only for the server: verifying a hand opens the positions
 that were seen, never the deck. Hands stored before position-by-position commitments existed keep
 their whole-deck digest (``deck_scheme = 'sha256'``).
+
+Tournament hands (``tournament_id`` and ``level`` set) are stored, replayed, exported and
+verified the same way, but their stacks are tournament chips, which are not wallet chips and
+never enter the ledger: ``start_tournament_hand``, ``record_tournament_hand`` and
+``void_tournament_hand`` move nothing, hold ``chips = 0`` (the schema insists), and check what
+they can instead: the players dealt in are entrants still playing, their stacks are the ones the
+hand's configuration deals, and the finishing stacks add up to the starting ones. Each stores the
+tournament's own state (``bot.storage.tournaments.TournamentSave``) in the same transaction. The
+cash functions refuse a tournament hand, and the tournament ones a cash hand.
 """
 
 from __future__ import annotations
@@ -45,6 +54,9 @@ from bot.storage.errors import (
 )
 from bot.storage.ledger import Reason, hand_account, record, seat_account
 from bot.storage.tables import TableSave, check_save, close_in, unseat, write_save
+from bot.storage.tournaments import TournamentSave
+from bot.storage.tournaments import check_save as check_tournament_save
+from bot.storage.tournaments import write_save as write_tournament_save
 from engine.cards import Card, check_deck
 from engine.commitment import DeckCommitment, LegacyCommitment
 from engine.errors import EngineError
@@ -117,6 +129,8 @@ class StoredHand:
     ended_at: int | None
     players: tuple[StoredPlayer, ...]
     actions: tuple[Any, ...]  # Action.to_json() of every accepted action, in order
+    tournament_id: int | None = None  # a tournament's hand (its stacks are tournament chips)
+    level: int | None = None  # ... dealt at this level
 
     @property
     def commitment(self) -> DeckCommitment | None:
@@ -168,6 +182,56 @@ def _check_players(players: Sequence[HandSeat]) -> None:
         raise StorageError("bad_players", reason="duplicate_user")
 
 
+@dataclass(frozen=True, slots=True)
+class _Deal:
+    players: list[HandSeat]
+    cards: tuple[Card, ...]
+    config_text: str
+
+
+def _check_deal(
+    table_id: int,
+    config: object,
+    deck: Sequence[Card],
+    commitment: DeckCommitment,
+    players: Sequence[HandSeat],
+    button_seat: int | None,
+) -> _Deal:
+    """What every deal must be, cash or tournament, checked before its transaction opens."""
+    _check_players(players)
+    ordered = sorted(players, key=lambda p: p.player)
+    cards = _check_deck(deck)
+    if not isinstance(commitment, DeckCommitment) or not commitment.matches(cards):
+        raise StorageError("deck_commitment_mismatch", table_id=table_id)
+    config_text = to_json_text(config, "config")
+    config_json = from_json_text(config_text)
+    config_stacks = config_json.get("stacks") if isinstance(config_json, dict) else None
+    if config_stacks is not None and list(config_stacks) != [p.stack for p in ordered]:
+        raise StorageError("bad_players", reason="stacks_differ_from_config", stacks=config_stacks)
+    if button_seat is not None:
+        check_setting(button_seat, "button_seat", 1, MAX_SEATS)
+    return _Deal(ordered, cards, config_text)
+
+
+async def _next_hand(tx: Tx, table_id: int) -> tuple[int, int, int | None]:
+    """Count a new hand at an open table with none running: (guild, hand number, the
+    tournament the table belongs to)."""
+    table = await tx.fetchone(
+        "UPDATE poker_tables SET hand_count = hand_count + 1"
+        " WHERE table_id = ? AND status = 'open' RETURNING guild_id, hand_count, tournament_id",
+        (table_id,),
+    )
+    if table is None:
+        exists = await tx.scalar("SELECT 1 FROM poker_tables WHERE table_id = ?", (table_id,))
+        raise StorageError("table_closed" if exists else "unknown_table", table_id=table_id)
+    running = await tx.scalar(
+        "SELECT hand_id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
+    )
+    if running is not None:
+        raise StorageError("hand_in_progress", table_id=table_id, hand_id=running)
+    return int(table[0]), int(table[1]), table[2]
+
+
 async def start_hand(
     db: Database,
     table_id: int,
@@ -187,36 +251,15 @@ async def start_hand(
     ``stacks`` (when it has them, as ``HandConfig.to_json()`` does) must list the same values.
     """
     check_id(table_id, "table_id")
-    _check_players(players)
-    players = sorted(players, key=lambda p: p.player)
-    cards = _check_deck(deck)
-    if not isinstance(commitment, DeckCommitment) or not commitment.matches(cards):
-        raise StorageError("deck_commitment_mismatch", table_id=table_id)
-    config_text = to_json_text(config, "config")
-    config_json = from_json_text(config_text)
-    config_stacks = config_json.get("stacks") if isinstance(config_json, dict) else None
-    if config_stacks is not None and list(config_stacks) != [p.stack for p in players]:
-        raise StorageError("bad_players", reason="stacks_differ_from_config", stacks=config_stacks)
-    if button_seat is not None:
-        check_setting(button_seat, "button_seat", 1, MAX_SEATS)
+    deal = _check_deal(table_id, config, deck, commitment, players, button_seat)
+    players = deal.players
     checked = check_save(save)
     now = unix_now() if now is None else now
     total = sum(p.stack for p in players)
     async with db.write() as tx:
-        table = await tx.fetchone(
-            "UPDATE poker_tables SET hand_count = hand_count + 1"
-            " WHERE table_id = ? AND status = 'open' RETURNING guild_id, hand_count",
-            (table_id,),
-        )
-        if table is None:
-            exists = await tx.scalar("SELECT 1 FROM poker_tables WHERE table_id = ?", (table_id,))
-            raise StorageError("table_closed" if exists else "unknown_table", table_id=table_id)
-        guild_id, hand_no = table
-        running = await tx.scalar(
-            "SELECT hand_id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
-        )
-        if running is not None:
-            raise StorageError("hand_in_progress", table_id=table_id, hand_id=running)
+        guild_id, hand_no, tournament_id = await _next_hand(tx, table_id)
+        if tournament_id is not None:
+            raise StorageError("not_in_tournament", table_id=table_id)
         hand_id = await tx.insert(
             "INSERT INTO hands (guild_id, table_id, hand_no, config, deck, deck_salt,"
             " deck_digest, deck_scheme, button_seat, chips, started_at)"
@@ -225,8 +268,8 @@ async def start_hand(
                 guild_id,
                 table_id,
                 hand_no,
-                config_text,
-                to_json_text(list(cards), "deck"),
+                deal.config_text,
+                to_json_text(list(deal.cards), "deck"),
                 commitment.seed_hex,
                 commitment.root_hex,
                 button_seat,
@@ -360,14 +403,20 @@ async def _append_in(tx: Tx, hand_id: int, first_seq: int, texts: Sequence[str],
             raise await _append_refusal(tx, hand_id, seq)
 
 
-async def _running_hand(tx: Tx, hand_id: int) -> Row:
+async def _running_hand(tx: Tx, hand_id: int, *, tournament: bool = False) -> Row:
+    """A running hand of the kind asked for: cash hands move ledger chips, tournament hands
+    never do, and neither path may settle the other's."""
     row = await tx.fetchone(
-        "SELECT guild_id, table_id, status, chips FROM hands WHERE hand_id = ?", (hand_id,)
+        "SELECT guild_id, table_id, status, chips, tournament_id FROM hands WHERE hand_id = ?",
+        (hand_id,),
     )
     if row is None:
         raise StorageError("unknown_hand", hand_id=hand_id)
     if row["status"] != "running":
         raise StorageError("hand_not_running", hand_id=hand_id, status=row["status"])
+    if (row["tournament_id"] is not None) != tournament:
+        raise StorageError("not_in_tournament" if not tournament else "unknown_hand",
+                           hand_id=hand_id)
     return row
 
 
@@ -599,6 +648,187 @@ async def close_table(
         return await close_in(tx, table_id, actor_id=actor_id, now=now)
 
 
+# --- tournament hands ---------------------------------------------------------------------------
+
+
+def _required_save(save: TournamentSave) -> Any:
+    checked = check_tournament_save(save)
+    if checked is None:
+        raise StorageError("bad_json", field="save", detail="a tournament hand needs its save")
+    return checked
+
+
+async def start_tournament_hand(
+    db: Database,
+    table_id: int,
+    *,
+    level: int,
+    config: object,
+    deck: Sequence[Card],
+    commitment: DeckCommitment,
+    players: Sequence[HandSeat],
+    save: TournamentSave,
+    button_seat: int | None = None,
+    now: int | None = None,
+) -> int:
+    """Store a new hand at a tournament's table, dealt at ``level``, with the tournament's
+    state as the deal left it, in one transaction; the hand id. No chip moves: ``stack`` is
+    each player's tournament stack, which must be what the configuration deals him, and every
+    player must be an entrant still playing and in no other running hand of the tournament."""
+    check_id(table_id, "table_id")
+    check_setting(level, "level", 1, 100_000)
+    deal = _check_deal(table_id, config, deck, commitment, players, button_seat)
+    checked = _required_save(save)
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        guild_id, hand_no, tournament_id = await _next_hand(tx, table_id)
+        if tournament_id is None:
+            raise StorageError("not_tournament_table", table_id=table_id)
+        for p in deal.players:
+            place = await tx.fetchone(
+                "SELECT place FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
+                (tournament_id, p.user_id),
+            )
+            if place is None or place[0] is not None:
+                raise StorageError("not_playing", player=p.user_id)
+            elsewhere = await tx.scalar(
+                "SELECT h.hand_id FROM hands h JOIN hand_players hp ON hp.hand_id = h.hand_id"
+                " WHERE h.tournament_id = ? AND h.status = 'running' AND hp.user_id = ?",
+                (tournament_id, p.user_id),
+            )
+            if elsewhere is not None:
+                raise StorageError("hand_in_progress", player=p.user_id, hand_id=elsewhere)
+        hand_id = await tx.insert(
+            "INSERT INTO hands (guild_id, table_id, hand_no, config, deck, deck_salt,"
+            " deck_digest, deck_scheme, button_seat, chips, started_at, tournament_id, level)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 'merkle1', ?, 0, ?, ?, ?) RETURNING hand_id",
+            (
+                guild_id,
+                table_id,
+                hand_no,
+                deal.config_text,
+                to_json_text(list(deal.cards), "deck"),
+                commitment.seed_hex,
+                commitment.root_hex,
+                button_seat,
+                now,
+                tournament_id,
+                level,
+            ),
+        )
+        for p in deal.players:
+            await tx.execute(
+                "INSERT INTO hand_players (hand_id, player, guild_id, user_id, seat_no,"
+                " starting_stack) VALUES (?, ?, ?, ?, ?, ?)",
+                (hand_id, p.player, guild_id, p.user_id, p.seat_no, p.stack),
+            )
+        await write_tournament_save(tx, tournament_id, checked, now)
+        return hand_id
+
+
+async def append_tournament_actions(
+    db: Database,
+    hand_id: int,
+    first_seq: int,
+    actions: Sequence[object],
+    *,
+    save: TournamentSave,
+    now: int | None = None,
+) -> None:
+    """Actions of a tournament hand stored with the tournament's new state (a timeout that
+    marks a player away), atomically. Actions alone go through ``append_actions``."""
+    check_id(hand_id, "hand_id")
+    _check_seq(first_seq)
+    texts = [to_json_text(a, "action") for a in actions]
+    checked = _required_save(save)
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        hand = await _running_hand(tx, hand_id, tournament=True)
+        await _append_in(tx, hand_id, first_seq, texts, now)
+        await write_tournament_save(tx, int(hand["tournament_id"]), checked, now)
+
+
+async def record_tournament_hand(
+    db: Database,
+    hand_id: int,
+    result: object,
+    players: Sequence[PlayerResult],
+    *,
+    save: TournamentSave,
+    pot: int | None = None,
+    now: int | None = None,
+) -> None:
+    """Finish a tournament hand with the tournament's state after it (eliminations, moves,
+    broken tables, and the places and prizes if it ended the tournament), atomically.
+
+    The finishing stacks must add up to the starting ones: tournament chips are neither
+    created nor destroyed by a hand. Statistics are not counted (they are about wallet
+    chips)."""
+    check_id(hand_id, "hand_id")
+    _check_results(players)
+    if len({r.player for r in players}) != len(players):
+        raise StorageError("bad_players", reason="duplicate_player")
+    result_text = to_json_text(result, "result")
+    pot = sum(r.contributed for r in players) if pot is None else pot
+    if pot != 0:
+        check_amount(pot, "pot")
+    checked = _required_save(save)
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        hand = await _running_hand(tx, hand_id, tournament=True)
+        starts = {
+            int(row[0]): int(row[1])
+            for row in await tx.fetchall(
+                "SELECT player, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,)
+            )
+        }
+        if set(starts) != {r.player for r in players}:
+            raise StorageError("bad_players", reason="players_differ", expected=sorted(starts))
+        total = sum(r.final_stack for r in players)
+        if total != sum(starts.values()):
+            raise StorageError("hand_chips_mismatch", hand_id=hand_id,
+                               expected=sum(starts.values()), got=total)
+        for r in players:
+            await tx.execute(
+                "UPDATE hand_players SET final_stack = ?, contributed = ?, won = ?, vpip = ?,"
+                " pfr = ?, showdown = ? WHERE hand_id = ? AND player = ?",
+                (r.final_stack, r.contributed, r.won, int(r.vpip), int(r.pfr),
+                 int(r.showdown), hand_id, r.player),
+            )
+        await tx.execute(
+            "UPDATE hands SET status = 'finished', pot = ?, result = ?, ended_at = ?"
+            " WHERE hand_id = ?",
+            (pot, result_text, now, hand_id),
+        )
+        await write_tournament_save(tx, int(hand["tournament_id"]), checked, now)
+
+
+async def void_tournament_hand(
+    db: Database,
+    hand_id: int,
+    *,
+    reason: str,
+    save: TournamentSave,
+    actor_id: int | None = None,
+    first_seq: int | None = None,
+    actions: Sequence[object] = (),
+    now: int | None = None,
+) -> None:
+    """Call a tournament hand off (every stack as it was at the deal, in the engine) with the
+    void's logged ``actions`` and the tournament's state, atomically."""
+    void = _check_void(hand_id, reason, actor_id, first_seq, actions)
+    checked = _required_save(save)
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        hand = await _running_hand(tx, hand_id, tournament=True)
+        await _append_in(tx, hand_id, void.first_seq, void.texts, now)
+        await tx.execute(
+            "UPDATE hands SET status = 'voided', void_reason = ?, ended_at = ? WHERE hand_id = ?",
+            (void.reason, now, hand_id),
+        )
+        await write_tournament_save(tx, int(hand["tournament_id"]), checked, now)
+
+
 @dataclass(frozen=True, slots=True)
 class _Void:
     hand_id: int
@@ -656,7 +886,7 @@ async def _void_in(tx: Tx, hand_id: int, void: _Void, now: int) -> dict[int, int
 _HAND_COLUMNS = (
     "hand_id, guild_id, table_id, hand_no, status, config, deck, deck_salt, deck_digest,"
     " deck_scheme,"
-    " button_seat, chips, pot, result, void_reason, started_at, ended_at"
+    " button_seat, chips, pot, result, void_reason, started_at, ended_at, tournament_id, level"
 )
 
 
@@ -719,6 +949,8 @@ async def _load(tx: Tx, row: Row) -> StoredHand:
         ended_at=row["ended_at"],
         players=players,
         actions=actions,
+        tournament_id=row["tournament_id"],
+        level=row["level"],
     )
 
 
@@ -735,8 +967,11 @@ async def unfinished_hands(db: Database, table_id: int | None = None) -> list[St
     """Every running hand (of one table, or all): what start-up rebuilds or voids."""
     async with db.read() as tx:
         if table_id is None:
+            # Cash hands: a tournament's running hands come back with their tournament
+            # (``tournament_hands_running``).
             rows = await tx.fetchall(
-                f"SELECT {_HAND_COLUMNS} FROM hands WHERE status = 'running' ORDER BY hand_id"
+                f"SELECT {_HAND_COLUMNS} FROM hands WHERE status = 'running'"
+                " AND tournament_id IS NULL ORDER BY hand_id"
             )
         else:
             check_id(table_id, "table_id")
@@ -744,6 +979,18 @@ async def unfinished_hands(db: Database, table_id: int | None = None) -> list[St
                 f"SELECT {_HAND_COLUMNS} FROM hands WHERE status = 'running' AND table_id = ?",
                 (table_id,),
             )
+        return [await _load(tx, row) for row in rows]
+
+
+async def tournament_hands_running(db: Database, tournament_id: int) -> list[StoredHand]:
+    """The running hands of a tournament (one per table at most): what a restart replays."""
+    check_id(tournament_id, "tournament_id")
+    async with db.read() as tx:
+        rows = await tx.fetchall(
+            f"SELECT {_HAND_COLUMNS} FROM hands WHERE tournament_id = ? AND status = 'running'"
+            " ORDER BY hand_id",
+            (tournament_id,),
+        )
         return [await _load(tx, row) for row in rows]
 
 
@@ -772,12 +1019,16 @@ def phh_players(stored: StoredHand) -> list[str]:
 
 def phh_extra(stored: StoredHand) -> dict[str, object]:
     """The PHH fields only storage knows: the hand's number, its table and who sat where."""
-    return {
+    extra: dict[str, object] = {
         "hand": stored.hand_no,
         "table": stored.table_id,
         "seats": [p.seat_no for p in stored.players],
         "seat_count": max(p.seat_no for p in stored.players),
     }
+    if stored.tournament_id is not None:
+        extra["tournament"] = stored.tournament_id
+        extra["level"] = stored.level
+    return extra
 
 
 async def export_phh(
@@ -786,11 +1037,13 @@ async def export_phh(
     *,
     reveal_all: bool = False,
     players: Sequence[str] | None = None,
+    event: str | None = None,
 ) -> str:
     """A finished hand as PHH text, finishing stacks included, through the engine's writer.
 
     Unshown hole cards are written ``????`` unless ``reveal_all`` (only for the server's own
-    archive). ``players`` replaces the user ids as the players' names. Raises ``hand_corrupt``
+    archive). ``players`` replaces the user ids as the players' names; ``event`` names the
+    tournament a tournament hand was played in (PHH's ``event``). Raises ``hand_corrupt``
     if the stored hand does not replay to its stored result.
     """
     stored = await load_hand(db, hand_id)
@@ -805,4 +1058,7 @@ async def export_phh(
     names = phh_players(stored) if players is None else list(players)
     # An EngineError here (say "phh_unsupported" for a posted dead blind) passes through: the
     # hand is sound, PHH just cannot say it.
-    return dump_played_hand(hand, reveal_all=reveal_all, players=names, extra=phh_extra(stored))
+    extra = phh_extra(stored)
+    if event is not None and stored.tournament_id is not None:
+        extra["event"] = event
+    return dump_played_hand(hand, reveal_all=reveal_all, players=names, extra=extra)

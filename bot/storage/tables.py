@@ -1,5 +1,11 @@
 """Cash tables: configuration, channel, host, table message, seats and their stacks.
 
+A tournament's tables are rows here too (``tournament_id`` set, see
+``bot.storage.tournaments``) for what every table has — a channel, a table message, numbered
+hands — but they have no seats and hold no chip: everything below about seats and buy-ins is for
+cash tables only, and the queries a cash table's life runs on (restoring open tables, the
+server's table limits) leave tournament tables out.
+
 A seat's chips move in from its player's wallet (buy-in, top-up, rebuy) and back out (leaving,
 closing the table), each move one transaction with its ledger row. While a hand runs, the
 stacks of the players dealt in are held by the hand (``bot.storage.hands``): the seat shows
@@ -66,6 +72,7 @@ class TableInfo:
     hand_count: int
     created_at: int
     seats: tuple[SeatInfo, ...]
+    tournament_id: int | None = None  # a tournament's table (no seats: see the module)
 
     def seat_of(self, user_id: int) -> SeatInfo | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -73,8 +80,10 @@ class TableInfo:
 
 _TABLE_COLUMNS = (
     "table_id, guild_id, channel_id, host_id, config, min_buy_in, max_buy_in, chip_unit,"
-    " max_seats, message_id, status, hand_count, created_at"
+    " max_seats, message_id, status, hand_count, created_at, tournament_id"
 )
+# The tables a cash game runs on: a tournament's tables are restored by their tournament.
+CASH = "tournament_id IS NULL"
 _SEAT_QUERY = (
     "SELECT s.seat_no, s.user_id, s.stack, s.state, s.hand_id, COALESCE(hp.starting_stack, 0)"
     " FROM seats s LEFT JOIN hand_players hp ON hp.hand_id = s.hand_id AND hp.user_id = s.user_id"
@@ -99,6 +108,7 @@ async def _load_table(tx: Tx, row: Row) -> TableInfo:
         hand_count=row[11],
         created_at=row[12],
         seats=seats,
+        tournament_id=row[13],
     )
 
 
@@ -110,6 +120,14 @@ async def _table_row(tx: Tx, table_id: int, *, must_be_open: bool) -> Row:
         raise StorageError("unknown_table", table_id=table_id)
     if must_be_open and row["status"] != "open":
         raise StorageError("table_closed", table_id=table_id)
+    return row
+
+
+async def _cash_table_row(tx: Tx, table_id: int) -> Row:
+    """An open cash table: a tournament's table takes no buy-in and keeps no chips."""
+    row = await _table_row(tx, table_id, must_be_open=True)
+    if row["tournament_id"] is not None:
+        raise StorageError("not_in_tournament", table_id=table_id)
     return row
 
 
@@ -198,12 +216,25 @@ async def create_table(
     config_text = to_json_text(config, "config")
     async with db.write() as tx:
         await require_guild(tx, guild_id)
-        existing = await tx.scalar(
-            "SELECT table_id FROM poker_tables WHERE channel_id = ? AND status = 'open'",
+        existing = await tx.fetchone(
+            "SELECT table_id, tournament_id FROM poker_tables"
+            " WHERE channel_id = ? AND status = 'open'",
             (channel_id,),
         )
+        if existing is not None and existing[1] is not None:
+            raise StorageError("channel_has_tournament", channel_id=channel_id,
+                               tournament_id=existing[1])
         if existing is not None:
-            raise StorageError("channel_has_table", channel_id=channel_id, table_id=existing)
+            raise StorageError("channel_has_table", channel_id=channel_id, table_id=existing[0])
+        # A tournament still registering has no table yet, but the channel is its.
+        tournament = await tx.scalar(
+            "SELECT tournament_id FROM tournaments WHERE channel_id = ?"
+            " AND status IN ('registering', 'running')",
+            (channel_id,),
+        )
+        if tournament is not None:
+            raise StorageError("channel_has_tournament", channel_id=channel_id,
+                               tournament_id=tournament)
         if enforce_limits:
             await _check_table_limits(tx, guild_id, host_id)
         table_id = await tx.insert(
@@ -233,7 +264,7 @@ async def _check_table_limits(tx: Tx, guild_id: int, host_id: int) -> None:
     counts = await tx.fetchone(
         "SELECT COUNT(*), COALESCE(SUM(CASE WHEN host_id = ? THEN 1 ELSE 0 END), 0)"
         " FROM poker_tables"
-        " WHERE guild_id = ? AND status = 'open'",
+        f" WHERE guild_id = ? AND status = 'open' AND {CASH}",
         (host_id, guild_id),
     )
     assert counts is not None
@@ -283,7 +314,8 @@ async def open_table_guilds(db: Database) -> dict[int, int]:
     """Every open table's server (table id -> guild id): cheap enough to ask every few
     seconds, for the tables a process should take over."""
     rows = await db.fetchall(
-        "SELECT table_id, guild_id FROM poker_tables WHERE status = 'open' ORDER BY table_id"
+        f"SELECT table_id, guild_id FROM poker_tables WHERE status = 'open' AND {CASH}"
+        " ORDER BY table_id"
     )
     return {int(table_id): int(guild_id) for table_id, guild_id in rows}
 
@@ -293,13 +325,14 @@ async def open_tables(db: Database, guild_id: int | None = None) -> list[TableIn
     async with db.read() as tx:
         if guild_id is None:
             rows = await tx.fetchall(
-                f"SELECT {_TABLE_COLUMNS} FROM poker_tables WHERE status = 'open' ORDER BY table_id"
+                f"SELECT {_TABLE_COLUMNS} FROM poker_tables WHERE status = 'open' AND {CASH}"
+                " ORDER BY table_id"
             )
         else:
             check_id(guild_id, "guild_id")
             rows = await tx.fetchall(
                 f"SELECT {_TABLE_COLUMNS} FROM poker_tables WHERE guild_id = ? AND status = 'open'"
-                " ORDER BY table_id",
+                f" AND {CASH} ORDER BY table_id",
                 (guild_id,),
             )
         return [await _load_table(tx, row) for row in rows]
@@ -376,7 +409,7 @@ async def buy_in(
     checked = check_save(save)
     now = unix_now() if now is None else now
     async with db.write() as tx:
-        table = await _table_row(tx, table_id, must_be_open=True)
+        table = await _cash_table_row(tx, table_id)
         guild_id = table["guild_id"]
         if not table["min_buy_in"] <= amount <= table["max_buy_in"]:
             raise StorageError(
@@ -446,7 +479,7 @@ async def top_up(
     checked = check_save(save)
     now = unix_now() if now is None else now
     async with db.write() as tx:
-        table = await _table_row(tx, table_id, must_be_open=True)
+        table = await _cash_table_row(tx, table_id)
         guild_id = table["guild_id"]
         if amount % table["chip_unit"]:
             raise StorageError("amount_not_multiple", value=amount, chip_unit=table["chip_unit"])
@@ -584,7 +617,7 @@ async def leave_table(
 async def close_in(tx: Tx, table_id: int, *, actor_id: int | None, now: int) -> dict[int, int]:
     """In the open transaction ``tx``: close the table and send every stack home; {user id:
     chips returned}. Refused while a hand runs (void it first, in the same transaction)."""
-    table = await _table_row(tx, table_id, must_be_open=True)
+    table = await _cash_table_row(tx, table_id)
     running = await tx.scalar(
         "SELECT hand_id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
     )

@@ -18,6 +18,14 @@ storage refuses, nothing was written and the runtime goes back to the state it h
 
 Statuses: ``registering`` -> ``running`` -> ``finished``, and ``cancelled`` from either of the
 first two.
+
+Tables and hands. Each table of a running tournament is a row of ``poker_tables`` (with
+``tournament_id`` and ``table_no``): its channel, its table message and its hand numbers, like a
+cash table, but no seats. Its hands are stored like cash hands (``bot.storage.hands``: deck,
+commitment, actions, result) and labelled with the tournament and the level, but they move no
+chip through the ledger. Every transition of a running tournament stores a
+:class:`TournamentSave` in the same transaction: the engine's state, the tables it opened
+(late registration), the tables it broke, and, when it ended, the places and prizes paid.
 """
 
 from __future__ import annotations
@@ -45,12 +53,13 @@ from bot.storage.ledger import (
     wallet_account,
     wallet_balance,
 )
-from engine.limits import MAX_CHIPS
+from engine.limits import MAX_CHIPS, MAX_SEATS
 
 KINDS = ("freeze_out", "time_limited")
 OPEN = ("registering", "running")
 MAX_NAME = 100
 MAX_PLAYERS = 1_000
+MAX_TABLES = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +93,7 @@ class TournamentInfo:
     started_at: int | None
     ended_at: int | None
     entries: tuple[Entry, ...]  # by registration; by place once finished
+    alive_at: int | None = None  # Unix ms its process was last seen running it (heartbeat)
 
     @property
     def is_open(self) -> bool:
@@ -110,9 +120,171 @@ class Registration:
     pool: int
 
 
+@dataclass(frozen=True, slots=True)
+class TableOpening:
+    """A table the tournament opens (at the start, or for late registrants): its number in
+    the engine, the channel it plays in, its seats, and what its row keeps for the runtime."""
+
+    table_no: int
+    channel_id: int
+    seats: int
+    config: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTable:
+    """One of a tournament's tables as stored (its row of ``poker_tables``)."""
+
+    table_id: int
+    table_no: int
+    channel_id: int
+    message_id: int | None
+    hand_count: int
+    status: str
+    config: Any
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSave:
+    """What a transition of a running tournament stores with it, in the same transaction: the
+    engine's state, the runtime's settings (None: unchanged), the tables opened and broken, and
+    ``placings`` when the tournament ended (its prizes are paid then)."""
+
+    state: object
+    config: object = None
+    opened: tuple[TableOpening, ...] = ()
+    closed: tuple[int, ...] = ()
+    placings: tuple[Placing, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _CheckedSave:
+    state_text: str
+    config_text: str | None
+    opened: tuple[tuple[int, int, int, str], ...]
+    closed: tuple[int, ...]
+    placings: tuple[Placing, ...] | None
+
+
+def _check_openings(openings: Sequence[TableOpening]) -> tuple[tuple[int, int, int, str], ...]:
+    out = []
+    for opening in openings:
+        if not isinstance(opening, TableOpening):
+            raise StorageError("bad_json", field="opened", detail=repr(opening)[:50])
+        check_setting(opening.table_no, "table_no", 1, MAX_TABLES)
+        check_id(opening.channel_id, "channel_id")
+        check_setting(opening.seats, "seats", 2, MAX_SEATS)
+        config = {} if opening.config is None else opening.config
+        out.append((opening.table_no, opening.channel_id, opening.seats,
+                    to_json_text(config, "config")))
+    numbers = [o[0] for o in out]
+    channels = [o[1] for o in out]
+    if len(set(numbers)) != len(numbers) or len(set(channels)) != len(channels):
+        raise StorageError("bad_json", field="opened", detail="a table or channel twice")
+    return tuple(out)
+
+
+def _check_placings(placings: Sequence[Placing]) -> tuple[Placing, ...]:
+    checked: list[Placing] = []
+    for p in placings:
+        if not isinstance(p, Placing):
+            raise StorageError("results_mismatch", value=repr(p)[:50])
+        check_id(p.user_id, "user_id")
+        check_setting(p.place, "place", 1, MAX_PLAYERS)
+        check_setting(p.tied, "tied", 1, MAX_PLAYERS)
+        check_setting(p.prize, "prize", 0, MAX_CHIPS)
+        checked.append(p)
+    return tuple(checked)
+
+
+def check_save(save: TournamentSave | None) -> _CheckedSave | None:
+    """Validate a save before its transaction opens."""
+    if save is None:
+        return None
+    if not isinstance(save, TournamentSave):
+        raise StorageError("bad_json", field="save", detail=repr(save)[:50])
+    closed = tuple(check_setting(n, "table_no", 1, MAX_TABLES) for n in save.closed)
+    if len(set(closed)) != len(closed):
+        raise StorageError("bad_json", field="closed", detail="a table twice")
+    return _CheckedSave(
+        to_json_text(save.state, "state"),
+        None if save.config is None else to_json_text(save.config, "config"),
+        _check_openings(save.opened),
+        closed,
+        None if save.placings is None else _check_placings(save.placings),
+    )
+
+
+async def write_save(tx: Tx, tournament_id: int, save: _CheckedSave, now: int) -> None:
+    """Store a checked save in the open transaction ``tx``: the tournament must be running."""
+    row = await _row(tx, tournament_id)
+    if row["status"] != "running":
+        if row["status"] == "registering":
+            raise StorageError("not_running", tournament_id=tournament_id)
+        raise _over(row)
+    await _save(tx, tournament_id, save.state_text)
+    if save.config_text is not None:
+        await tx.execute(
+            "UPDATE tournaments SET config = ? WHERE tournament_id = ?",
+            (save.config_text, tournament_id),
+        )
+    await _open_tables(tx, row, save.opened, now)
+    for table_no in save.closed:
+        await _close_table(tx, tournament_id, table_no, now)
+    if save.placings is not None:
+        await _finish_in(tx, row, save.placings, save.state_text, now)
+
+
+async def _open_tables(
+    tx: Tx, row: Row, openings: Sequence[tuple[int, int, int, str]], now: int
+) -> None:
+    for table_no, channel_id, seats, config_text in openings:
+        taken = await tx.scalar(
+            "SELECT table_id FROM poker_tables WHERE channel_id = ? AND status = 'open'",
+            (channel_id,),
+        )
+        if taken is not None:
+            raise StorageError("channel_has_table", channel_id=channel_id, table_id=taken)
+        # The buy-in columns mean nothing here (no seat, no chip): the smallest legal values.
+        await tx.insert(
+            "INSERT INTO poker_tables (guild_id, channel_id, host_id, config, min_buy_in,"
+            " max_buy_in, chip_unit, max_seats, created_at, tournament_id, table_no)"
+            " VALUES (?, ?, ?, ?, 1, 1, 1, ?, ?, ?, ?) RETURNING table_id",
+            (row["guild_id"], channel_id, row["host_id"], config_text, seats, now,
+             row["tournament_id"], table_no),
+        )
+
+
+async def _close_table(tx: Tx, tournament_id: int, table_no: int, now: int) -> None:
+    found = await tx.fetchone(
+        "SELECT table_id FROM poker_tables WHERE tournament_id = ? AND table_no = ?"
+        " AND status = 'open'",
+        (tournament_id, table_no),
+    )
+    if found is None:
+        raise StorageError("unknown_table", tournament_id=tournament_id, table_no=table_no)
+    running = await tx.scalar(
+        "SELECT hand_id FROM hands WHERE table_id = ? AND status = 'running'", (found[0],)
+    )
+    if running is not None:
+        raise StorageError("hand_in_progress", table_id=found[0], hand_id=running)
+    await tx.execute(
+        "UPDATE poker_tables SET status = 'closed', closed_at = ? WHERE table_id = ?",
+        (now, found[0]),
+    )
+
+
+async def _close_all_tables(tx: Tx, tournament_id: int, now: int) -> None:
+    await tx.execute(
+        "UPDATE poker_tables SET status = 'closed', closed_at = ?"
+        " WHERE tournament_id = ? AND status = 'open'",
+        (now, tournament_id),
+    )
+
+
 _COLUMNS = (
     "tournament_id, guild_id, channel_id, host_id, name, kind, buy_in, max_players, entrants,"
-    " pool, config, state, status, starts_at, created_at, started_at, ended_at"
+    " pool, config, state, status, starts_at, created_at, started_at, ended_at, alive_at"
 )
 
 
@@ -145,6 +317,7 @@ async def _load(tx: Tx, row: Row) -> TournamentInfo:
         started_at=row[15],
         ended_at=row[16],
         entries=entries,
+        alive_at=row[17],
     )
 
 
@@ -299,16 +472,19 @@ async def register(
     *,
     late: bool = False,
     state: object = None,
+    tables: Sequence[TableOpening] = (),
     now: int | None = None,
 ) -> Registration:
     """Take the buy-in from his wallet (opened if needed) into the prize pool and enter him.
 
     Before the start; or ``late`` (the engine accepted a late registration) while running.
-    ``state``: the engine's state after it, saved in the same transaction.
+    ``state``: the engine's state after it, saved in the same transaction, with the ``tables``
+    opened for him (every seat was taken).
     """
     check_id(tournament_id, "tournament_id")
     check_id(user_id, "user_id")
     state_text = _state_text(state)
+    openings = _check_openings(tables)
     now = unix_now() if now is None else now
     async with db.write() as tx:
         row = await _row(tx, tournament_id)
@@ -356,6 +532,7 @@ async def register(
             )
         if state_text is not None:
             await _save(tx, tournament_id, state_text)
+        await _open_tables(tx, row, openings, now)
         return Registration(balance, int(updated[0]), int(updated[1]))
 
 
@@ -421,11 +598,21 @@ async def unregister(
 
 
 async def start_tournament(
-    db: Database, tournament_id: int, *, state: object, now: int | None = None
+    db: Database,
+    tournament_id: int,
+    *,
+    state: object,
+    tables: Sequence[TableOpening] = (),
+    config: object = None,
+    now: int | None = None,
 ) -> TournamentInfo:
-    """Registration (if no late one) closes and play begins: at least two entrants."""
+    """Registration (if no late one) closes and play begins: at least two entrants. The
+    tables of the seat draw open in the same transaction (``config``: the runtime's settings
+    as the start left them)."""
     check_id(tournament_id, "tournament_id")
     state_text = to_json_text(state, "state")
+    openings = _check_openings(tables)
+    config_text = None if config is None else to_json_text(config, "config")
     now = unix_now() if now is None else now
     async with db.write() as tx:
         row = await _row(tx, tournament_id)
@@ -440,6 +627,12 @@ async def start_tournament(
             " WHERE tournament_id = ?",
             (now, state_text, tournament_id),
         )
+        if config_text is not None:
+            await tx.execute(
+                "UPDATE tournaments SET config = ? WHERE tournament_id = ?",
+                (config_text, tournament_id),
+            )
+        await _open_tables(tx, row, openings, now)
         return await _load(tx, await _row(tx, tournament_id))
 
 
@@ -482,6 +675,13 @@ async def cancel_tournament(
             raise StorageError("pool_mismatch", tournament_id=tournament_id)
         for user, paid in refunds.items():
             await _refund(tx, row, user, paid, now, actor_id)
+        # Hands in play end with it: tournament chips are not prizes, nothing moves.
+        await tx.execute(
+            "UPDATE hands SET status = 'voided', void_reason = 'tournament cancelled',"
+            " ended_at = ? WHERE tournament_id = ? AND status = 'running'",
+            (now, tournament_id),
+        )
+        await _close_all_tables(tx, tournament_id, now)
         await tx.execute(
             "UPDATE tournaments SET status = 'cancelled', ended_at = ? WHERE tournament_id = ?",
             (now, tournament_id),
@@ -501,18 +701,12 @@ async def finish_tournament(
 
     Exactly one placing per entrant, and prizes adding up to the pool to the chip: anything
     else is a bug in the caller (``results_mismatch``, ``prizes_mismatch``) and pays nothing.
+    A transition that ends the tournament (a hand's result) does the same through its
+    :class:`TournamentSave` instead.
     """
     check_id(tournament_id, "tournament_id")
     state_text = to_json_text(state, "state")
-    checked: list[Placing] = []
-    for p in placings:
-        if not isinstance(p, Placing):
-            raise StorageError("results_mismatch", value=repr(p)[:50])
-        check_id(p.user_id, "user_id")
-        check_setting(p.place, "place", 1, MAX_PLAYERS)
-        check_setting(p.tied, "tied", 1, MAX_PLAYERS)
-        check_setting(p.prize, "prize", 0, MAX_CHIPS)
-        checked.append(p)
+    checked = _check_placings(placings)
     now = unix_now() if now is None else now
     async with db.write() as tx:
         row = await _row(tx, tournament_id)
@@ -520,40 +714,95 @@ async def finish_tournament(
             if row["status"] == "registering":
                 raise StorageError("not_running", tournament_id=tournament_id)
             raise _over(row)
-        users = {int(r[0]) for r in await tx.fetchall(
-            "SELECT user_id FROM tournament_entries WHERE tournament_id = ?", (tournament_id,)
-        )}
-        given = [p.user_id for p in checked]
-        if len(set(given)) != len(given) or set(given) != users:
-            raise StorageError("results_mismatch", tournament_id=tournament_id,
-                               entrants=len(users), placings=len(given))
-        total = sum(p.prize for p in checked)
-        if total != row["pool"]:
-            raise StorageError("prizes_mismatch", tournament_id=tournament_id, prizes=total,
-                               pool=row["pool"])
-        for p in checked:
-            await tx.execute(
-                "UPDATE tournament_entries SET place = ?, tied = ?, prize = ?"
-                " WHERE tournament_id = ? AND user_id = ?",
-                (p.place, p.tied, p.prize, tournament_id, p.user_id),
-            )
-            if not p.prize:
-                continue
-            await credit_wallet(tx, row["guild_id"], p.user_id, p.prize, now=now, create=True)
-            await record(
-                tx,
-                guild_id=row["guild_id"],
-                amount=p.prize,
-                source=tournament_account(tournament_id),
-                dest=wallet_account(p.user_id),
-                reason=Reason.TOURNAMENT_PRIZE,
-                user_id=p.user_id,
-                note=f"place {p.place}",
-                now=now,
-            )
-        await tx.execute(
-            "UPDATE tournaments SET pool = 0, status = 'finished', ended_at = ?, state = ?"
-            " WHERE tournament_id = ?",
-            (now, state_text, tournament_id),
-        )
+        await _finish_in(tx, row, checked, state_text, now)
         return await _load(tx, await _row(tx, tournament_id))
+
+
+async def _finish_in(
+    tx: Tx, row: Row, placings: Sequence[Placing], state_text: str, now: int
+) -> None:
+    tournament_id = row["tournament_id"]
+    running = await tx.scalar(
+        "SELECT hand_id FROM hands WHERE tournament_id = ? AND status = 'running'",
+        (tournament_id,),
+    )
+    if running is not None:
+        raise StorageError("hand_in_progress", tournament_id=tournament_id, hand_id=running)
+    users = {int(r[0]) for r in await tx.fetchall(
+        "SELECT user_id FROM tournament_entries WHERE tournament_id = ?", (tournament_id,)
+    )}
+    given = [p.user_id for p in placings]
+    if len(set(given)) != len(given) or set(given) != users:
+        raise StorageError("results_mismatch", tournament_id=tournament_id,
+                           entrants=len(users), placings=len(given))
+    total = sum(p.prize for p in placings)
+    if total != row["pool"]:
+        raise StorageError("prizes_mismatch", tournament_id=tournament_id, prizes=total,
+                           pool=row["pool"])
+    for p in placings:
+        await tx.execute(
+            "UPDATE tournament_entries SET place = ?, tied = ?, prize = ?"
+            " WHERE tournament_id = ? AND user_id = ?",
+            (p.place, p.tied, p.prize, tournament_id, p.user_id),
+        )
+        if not p.prize:
+            continue
+        await credit_wallet(tx, row["guild_id"], p.user_id, p.prize, now=now, create=True)
+        await record(
+            tx,
+            guild_id=row["guild_id"],
+            amount=p.prize,
+            source=tournament_account(tournament_id),
+            dest=wallet_account(p.user_id),
+            reason=Reason.TOURNAMENT_PRIZE,
+            user_id=p.user_id,
+            note=f"place {p.place}",
+            now=now,
+        )
+    await tx.execute(
+        "UPDATE tournaments SET pool = 0, status = 'finished', ended_at = ?, state = ?"
+        " WHERE tournament_id = ?",
+        (now, state_text, tournament_id),
+    )
+    await _close_all_tables(tx, tournament_id, now)
+
+
+async def tournament_tables(
+    db: Database, tournament_id: int, *, open_only: bool = True
+) -> list[TournamentTable]:
+    """A tournament's tables by number (the open ones, or all it ever had)."""
+    check_id(tournament_id, "tournament_id")
+    where = " AND status = 'open'" if open_only else ""
+    rows = await db.fetchall(
+        "SELECT table_id, table_no, channel_id, message_id, hand_count, status, config"
+        f" FROM poker_tables WHERE tournament_id = ?{where} ORDER BY table_no",
+        (tournament_id,),
+    )
+    return [
+        TournamentTable(r[0], r[1], r[2], r[3], r[4], r[5], from_json_text(r[6])) for r in rows
+    ]
+
+
+async def open_tournament_guilds(db: Database) -> dict[int, int]:
+    """Every open tournament's server (tournament id -> guild id), for the process that
+    should run it."""
+    rows = await db.fetchall(
+        "SELECT tournament_id, guild_id FROM tournaments WHERE status IN (?, ?)"
+        " ORDER BY tournament_id",
+        OPEN,
+    )
+    return {int(tid): int(guild) for tid, guild in rows}
+
+
+async def heartbeat(db: Database, tournament_id: int, alive_at: int) -> bool:
+    """Note that the running tournament's clock was alive at ``alive_at`` (Unix ms): one
+    small statement every few seconds, so a crash costs the players no time. False when the
+    tournament is not running any more."""
+    check_id(tournament_id, "tournament_id")
+    check_setting(alive_at, "alive_at", 0, 2**62)
+    rows = await db.write_one(
+        "UPDATE tournaments SET alive_at = ? WHERE tournament_id = ? AND status = 'running'"
+        " RETURNING tournament_id",
+        (alive_at, tournament_id),
+    )
+    return bool(rows)

@@ -19,6 +19,8 @@ from bot.storage.errors import StorageError
 TABLES: tuple[tuple[str, str | None], ...] = (
     ("guilds", None),
     ("wallets", None),
+    # Before the tables: a tournament's tables and hands refer to it.
+    ("tournaments", "tournament_id"),
     ("poker_tables", "table_id"),
     ("hands", "hand_id"),
     ("hand_players", None),
@@ -27,7 +29,6 @@ TABLES: tuple[tuple[str, str | None], ...] = (
     ("ledger", "entry_id"),
     ("player_totals", None),
     ("user_locales", None),
-    ("tournaments", "tournament_id"),
     ("tournament_entries", None),
 )
 # Not copied: the migrations (the target has its own) and the leases of the processes running
