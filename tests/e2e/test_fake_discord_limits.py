@@ -720,3 +720,88 @@ async def test_interaction_tokens_expire_after_15_minutes(
         assert answer.body["message"] == "Invalid Webhook Token"
     assert not any(m.content == "x" for m in fake.messages.values())
     assert time.time() - old.created_at > fake.interaction_token_lifetime
+
+
+# ---------------------------------------------------------------------- threads
+
+
+async def test_a_thread_is_started_with_discords_checks(
+    fake: FakeDiscord, api: Api, world: World
+) -> None:
+    poker = world.guild.channel("poker")
+
+    async def start(channel: FakeChannel | int, body: dict[str, Any]) -> Answer:
+        channel_id = channel.id if isinstance(channel, FakeChannel) else channel
+        return await api("POST", f"/channels/{channel_id}/threads", body)
+
+    made = await start(poker, {"name": "Table 2", "type": 11, "auto_archive_duration": 1440})
+    assert made.status == 201, made.body
+    thread = fake.channels[int(made.body["id"])]
+    assert thread.is_thread and thread.parent is poker
+    assert fake.threads_of(poker) == [thread]
+    assert made.body["parent_id"] == str(poker.id)
+    assert made.body["thread_metadata"]["archived"] is False
+    # The name is 1 to 100 characters; the archive time one of Discord's four.
+    assert_refused(await start(poker, {"name": "", "type": 11}))
+    assert_refused(await start(poker, {"name": "x" * 101, "type": 11}))
+    assert_refused(await start(poker, {"name": "ok", "type": 11, "auto_archive_duration": 30}))
+    # Not in a thread, not in a DM; not without the permission to create threads.
+    assert_refused(await start(thread, {"name": "inner", "type": 11}), 400, 50024)
+    readonly = world.guild.channel("readonly")
+    assert_refused(await start(readonly, {"name": "t", "type": 11}), 403, 50013)
+    assert len(fake.threads_of(poker)) == 1
+    # Messages go in it as in a channel, with "Send Messages in Threads".
+    assert (await api.post(thread, {"content": "hello"})).status == 200
+    assert [m.content for m in fake.messages_in(thread)] == ["hello"]
+
+
+async def test_an_archived_thread_reopens_unless_locked(
+    fake: FakeDiscord, api: Api, world: World
+) -> None:
+    poker = world.guild.channel("poker")
+    made = await api("POST", f"/channels/{poker.id}/threads", {"name": "T", "type": 11})
+    thread = fake.channels[int(made.body["id"])]
+    archived = await api("PATCH", f"/channels/{thread.id}", {"archived": True})
+    assert archived.status == 200 and thread.archived
+    # Its creator may archive it but not lock it without Manage Threads.
+    assert_refused(await api("PATCH", f"/channels/{thread.id}", {"locked": True}), 403, 50013)
+    assert (await api.post(thread, {"content": "back"})).status == 200
+    assert not thread.archived
+    thread.archived = thread.locked = True
+    assert_refused(await api.post(thread, {"content": "no"}), 400, 50083)
+    # Only threads are edited this way here.
+    assert_refused(await api("PATCH", f"/channels/{poker.id}", {"name": "x"}), 403, 50013)
+
+
+async def test_at_most_1000_active_threads_in_a_guild(
+    fake: FakeDiscord, api: Api, world: World
+) -> None:
+    poker = world.guild.channel("poker")
+    for n in range(1000):
+        world.guild.threads.append(
+            FakeChannel(f"t{n}", type=11, guild_id=world.guild.id, parent=poker)
+        )
+    full = await api("POST", f"/channels/{poker.id}/threads", {"name": "one more", "type": 11})
+    assert_refused(full, 400, 160006)
+    world.guild.threads[0].archived = True
+    assert (await api("POST", f"/channels/{poker.id}/threads", {"name": "now", "type": 11})
+            ).status == 201
+
+
+async def test_the_bot_starts_a_thread_and_hears_commands_from_it(
+    fake: FakeDiscord, bot: PokerBot, world: World
+) -> None:
+    import discord
+
+    poker = bot.get_channel(world.guild.channel("poker").id)
+    assert isinstance(poker, discord.TextChannel)
+    thread = await poker.create_thread(name="Table 1", type=discord.ChannelType.public_thread,
+                                       auto_archive_duration=1440)
+    fake_thread = fake.channels[thread.id]
+    assert fake_thread.parent is world.guild.channel("poker")
+    # The client learnt of it from the gateway too.
+    await fake.wait_for(lambda: bot.get_channel(thread.id) is not None, what="THREAD_CREATE")
+    await thread.send("in the thread")
+    assert fake.messages_in(fake_thread)[-1].content == "in the thread"
+    await thread.edit(archived=True)
+    assert fake_thread.archived

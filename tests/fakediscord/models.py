@@ -29,6 +29,9 @@ ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 USE_EXTERNAL_EMOJIS = 1 << 18
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 51) - 1
 
@@ -41,6 +44,8 @@ MEMBER_PERMISSIONS = (
     | READ_MESSAGE_HISTORY
     | USE_EXTERNAL_EMOJIS
     | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS
+    | CREATE_PRIVATE_THREADS
     | SEND_MESSAGES_IN_THREADS
 )
 
@@ -55,6 +60,12 @@ EVERYONE_MENTION = re.compile(r"@(?:everyone|here)\b")
 
 CHANNEL_TEXT = 0
 CHANNEL_DM = 1
+CHANNEL_PUBLIC_THREAD = 11
+CHANNEL_PRIVATE_THREAD = 12
+THREAD_TYPES = frozenset({CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD})
+# The lifetimes (minutes of inactivity) Discord accepts for a thread before it archives it.
+AUTO_ARCHIVE_MINUTES = frozenset({60, 1440, 4320, 10080})
+MAX_ACTIVE_THREADS = 1000  # per guild
 
 
 class SnowflakeFactory:
@@ -143,7 +154,8 @@ class FakeRole:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel, or (``type=CHANNEL_DM``) a DM channel with ``recipient``."""
+    """A guild text channel, a DM channel with ``recipient`` (``type=CHANNEL_DM``), or a thread
+    under the text channel ``parent`` (``type=CHANNEL_PUBLIC_THREAD`` or private)."""
 
     name: str
     id: int = field(default_factory=new_snowflake)
@@ -152,17 +164,56 @@ class FakeChannel:
     position: int = 0
     recipient: FakeUser | None = None
     # The bot's permissions here; None means the usual member set (see MEMBER_PERMISSIONS).
+    # A thread has no overwrites of its own: it has its parent's permissions.
     bot_permissions: int | None = None
+    parent: FakeChannel | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    created_at: float = field(default_factory=time.time)
 
     @property
     def is_dm(self) -> bool:
         return self.type == CHANNEL_DM
 
     @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
+    @property
     def app_permissions(self) -> int:
+        if self.parent is not None:
+            return self.parent.app_permissions
         return MEMBER_PERMISSIONS if self.bot_permissions is None else self.bot_permissions
 
     def payload(self, *, permissions: int | None = None) -> dict[str, Any]:
+        if self.is_thread:
+            assert self.parent is not None
+            data = {
+                "id": str(self.id),
+                "type": self.type,
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent.id),
+                "owner_id": str(self.owner_id or 0),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "total_message_sent": 0,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": iso_timestamp(self.created_at),
+                    "locked": self.locked,
+                    "create_timestamp": iso_timestamp(self.created_at),
+                },
+            }
+            if permissions is not None:
+                data["permissions"] = str(permissions)
+            return data
         if self.is_dm:
             recipients = [self.recipient.payload()] if self.recipient is not None else []
             data: dict[str, Any] = {
@@ -205,6 +256,7 @@ class FakeGuild:
     locale: str = "en-US"
     member_roles: dict[int, list[int]] = field(default_factory=dict)
     joined_at: float = field(default_factory=time.time)
+    threads: list[FakeChannel] = field(default_factory=list)
 
     @classmethod
     def create(
@@ -231,6 +283,10 @@ class FakeGuild:
             if channel.name == name:
                 return channel
         raise LookupError(f"guild {self.name!r} has no channel {name!r}")
+
+    def threads_of(self, parent: FakeChannel) -> list[FakeChannel]:
+        """The threads under ``parent``, oldest first (archived ones included)."""
+        return [t for t in self.threads if t.parent is parent]
 
     def everyone_role(self) -> FakeRole:
         # The @everyone role shares the guild's id; Discord always sends it.
@@ -312,7 +368,8 @@ class FakeGuild:
             "member_count": len(self.members),
             "members": [self.member_payload(member) for member in self.members],
             "channels": [channel.payload() for channel in self.channels],
-            "threads": [],
+            # Discord sends the active threads the bot can see with the guild.
+            "threads": [t.payload() for t in self.threads if not t.archived],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],

@@ -20,6 +20,7 @@ recorded in ``state.rate_limited``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -40,9 +41,18 @@ from .interactions import (
 )
 from .models import (
     ATTACH_FILES,
+    AUTO_ARCHIVE_MINUTES,
+    CHANNEL_PRIVATE_THREAD,
+    CHANNEL_PUBLIC_THREAD,
+    CHANNEL_TEXT,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
     EPHEMERAL,
     LOADING,
+    MANAGE_THREADS,
+    MAX_ACTIVE_THREADS,
     SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
     FakeChannel,
     FakeGuild,
@@ -226,6 +236,8 @@ class RestApi:
         self.limiter = RateLimiter(channel_rate, global_rate)
         self._rules: list[RateLimitRule] = []
         self.routes = self._build_routes()
+        # Gateway events the REST side causes (THREAD_CREATE, THREAD_UPDATE); set by the server.
+        self.dispatch: Callable[[str, Any], Awaitable[None]] | None = None
 
     # ------------------------------------------------------------------ plumbing
 
@@ -258,6 +270,8 @@ class RestApi:
             ("PATCH", webhook_message, self._webhook_patch, False),
             ("DELETE", webhook_message, self._webhook_delete, False),
             ("GET", r"/channels/(?P<channel_id>\d+)", self._get_channel, True),
+            ("PATCH", r"/channels/(?P<channel_id>\d+)", self._patch_channel, True),
+            ("POST", r"/channels/(?P<channel_id>\d+)/threads", self._start_thread, True),
             (
                 "POST",
                 r"/channels/(?P<channel_id>\d+)/messages",
@@ -637,8 +651,14 @@ class RestApi:
         allowed = channel.app_permissions
         if not allowed & VIEW_CHANNEL:
             raise ApiError(403, 50001, "Missing Access")
-        if not allowed & SEND_MESSAGES or (files and not allowed & ATTACH_FILES):
+        # In a thread "Send Messages in Threads" counts, not "Send Messages".
+        send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+        if not allowed & send or (files and not allowed & ATTACH_FILES):
             raise ApiError(403, 50013, "Missing Permissions")
+        if channel.is_thread and channel.archived:
+            if channel.locked:
+                raise ApiError(400, 50083, "Thread is archived")
+            channel.archived = False  # a message to an archived (unlocked) thread reopens it
 
     def _channel_message(self, channel: FakeChannel, message_id: str) -> FakeMessage:
         message = self.state.messages.get(int(message_id))
@@ -661,6 +681,95 @@ class RestApi:
 
     async def _get_channel(self, request: web.Request, channel_id: str) -> web.Response:
         return json_response(self._channel(channel_id).payload())
+
+    async def _start_thread(self, request: web.Request, channel_id: str) -> web.Response:
+        """Start a thread without a message (``POST /channels/{id}/threads``), with Discord's
+        checks: a text channel (not a thread, not a DM), the bot's permission to see it and to
+        create that kind of thread, a name of 1 to 100 characters, an allowed archive time, and
+        at most 1,000 active threads in the guild."""
+        parent = self._channel(channel_id)
+        if parent.is_dm or parent.type != CHANNEL_TEXT:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        payload, _ = await self.read_body(request)
+        data = payload if isinstance(payload, dict) else {}
+        # API v10 makes a private thread unless told otherwise (threads without a message).
+        kind = int(data.get("type", CHANNEL_PRIVATE_THREAD))
+        allowed = parent.app_permissions
+        if not allowed & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        needed = {CHANNEL_PUBLIC_THREAD: CREATE_PUBLIC_THREADS,
+                  CHANNEL_PRIVATE_THREAD: CREATE_PRIVATE_THREADS}.get(kind)
+        problems = []
+        if needed is None:
+            problems.append(f"type: {kind} is not a thread type")
+        name = data.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            problems.append("name: must be 1 to 100 characters")
+        duration = data.get("auto_archive_duration", 4320)
+        if duration not in AUTO_ARCHIVE_MINUTES:
+            problems.append(f"auto_archive_duration: {duration!r} is not one of 60, 1440, 4320,"
+                            " 10080")
+        if problems:
+            raise ApiError(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+        if needed is not None and not allowed & needed:
+            raise ApiError(403, 50013, "Missing Permissions")
+        guild = self.state.guild_of(parent)
+        assert guild is not None
+        if sum(1 for t in guild.threads if not t.archived) >= MAX_ACTIVE_THREADS:
+            raise ApiError(400, 160006, "Maximum number of active threads reached")
+        thread = FakeChannel(
+            name=str(name),
+            type=kind,
+            guild_id=guild.id,
+            parent=parent,
+            owner_id=self.state.bot_user.id,
+            auto_archive_duration=int(duration),
+        )
+        guild.threads.append(thread)
+        self.state.channels[thread.id] = thread
+        self.state.notify()
+        body = thread.payload()
+        await self._tell("THREAD_CREATE", {**body, "newly_created": True})
+        return json_response(body, 201)
+
+    async def _tell(self, event: str, data: dict[str, Any]) -> None:
+        # A REST call made with no gateway connected (a test's raw request) tells nobody.
+        if self.dispatch is not None:
+            with contextlib.suppress(RuntimeError):
+                await self.dispatch(event, data)
+
+    async def _patch_channel(self, request: web.Request, channel_id: str) -> web.Response:
+        """Modify a thread (``archived``, ``locked``, ``name``, ``auto_archive_duration``):
+        its creator may archive it and rename it; locking takes Manage Threads. Only threads:
+        the bot never edits other channels."""
+        channel = self._channel(channel_id)
+        if not channel.is_thread:
+            raise ApiError(403, 50013, "Missing Permissions")
+        payload, _ = await self.read_body(request)
+        data = payload if isinstance(payload, dict) else {}
+        allowed = channel.app_permissions
+        owner = channel.owner_id == self.state.bot_user.id
+        if not allowed & MANAGE_THREADS and (
+            not owner or "locked" in data or (channel.locked and data.get("archived") is False)
+        ):
+            raise ApiError(403, 50013, "Missing Permissions")
+        if "name" in data:
+            name = data["name"]
+            if not isinstance(name, str) or not 1 <= len(name) <= 100:
+                raise ApiError(400, 50035, "Invalid Form Body: name: must be 1 to 100 characters")
+            channel.name = name
+        if "auto_archive_duration" in data:
+            if data["auto_archive_duration"] not in AUTO_ARCHIVE_MINUTES:
+                raise ApiError(400, 50035, "Invalid Form Body: auto_archive_duration")
+            channel.auto_archive_duration = int(data["auto_archive_duration"])
+        if "archived" in data:
+            channel.archived = bool(data["archived"])
+        if "locked" in data:
+            channel.locked = bool(data["locked"])
+        self.state.notify()
+        body = channel.payload()
+        await self._tell("THREAD_UPDATE", body)
+        return json_response(body)
 
     async def _channel_post(self, request: web.Request, channel_id: str) -> web.Response:
         channel = self._channel(channel_id)

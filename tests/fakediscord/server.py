@@ -115,6 +115,7 @@ class FakeDiscord:
             global_rate=global_rate,
             shards=shards,
         )
+        self.rest.dispatch = self.gateway.dispatch
         self.strict_commands = strict_commands
         self._runner: web.AppRunner | None = None
 
@@ -274,6 +275,11 @@ class FakeDiscord:
 
     def describe_recent(self, count: int = 8) -> str:
         return self.state.describe_recent(count)
+
+    def threads_of(self, parent: FakeChannel) -> list[FakeChannel]:
+        """The threads the bot started under ``parent``, oldest first."""
+        guild = self.guild_of(parent)
+        return [] if guild is None else guild.threads_of(parent)
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel between the bot and ``user`` (made on first use, as Discord does)."""
