@@ -44,7 +44,6 @@ from bot.presenter import (
     chips,
     decision_number,
     hole_cards_text,
-    hole_cards_view,
     labels_for,
     mention,
     result_content,
@@ -55,6 +54,7 @@ from bot.runtime.clock import Decision, DecisionClock
 from bot.runtime.config import RuntimeOptions, TableConfig
 from bot.runtime.direct import DirectMessages, DmChannels, HoleCardsLetter
 from bot.runtime.messenger import TableMessenger, ViewFactory
+from bot.runtime.play import all_in_meaning, check_decision, hole_card_letters, seat_in_hand
 from bot.runtime.recovery import RestoredTable, live_hand, settle_departures
 from bot.runtime.results import player_results, result_summary
 from bot.storage import Database, StorageError, hands, tables
@@ -403,20 +403,9 @@ class TableRunner:
         (hand, decision) a button was drawn for: a press for another one is refused."""
         async with self.lock:
             hand, index = self._seat_in_hand(user_id, ref)
-            if ref is not None and ref[1] != decision_number(hand):
-                raise BotError("already_acted")
+            check_decision(hand, ref)
             self._check_not_leaving(user_id, kind is ActionKind.FOLD)
-            legal = hand.legal()
-            if (
-                kind is ActionKind.ALL_IN
-                and legal is not None
-                and legal.player == index
-                and legal.to_call
-                and not legal.can_raise
-                and not legal.raise_closed
-            ):
-                # Nobody left could answer a raise: going all-in can only mean calling.
-                kind = ActionKind.CALL
+            kind = all_in_meaning(hand, index, kind)
             draft = self._back_in_draft(user_id)
             events = await self._apply(hand, Action(kind, index, amount), draft=draft)
             # Stored: charge the reserve he used, and he is no longer away (if he was).
@@ -614,15 +603,7 @@ class TableRunner:
 
     def _seat_in_hand(self, user_id: int, ref: tuple[int, int] | None) -> tuple[Hand, int]:
         self._check_open()
-        hand = live_hand(self.table)
-        if hand is None:
-            raise BotError("no_hand")
-        if ref is not None and ref[0] != self.table.hand_number:
-            raise BotError("stale_message")
-        index = self.table.hand_index(user_id)
-        if index is None:
-            raise BotError("not_in_hand")
-        return hand, index
+        return seat_in_hand(self.table, user_id, ref)
 
     def _check_not_leaving(self, user_id: int, folding: bool) -> None:
         """What a leave decided stands: the player who left may fold, nothing else."""
@@ -911,19 +892,8 @@ class TableRunner:
         last; the table's for a player never seen)."""
         players = [int(pid) for pid in self.table.hand_players]
         spoken = await self.services.locales(players)
-        number = self.table.hand_number
         link = f"https://discord.com/channels/{self.guild_id}/{self.channel_id}"
-        letters = []
-        for index, pid in enumerate(players):
-            locale = resolve_locale(spoken.get(pid, self.locale))
-            caption = t("cards.caption", locale, hand=number)
-            text = t(
-                "cards.dm", locale, hand=number, cards=hole_cards_text(hand, index, locale),
-                link=link,
-            )
-            view = hole_cards_view(hand, index, caption, locale)
-            letters.append(HoleCardsLetter(pid, text, view, labels_for(locale)))
-        return letters
+        return hole_card_letters(hand, players, self.table.hand_number, spoken, self.locale, link)
 
     # -- internals: the clock --------------------------------------------------------------
 
