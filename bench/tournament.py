@@ -28,6 +28,7 @@ import time
 import tracemalloc
 from collections.abc import Callable
 
+from bot.presenter import tournament_view as view_from_status
 from bot.render import render_table, render_tournament, samples, warm_up
 from bot.render.tournament import TournamentView
 from engine.cards import FULL_DECK, Card
@@ -35,7 +36,6 @@ from engine.structures import payouts, structure
 from engine.table import Table, TableOptions
 from engine.tournament import Tournament, TournamentConfig
 from tests.engine.tournament_sim import casual_action
-from tests.render.tournament_views import view_from_status
 
 STACK = 10_000
 SEATS = 9

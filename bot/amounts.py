@@ -79,3 +79,41 @@ def read_count(value: object, option: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise BotError("out_of_range", option=option, minimum=low, maximum=high)
     return value
+
+
+# A Discord timestamp as users paste it (``<t:1700000000:f>``), Unix seconds, or a delay from now
+# (``90m``, ``1h30m``, ``in 2h``, ``+45s``).
+_DISCORD_TIME = re.compile(r"<t:(?P<unix>\d{1,12})(?::[tdfr])?>")
+_UNIX = re.compile(r"\d{9,12}")
+_DELAY = re.compile(r"(?:in\s+|\+)?(?:(?P<h>\d{1,3})\s*h)?\s*(?:(?P<m>\d{1,5})\s*m(?:in)?)?"
+                    r"\s*(?:(?P<s>\d{1,6})\s*s)?")
+# Later than this is no tournament anybody will wait for.
+_MAX_AHEAD = 366 * 24 * 3600
+
+
+def read_time(value: object, option: str, now: float) -> float:
+    """A moment (Unix seconds) typed for ``option``: a Discord timestamp, Unix seconds, or a
+    delay from ``now``; refused with ``bad_time`` otherwise. Whether it is in the past is the
+    caller's to judge (it says which of its times it was).
+
+    >>> read_time("<t:1700000000:R>", "ends_at", 1_699_990_000), read_time("1h30m", "ends_at", 100)
+    (1700000000.0, 5500.0)
+    """
+    if not isinstance(value, str) or len(value) > _MAX_TEXT:
+        raise BotError("bad_time", option=option)
+    text = value.strip().translate(_FULL_WIDTH).lower()
+    found = _DISCORD_TIME.fullmatch(text)
+    if found is not None:
+        moment = float(found["unix"])
+    elif _UNIX.fullmatch(text):
+        moment = float(text)
+    else:
+        delay = _DELAY.fullmatch(text)
+        if delay is None or not any(delay[k] for k in ("h", "m", "s")):
+            raise BotError("bad_time", option=option)
+        seconds = sum(int(delay[k] or 0) * scale for k, scale in (("h", 3600), ("m", 60),
+                                                                   ("s", 1)))
+        moment = float(now + seconds)
+    if moment > now + _MAX_AHEAD:
+        raise BotError("bad_time", option=option)
+    return moment

@@ -6,7 +6,8 @@ half-ready. In order, it:
 1. opens the game runtime (``bot.runtime.manager.GameRuntime.open``): the database, migrated and
    checked, and every open table of the servers this process runs restored (its shards, and
    the servers' leases: ``bot.runtime.ownership``);
-2. loads the cogs (one per feature area: ``/poker``, the action commands, ``/chips``);
+2. loads the cogs (one per feature area: ``/poker``, the action commands, ``/chips``,
+   ``/tournament``);
 3. registers the persistent buttons, so buttons on messages posted before a restart still work;
 4. gives the command tree the catalogs' translator (:class:`CatalogTranslator`), so Discord's
    command picker shows each user the descriptions in his language;
@@ -50,7 +51,7 @@ from bot.ui import DYNAMIC_ITEMS, build_view
 log = logging.getLogger(__name__)
 
 # Cogs loaded at start-up; each module's ``setup(bot)`` adds its commands and buttons.
-EXTENSIONS: tuple[str, ...] = ("cogs.poker", "cogs.actions", "cogs.chips")
+EXTENSIONS: tuple[str, ...] = ("cogs.poker", "cogs.actions", "cogs.chips", "cogs.tournament")
 # A press or a form no handler took within this long is answered as out of date.
 ORPHAN_AFTER = 1.5
 # Loggers that would write request bodies or SQL parameters (hole cards in a DM, the deck and

@@ -24,6 +24,7 @@ from bot.i18n import DEFAULT_LOCALE, t
 from bot.invite import missing_in_channel
 from bot.presenter import ack_text, hole_cards_view, labels_for
 from bot.render import render_hole_cards
+from bot.runtime.live import LiveTable
 from bot.runtime.manager import GameRuntime
 from bot.runtime.messenger import NOBODY, Press, image_file
 from bot.runtime.rendering import render
@@ -63,6 +64,14 @@ def table_here(interaction: discord.Interaction[Any]) -> TableRunner:
     runner = runtime_of(interaction).in_channel(interaction.channel_id)
     runner.remember(interaction.user.id, interaction.user.display_name)
     return runner
+
+
+def live_here(interaction: discord.Interaction[Any]) -> LiveTable:
+    """The table played in the channel the interaction came from, cash or tournament."""
+    guild_id_of(interaction)
+    table = runtime_of(interaction).live_in_channel(interaction.channel_id)
+    table.remember(interaction.user.id, interaction.user.display_name)
+    return table
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -114,7 +123,7 @@ async def reply(
 
 async def play(
     interaction: discord.Interaction[Any],
-    runner: TableRunner,
+    runner: LiveTable,
     kind: ActionKind,
     amount: object = None,
     *,
@@ -149,7 +158,7 @@ async def _answered_by_table(interaction: discord.Interaction[Any], press: Press
 
 async def preselect(
     interaction: discord.Interaction[Any],
-    runner: TableRunner,
+    runner: LiveTable,
     pre: PreAction,
     ref: tuple[int, int] | None = None,
 ) -> None:
@@ -158,7 +167,7 @@ async def preselect(
     await reply(interaction, t(f"preselect.{chosen.value}", locale_of(interaction)))
 
 
-async def show_my_cards(interaction: discord.Interaction[Any], runner: TableRunner) -> None:
+async def show_my_cards(interaction: discord.Interaction[Any], runner: LiveTable) -> None:
     """The player's hole cards as an image and text, visible to him only."""
     locale = locale_of(interaction)
     cards = runner.my_cards(interaction.user.id, locale)  # refuses at once if he has none
@@ -170,7 +179,7 @@ async def show_my_cards(interaction: discord.Interaction[Any], runner: TableRunn
 
 async def show_cards(
     interaction: discord.Interaction[Any],
-    runner: TableRunner,
+    runner: LiveTable,
     ref: tuple[int, int] | None = None,
 ) -> None:
     hand_number = None if ref is None else ref[0]
@@ -178,6 +187,6 @@ async def show_cards(
     await reply(interaction, t("reply.shown", locale_of(interaction)))
 
 
-async def back_in(interaction: discord.Interaction[Any], runner: TableRunner) -> None:
+async def back_in(interaction: discord.Interaction[Any], runner: LiveTable) -> None:
     await runner.sit_in(interaction.user.id)
     await reply(interaction, t("reply.sat_in", locale_of(interaction)))

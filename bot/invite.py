@@ -10,6 +10,8 @@ REQUIRED_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
+    # A tournament of several tables plays each in a thread under its channel.
+    create_public_threads=True,
     embed_links=True,
     attach_files=True,
     read_message_history=True,
@@ -33,6 +35,8 @@ def permission_names(permissions: discord.Permissions = REQUIRED_PERMISSIONS) ->
 def missing_in_channel(granted: discord.Permissions, *, thread: bool) -> list[str]:
     """The permissions a table needs in a channel (or thread) that ``granted`` lacks."""
     needed = discord.Permissions(REQUIRED_PERMISSIONS.value)
+    # Only a tournament needs threads, and it says so itself.
+    needed.create_public_threads = False
     # A thread needs "send messages in threads"; a channel needs plain "send messages".
     if thread:
         needed.send_messages = False

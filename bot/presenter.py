@@ -10,20 +10,32 @@ showdown (``hand.shown``); mucked and folded hands never do.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any
 
 from discord.utils import escape_markdown, escape_mentions
 
-from bot.i18n import number, t
+from bot.i18n import has_message, number, resolve_locale, t
 from bot.render import HoleCardsView, Labels, PotView, SeatState, SeatView, Street, TableView
 from bot.render.labels import catalog_labels, hand_words
 from bot.render.model import MAX_SEATS as MAX_RENDER_SEATS
 from bot.render.model import Blind
+from bot.render.tournament import (
+    Phase,
+    PlaceLine,
+    PlayerLine,
+    TablePanel,
+    TournamentLabels,
+    TournamentView,
+)
 from engine.cards import Card, format_card, pretty_cards
 from engine.evaluator import HandRank
-from engine.hand import ActionTaken, Hand, HandMucked, Legal
+from engine.hand import ActionTaken, AnteKind, Hand, HandMucked, Legal
+from engine.seating import PlayerId
 from engine.table import PlayerState, Table
+from engine.tournament import Standing, TournamentConfig, TournamentStatus
 
 __all__ = ["MAX_RENDER_SEATS"]
 
@@ -487,3 +499,126 @@ def ack_for(events: Sequence[object], player: int) -> ActionTaken | None:
             return event
     return None
 
+
+
+# --- tournaments ----------------------------------------------------------------------------
+
+
+def tournament_labels(locale: object = None) -> TournamentLabels:
+    """The status board's words from the catalog (``board.<field>``), per catalog language."""
+    return _tournament_labels(resolve_locale(locale))
+
+
+@cache
+def _tournament_labels(tag: str) -> TournamentLabels:
+    values: dict[str, str] = {}
+    for f in fields(TournamentLabels):
+        key = "number.thousands_separator" if f.name == "thousands_separator" else (
+            f"board.{f.name}")
+        if has_message(key, tag):
+            values[f.name] = t(key, tag)
+    return TournamentLabels(**values)
+
+
+_PHASES = {"registering": Phase.REGISTERING, "running": Phase.RUNNING,
+           "finished": Phase.FINISHED, "cancelled": Phase.CANCELLED}
+
+
+def tournament_view(
+    status: TournamentStatus,
+    names: Mapping[Any, str],
+    *,
+    name: str,
+    config: TournamentConfig,
+    away: Collection[PlayerId] = (),
+    phase: str | None = None,
+) -> TournamentView:
+    """The engine's status as the status board draws it (raw names: images and alt text
+    render no markdown). ``phase`` overrides the engine's (a cancelled tournament)."""
+
+    def called(player: PlayerId) -> str:
+        return names.get(player) or str(player)
+
+    nxt = status.next_level
+    return TournamentView(
+        name=name,
+        phase=_PHASES[phase or status.state.value],
+        level=status.level,
+        small_blind=status.small_blind,
+        big_blind=status.big_blind,
+        ante=status.ante,
+        big_blind_ante=status.ante_kind is not AnteKind.PER_PLAYER,
+        next_level=(nxt.small_blind, nxt.big_blind, nxt.ante) if nxt else None,
+        seconds_to_next_level=status.seconds_to_next_level,
+        seconds_left=status.seconds_left,
+        on_break=status.on_break,
+        paused=status.paused,
+        time_up=status.time_up,
+        entrants=status.entrants,
+        max_players=config.max_players,
+        players_left=status.players_left,
+        starting_stack=config.starting_stack,
+        buy_in=config.buy_in,
+        average_stack=status.average_stack,
+        largest_stack=status.largest_stack,
+        chip_leader=called(status.chip_leader) if status.chip_leader is not None else None,
+        prize_pool=status.prize_pool,
+        payouts=status.prizes,
+        late_registration_level=status.late_registration_level,
+        registration_open=status.registration_open,
+        tables=tuple(
+            TablePanel(
+                table.number,
+                tuple(PlayerLine(called(p), stack, seat, p in away)
+                      for seat, p, stack in table.seats),
+                table.in_hand,
+            )
+            for table in status.tables
+        ),
+        registered=tuple(called(p) for p in status.players)
+        if status.state.value == "registering" else (),
+        standings=tuple(PlaceLine(s.place, called(s.player_id), s.prize, s.tied)
+                        for s in status.standings),
+    )
+
+
+def stakes_text(small_blind: int, big_blind: int, ante: int, kind: AnteKind,
+                locale: object = None) -> str:
+    """"Blinds 50/100, big blind ante 100" in the reader's words."""
+    text = t("table.stakes", locale, small_blind=chips(small_blind, locale),
+             big_blind=chips(big_blind, locale))
+    if ante:
+        key = "tournament.bb_ante" if kind is AnteKind.BIG_BLIND else "tournament.ante"
+        text += t(key, locale, ante=chips(ante, locale))
+    return text
+
+
+def place_text(standing: Standing, locale: object = None) -> str:
+    """One line of the results: the place (shared places say so), the player, the prize."""
+    key = "tournament.place_tied" if standing.tied > 1 else "tournament.place"
+    line = t(key, locale, place=standing.place, player=mention(int(standing.player_id)))
+    if standing.prize:
+        line += t("tournament.place_prize", locale, prize=chips(standing.prize, locale))
+    return line
+
+
+def results_text(
+    name: str,
+    standings: Sequence[Standing],
+    locale: object = None,
+    *,
+    winning_hand: tuple[str, tuple[str, ...]] | None = None,
+    reason: str | None = None,
+) -> str:
+    """The post that ends a tournament: who won, with what hand, and every place and prize."""
+    lines = [t("tournament.finished", locale, name=safe_text(name))]
+    if reason == "time":
+        lines.append(t("tournament.finished_time", locale))
+    if standings:
+        lines.append(t("tournament.winner", locale, player=mention(int(standings[0].player_id))))
+    if winning_hand is not None:
+        code, ranks = winning_hand
+        lines.append(t("tournament.winning_hand", locale,
+                       hand=hand_words(code, ranks, locale)))
+    lines.extend(place_text(s, locale) for s in standings)
+    return "\n".join(lines)

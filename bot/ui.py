@@ -94,7 +94,7 @@ class TableButton(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEM
                    ref)
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
-        runner = runtime_of(interaction).table(self.table_id)
+        runner = runtime_of(interaction).live_table(self.table_id)
         if runner.guild_id != interaction.guild_id:
             raise BotError("table_closed")  # a forged id naming another server's table
         runner.remember(interaction.user.id, interaction.user.display_name)
@@ -122,7 +122,7 @@ class TableButton(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEM
         self, interaction: discord.Interaction[Any], ref: tuple[int, int] | None
     ) -> None:
         # Refuse before opening the form when the user could not raise anyway.
-        runner = runtime_of(interaction).table(self.table_id)
+        runner = runtime_of(interaction).live_table(self.table_id)
         hand = runner.hand
         legal = hand.legal() if hand is not None else None
         if legal is None or runner.player_of(legal.player) != interaction.user.id:
@@ -180,7 +180,7 @@ class RaiseModal(PokerModal):
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
         if interaction.user.id != self.user_id:
             raise BotError("not_your_turn")
-        runner = runtime_of(interaction).table(self.table_id)
+        runner = runtime_of(interaction).live_table(self.table_id)
         await play(
             interaction, runner, ActionKind.RAISE, self.amount.value, ref=self.ref, pressed=True
         )

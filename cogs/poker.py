@@ -24,6 +24,7 @@ from bot.interact import (
     command_text,
     defer,
     guild_id_of,
+    live_here,
     reply,
     require_channel_access,
     require_host,
@@ -31,9 +32,10 @@ from bot.interact import (
     show_my_cards,
     table_here,
 )
-from bot.presenter import MAX_RENDER_SEATS, chips, mention
+from bot.presenter import MAX_RENDER_SEATS, chips, mention, safe_text
 from bot.runtime.history import stored_hand, verification
 from bot.runtime.runner import TableRunner
+from bot.runtime.tourney import TournamentTable
 from bot.storage import economy, hands
 from engine.commitment import Opening
 from engine.hand import AnteKind, ReopenMode
@@ -210,7 +212,8 @@ class Poker(commands.Cog):
 
     @poker.command(name="sitin", description=command_text("command.poker.sitin"))
     async def sitin(self, interaction: Interaction) -> None:
-        runner = table_here(interaction)
+        # At a tournament's table too: a player marked away is back.
+        runner = live_here(interaction)
         await runner.sit_in(interaction.user.id)
         await reply(interaction, t("reply.sat_in", locale_of(interaction)))
 
@@ -224,11 +227,11 @@ class Poker(commands.Cog):
 
     @poker.command(name="cards", description=command_text("command.poker.cards"))
     async def cards(self, interaction: Interaction) -> None:
-        await show_my_cards(interaction, table_here(interaction))
+        await show_my_cards(interaction, live_here(interaction))
 
     @poker.command(name="table", description=command_text("command.poker.table"))
     async def table(self, interaction: Interaction) -> None:
-        runner = table_here(interaction)
+        runner = live_here(interaction)
         posted = await runner.repost(interaction.user.id)
         key = "reply.reposted" if posted else "reply.repost_pending"
         await reply(interaction, t(key, locale_of(interaction)))
@@ -238,16 +241,21 @@ class Poker(commands.Cog):
     async def history(
         self, interaction: Interaction, hand: app_commands.Range[int, 1] | None = None
     ) -> None:
-        runner = table_here(interaction)
+        runner = live_here(interaction)
         number = None if hand is None else read_count(hand, "hand", 1, 2**53)
         await defer(interaction)
         stored = await stored_hand(runner.db, runner.table_id, number)
         if stored.status != "finished":
             raise BotError("hand_not_finished", hand=stored.hand_no)
         names = [runner.config.names.get(p.user_id, str(p.user_id)) for p in stored.players]
-        text = await hands.export_phh(runner.db, stored.hand_id, players=names)
+        # A tournament's hand says which tournament (PHH's event) and level it was played at.
+        event = runner.runner.name if isinstance(runner, TournamentTable) else None
+        text = await hands.export_phh(runner.db, stored.hand_id, players=names, event=event)
         loc = locale_of(interaction)
         lines = [t("history.title", loc, hand=stored.hand_no, pot=chips(stored.pot or 0, loc))]
+        if stored.level is not None:
+            lines.append(t("history.tournament", loc, name=safe_text(event or ""),
+                           level=stored.level))
         for player in stored.players:
             net = (player.final_stack or 0) - player.starting_stack
             key = "history.won" if net > 0 else "history.lost" if net < 0 else "history.even"
@@ -258,7 +266,7 @@ class Poker(commands.Cog):
     @poker.command(name="verify", description=command_text("command.poker.verify"))
     @app_commands.describe(hand=command_text("option.hand"))
     async def verify(self, interaction: Interaction, hand: app_commands.Range[int, 1]) -> None:
-        runner = table_here(interaction)
+        runner = live_here(interaction)
         number = read_count(hand, "hand", 1, 2**53)
         await defer(interaction)
         found = verification(

@@ -42,6 +42,7 @@ def test_permissions_are_exactly_what_the_bot_uses() -> None:
     assert permission_names() == sorted(
         [
             "attach_files",
+            "create_public_threads",
             "embed_links",
             "read_message_history",
             "send_messages",

@@ -63,6 +63,9 @@ class RuntimeOptions:
     # REST requests a second the whole bot may make (Discord's global limit is 50); a process
     # running some of the shards spends its share.
     requests_per_second: float = 40.0
+    # How often a running tournament notes that its clock is alive (one small write): after a
+    # crash its level resumes with the time it had left at most this long before the crash.
+    tournament_heartbeat: float = 2.0
     deck_factory: DeckFactory = field(default=shuffled_deck, compare=False)
 
     @classmethod

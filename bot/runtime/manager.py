@@ -14,6 +14,10 @@ It also keeps each server's limits: how many tables may be open (in all, and per
 again inside the storage transaction that opens one), and it closes a table nobody has sat at
 for the server's idle time.
 
+Tournaments live in a :class:`~bot.runtime.hall.TournamentHall` the runtime owns: restored,
+taken over and let go with their server's lease like the tables. Their tables play where cash
+tables do (``live_in_channel``, ``live_table``), and a cash table never opens in their channels.
+
 Languages: every interaction tells the user's locale (:meth:`GameRuntime.note_locale`), kept so
 that his direct messages speak it; each table speaks its server's language
 (:meth:`GameRuntime.channel_locale`), and a server that changes it is heard at once by its open
@@ -36,6 +40,8 @@ from bot.i18n import resolve_locale, t
 from bot.runtime.budget import RequestBudget
 from bot.runtime.config import RuntimeOptions, TableConfig
 from bot.runtime.direct import DmChannels
+from bot.runtime.hall import TournamentHall
+from bot.runtime.live import LiveTable
 from bot.runtime.messenger import NOBODY, ViewFactory
 from bot.runtime.ownership import Ownership, ShardPlan
 from bot.runtime.recovery import RestoredTable, restore_table
@@ -91,6 +97,17 @@ class GameRuntime:
         self._sweeper: asyncio.Task[None] | None = None
         # The locale each user's client reported last (and stored): read at every deal.
         self._locales: dict[int, str] = {}
+        self.hall = TournamentHall(
+            db=db,
+            options=self.options,
+            client=client,
+            view_factory=view_factory,
+            rng=lambda: self.rng,
+            locales=self.locales_of,
+            budget=self.budget,
+            dm_channels=self.dm_channels,
+            serves=self.ownership.serves,
+        )
 
     @classmethod
     async def open(
@@ -123,8 +140,29 @@ class GameRuntime:
         """The table of a channel; players act where the table is, nowhere else."""
         table_id = self._by_channel.get(channel_id) if channel_id is not None else None
         if table_id is None:
-            raise BotError("no_table")
+            # A tournament's table takes no buy-in, sit-out or host settings of a cash table.
+            raise BotError("not_in_tournament" if self.hall.in_channel(channel_id) else "no_table")
         return self.runners[table_id]
+
+    def live_in_channel(self, channel_id: int | None) -> LiveTable:
+        """The table played in a channel, cash or tournament: where players act."""
+        table_id = self._by_channel.get(channel_id) if channel_id is not None else None
+        if table_id is not None:
+            return self.runners[table_id]
+        found = self.hall.table_in_channel(channel_id)
+        if found is None:
+            raise BotError("no_table")
+        return found
+
+    def live_table(self, table_id: int) -> LiveTable:
+        """A table by id, cash or tournament (the id its buttons carry)."""
+        runner = self.runners.get(table_id)
+        if runner is not None:
+            return runner
+        found = self.hall.table(table_id)
+        if found is None:
+            raise BotError("table_closed")
+        return found
 
     def table(self, table_id: int) -> TableRunner:
         runner = self.runners.get(table_id)
@@ -261,6 +299,7 @@ class GameRuntime:
         await self.ensure_guild(guild_id)
         if channel_id in self._by_channel:
             raise BotError("channel_has_table")
+        self.hall.refuse_cash_table(channel_id)
         table = Table(options, self.rng)
         config = TableConfig(options=options, timer=timer, locale=locale, state=table.to_json())
         low, high = options.buy_in_range
@@ -287,7 +326,9 @@ class GameRuntime:
         fails is logged and skipped), then keep the leases."""
         await self._settle_orphans()
         await self.adopt()
-        log.info("restored %d table(s) (%s)", len(self.runners), self.ownership.plan.describe())
+        await self.hall.adopt()
+        log.info("restored %d table(s) and %d tournament(s) (%s)", len(self.runners),
+                 len(self.hall.runners), self.ownership.plan.describe())
         self.keep(asyncio.create_task(self._sync_closed_messages(), name="closed-messages"))
         self._sweeper = asyncio.create_task(self._sweep_idle(), name="idle-tables")
         self._lease_keeper = asyncio.create_task(self._keep_leases(), name="leases")
@@ -324,6 +365,7 @@ class GameRuntime:
                 for guild_id in await self.ownership.renew():
                     await self._let_go(guild_id)
                 taken = await self.adopt()
+                taken += await self.hall.adopt()
                 if taken:
                     log.warning("took over %d table(s): %s", len(taken), taken)
             except Exception:
@@ -339,6 +381,7 @@ class GameRuntime:
                 del self._by_channel[runner.channel_id]
         self._guilds.discard(guild_id)
         await asyncio.gather(*(runner.shutdown() for runner in mine), return_exceptions=True)
+        await self.hall.let_go(guild_id)
 
     async def _restore_one(self, info: TableInfo) -> TableRunner:
         config = TableConfig.from_json(info.config)
@@ -428,6 +471,7 @@ class GameRuntime:
         )
         self.runners.clear()
         self._by_channel.clear()
+        await self.hall.close(drain)
         for task in list(self._background):
             task.cancel()
         # Every table is stored and stopped: another process may take them over at once.

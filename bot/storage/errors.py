@@ -21,7 +21,8 @@ Codes (stable): ``bad_id``, ``bad_amount``, ``amount_not_positive``, ``amount_to
 ``unknown_tournament``, ``channel_has_tournament``, ``tournament_name_taken``,
 ``tournament_over``, ``registration_closed``, ``already_registered``, ``not_registered``,
 ``tournament_full``, ``already_started``, ``not_enough_players``, ``not_running``,
-``results_mismatch``, ``prizes_mismatch``, ``pool_mismatch``.
+``results_mismatch``, ``prizes_mismatch``, ``pool_mismatch``, ``not_in_tournament`` (a cash
+move at a tournament's table or hand), ``not_tournament_table``, ``not_playing``.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ INTERNAL_CODES = frozenset(
         "results_mismatch",
         "prizes_mismatch",
         "pool_mismatch",
+        "not_tournament_table",
     }
 )
 

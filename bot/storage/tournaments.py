@@ -224,10 +224,7 @@ async def write_save(tx: Tx, tournament_id: int, save: _CheckedSave, now: int) -
         raise _over(row)
     await _save(tx, tournament_id, save.state_text)
     if save.config_text is not None:
-        await tx.execute(
-            "UPDATE tournaments SET config = ? WHERE tournament_id = ?",
-            (save.config_text, tournament_id),
-        )
+        await _save_config(tx, tournament_id, save.config_text)
     await _open_tables(tx, row, save.opened, now)
     for table_no in save.closed:
         await _close_table(tx, tournament_id, table_no, now)
@@ -473,6 +470,7 @@ async def register(
     late: bool = False,
     state: object = None,
     tables: Sequence[TableOpening] = (),
+    config: object = None,
     now: int | None = None,
 ) -> Registration:
     """Take the buy-in from his wallet (opened if needed) into the prize pool and enter him.
@@ -485,6 +483,7 @@ async def register(
     check_id(user_id, "user_id")
     state_text = _state_text(state)
     openings = _check_openings(tables)
+    config_text = None if config is None else to_json_text(config, "config")
     now = unix_now() if now is None else now
     async with db.write() as tx:
         row = await _row(tx, tournament_id)
@@ -532,6 +531,8 @@ async def register(
             )
         if state_text is not None:
             await _save(tx, tournament_id, state_text)
+        if config_text is not None:
+            await _save_config(tx, tournament_id, config_text)
         await _open_tables(tx, row, openings, now)
         return Registration(balance, int(updated[0]), int(updated[1]))
 
@@ -568,12 +569,14 @@ async def unregister(
     user_id: int,
     *,
     state: object = None,
+    config: object = None,
     now: int | None = None,
 ) -> int:
     """Before the start only: his buy-in back to his wallet; his new balance."""
     check_id(tournament_id, "tournament_id")
     check_id(user_id, "user_id")
     state_text = _state_text(state)
+    config_text = None if config is None else to_json_text(config, "config")
     now = unix_now() if now is None else now
     async with db.write() as tx:
         row = await _row(tx, tournament_id)
@@ -594,6 +597,8 @@ async def unregister(
         await _refund(tx, row, user_id, int(paid), now, None)
         if state_text is not None:
             await _save(tx, tournament_id, state_text)
+        if config_text is not None:
+            await _save_config(tx, tournament_id, config_text)
         return await wallet_balance(tx, row["guild_id"], user_id) or 0
 
 
@@ -628,12 +633,15 @@ async def start_tournament(
             (now, state_text, tournament_id),
         )
         if config_text is not None:
-            await tx.execute(
-                "UPDATE tournaments SET config = ? WHERE tournament_id = ?",
-                (config_text, tournament_id),
-            )
+            await _save_config(tx, tournament_id, config_text)
         await _open_tables(tx, row, openings, now)
         return await _load(tx, await _row(tx, tournament_id))
+
+
+async def _save_config(tx: Tx, tournament_id: int, config_text: str) -> None:
+    await tx.execute(
+        "UPDATE tournaments SET config = ? WHERE tournament_id = ?", (config_text, tournament_id)
+    )
 
 
 async def _save(tx: Tx, tournament_id: int, state_text: str) -> None:
@@ -643,6 +651,19 @@ async def _save(tx: Tx, tournament_id: int, state_text: str) -> None:
     )
     if not changed:
         raise _over(await _row(tx, tournament_id))
+
+
+async def store(
+    db: Database, tournament_id: int, save: TournamentSave, *, now: int | None = None
+) -> None:
+    """Store a running tournament's transition that involves no hand (the clock moved on, a
+    player marked away or back, a pause): with the places and prizes if it ended."""
+    check_id(tournament_id, "tournament_id")
+    checked = check_save(save)
+    assert checked is not None
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        await write_save(tx, tournament_id, checked, now)
 
 
 async def save_state(db: Database, tournament_id: int, state: object) -> None:

@@ -10,6 +10,7 @@ import random
 import pytest
 from PIL import Image
 
+from bot.presenter import tournament_view as view_from_status
 from bot.render import render_tournament, samples
 from bot.render.alttext import ALT_TEXT_LIMIT
 from bot.render.tournament import (
@@ -24,7 +25,6 @@ from bot.render.tournament import (
 from engine.structures import payouts, structure
 from engine.tournament import Tournament, TournamentConfig
 from tests.engine.tournament_sim import play_tables
-from tests.render.tournament_views import view_from_status
 
 BOARDS = [samples.tournament_registering, samples.tournament_running,
           samples.tournament_finished]

@@ -1,0 +1,373 @@
+"""``/tournament``: open a tournament in a channel, register, run it as its host, and follow it.
+
+Thin adapters like ``/poker``: every option is read again here (Discord enforces ranges and
+choices in its client only), the engine judges the structure, the payouts and the settings as a
+whole, and the tournament's runner does the rest. Refusals are one ephemeral sentence each.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.amounts import read_chips, read_count, read_time
+from bot.client import PokerBot
+from bot.errors import BotError, locale_of
+from bot.i18n import t
+from bot.interact import (
+    command_text,
+    defer,
+    guild_id_of,
+    is_admin,
+    reply,
+    require_channel_access,
+    runtime_of,
+)
+from bot.presenter import chips, results_text, safe_text, tournament_labels
+from bot.presenter import tournament_view as board_view
+from bot.render import render_tournament
+from bot.render.tournament import TournamentView
+from bot.runtime.messenger import image_file
+from bot.runtime.rendering import render
+from bot.runtime.tourney import KINDS, TournamentRunner, TournamentSettings, now
+from bot.storage import tournaments
+from bot.storage.tournaments import TournamentInfo
+from engine.errors import EngineError
+from engine.hand import AnteKind
+from engine.structures import payouts as read_payouts
+from engine.structures import structure as read_structure
+from engine.tournament import MAX_TABLE_SEATS, Tournament, TournamentConfig
+
+Interaction = discord.Interaction[PokerBot]
+
+KIND_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.kind.{kind}"), value=kind) for kind in KINDS
+]
+ANTE_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.ante.{kind.value}"), value=kind.value)
+    for kind in AnteKind
+]
+DEFAULT_MAX_PLAYERS = 100
+DEFAULT_SEATS = 9
+MAX_NAME = 100
+
+
+def _tournament_here(interaction: Interaction) -> TournamentRunner:
+    """The tournament of this channel (its own, or one of its tables' threads)."""
+    guild_id_of(interaction)
+    runner = runtime_of(interaction).hall.in_channel(interaction.channel_id)
+    if runner is None:
+        raise BotError("no_tournament")
+    runner.remember(interaction.user.id, interaction.user.display_name)
+    return runner
+
+
+def _hosted(interaction: Interaction) -> TournamentRunner:
+    runner = _tournament_here(interaction)
+    if not runner.is_host(interaction.user.id, admin=is_admin(interaction)):
+        raise BotError("not_tournament_host")
+    return runner
+
+
+def _name(value: object) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
+        raise BotError("bad_tournament_name", maximum=MAX_NAME)
+    # One line, no surrounding spaces: it heads messages and threads.
+    return " ".join(value.split())
+
+
+def _choice(value: object, allowed: tuple[str, ...], option: str) -> str:
+    if value not in allowed:
+        raise BotError("bad_option", option=option)
+    return str(value)
+
+
+def _text(value: object, option: str, limit: int) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > limit:
+        raise BotError("bad_option", option=option)
+    return value
+
+
+def _minutes(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 240:
+        raise BotError("out_of_range", option="level_minutes", minimum=1, maximum=240)
+    return float(value)
+
+
+def _stored_engine(info: TournamentInfo, rng: Any) -> Tournament | None:
+    """A tournament's engine as storage last saw it, for a board or results (hands called off
+    by a cancel are left out: their chips went back where they were)."""
+    if info.state is None:
+        return None
+    state = dict(info.state)
+    state["tables"] = [[n, {**data, "in_hand": False}] for n, data in state.get("tables", [])]
+    try:
+        return Tournament.from_json(state, rng)
+    except EngineError:
+        return None
+
+
+class Tournaments(commands.Cog):
+    tournament = app_commands.Group(
+        name="tournament", description=command_text("command.tournament"), guild_only=True
+    )
+
+    def __init__(self, bot: PokerBot) -> None:
+        self.bot = bot
+
+    # -- opening -------------------------------------------------------------------------------
+
+    @tournament.command(name="create", description=command_text("command.tournament.create"))
+    @app_commands.describe(
+        name=command_text("option.tournament_name"),
+        kind=command_text("option.kind"),
+        buy_in=command_text("option.tournament_buy_in"),
+        starting_stack=command_text("option.starting_stack"),
+        level_minutes=command_text("option.level_minutes"),
+        structure=command_text("option.structure"),
+        ante=command_text("option.ante"),
+        max_players=command_text("option.max_players"),
+        seats_per_table=command_text("option.seats_per_table"),
+        late_levels=command_text("option.late_levels"),
+        ends_at=command_text("option.ends_at"),
+        payouts=command_text("option.payouts"),
+        starts_at=command_text("option.starts_at"),
+        timer=command_text("option.timer"),
+    )
+    @app_commands.choices(kind=KIND_CHOICES, ante=ANTE_CHOICES)
+    async def create(
+        self,
+        interaction: Interaction,
+        name: app_commands.Range[str, 1, MAX_NAME],
+        kind: str,
+        buy_in: app_commands.Range[int, 0],
+        starting_stack: app_commands.Range[int, 1],
+        level_minutes: app_commands.Range[float, 0.1, 240.0] | None = None,
+        structure: app_commands.Range[str, 1, 1000] | None = None,
+        ante: str = AnteKind.BIG_BLIND.value,
+        max_players: app_commands.Range[int, 2, 1000] = DEFAULT_MAX_PLAYERS,
+        seats_per_table: app_commands.Range[int, 2, MAX_TABLE_SEATS] = DEFAULT_SEATS,
+        late_levels: app_commands.Range[int, 0, 100] = 0,
+        ends_at: app_commands.Range[str, 1, 40] | None = None,
+        payouts: app_commands.Range[str, 1, 300] | None = None,
+        starts_at: app_commands.Range[str, 1, 40] | None = None,
+        timer: app_commands.Range[int, 1, 3600] | None = None,
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        runtime = runtime_of(interaction)
+        require_channel_access(interaction)
+        if isinstance(interaction.channel, discord.Thread):
+            raise BotError("tournament_in_thread")
+        title = _name(name)
+        chosen = _choice(kind, KINDS, "kind")
+        entry = read_chips(buy_in, "buy_in", allow_zero=True)
+        stack = read_chips(starting_stack, "starting_stack")
+        ante_kind = AnteKind(_choice(ante, tuple(k.value for k in AnteKind), "ante"))
+        players = read_count(max_players, "max_players", 2, 1000)
+        seats = read_count(seats_per_table, "seats_per_table", 2, MAX_TABLE_SEATS)
+        late = read_count(late_levels, "late_levels", 0, 100)
+        limits = runtime.options
+        clock = read_count(limits.default_timer if timer is None else timer, "timer",
+                           limits.min_timer, limits.max_timer)
+        spec = _text(structure, "structure", 1000) or "regular"
+        paid = _text(payouts, "payouts", 300) or "standard"
+        moment = now()
+        start = None if starts_at is None else read_time(starts_at, "starts_at", moment)
+        if start is not None and start <= moment:
+            raise BotError("starts_at_past", starts_at=int(start))
+        end = None if ends_at is None else read_time(ends_at, "ends_at", moment)
+        if chosen == "time_limited":
+            if end is None:
+                raise BotError("ends_at_missing")
+            if end <= moment:
+                raise EngineError("ends_at_past", ends_at=int(end))
+            if start is not None and end <= start:
+                raise BotError("ends_at_before_start", ends_at=int(end), starts_at=int(start))
+        elif end is not None:
+            raise BotError("ends_at_freeze_out")
+        levels = read_structure(spec, starting_stack=stack, ante_kind=ante_kind,
+                                level_minutes=_minutes(level_minutes))
+        config = TournamentConfig(
+            buy_in=entry,
+            starting_stack=stack,
+            levels=levels,
+            ante_kind=ante_kind,
+            # Counted from the start (set then); a placeholder keeps the config whole meanwhile.
+            time_limit=None if end is None else max(1.0, end - moment),
+            payouts=read_payouts(paid, max_players=players),
+            late_registration_level=late,
+            max_players=players,
+            seats=seats,
+        )
+        if players > seats and not interaction.app_permissions.create_public_threads:
+            # Several tables play in threads under this channel.
+            raise BotError("bot_missing_permissions", permissions=("create_public_threads",))
+        settings = TournamentSettings(
+            kind=chosen,
+            timer=clock,
+            locale=await runtime.channel_locale(guild_id, interaction.guild_locale),
+            structure=spec,
+            payouts=paid,
+            ends_at=end,
+            starts_at=start,
+        )
+        await runtime.ensure_guild(guild_id)
+        runner = await runtime.hall.create(
+            guild_id=guild_id,
+            channel_id=interaction.channel_id or 0,
+            host_id=interaction.user.id,
+            name=title,
+            config=config,
+            settings=settings,
+        )
+        loc = locale_of(interaction)
+        await reply(interaction, t("reply.tournament_created", loc, name=safe_text(runner.name),
+                                   levels=len(levels), buy_in=chips(entry, loc),
+                                   stack=chips(stack, loc)))
+
+    # -- players -------------------------------------------------------------------------------
+
+    @tournament.command(name="register", description=command_text("command.tournament.register"))
+    async def register(self, interaction: Interaction) -> None:
+        runner = _tournament_here(interaction)
+        await runtime_of(interaction).ensure_guild(runner.guild_id)
+        entered = await runner.register(interaction.user.id, interaction.user.display_name)
+        loc = locale_of(interaction)
+        text = t("reply.tournament_registered", loc, name=safe_text(runner.name),
+                 buy_in=chips(runner.engine.config.buy_in, loc),
+                 balance=chips(entered.balance, loc))
+        if entered.table is not None:
+            table = runner.tables.get(entered.table)
+            where = f"<#{table.channel_id}>" if table is not None else ""
+            text += "\n" + t("reply.tournament_seated", loc, table=entered.table,
+                             seat=entered.seat or 0, channel=where)
+        await reply(interaction, text)
+
+    @tournament.command(name="unregister",
+                        description=command_text("command.tournament.unregister"))
+    async def unregister(self, interaction: Interaction) -> None:
+        runner = _tournament_here(interaction)
+        balance = await runner.unregister(interaction.user.id)
+        loc = locale_of(interaction)
+        await reply(interaction, t("reply.tournament_unregistered", loc,
+                                   name=safe_text(runner.name),
+                                   amount=chips(runner.engine.config.buy_in, loc),
+                                   balance=chips(balance, loc)))
+
+    # -- the host ------------------------------------------------------------------------------
+
+    @tournament.command(name="start", description=command_text("command.tournament.start"))
+    async def start(self, interaction: Interaction) -> None:
+        runner = _hosted(interaction)
+        # Several tables need threads made first: more than a look-up.
+        await defer(interaction)
+        await runner.begin(interaction.user.id)
+        await reply(interaction, t("reply.tournament_started", locale_of(interaction)))
+
+    @tournament.command(name="pause", description=command_text("command.tournament.pause"))
+    async def pause(self, interaction: Interaction) -> None:
+        await _hosted(interaction).pause(interaction.user.id)
+        await reply(interaction, t("reply.tournament_paused", locale_of(interaction)))
+
+    @tournament.command(name="resume", description=command_text("command.tournament.resume"))
+    async def resume(self, interaction: Interaction) -> None:
+        await _hosted(interaction).resume(interaction.user.id)
+        await reply(interaction, t("reply.tournament_resumed", locale_of(interaction)))
+
+    @tournament.command(name="cancel", description=command_text("command.tournament.cancel"))
+    async def cancel(self, interaction: Interaction) -> None:
+        refunds = await _hosted(interaction).cancel(interaction.user.id)
+        loc = locale_of(interaction)
+        await reply(interaction, t("reply.tournament_cancelled", loc, players=len(refunds),
+                                   amount=chips(sum(refunds.values()), loc)))
+
+    # -- following it ----------------------------------------------------------------------------
+
+    @tournament.command(name="status", description=command_text("command.tournament.status"))
+    @app_commands.describe(name=command_text("option.tournament_name"))
+    async def status(
+        self, interaction: Interaction, name: app_commands.Range[str, 1, MAX_NAME] | None = None
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        runtime = runtime_of(interaction)
+        loc = locale_of(interaction)
+        if name is None:
+            runner = _tournament_here(interaction)
+            view = self._live_view(runner)
+        else:
+            title = _name(name)
+            live = next((r for r in runtime.hall.of_guild(guild_id) if r.name == title), None)
+            if live is not None:
+                view = self._live_view(live)
+            else:
+                info = await tournaments.find_tournament(runtime.db, guild_id, title)
+                view = self._stored_view(info, runtime.rng)
+        await defer(interaction)
+        image = await render(render_tournament, view, tournament_labels(loc))
+        await reply(interaction, image.alt_text, file=image_file(image))
+
+    @staticmethod
+    def _live_view(runner: TournamentRunner) -> TournamentView:
+        engine = runner.engine
+        away = [p for p in engine.players_left() if engine.is_absent(p)]
+        return board_view(engine.status(now()), runner.settings.names, name=runner.name,
+                          config=engine.config, away=away)
+
+    @staticmethod
+    def _stored_view(info: TournamentInfo, rng: Any) -> TournamentView:
+        engine = _stored_engine(info, rng)
+        if engine is None:
+            raise BotError("unknown_tournament")
+        settings = TournamentSettings.from_json(info.config)
+        phase = "cancelled" if info.status == "cancelled" else None
+        return board_view(engine.status(now()), settings.names, name=info.name,
+                          config=engine.config, phase=phase)
+
+    @tournament.command(name="list", description=command_text("command.tournament.list"))
+    async def list_(self, interaction: Interaction) -> None:
+        guild_id = guild_id_of(interaction)
+        runtime = runtime_of(interaction)
+        loc = locale_of(interaction)
+        found = await tournaments.list_tournaments(runtime.db, guild_id)
+        if not found:
+            await reply(interaction, t("reply.tournament_list_empty", loc))
+            return
+        lines = [t("reply.tournament_list_title", loc)]
+        for info in found:
+            lines.append(t("reply.tournament_list_line", loc, name=safe_text(info.name),
+                           status=t(f"tournament.status.{info.status}", loc),
+                           entrants=info.entrants, most=info.max_players,
+                           buy_in=chips(info.buy_in, loc), channel=f"<#{info.channel_id}>"))
+        await reply(interaction, "\n".join(lines)[:2000])
+
+    @tournament.command(name="results", description=command_text("command.tournament.results"))
+    @app_commands.describe(name=command_text("option.tournament_name"))
+    async def results(
+        self, interaction: Interaction, name: app_commands.Range[str, 1, MAX_NAME]
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        runtime = runtime_of(interaction)
+        info = await tournaments.find_tournament(runtime.db, guild_id, _name(name))
+        if info.status == "cancelled":
+            raise BotError("tournament_cancelled")
+        if info.status != "finished":
+            raise BotError("tournament_not_over")
+        engine = _stored_engine(info, runtime.rng)
+        if engine is None:
+            raise BotError("unknown_tournament")
+        settings = TournamentSettings.from_json(info.config)
+        loc = locale_of(interaction)
+        text = results_text(info.name, engine.standings, loc,
+                            winning_hand=settings.winning_hand, reason=engine.finish_reason)
+        await reply(interaction, text[:2000])
+
+
+async def setup(bot: PokerBot) -> None:
+    await bot.add_cog(Tournaments(bot))
