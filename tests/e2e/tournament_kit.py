@@ -132,6 +132,12 @@ class Players:
         return True
 
 
+async def quiet(runner: TournamentRunner, timeout: float = 30.0) -> None:
+    """Wait until everything the tournament asked to say went out, in every channel."""
+    for voice in list(runner._voices.values()):
+        await voice.flush(timeout)
+
+
 async def stored(db: Database, runner: TournamentRunner) -> TournamentInfo:
     return await tournaments.get_tournament(db, runner.tournament_id)
 
