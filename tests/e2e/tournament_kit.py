@@ -82,6 +82,13 @@ def shove_or_call(hand: Hand, rng: random.Random) -> str:
     return "check" if legal.can_check else "call"
 
 
+def check_or_fold(hand: Hand, rng: random.Random) -> str:
+    """A field that only loses its blinds: it lasts as long as a test needs it."""
+    legal = hand.legal()
+    assert legal is not None
+    return "check" if legal.can_check else "fold"
+
+
 def always_all_in(hand: Hand, rng: random.Random) -> str:
     legal = hand.legal()
     assert legal is not None

@@ -1,0 +1,336 @@
+"""Tournaments against the worst members of a server: each bad input or edge case of the issue,
+refused with one clear ephemeral sentence that changes nothing (the whole database is compared
+before and after), or played through without losing a chip or a place."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+from bot.i18n import t
+from bot.storage import Database, invariant, tournaments
+from tests.e2e.game_kit import STARTING_BALANCE, Game, settled, until
+from tests.e2e.tournament_kit import (
+    Players,
+    always_all_in,
+    assert_settled,
+    check_or_fold,
+    create,
+    register,
+    runner_of,
+    tournament,
+    wait_over,
+)
+from tests.fakediscord import FakeChannel, FakeUser
+
+pytestmark = pytest.mark.timeout(120)
+
+# What a refusal must not touch (the interaction itself may note the server and the user's
+# language, and leases renew on their own).
+GAME_TABLES = ("wallets", "ledger", "tournaments", "tournament_entries", "poker_tables",
+               "hands", "hand_players", "hand_actions", "seats")
+
+
+async def snapshot(db: Database) -> dict[str, object]:
+    return {name: sorted((tuple(r) for r in await db.fetchall(f"SELECT * FROM {name}")),
+                         key=repr) for name in GAME_TABLES}
+
+
+async def refused(game: Game, user: FakeUser, subcommand: str, expected: str,
+                  channel: FakeChannel | None = None, **options: Any) -> None:
+    """``/tournament <subcommand>`` is refused with ``expected`` and changes nothing."""
+    before = await snapshot(game.db)
+    reply = await tournament(game, user, subcommand, channel, **options)
+    assert reply == expected, reply
+    assert await snapshot(game.db) == before
+
+
+async def slash_refused(game: Game, user: FakeUser, name: str, subcommand: str | None,
+                        expected: str, channel: FakeChannel | None = None,
+                        **options: Any) -> None:
+    before = await snapshot(game.db)
+    handle = await game.fake.slash(user, channel or game.channel, name, subcommand=subcommand,
+                                   options=options)
+    reply = await settled(handle)
+    assert reply.ephemeral and reply.content == expected, reply.content
+    assert await snapshot(game.db) == before
+
+
+async def entrants(db: Database, tid: int) -> int:
+    return (await tournaments.get_tournament(db, tid)).entrants
+
+
+async def test_registering_twice_takes_one_buy_in(game: Game) -> None:
+    alice = game.world.alice
+    runner = await create(game, alice)
+    await register(game, alice)
+    await refused(game, alice, "register", t("error.already_registered"))
+    assert await game.balance(alice) == STARTING_BALANCE - 100
+    assert await entrants(game.db, runner.tournament_id) == 1
+
+
+async def test_a_buy_in_above_the_wallet_is_refused(game: Game) -> None:
+    alice = game.world.alice
+    await create(game, alice, buy_in=STARTING_BALANCE + 1)
+    await refused(game, alice, "register", t("error.insufficient_funds", balance="10,000",
+                                             amount="10,001"))
+
+
+async def test_start_needs_two_players(game: Game) -> None:
+    alice = game.world.alice
+    await create(game, alice)
+    await refused(game, alice, "start", t("error.not_enough_players"))
+    await register(game, alice)
+    await refused(game, alice, "start", t("error.not_enough_players"))
+
+
+async def test_unregister_after_the_start_is_refused_and_before_it_refunds(game: Game) -> None:
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    runner = await create(game, alice)
+    await register(game, alice, bob, carol)
+    reply = await tournament(game, carol, "unregister")
+    assert reply.startswith("You're no longer registered"), reply
+    assert await game.balance(carol) == STARTING_BALANCE
+    await refused(game, carol, "unregister", t("error.not_registered"))
+    await game.ok(alice, "tournament", "start")
+    await until(lambda: runner.tables.get(1) is not None and runner.tables[1].hand)
+    # Nobody leaves once the cards are in the air (and a hand may be stored meanwhile).
+    reply = await tournament(game, bob, "unregister")
+    assert reply == t("error.registration_closed")
+    assert await game.balance(bob) == STARTING_BALANCE - 100
+
+
+async def test_registration_closes_at_the_end_of_the_late_levels(game: Game) -> None:
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    runner = await create(game, alice, structure="10/20 0.05, 20/40 10", late_levels=1)
+    await register(game, alice, bob)
+    await game.ok(alice, "tournament", "start")
+    await until(lambda: runner.engine.level >= 2, timeout=15, what="level 2")
+    await refused(game, carol, "register", t("error.registration_closed"))
+    assert await game.balance(carol) == STARTING_BALANCE
+
+
+async def test_a_late_entrant_is_seated_at_once(game: Game) -> None:
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    runner = await create(game, alice, structure="10/20 10", late_levels=1)
+    await register(game, alice, bob)
+    await game.ok(alice, "tournament", "start")
+    reply = await tournament(game, carol, "register")
+    assert "Late registration: you play at table 1" in reply, reply
+    assert runner.engine.table_of(carol.id) == 1
+    assert (await tournaments.get_tournament(game.db, runner.tournament_id)).pool == 300
+
+
+@pytest.mark.parametrize(
+    ("structure", "key", "params"),
+    [
+        ("50/100 10, 25/50 10", "error.structure_big_blind_lower",
+         {"level": 2, "big_blind": "50", "previous": "100"}),
+        ("25/50 x, 50/100", "error.structure_syntax", {"item": 1, "text": "25/50 x"}),
+        ("break 5, 25/50", "error.structure_break_position", {"level": 0}),
+        ("quick", "error.unknown_structure",
+         {"name": "quick", "choices": "turbo, regular, deep"}),
+    ],
+)
+async def test_a_bad_structure_is_refused_with_its_reason(
+    game: Game, structure: str, key: str, params: dict[str, Any]
+) -> None:
+    expected = t(key, **params)
+    await refused(game, game.world.alice, "create", expected, name="Bad", kind="freeze_out",
+                  buy_in=100, starting_stack=1000, structure=structure)
+    assert runner_of(game) is None
+
+
+async def test_bad_times_and_payouts_are_refused(game: Game) -> None:
+    alice = game.world.alice
+    base = {"name": "T", "buy_in": 100, "starting_stack": 1000}
+    await refused(game, alice, "create", t("error.ends_at_past", ends_at=1_000_000_000),
+                  kind="time_limited", ends_at="<t:1000000000:f>", **base)
+    await refused(game, alice, "create", t("error.ends_at_missing"), kind="time_limited",
+                  **base)
+    await refused(game, alice, "create", t("error.ends_at_freeze_out"), kind="freeze_out",
+                  ends_at="2h", **base)
+    await refused(game, alice, "create", t("error.bad_time", option="end time"),
+                  kind="time_limited", ends_at="tomorrow-ish", **base)
+    await refused(game, alice, "create", t("error.payouts_sum", total="90"),
+                  kind="freeze_out", payouts="50, 40", **base)
+    await refused(game, alice, "create", t("error.starts_at_past", starts_at=1_000_000_000),
+                  kind="freeze_out", starts_at="1000000000", **base)
+    # What a crafted request carries past Discord's client: refused, never a crash.
+    await refused(game, alice, "create", t("error.bad_tournament_name", maximum=100),
+                  kind="freeze_out", **{**base, "name": "   "})
+    await refused(game, alice, "create", t("error.bad_option", option="kind"),
+                  kind="sit_and_go", **base)
+    await refused(game, alice, "create",
+                  t("error.out_of_range", option="seats per table", minimum=2, maximum=10),
+                  kind="freeze_out", seats_per_table=11, **base)
+
+
+async def test_only_the_host_runs_the_tournament(game: Game) -> None:
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    runner = await create(game, bob)
+    await register(game, bob, carol)
+    not_host = t("error.not_tournament_host")
+    for command in ("start", "pause", "resume", "cancel"):
+        await refused(game, carol, command, not_host)
+    # The host starts it; a member with Manage Server (the owner, alice) may act as the floor.
+    await game.ok(bob, "tournament", "start")
+    await game.ok(alice, "tournament", "pause")
+    assert runner.engine.paused
+    await refused(game, carol, "resume", not_host)
+    await game.ok(bob, "tournament", "resume")
+
+
+async def test_two_tournaments_in_one_channel_are_refused(game: Game) -> None:
+    alice = game.world.alice
+    await create(game, alice)
+    await refused(game, alice, "create", t("error.channel_has_tournament"), name="Second",
+                  kind="freeze_out", buy_in=10, starting_stack=1000)
+    lobby = game.world.guild.channel("lobby")
+    await refused(game, alice, "create", t("error.tournament_name_taken", name="Friday"),
+                  lobby, name="Friday", kind="freeze_out", buy_in=10, starting_stack=1000)
+
+
+async def test_no_cash_table_where_a_tournament_plays(game: Game) -> None:
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    runner = await create(game, alice, seats_per_table=2, max_players=4)
+    await slash_refused(game, alice, "poker", "create", t("error.channel_has_tournament"))
+    await register(game, alice, bob, carol)
+    await game.ok(alice, "tournament", "start")
+    threads = game.fake.threads_of(game.channel)
+    assert len(threads) == 2
+    # Not in its threads either, and a cash command at its table says where it is.
+    for thread in threads:
+        await slash_refused(game, alice, "poker", "create", t("error.channel_has_tournament"),
+                            thread)
+    await slash_refused(game, bob, "poker", "join", t("error.not_in_tournament"), threads[0])
+    await slash_refused(game, bob, "poker", "rebuy", t("error.not_in_tournament"), threads[0],
+                        amount=100)
+    # And no tournament where a cash table plays.
+    lobby = game.world.guild.channel("lobby")
+    await game.ok(alice, "poker", "create", channel=lobby)
+    await refused(game, alice, "create", t("error.channel_has_table"), lobby, name="Cash",
+                  kind="freeze_out", buy_in=10, starting_stack=1000)
+    assert runner.running
+
+
+async def test_a_tournament_is_not_opened_in_a_thread(game: Game) -> None:
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    await create(game, alice, seats_per_table=2, max_players=4)
+    await register(game, alice, bob, carol)
+    await game.ok(alice, "tournament", "start")
+    thread = game.fake.threads_of(game.channel)[0]
+    await refused(game, bob, "create", t("error.tournament_in_thread"), thread, name="Inner",
+                  kind="freeze_out", buy_in=10, starting_stack=1000)
+
+
+async def test_a_player_who_leaves_the_server_stays_in_and_is_blinded_off(game: Game) -> None:
+    """He is dealt in until eliminated; the clock checks or folds for him; twice in a row
+    marks him away (the clock then acts at once), and he still gets his place."""
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    runner = await create(game, alice, timer=1, structure="50/100 10")
+    await register(game, alice, bob, carol)
+    await game.ok(alice, "tournament", "start")
+    game.world.guild.members.remove(carol)  # gone from the server: he never acts again
+    players = Players(game, runner, idle=frozenset({carol.id}))
+    await players.play_until(lambda: runner.engine.is_absent(carol.id) or runner.closed,
+                             timeout=60)
+    if not runner.closed:
+        away = await game.fake.wait_for_message(
+            lambda m: m.content.startswith(f"<@{carol.id}> ran out of time twice"),
+            channel=game.channel, timeout=10)
+        assert away.custom_ids()  # the "I'm back" button
+        assert carol.id in runner.engine.players_left()
+    await players.play_until(lambda: runner.closed, timeout=90)
+    info = await wait_over(game, runner)
+    await assert_settled(game, info)
+    assert any(e.user_id == carol.id and e.place is not None for e in info.entries)
+
+
+async def test_cancel_mid_hand_refunds_every_buy_in(game: Game) -> None:
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    runner = await create(game, alice, structure="10/20 10")
+    await register(game, alice, bob, carol)
+    await game.ok(alice, "tournament", "start")
+    await until(lambda: runner.tables[1].hand, what="a hand")
+    reply = await tournament(game, alice, "cancel")
+    assert reply == t("reply.tournament_cancelled", players=3, amount="300")
+    for user in (alice, bob, carol):
+        assert await game.balance(user) == STARTING_BALANCE
+    info = await tournaments.get_tournament(game.db, runner.tournament_id)
+    assert (info.status, info.pool) == ("cancelled", 0)
+    await game.fake.wait_for_message(lambda m: "was cancelled by" in m.content,
+                                     channel=game.channel)
+    report = await invariant.check_invariant(game.db)
+    assert report.ok, report
+    # Nothing more happens at its table.
+    await slash_refused(game, alice, "fold", None, t("error.no_table"))
+
+
+async def test_an_absent_player_comes_back_with_the_button(game: Game) -> None:
+    alice, bob = game.world.alice, game.world.bob
+    runner = await create(game, alice, timer=1, structure="10/20 10")
+    await register(game, alice, bob)
+    await game.ok(alice, "tournament", "start")
+    players = Players(game, runner, idle=frozenset({bob.id}))
+    await players.play_until(lambda: runner.engine.is_absent(bob.id), timeout=30)
+    away = await game.fake.wait_for_message(
+        lambda m: m.content.startswith(f"<@{bob.id}> ran out of time twice"),
+        channel=game.channel, timeout=10)
+    (back,) = [cid for cid in away.custom_ids() if cid.endswith(":back")]
+    handle = await game.fake.click(bob, away, back)
+    assert (await settled(handle)).content == t("reply.sat_in")
+    assert not runner.engine.is_absent(bob.id)
+    # Stored: a restart would know it.
+    info = await tournaments.get_tournament(game.db, runner.tournament_id)
+    assert bob.id not in info.state["absent"]
+
+
+async def test_pause_stops_the_clock_and_the_dealing_everywhere(game: Game) -> None:
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    runner = await create(game, alice, seats_per_table=2, max_players=4,
+                          structure="10/20 0.5, 20/40 10")
+    await register(game, alice, bob, carol)
+    await game.ok(alice, "tournament", "start")
+    await game.ok(alice, "tournament", "pause")
+    dealt = {n: tb.table.hand_number for n, tb in runner.tables.items()}
+    players = Players(game, runner, policy=always_all_in)
+    # Hands in progress may be played out; no new one is dealt while paused.
+    await players.play_until(lambda: all(tb.hand is None for tb in runner.tables.values()),
+                             timeout=20)
+    await asyncio.sleep(1.0)
+    after = {n: tb.table.hand_number for n, tb in runner.tables.items()}
+    assert all(after[n] <= dealt[n] for n in after)
+    frozen = runner.engine.seconds_to_next_level(time.time())
+    await asyncio.sleep(0.5)
+    assert runner.engine.seconds_to_next_level(time.time()) == frozen
+    for thread in game.fake.threads_of(game.channel):
+        await game.fake.wait_for_message(lambda m: "is paused" in m.content, channel=thread)
+    await game.ok(alice, "tournament", "resume")
+    await until(lambda: any(tb.hand for tb in runner.tables.values()), what="a new hand")
+
+
+async def test_a_break_stops_the_dealing_until_the_next_level(game: Game) -> None:
+    alice, bob = game.world.alice, game.world.bob
+    runner = await create(game, alice, structure="10/20 0.05, break 0.05, 20/40 10")
+    await register(game, alice, bob)
+    await game.ok(alice, "tournament", "start")
+    # Nobody risks his stack: heads-up, one all-in could end it before the break.
+    players = Players(game, runner, policy=check_or_fold)
+    await players.play_until(lambda: runner.engine.on_break, timeout=20)
+    await game.fake.wait_for_message(lambda m: m.content.startswith("Break!"),
+                                     channel=game.channel)
+    # The hand in progress when the break began is played out; the next one waits for level 2.
+    await players.play_until(lambda: runner.tables[1].hand is None, timeout=20)
+    last = runner.tables[1].table.hand_number
+    await players.play_until(lambda: runner.engine.level == 2, timeout=20)
+    await until(lambda: runner.tables[1].hand, what="a hand at level 2")
+    hand = runner.tables[1].hand
+    assert hand is not None and hand.config.big_blind == 40
+    assert runner.tables[1].table.hand_number == last + 1
+    row = await game.db.fetchone("SELECT level FROM hands WHERE table_id = ? AND hand_no = ?",
+                                 (runner.tables[1].table_id, last + 1))
+    assert row is not None and row[0] == 2
