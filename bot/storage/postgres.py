@@ -85,8 +85,16 @@ async def _applied(conn: asyncpg.Connection) -> int:
     return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
 
 
+async def _recorded(conn: asyncpg.Connection) -> set[int]:
+    exists = await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+    if not exists:
+        return set()
+    return {int(row[0]) for row in await conn.fetch("SELECT version FROM schema_migrations")}
+
+
 async def migrate(conn: asyncpg.Connection, migrations: Sequence[Migration]) -> list[int]:
-    """Apply the migrations not applied yet; the versions applied."""
+    """Apply the migrations not recorded yet, in order (a smaller number may land after a
+    larger one, see ``bot.storage.migrations``); the versions applied."""
     latest = migrations[-1].version if migrations else 0
     applied: list[int] = []
     for migration in migrations:
@@ -96,7 +104,7 @@ async def migrate(conn: asyncpg.Connection, migrations: Sequence[Migration]) -> 
                 current = await _applied(conn)
                 if current > latest:
                     raise StorageError("schema_too_new", version=current, supported=latest)
-                if migration.version <= current:
+                if migration.version in await _recorded(conn):
                     continue
                 await conn.execute(migration.sql)
                 await conn.execute(

@@ -122,20 +122,36 @@ async def _rollback_quietly(conn: aiosqlite.Connection) -> None:
         await conn.execute("ROLLBACK")
 
 
+async def _recorded(conn: aiosqlite.Connection) -> set[int]:
+    """The versions the file has applied (none before the first migration made the table)."""
+    found = await conn.execute_fetchall(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    )
+    if not list(found):
+        return set()
+    rows = await conn.execute_fetchall("SELECT version FROM schema_migrations")
+    return {int(row[0]) for row in rows}
+
+
 async def migrate(conn: aiosqlite.Connection, migrations: Sequence[Migration]) -> list[int]:
-    """Apply the migrations newer than the file's ``user_version``; the versions applied."""
+    """Apply the migrations the file has not recorded, in order; the versions applied.
+
+    ``user_version`` is the largest version applied: a smaller number that lands after a larger
+    one (see ``bot.storage.migrations``) is applied and recorded without lowering it.
+    """
     current = await _user_version(conn)
     latest = migrations[-1].version if migrations else 0
     if current > latest:
         raise StorageError("schema_too_new", version=current, supported=latest)
+    done = await _recorded(conn) if current else set()
     applied: list[int] = []
     for migration in migrations:
-        if migration.version <= current:
+        if migration.version in done:
             continue
         await conn.execute("BEGIN IMMEDIATE")
         try:
             # Another process may have migrated while we waited for the write lock.
-            if await _user_version(conn) >= migration.version:
+            if migration.version in await _recorded(conn):
                 await conn.execute("COMMIT")
                 continue
             for statement in split_statements(migration.sql):
@@ -144,7 +160,8 @@ async def migrate(conn: aiosqlite.Connection, migrations: Sequence[Migration]) -
                 "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                 (migration.version, migration.name, unix_now()),
             )
-            await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
+            version = max(migration.version, await _user_version(conn))
+            await conn.execute(f"PRAGMA user_version = {int(version)}")
             await conn.execute("COMMIT")
         except Exception as exc:
             await _rollback_quietly(conn)

@@ -66,7 +66,7 @@ async def test_wal_mode_and_pragmas(db_path: Path) -> None:
 async def test_migrations_recorded_and_never_reapplied(db_path: Path) -> None:
     migrations = load_migrations()
     db = await Database.open(f"sqlite:///{db_path}")
-    assert await db.schema_version() == len(migrations)
+    assert await db.schema_version() == migrations[-1].version
     rows = await db.fetchall("SELECT version, name FROM schema_migrations ORDER BY version")
     assert [(r[0], r[1]) for r in rows] == [(m.version, m.name) for m in migrations]
     await db.close()
@@ -81,7 +81,8 @@ async def test_new_migration_applied_in_order(db_path: Path) -> None:
     base = list(load_migrations())
     db = await Database.open(f"sqlite:///{db_path}", migrations=base)
     await db.close()
-    extra = Migration(len(base) + 1, "add_notes", "CREATE TABLE notes (id INTEGER PRIMARY KEY);")
+    extra = Migration(base[-1].version + 1, "add_notes",
+                      "CREATE TABLE notes (id INTEGER PRIMARY KEY);")
     db = await Database.open(f"sqlite:///{db_path}", migrations=[*base, extra])
     try:
         assert await db.schema_version() == extra.version
@@ -97,7 +98,7 @@ async def test_failed_migration_leaves_file_as_it_was(db_path: Path) -> None:
     before = file_snapshot(db_path)
     # The first statement succeeds, the second fails: the first must be undone too.
     broken = Migration(
-        len(base) + 1,
+        base[-1].version + 1,
         "broken",
         "CREATE TABLE half_done (id INTEGER PRIMARY KEY);\n"
         "ALTER TABLE wallets ADD COLUMN balance INTEGER;\n",
@@ -129,7 +130,7 @@ async def test_schema_newer_than_code_is_refused(db_path: Path) -> None:
 async def test_in_memory_database() -> None:
     db = await Database.open("sqlite:///:memory:")
     try:
-        assert await db.schema_version() == len(load_migrations())
+        assert await db.schema_version() == load_migrations()[-1].version
     finally:
         await db.close()
 
@@ -148,6 +149,7 @@ def test_split_statements_keeps_trigger_bodies() -> None:
     assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
 
 
-def test_migration_files_are_numbered_without_gaps() -> None:
-    migrations = load_migrations()
-    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+def test_migration_files_are_numbered_from_one_up_each_number_once() -> None:
+    versions = [m.version for m in load_migrations()]
+    assert versions[0] == 1 and versions == sorted(set(versions))
+    assert [m.version for m in load_migrations("postgresql")] == versions

@@ -10,7 +10,8 @@ from pathlib import Path
 import asyncpg
 
 from bot.storage import Database
-from bot.storage.migrations import load_migrations
+from bot.storage.db import backend_of
+from bot.storage.migrations import Migration, load_migrations
 from tests.pgserver import PostgresServer
 
 
@@ -156,3 +157,29 @@ async def test_a_schema_difference_is_seen(
         assert lite["wallets"] == pg["wallets"]
     finally:
         await postgres_server.drop_database(url)
+
+
+async def test_a_smaller_number_landing_after_a_larger_one_is_applied(db_url: str) -> None:
+    """Changes made side by side number their migrations ahead of time (tournaments took 0005
+    before 0004 was merged): whatever a database has not recorded is applied, in order."""
+    shipped = list(load_migrations(backend_of(db_url)))
+    last = shipped[-1].version
+    later = Migration(last + 2, "later", "CREATE TABLE later_change (x BIGINT);")
+    db = await Database.open(db_url, migrations=[*shipped, later])
+    await db.close()
+    landed = Migration(last + 1, "landed_late", "CREATE TABLE landed_late (x BIGINT);")
+    db = await Database.open(db_url, migrations=[*shipped, landed, later])
+    try:
+        assert "landed_late" in await db.table_names()
+        assert await db.schema_version() == later.version
+        rows = await db.fetchall("SELECT version FROM schema_migrations ORDER BY version")
+        assert [r[0] for r in rows] == [m.version for m in (*shipped, landed, later)]
+    finally:
+        await db.close()
+    # Opening again applies nothing more.
+    db = await Database.open(db_url, migrations=[*shipped, landed, later])
+    try:
+        assert len(await db.fetchall("SELECT version FROM schema_migrations")) == len(shipped) + 2
+    finally:
+        await db.close()
+

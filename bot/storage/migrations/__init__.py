@@ -4,6 +4,10 @@ Each backend has its own folder (``sqlite/``, ``postgresql/``) with the same num
 the same schema written in each dialect (``tests/storage/test_schema.py`` compares the two).
 A file is never edited once released; a change to the schema is a new file with the next number
 in both folders. Each backend applies a migration in its own transaction and records it.
+
+Numbers only have to increase: changes made side by side take their numbers ahead of time, so
+one may land before a smaller number does. A database applies every migration it has not
+recorded yet, in number order, whatever larger numbers it already has.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ class Migration:
 
 
 def load_migrations(backend: str = "sqlite") -> tuple[Migration, ...]:
-    """Every migration shipped for ``backend``, by version; numbers must run 1, 2, 3, ..."""
+    """Every migration shipped for ``backend``, by version; each number once, from 1 up."""
     if backend not in BACKENDS:
         raise ValueError(f"no migrations for {backend!r}")
     found: list[Migration] = []
@@ -34,6 +38,6 @@ def load_migrations(backend: str = "sqlite") -> tuple[Migration, ...]:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
     found.sort(key=lambda m: m.version)
     versions = [m.version for m in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migration numbers must run 1..n without gaps, got {versions}")
+    if len(set(versions)) != len(versions) or (versions and versions[0] < 1):
+        raise RuntimeError(f"migration numbers must be distinct and from 1 up, got {versions}")
     return tuple(found)
