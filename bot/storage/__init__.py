@@ -14,7 +14,8 @@ Open once at start-up and pass the ``Database`` to the functions of the modules 
 - ``economy``: guild settings, wallets, daily bonus, grants and removals, transfers.
 - ``tables``: tables, seats, buy-in, top-up, leave, close.
 - ``hands``: start, actions, result, void, rebuild (engine replay) and PHH export.
-- ``stats``: leaderboard, player statistics, recent hands.
+- ``stats``: leaderboards (all time or a period), player statistics, recent hands.
+- ``sessions``: a table's session ledger (buy-ins, top-ups, cash-outs, stacks) and its reset.
 - ``invariant``: the chip invariant check.
 - ``leases``: which process runs each server's tables.
 - ``backup``: online backup of the live file.
@@ -31,6 +32,7 @@ from bot.storage import (
     leases,
     ledger,
     postgres,
+    sessions,
     sqlite,
     stats,
     tables,
@@ -50,6 +52,7 @@ __all__ = [
     "ledger",
     "parse_database_url",
     "postgres",
+    "sessions",
     "sqlite",
     "stats",
     "tables",
