@@ -3,7 +3,7 @@
 
 ``python -m bot.render sample --out DIR``: write sample images (2, 6, 9 and 10 seats, a pre-flop
 table, a river table with side pots, a showdown with a split pot, hole cards, both decks, names
-in several scripts) and ``alt_text.txt`` with every image's alt text.
+in several scripts, session and net charts) and ``alt_text.txt`` with every image's alt text.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from PIL import Image
 
 from bot.render import (
     DeckStyle,
+    render_chart,
     render_hole_cards,
     render_table,
     samples,
@@ -71,6 +72,17 @@ def write_samples(out: Path) -> list[Path]:
         sheet = out / f"deck_{style.value}.png"
         sheet.write_bytes(encode_png(samples.deck_sheet(style)))
         written.append(sheet)
+    charts = {
+        "chart_session_stacks.png": samples.session_chart(),
+        "chart_session_26_players_3000_hands.png": samples.crowded_session_chart(),
+        "chart_net_over_time.png": samples.net_chart(),
+        "chart_empty.png": samples.empty_chart(),
+    }
+    for name, chart in charts.items():
+        image = render_chart(chart)
+        (out / name).write_bytes(image.png)
+        written.append(out / name)
+        alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")
     names = out / "names_scripts.png"
     names.write_bytes(encode_png(names_sheet()))
     written.append(names)
