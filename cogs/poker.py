@@ -31,9 +31,13 @@ from bot.interact import (
     table_here,
 )
 from bot.presenter import MAX_RENDER_SEATS, chips, mention
+from bot.render import render_chart
 from bot.runtime.history import stored_hand, verification
+from bot.runtime.messenger import image_file
+from bot.runtime.rendering import render
+from bot.runtime.reports import chart_labels, ledger_report, stored_names
 from bot.runtime.runner import TableRunner
-from bot.storage import economy, hands
+from bot.storage import economy, hands, sessions
 from engine.commitment import Opening
 from engine.hand import AnteKind, ReopenMode
 from engine.table import TableOptions
@@ -274,6 +278,54 @@ class Poker(commands.Cog):
         if found.own:
             text += "\n" + t("reply.verify_own", loc)
         await reply(interaction, text, files=files)
+
+    @poker.command(name="ledger", description=t("command.poker.ledger"))
+    @app_commands.describe(reset=t("option.ledger_reset"))
+    async def ledger(self, interaction: Interaction, reset: bool = False) -> None:
+        """The session's ledger as a message, a CSV file and a chart of the stacks.
+
+        Anyone who can see the channel may read it: it is what everybody at the table saw
+        happen. The reply is private all the same, so that asking for it cannot flood the
+        table's channel with images; resetting it, which changes what everyone will read, is
+        the host's, and the channel is told. With no open table here, the ledger of the last
+        one that closed in this channel is shown (a closed table's last session is final).
+        """
+        guild_id = guild_id_of(interaction)
+        runtime = runtime_of(interaction)
+        loc = locale_of(interaction)
+        intro = ""
+        if reset:
+            runner: TableRunner | None = table_here(interaction)
+            assert runner is not None
+            require_host(interaction, runner)
+            await defer(interaction)
+            session, start = await runner.reset_ledger(interaction.user.id)
+            intro = t("ledger.reset_done", loc, hand=start.first_hand)
+        else:
+            try:
+                runner = runtime.in_channel(interaction.channel_id)
+            except BotError:
+                runner = None
+            table_id = runner.table_id if runner is not None else (
+                await sessions.latest_table_in_channel(
+                    runtime.db, guild_id, interaction.channel_id or 0
+                )
+            )
+            if table_id is None:
+                raise BotError("no_table")
+            await defer(interaction)
+            session = await sessions.session_ledger(runtime.db, table_id)
+        # The running table's names are the freshest; a closed table's are as it stored them.
+        names = {**stored_names(session.config), **(runner.config.names if runner else {})}
+        channel = getattr(interaction.channel, "name", None)
+        report = ledger_report(
+            session, names, loc,
+            table_name=f"#{channel}" if channel else t("ledger.this_table", loc),
+            intro=intro,
+        )
+        image = await render(render_chart, report.chart, chart_labels(loc))
+        csv_file = discord.File(io.BytesIO(report.csv), filename=report.csv_name)
+        await reply(interaction, report.text, files=[csv_file, image_file(image)])
 
     # -- the host's commands ---------------------------------------------------------------
 

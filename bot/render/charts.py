@@ -162,15 +162,26 @@ def nice_step(span: float, ticks: int = 5) -> int:
 
 
 def value_range(view: ChartView) -> tuple[int, int, int]:
-    """The axis's bottom, top and step: round numbers around every value, zero included (a
-    stack of nothing and a net of nothing are both worth seeing)."""
-    values = [v for s in view.series for v in s.known]
-    low, high = min([0, *values]), max([0, *values])
+    """The axis's bottom, top and step: round numbers around every value. A net chart always
+    shows its zero (won or lost is the point); a stack chart fits its values, so a swing of a
+    few big blinds in stacks of thousands is still seen, and never goes below zero.
+
+    >>> stacks = ChartView("", "", "", "", ("a", "b"), (ChartSeries("x", (960, 1030)),))
+    >>> value_range(stacks)
+    (960, 1040, 20)
+    """
+    values = [v for s in view.series for v in s.known] or [0]
+    if view.net:
+        values.append(0)
+    low, high = min(values), max(values)
+    if low == high:
+        pad = max(1, abs(low) // 10)
+        low, high = low - pad, high + pad
     step = nice_step(high - low)
     bottom = math.floor(low / step) * step
     top = math.ceil(high / step) * step
-    if top == bottom:
-        top = bottom + step
+    if not view.net:
+        bottom = max(0, bottom)
     return bottom, top, step
 
 
@@ -365,9 +376,12 @@ def _x_axis(canvas: Image.Image, view: ChartView, xs: list[float]) -> None:
     base = PLOT_TOP + PLOT_HEIGHT + 30
     sprites = [text_sprite(label, TICK_SIZE, Weight.REGULAR) for label in view.x_labels]
     widest = max(s.width for s in sprites)
-    room = max(1, int((PLOT_RIGHT - PLOT_LEFT) // (widest + 36)) + 1)
+    room = max(2, int((PLOT_RIGHT - PLOT_LEFT) // (widest + 36)) + 1)
     count = len(xs)
-    picks = sorted({round(k * (count - 1) / max(1, room - 1)) for k in range(min(room, count))})
+    if count <= room:
+        picks = list(range(count))
+    else:
+        picks = sorted({round(k * (count - 1) / (room - 1)) for k in range(room)})
     draw = ImageDraw.Draw(canvas)
     for i in picks:
         draw.line([(round(xs[i]), PLOT_TOP + PLOT_HEIGHT + 2),

@@ -63,11 +63,13 @@ class SessionPlayer:
 
 @dataclass(frozen=True, slots=True)
 class StackSeries:
-    """Every player's chips at the table when the session began and after each of its hands.
+    """Every player's chips at the table at the session's start and after each of its hands.
 
-    ``hands[0]`` is the last hand number before the session (its start); each later entry is a
-    hand that ended (voided ones too: they changed nothing). ``stacks`` holds one value per
-    entry of ``hands``, None while the player was not at the table.
+    ``hands[0]`` stands for the start (it is the last hand number before the session): the
+    stacks the session's first hand was played with, or, before any hand ended, the stacks
+    now. Each later entry is a hand that ended (voided ones too: they changed nothing).
+    ``stacks`` holds one value per entry of ``hands``, None while the player was not at the
+    table.
     """
 
     hands: tuple[int, ...]
@@ -269,9 +271,12 @@ def _series(
     events.sort(key=lambda event: event[0])
     chips = dict(carried)
     present = {user_id for user_id, amount in carried.items() if amount > 0}
-    pictures: list[dict[int, int]] = [{u: chips[u] for u in present}]
+    pictures: list[dict[int, int]] = []
     numbers = [last_hand]
     for _, kind, payload in events:
+        if kind == 1 and not pictures:
+            # The start: the stacks the session's first hand was played with.
+            pictures.append({u: chips[u] for u in present})
         if kind == 0:
             reason, user_id, amount = payload
             user_id, amount = int(user_id), int(amount)
@@ -290,6 +295,8 @@ def _series(
         # A player who lost everything ends his line at zero; chips brought again restart it.
         # (He may stand up with nothing, which the ledger cannot see: no chips moved.)
         present = {u for u in present if chips[u] > 0}
+    if not pictures:
+        pictures.append({u: chips[u] for u in present})
     everyone = sorted({u for picture in pictures for u in picture})
     return StackSeries(
         tuple(numbers),

@@ -79,9 +79,9 @@ async def test_a_session_counts_buy_ins_top_ups_cash_outs_and_stacks(db: Databas
     # Bob's top-up shows after the hand that followed it.
     assert session.series.hands == (0, 1, 2)
     assert session.series.stacks == {
-        ALICE: (None, 1_300, 1_000),
-        BOB: (None, 600, 1_300),
-        CAROL: (None, 400, None),
+        ALICE: (1_000, 1_300, 1_000),
+        BOB: (800, 600, 1_300),
+        CAROL: (500, 400, None),
     }
     await assert_invariant(db)
 
@@ -131,7 +131,7 @@ async def test_a_reset_mid_hand_begins_the_session_with_that_hand(db: Database) 
     }
     assert session.series.hands == (1, 2) and session.hands == 1
     assert session.series.stacks == {
-        ALICE: (1_200, 2_000), BOB: (800, 0), CAROL: (None, 400)
+        ALICE: (1_200, 2_000), BOB: (800, 0), CAROL: (400, 400)
     }
 
 
@@ -198,13 +198,17 @@ class Model:
     def series(self) -> tuple[tuple[int, ...], dict[int, tuple[int | None, ...]]]:
         """The chart as the model sees it: a player is at the table from his first chips in
         the session (a carried stack, a buy-in or a top-up) until he cashes out or a hand
-        leaves him nothing; a picture of everyone's chips at the session's start and at each
-        hand's end."""
+        leaves him nothing; a picture of everyone's chips as the first hand's result arrives
+        (before it counts), or at the end when no hand has ended, and at each hand's end."""
         chips = {u: c for u, c in self.chips(self.mark).items() if c}
         present = set(chips)
         numbers = [self.session_hand]
-        pictures = [dict(chips)]
-        for user, kind, amount in self.log[self.mark:]:
+        pictures: list[dict[int, int]] = []
+        first_hand = next((k for k, (_, kind, _) in enumerate(self.log[self.mark:])
+                           if kind in ("hand", "end")), None)
+        for k, (user, kind, amount) in enumerate(self.log[self.mark:]):
+            if k == first_hand:
+                pictures.append({u: chips[u] for u in present})
             if kind == "end":
                 numbers.append(amount)
                 pictures.append({u: chips[u] for u in present})
@@ -215,6 +219,8 @@ class Model:
                 present.discard(user)
             elif kind != "hand":
                 present.add(user)
+        if not pictures:
+            pictures.append({u: chips[u] for u in present})
         everyone = sorted({u for picture in pictures for u in picture})
         return tuple(numbers), {u: tuple(p.get(u) for p in pictures) for u in everyone}
 
