@@ -30,6 +30,8 @@ PERIOD_CHOICES = [
     app_commands.Choice(name=t(f"choice.period.{period.value}"), value=period.value)
     for period in Period
 ]
+# The chart is drawn on the render thread every table shares: a few in a row, not a stream.
+STATS_RATE, STATS_PER = 5, 60.0
 MAX_COOLDOWN_HOURS = 24 * 366
 MAX_IDLE_MINUTES = economy.MAX_IDLE_CLOSE // 60
 MAX_TABLES = economy.MAX_TABLES
@@ -129,6 +131,7 @@ class Chips(commands.Cog):
     @group.command(name="stats", description=t("command.chips.stats"))
     @app_commands.describe(user=t("option.user"), period=t("option.period"))
     @app_commands.choices(period=PERIOD_CHOICES)
+    @app_commands.checks.cooldown(STATS_RATE, STATS_PER)
     async def stats(
         self,
         interaction: Interaction,

@@ -70,6 +70,10 @@ def _ante(kind: object, amount: int | None, option: str = "ante_amount") -> tupl
     return ante_kind, ante
 
 
+# A ledger is drawn on the render thread every table shares: a member may ask for a few in a
+# row, not keep it busy.
+LEDGER_RATE, LEDGER_PER = 5, 60.0
+
 # /poker create and /poker settings describe the same table options.
 TABLE_OPTION_TEXT = {
     name: t(f"option.{name}")
@@ -281,6 +285,7 @@ class Poker(commands.Cog):
 
     @poker.command(name="ledger", description=t("command.poker.ledger"))
     @app_commands.describe(reset=t("option.ledger_reset"))
+    @app_commands.checks.cooldown(LEDGER_RATE, LEDGER_PER)
     async def ledger(self, interaction: Interaction, reset: bool = False) -> None:
         """The session's ledger as a message, a CSV file and a chart of the stacks.
 
@@ -290,31 +295,19 @@ class Poker(commands.Cog):
         the host's, and the channel is told. With no open table here, the ledger of the last
         one that closed in this channel is shown (a closed table's last session is final).
         """
-        guild_id = guild_id_of(interaction)
-        runtime = runtime_of(interaction)
         loc = locale_of(interaction)
         intro = ""
+        runner: TableRunner | None
         if reset:
-            runner: TableRunner | None = table_here(interaction)
-            assert runner is not None
+            runner = table_here(interaction)
             require_host(interaction, runner)
             await defer(interaction)
             session, start = await runner.reset_ledger(interaction.user.id)
             intro = t("ledger.reset_done", loc, hand=start.first_hand)
         else:
-            try:
-                runner = runtime.in_channel(interaction.channel_id)
-            except BotError:
-                runner = None
-            table_id = runner.table_id if runner is not None else (
-                await sessions.latest_table_in_channel(
-                    runtime.db, guild_id, interaction.channel_id or 0
-                )
-            )
-            if table_id is None:
-                raise BotError("no_table")
+            runner, table_id = await _ledger_table(interaction)
             await defer(interaction)
-            session = await sessions.session_ledger(runtime.db, table_id)
+            session = await sessions.session_ledger(runtime_of(interaction).db, table_id)
         # The running table's names are the freshest; a closed table's are as it stored them.
         names = {**stored_names(session.config), **(runner.config.names if runner else {})}
         channel = getattr(interaction.channel, "name", None)
@@ -416,6 +409,24 @@ class Poker(commands.Cog):
         await reply(
             interaction, t("reply.closed", loc, players=len(returned), amount=chips(total, loc))
         )
+
+
+async def _ledger_table(interaction: Interaction) -> tuple[TableRunner | None, int]:
+    """The table whose ledger this channel shows: its open table, else its last closed one
+    (of this server: a channel's id never names another server's table here)."""
+    guild_id = guild_id_of(interaction)
+    runtime = runtime_of(interaction)
+    channel_id = interaction.channel_id
+    if channel_id is None:
+        raise BotError("no_table")
+    try:
+        runner = runtime.in_channel(channel_id)
+    except BotError:
+        table_id = await sessions.latest_table_in_channel(runtime.db, guild_id, channel_id)
+        if table_id is None:
+            raise
+        return None, table_id
+    return runner, runner.table_id
 
 
 def _openings_file(name: str, root: str, openings: Sequence[Opening]) -> discord.File:
