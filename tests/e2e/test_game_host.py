@@ -170,4 +170,5 @@ async def test_chips_commands(game: Game) -> None:
     assert board.content.startswith("**Leaderboard: chips won**")
     assert "1. " in board.content and "(1 hands)" in board.content
     stats = await game.slash(carol, "chips", "stats", user=alice)
-    assert stats.content.startswith(f"{alice.mention}: 1 hands played")
+    assert stats.content.startswith(f"**{alice.mention}** · All time\n1 hands, 0 won")
+    assert "VPIP 0.0% (0/1)" in stats.content and stats.attachments[0].filename == "net.png"
