@@ -32,9 +32,13 @@ from bot.interact import (
     table_here,
 )
 from bot.presenter import MAX_RENDER_SEATS, chips, mention
+from bot.render import render_chart
 from bot.runtime.history import stored_hand, verification
+from bot.runtime.messenger import image_file
+from bot.runtime.rendering import render
+from bot.runtime.reports import chart_labels, ledger_report, stored_names
 from bot.runtime.runner import TableRunner
-from bot.storage import economy, hands
+from bot.storage import economy, hands, sessions
 from engine.commitment import Opening
 from engine.hand import AnteKind, ReopenMode
 from engine.table import TableOptions
@@ -74,6 +78,10 @@ def _ante(kind: object, amount: int | None, option: str = "ante_amount") -> tupl
         raise BotError("ante_missing")
     return ante_kind, ante
 
+
+# A ledger is drawn on the render thread every table shares: a member may ask for a few in a
+# row, not keep it busy.
+LEDGER_RATE, LEDGER_PER = 5, 60.0
 
 # /poker create and /poker settings describe the same table options.
 TABLE_OPTION_TEXT = {
@@ -299,6 +307,43 @@ class Poker(commands.Cog):
             raise BotError("bad_option", option="topic")
         await reply(interaction, t(f"rules.{topic}", loc))
 
+    @poker.command(name="ledger", description=command_text("command.poker.ledger"))
+    @app_commands.describe(reset=command_text("option.ledger_reset"))
+    @app_commands.checks.cooldown(LEDGER_RATE, LEDGER_PER)
+    async def ledger(self, interaction: Interaction, reset: bool = False) -> None:
+        """The session's ledger as a message, a CSV file and a chart of the stacks.
+
+        Anyone who can see the channel may read it: it is what everybody at the table saw
+        happen. The reply is private all the same, so that asking for it cannot flood the
+        table's channel with images; resetting it, which changes what everyone will read, is
+        the host's, and the channel is told. With no open table here, the ledger of the last
+        one that closed in this channel is shown (a closed table's last session is final).
+        """
+        loc = locale_of(interaction)
+        intro = ""
+        runner: TableRunner | None
+        if reset:
+            runner = table_here(interaction)
+            require_host(interaction, runner)
+            await defer(interaction)
+            session, start = await runner.reset_ledger(interaction.user.id)
+            intro = t("ledger.reset_done", loc, hand=start.first_hand)
+        else:
+            runner, table_id = await _ledger_table(interaction)
+            await defer(interaction)
+            session = await sessions.session_ledger(runtime_of(interaction).db, table_id)
+        # The running table's names are the freshest; a closed table's are as it stored them.
+        names = {**stored_names(session.config), **(runner.config.names if runner else {})}
+        channel = getattr(interaction.channel, "name", None)
+        report = ledger_report(
+            session, names, loc,
+            table_name=f"#{channel}" if channel else t("ledger.this_table", loc),
+            intro=intro,
+        )
+        image = await render(render_chart, report.chart, chart_labels(loc))
+        csv_file = discord.File(io.BytesIO(report.csv), filename=report.csv_name)
+        await reply(interaction, report.text, files=[csv_file, image_file(image)])
+
     # -- the host's commands ---------------------------------------------------------------
 
     def _hosted(self, interaction: Interaction) -> TableRunner:
@@ -388,6 +433,24 @@ class Poker(commands.Cog):
         await reply(
             interaction, t("reply.closed", loc, players=len(returned), amount=chips(total, loc))
         )
+
+
+async def _ledger_table(interaction: Interaction) -> tuple[TableRunner | None, int]:
+    """The table whose ledger this channel shows: its open table, else its last closed one
+    (of this server: a channel's id never names another server's table here)."""
+    guild_id = guild_id_of(interaction)
+    runtime = runtime_of(interaction)
+    channel_id = interaction.channel_id
+    if channel_id is None:
+        raise BotError("no_table")
+    try:
+        runner = runtime.in_channel(channel_id)
+    except BotError:
+        table_id = await sessions.latest_table_in_channel(runtime.db, guild_id, channel_id)
+        if table_id is None:
+            raise
+        return None, table_id
+    return runner, runner.table_id
 
 
 def _openings_file(name: str, root: str, openings: Sequence[Opening]) -> discord.File:

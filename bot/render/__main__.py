@@ -4,8 +4,8 @@
 ``python -m bot.render sample --out DIR [--locale zh-TW]``: write sample images (2, 6, 9 and 10
 seats, a pre-flop table, a river table with side pots, a showdown with a split pot, hole cards,
 both decks, names in several scripts, a tournament's status board before, during and after
-play) and ``alt_text.txt`` with every image's alt text, every word in the catalog of
-``--locale`` (English by default).
+play, session and net charts) and ``alt_text.txt`` with every image's alt text, every word in
+the catalog of ``--locale`` (English by default).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from PIL import Image
 
 from bot.render import (
     DeckStyle,
+    render_chart,
     render_hole_cards,
     render_table,
     render_tournament,
@@ -83,6 +84,17 @@ def write_samples(out: Path, locale: str | None = None) -> list[Path]:
     }
     for name, board in boards.items():
         image = render_tournament(board)
+        (out / name).write_bytes(image.png)
+        written.append(out / name)
+        alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")
+    charts = {
+        "chart_session_stacks.png": samples.session_chart(),
+        "chart_session_26_players_3000_hands.png": samples.crowded_session_chart(),
+        "chart_net_over_time.png": samples.net_chart(),
+        "chart_empty.png": samples.empty_chart(),
+    }
+    for name, chart in charts.items():
+        image = render_chart(chart)
         (out / name).write_bytes(image.png)
         written.append(out / name)
         alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")

@@ -1,4 +1,4 @@
-"""Example tables, for ``python -m bot.render sample``, the benchmark and the tests.
+"""Example tables and charts, for ``python -m bot.render sample``, the benchmark and the tests.
 
 The hands shown are named in the catalog's words of ``locale`` (English by default), in full
 for the alt text and in short for the badges, as the bot names them.
@@ -6,11 +6,14 @@ for the alt text and in short for the badges, as the bot names them.
 
 from __future__ import annotations
 
+import random
+
 from PIL import Image
 
 from bot.i18n import t
 from bot.render.assets import deck
 from bot.render.cardart import MASTER_SIZE, card_codes
+from bot.render.charts import ChartSeries, ChartView
 from bot.render.labels import hand_words
 from bot.render.model import (
     Blind,
@@ -25,11 +28,15 @@ from bot.render.model import (
 from bot.render.tournament import Phase, PlaceLine, PlayerLine, TablePanel, TournamentView
 
 __all__ = [
+    "crowded_session_chart",
     "deck_sheet",
+    "empty_chart",
     "heads_up_preflop",
     "hole_cards",
+    "net_chart",
     "nine_seat_river",
     "palette_views",
+    "session_chart",
     "showdown_split",
     "six_seat_flop",
     "ten_seat_scripts",
@@ -229,3 +236,84 @@ def tournament_finished() -> TournamentView:
         name="Friday Night Deepstack", phase=Phase.FINISHED, level=19, entrants=12,
         players_left=1, prize_pool=3_000, payouts=places, standings=standings,
     )
+
+
+# --- charts ----------------------------------------------------------------------------------
+
+
+def _walk(rng: random.Random, start: int, steps: int, swing: int) -> list[int]:
+    """A stack over hands: mostly small changes, now and then a big pot, never below zero."""
+    values = [start]
+    for _ in range(steps):
+        change = rng.randint(-swing, swing) * (6 if rng.random() < 0.05 else 1)
+        values.append(max(0, values[-1] + change))
+    return values
+
+
+def session_chart() -> ChartView:
+    """Six players over 80 hands: one sits down late, one leaves, one busts."""
+    rng = random.Random(7)
+    hands = 80
+    names = ("Alice", "Bartholomew the Bold", "陈伟 Chen", "Dana", "Eitan 🃏", "Farah")
+    lines: list[list[int | None]] = []
+    for k, name in enumerate(names):
+        values: list[int | None] = list(_walk(rng, 1_000 + 200 * k, hands, 60))
+        if name == "Dana":
+            values[:21] = [None] * 21
+        if name == "Farah":
+            values[51:] = [None] * (hands + 1 - 51)
+        lines.append(values)
+    bust = lines[4]
+    for i in range(60, hands + 1):
+        bust[i] = None if i > 60 else 0
+    order = sorted(range(len(names)), key=lambda k: -(lines[k][-1] or 0))
+    return ChartView(
+        title="Ledger: #poker-night",
+        subtitle="Stacks after each hand · hands #1–#80 · 6 players",
+        x_title="Hand",
+        y_title="Chips",
+        x_labels=("Start", *(f"#{n}" for n in range(1, hands + 1))),
+        series=tuple(ChartSeries(names[k], tuple(lines[k])) for k in order),
+    )
+
+
+def crowded_session_chart() -> ChartView:
+    """Twenty-six players over 3,000 hands: every colour, dash and dot, a legend that runs out
+    of room, and far more points than pixels."""
+    rng = random.Random(11)
+    hands = 3_000
+    series = tuple(
+        ChartSeries(f"Player {k + 1}", tuple(_walk(rng, 2_000, hands, 40)))
+        for k in range(26)
+    )
+    return ChartView(
+        title="Ledger: #high-stakes",
+        subtitle="Stacks after each hand · hands #1–#3,000 · 26 players",
+        x_title="Hand",
+        y_title="Chips",
+        x_labels=("Start", *(f"#{n:,}" for n in range(1, hands + 1))),
+        series=series,
+    )
+
+
+def net_chart() -> ChartView:
+    """A player's net over 400 hands, up and down across zero."""
+    rng = random.Random(5)
+    total, values = 0, [0]
+    for _ in range(400):
+        total += rng.randint(-80, 75) * (8 if rng.random() < 0.04 else 1)
+        values.append(total)
+    return ChartView(
+        title="Alice: net chips",
+        subtitle="All time · 400 hands · 2026-03-02 to 2026-05-30",
+        x_title="Hands",
+        y_title="Net",
+        x_labels=tuple(f"{n:,}" for n in range(401)),
+        series=(ChartSeries("Alice", tuple(values)),),
+        net=True,
+    )
+
+
+def empty_chart() -> ChartView:
+    return ChartView(title="Ledger: #poker", subtitle="Since hand #1", x_title="Hand",
+                     y_title="Chips", x_labels=(), series=())

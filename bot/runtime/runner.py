@@ -57,8 +57,9 @@ from bot.runtime.direct import DirectMessages, DmChannels, HoleCardsLetter
 from bot.runtime.messenger import TableMessenger, ViewFactory
 from bot.runtime.recovery import RestoredTable, live_hand, settle_departures
 from bot.runtime.results import player_results, result_summary
-from bot.storage import Database, StorageError, hands, tables
+from bot.storage import Database, StorageError, hands, sessions, tables
 from bot.storage.hands import HandSeat
+from bot.storage.sessions import Session, SessionStart
 from bot.storage.tables import TableInfo, TableSave
 from engine.commitment import DeckCommitment
 from engine.errors import EngineError
@@ -539,6 +540,19 @@ class TableRunner:
                 raise
             self._adopt(draft)
             self._after_settle(events, text, final, hand, image=False)
+
+    async def reset_ledger(self, by: int) -> tuple[Session, SessionStart]:
+        """Begin a new session of the table's ledger; the session that ended and where the new
+        one begins. Under the lock, so no hand ends and no chip moves between reading the old
+        session and starting the new one; the channel is told, since the ledger is everyone's
+        at the table."""
+        async with self.lock:
+            self._check_open()
+            ended = await sessions.session_ledger(self.db, self.table_id)
+            start = await sessions.reset_session(self.db, self.table_id, actor_id=by)
+            self._post(t("notice.ledger_reset", self.locale, host=mention(by),
+                         hand=start.first_hand))
+            return ended, start
 
     async def close(self, by: int | None, *, idle: bool = False) -> dict[int, int]:
         """Close the table: a running hand is voided and every stack goes back to its wallet,
