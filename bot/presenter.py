@@ -22,7 +22,7 @@ from bot.render.model import MAX_SEATS as MAX_RENDER_SEATS
 from bot.render.model import Blind
 from engine.cards import Card, format_card, pretty_cards
 from engine.evaluator import HandRank
-from engine.hand import ActionTaken, Hand, HandMucked, Legal
+from engine.hand import ActionTaken, Hand, HandMucked, Legal, StraddleMode
 from engine.table import PlayerState, Table
 
 __all__ = ["MAX_RENDER_SEATS"]
@@ -111,6 +111,15 @@ class Scene:
     commitment: str | None = None  # the deck's SHA-256 digest for the hand shown
     dealing: bool = False
     closed: bool = False
+    run_vote: RunVote | None = None  # the players of an all-in hand deciding how many runs
+
+
+@dataclass(frozen=True, slots=True)
+class RunVote:
+    """Who agreed to run it twice so far (player indices), and until when (Unix seconds)."""
+
+    agreed: frozenset[int]
+    deadline: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,7 +363,46 @@ def action_buttons(scene: Scene, hand: Hand) -> tuple[ButtonSpec, ...]:
                               ref=hand_ref))
     buttons.append(ButtonSpec("pre_call_any", t("button.pre_call_any", loc), row=2,
                               ref=hand_ref))
-    return tuple(buttons)
+    return tuple(buttons) + straddle_buttons(scene)
+
+
+def straddle_buttons(scene: Scene) -> tuple[ButtonSpec, ...]:
+    """Asking to straddle the next hand (or every hand): offered while a hand is played, on
+    tables that allow straddles; the engine picks whoever sits on the straddle seat."""
+    if scene.table.options.straddle is StraddleMode.OFF:
+        return ()
+    loc = scene.locale
+    return (
+        ButtonSpec("straddle_next", t("button.straddle_next", loc), row=3),
+        ButtonSpec("straddle_always", t("button.straddle_always", loc), row=3),
+    )
+
+
+def run_vote_buttons(scene: Scene, hand: Hand) -> tuple[ButtonSpec, ...]:
+    loc = scene.locale
+    ref = (scene.hand_number, decision_number(hand))
+    return (
+        ButtonSpec("run_twice", t("button.run_twice", loc), "success", ref=ref),
+        ButtonSpec("run_once", t("button.run_once", loc), "secondary", ref=ref),
+        ButtonSpec("cards", t("button.my_cards", loc), "secondary"),
+    )
+
+
+def _run_vote_line(scene: Scene, hand: Hand) -> str:
+    vote = scene.run_vote
+    agreed = vote.agreed if vote is not None else frozenset()
+    waiting = [
+        mention(int(scene.table.hand_players[i]))
+        for i in hand.run_choice_players
+        if i not in agreed
+    ]
+    deadline = f"<t:{vote.deadline}:R>" if vote is not None else "\u2014"
+    return t(
+        "table.run_twice_vote",
+        scene.locale,
+        players=t("list.separator", scene.locale).join(waiting),
+        deadline=deadline,
+    )
 
 
 def _prompt(scene: Scene, hand: Hand, legal: Legal) -> TurnPrompt:
@@ -386,10 +434,14 @@ def table_message(scene: Scene) -> TableMessage:
             lines.append(t("table.last_action", loc, action=action_text(last, who, loc)))
         # The same figure the image's description gives: one source for both.
         lines.append(t("table.pot", loc, amount=chips(view.pot_total, loc)))
-        legal = hand.legal()
-        if legal is not None:
-            prompt = _prompt(scene, hand, legal)
-        buttons = action_buttons(scene, hand)
+        if hand.run_choice_pending:
+            lines.append(_run_vote_line(scene, hand))
+            buttons = run_vote_buttons(scene, hand)
+        else:
+            legal = hand.legal()
+            if legal is not None:
+                prompt = _prompt(scene, hand, legal)
+            buttons = action_buttons(scene, hand)
     elif hand is not None:
         lines.append(t("table.hand_over", loc))
     elif table.paused:
@@ -423,17 +475,24 @@ def result_content(scene: Scene) -> str:
         return "\n".join(lines)
     if hand.board:
         lines.append(t("table.board", loc, cards=cards_text(hand.board)))
-    showdown_ranks = {
-        i: hand.rank(i) for i in result.shown if result.showdown and len(hand.board) == 5
-    }
-    count = len(result.pots)
+    second = hand.second_board
+    if second:
+        lines.append(t("table.board_second", loc, cards=cards_text(second)))
+    showdown = result.showdown and len(hand.board) == 5
+    count = len({pot.index for pot in result.pots})
     for pot in result.pots:
         label = pot_name(pot.index, count, loc)
+        if pot.run:
+            label = t("result.pot_run", loc, pot=label, run=pot.run)
         for player, share in pot.shares:
             if share <= 0:
                 continue
             who = text_name(scene, int(players[player]))
-            rank = showdown_ranks.get(player)
+            rank = (
+                hand.rank(player, run=pot.run or 1)
+                if showdown and player in result.shown
+                else None
+            )
             if rank is not None:
                 lines.append(
                     t(

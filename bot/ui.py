@@ -20,7 +20,17 @@ from discord.ui.dynamic import DynamicItem
 from bot.errors import BotError, locale_of
 from bot.guards import GuardedItem, PokerModal
 from bot.i18n import number, t
-from bot.interact import back_in, play, preselect, runtime_of, show_cards, show_my_cards
+from bot.interact import (
+    back_in,
+    hunt_rabbit,
+    play,
+    preselect,
+    runtime_of,
+    show_cards,
+    show_my_cards,
+    straddle,
+    vote_runs,
+)
 from bot.presenter import ButtonSpec
 from engine.hand import ActionKind, PreAction
 
@@ -41,7 +51,9 @@ _PLAIN = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK, "call": ActionKind
           "allin": ActionKind.ALL_IN}
 _PRESELECT = {"pre_check_fold": PreAction.CHECK_FOLD, "pre_call_any": PreAction.CALL_ANY}
 # Buttons that act on one decision or one hand, and so must say which.
-_NEEDS_REF = frozenset({*_PLAIN, *_PRESELECT, "raise", "raise_modal", "show"})
+_NEEDS_REF = frozenset(
+    {*_PLAIN, *_PRESELECT, "raise", "raise_modal", "show", "run_twice", "run_once", "rabbit"}
+)
 
 
 def custom_id(
@@ -115,6 +127,12 @@ class TableButton(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEM
             await back_in(interaction, runner)
         elif action == "show":
             await show_cards(interaction, runner, ref)
+        elif action in ("run_twice", "run_once"):
+            await vote_runs(interaction, runner, action == "run_twice", ref)
+        elif action in ("straddle_next", "straddle_always"):
+            await straddle(interaction, runner, always=action == "straddle_always")
+        elif action == "rabbit":
+            await hunt_rabbit(interaction, runner, ref)
         else:
             raise BotError("command_outdated")
 

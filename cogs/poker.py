@@ -40,7 +40,8 @@ from bot.runtime.reports import chart_labels, ledger_report, stored_names
 from bot.runtime.runner import TableRunner
 from bot.storage import economy, hands, sessions
 from engine.commitment import Opening
-from engine.hand import AnteKind, ReopenMode
+from engine.hand import AnteKind, ReopenMode, RunItTwice, StraddleMode
+from engine.seating import NewPlayerPolicy
 from engine.table import TableOptions
 
 Interaction = discord.Interaction[PokerBot]
@@ -53,6 +54,21 @@ REOPEN_CHOICES = [
     app_commands.Choice(name=command_text(f"choice.reopen.{mode.value}"), value=mode.value)
     for mode in ReopenMode
 ]
+RUN_TWICE_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.run_it_twice.{mode.value}"), value=mode.value)
+    for mode in RunItTwice
+]
+STRADDLE_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.straddle.{mode.value}"), value=mode.value)
+    for mode in StraddleMode
+]
+# Cash tables offer the two ways in; dealing in without posting is for tournaments.
+NEW_PLAYER_POLICIES = (NewPlayerPolicy.WAIT_FOR_BB, NewPlayerPolicy.POST_BB)
+NEW_PLAYER_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.new_players.{p.value}"), value=p.value)
+    for p in NEW_PLAYER_POLICIES
+]
+MAX_BOMB_EVERY = 1000
 
 # ``/poker rules [topic]``: the short rules, one topic per choice (``rules.<topic>``).
 RULE_TOPICS = ("hand_ranks", "blinds", "side_pots", "short_all_in", "showdown")
@@ -83,13 +99,37 @@ def _ante(kind: object, amount: int | None, option: str = "ante_amount") -> tupl
 # row, not keep it busy.
 LEDGER_RATE, LEDGER_PER = 5, 60.0
 
+def _new_players(value: object) -> NewPlayerPolicy:
+    policy = _choice(value, NewPlayerPolicy, "new_players")
+    if policy not in NEW_PLAYER_POLICIES:
+        raise BotError("bad_option", option="new_players")
+    return policy  # type: ignore[no-any-return]
+
+
+def _bombs(every: int | None, amount: int | None, big_blind: int) -> tuple[int, int] | None:
+    """Every how many hands a bomb pot comes and for how much (two big blinds unless said);
+    None when neither was given."""
+    if every is None and amount is None:
+        return None
+    count = 0 if every is None else read_count(every, "bomb_every", 0, MAX_BOMB_EVERY)
+    chips_in = 2 * big_blind if amount is None else read_chips(amount, "bomb_amount")
+    return count, chips_in
+
+
 # /poker create and /poker settings describe the same table options.
 TABLE_OPTION_TEXT = {
     name: command_text(f"option.{name}")
     for name in (
         "small_blind", "big_blind", "min_buy_in", "max_buy_in", "timer", "ante", "ante_amount",
-        "reopen",
+        "reopen", "run_it_twice", "straddle", "new_players", "bomb_every", "bomb_amount",
     )
+}
+TABLE_OPTION_CHOICES: dict[str, Any] = {
+    "ante": ANTE_CHOICES,
+    "reopen": REOPEN_CHOICES,
+    "run_it_twice": RUN_TWICE_CHOICES,
+    "straddle": STRADDLE_CHOICES,
+    "new_players": NEW_PLAYER_CHOICES,
 }
 
 
@@ -105,7 +145,7 @@ class Poker(commands.Cog):
 
     @poker.command(name="create", description=command_text("command.poker.create"))
     @app_commands.describe(seats=command_text("option.seats"), **TABLE_OPTION_TEXT)
-    @app_commands.choices(ante=ANTE_CHOICES, reopen=REOPEN_CHOICES)
+    @app_commands.choices(**TABLE_OPTION_CHOICES)
     async def create(
         self,
         interaction: Interaction,
@@ -118,6 +158,11 @@ class Poker(commands.Cog):
         ante: str = AnteKind.NONE.value,
         ante_amount: app_commands.Range[int, 0] | None = None,
         reopen: str = ReopenMode.TDA.value,
+        run_it_twice: str = RunItTwice.OFF.value,
+        straddle: str = StraddleMode.OFF.value,
+        new_players: str = NewPlayerPolicy.WAIT_FOR_BB.value,
+        bomb_every: app_commands.Range[int, 0, MAX_BOMB_EVERY] | None = None,
+        bomb_amount: app_commands.Range[int, 1] | None = None,
     ) -> None:
         guild_id = guild_id_of(interaction)
         runtime = runtime_of(interaction)
@@ -133,7 +178,11 @@ class Poker(commands.Cog):
             min_buy_in=read_optional_chips(min_buy_in, "min_buy_in"),
             max_buy_in=read_optional_chips(max_buy_in, "max_buy_in"),
             seats=read_count(seats, "seats", 2, MAX_RENDER_SEATS),
+            run_it_twice=_choice(run_it_twice, RunItTwice, "run_it_twice"),
+            straddle=_choice(straddle, StraddleMode, "straddle"),
+            new_player=_new_players(new_players),
         )
+        bombs = _bombs(bomb_every, bomb_amount, options.big_blind)
         clock = read_count(
             limits.default_timer if timer is None else timer,
             "timer",
@@ -149,6 +198,7 @@ class Poker(commands.Cog):
             options=options,
             timer=clock,
             locale=channel_locale,
+            bombs=bombs,
         )
         low, high = options.buy_in_range
         loc = locale_of(interaction)
@@ -211,10 +261,25 @@ class Poker(commands.Cog):
         await reply(interaction, t("reply.started", locale_of(interaction)))
 
     @poker.command(name="sitout", description=command_text("command.poker.sitout"))
-    async def sitout(self, interaction: Interaction) -> None:
+    @app_commands.describe(next_big_blind=command_text("option.next_big_blind"))
+    async def sitout(self, interaction: Interaction, next_big_blind: bool = False) -> None:
         runner = table_here(interaction)
+        loc = locale_of(interaction)
+        if next_big_blind:
+            will = await runner.skip_next_big_blind(interaction.user.id)
+            await reply(interaction, t(f"reply.skip_big_blind_{'on' if will else 'off'}", loc))
+            return
         await runner.sit_out(interaction.user.id)
-        await reply(interaction, t("reply.sat_out", locale_of(interaction)))
+        await reply(interaction, t("reply.sat_out", loc))
+
+    @poker.command(name="bomb", description=command_text("command.poker.bomb"))
+    @app_commands.describe(amount=command_text("option.bomb_pot_amount"))
+    async def bomb(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
+        runner = self._hosted(interaction)
+        chips_in = read_chips(amount, "amount")
+        await runner.order_bomb(chips_in)
+        loc = locale_of(interaction)
+        await reply(interaction, t("reply.bomb_ordered", loc, amount=chips(chips_in, loc)))
 
     @poker.command(name="sitin", description=command_text("command.poker.sitin"))
     async def sitin(self, interaction: Interaction) -> None:
@@ -363,7 +428,7 @@ class Poker(commands.Cog):
 
     @poker.command(name="settings", description=command_text("command.poker.settings"))
     @app_commands.describe(**TABLE_OPTION_TEXT)
-    @app_commands.choices(ante=ANTE_CHOICES, reopen=REOPEN_CHOICES)
+    @app_commands.choices(**TABLE_OPTION_CHOICES)
     async def settings(
         self,
         interaction: Interaction,
@@ -375,6 +440,11 @@ class Poker(commands.Cog):
         ante: str | None = None,
         ante_amount: app_commands.Range[int, 0] | None = None,
         reopen: str | None = None,
+        run_it_twice: str | None = None,
+        straddle: str | None = None,
+        new_players: str | None = None,
+        bomb_every: app_commands.Range[int, 0, MAX_BOMB_EVERY] | None = None,
+        bomb_amount: app_commands.Range[int, 1] | None = None,
     ) -> None:
         runner = self._hosted(interaction)
         base = runner.config.pending or runner.table.options
@@ -393,16 +463,31 @@ class Poker(commands.Cog):
             changes["ante_kind"], changes["ante"] = _ante(kind, amount)
         if reopen is not None:
             changes["reopen"] = _choice(reopen, ReopenMode, "reopen")
+        if run_it_twice is not None:
+            changes["run_it_twice"] = _choice(run_it_twice, RunItTwice, "run_it_twice")
+        if straddle is not None:
+            changes["straddle"] = _choice(straddle, StraddleMode, "straddle")
+        if new_players is not None:
+            changes["new_player"] = _new_players(new_players)
+        bombs = None
+        if bomb_every is not None or bomb_amount is not None:
+            every = runner.config.bomb_every if bomb_every is None else bomb_every
+            kept: int | None = runner.config.bomb_amount or None
+            bombs = _bombs(
+                every,
+                kept if bomb_amount is None else bomb_amount,
+                changes.get("big_blind", base.big_blind),
+            )
         limits = runtime_of(interaction).options
         clock = (
             None
             if timer is None
             else read_count(timer, "timer", limits.min_timer, limits.max_timer)
         )
-        if not changes and clock is None:
+        if not changes and clock is None and bombs is None:
             raise BotError("nothing_to_change")
         options = dataclasses.replace(base, **changes) if changes else None
-        waits = await runner.change_settings(options, clock)
+        waits = await runner.change_settings(options, clock, bombs)
         loc = locale_of(interaction)
         await reply(interaction, t("reply.settings_next_hand" if waits else "reply.settings", loc))
 

@@ -39,7 +39,7 @@ from bot.runtime.direct import DmChannels
 from bot.runtime.messenger import NOBODY, ViewFactory
 from bot.runtime.ownership import Ownership, ShardPlan
 from bot.runtime.recovery import RestoredTable, restore_table
-from bot.runtime.runner import TableRunner, TableServices
+from bot.runtime.runner import TableRunner, TableServices, check_bomb
 from bot.storage import Database, StorageError, economy, hands, invariant, locales, tables
 from bot.storage.tables import TableInfo
 from engine.table import Table, TableOptions
@@ -257,12 +257,16 @@ class GameRuntime:
         options: TableOptions,
         timer: int,
         locale: str | None,
+        bombs: tuple[int, int] | None = None,
     ) -> TableRunner:
         await self.ensure_guild(guild_id)
         if channel_id in self._by_channel:
             raise BotError("channel_has_table")
         table = Table(options, self.rng)
         config = TableConfig(options=options, timer=timer, locale=locale, state=table.to_json())
+        if bombs is not None and bombs[0]:
+            check_bomb(bombs[1], options)
+            config.bomb_every, config.bomb_amount = bombs
         low, high = options.buy_in_range
         async with self._tables_lock:
             info = await tables.create_table(

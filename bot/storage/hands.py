@@ -569,6 +569,26 @@ async def _depart_and_save(
     await write_save(tx, table_id, save)
 
 
+async def note_rabbit(db: Database, hand_id: int) -> None:
+    """Remember that the rest of a finished hand's board was shown (a rabbit hunt), so that
+    verifying the hand opens those positions too. Only a finished hand has a rabbit."""
+    check_id(hand_id, "hand_id")
+    async with db.write() as tx:
+        row = await tx.fetchone(
+            "SELECT result FROM hands WHERE hand_id = ? AND status = 'finished'", (hand_id,)
+        )
+        if row is None:
+            raise StorageError("unknown_hand", hand_id=hand_id)
+        result = from_json_text(row[0]) if row[0] is not None else {}
+        if not isinstance(result, dict):
+            raise StorageError("unknown_hand", hand_id=hand_id)
+        result["rabbit"] = True
+        await tx.execute(
+            "UPDATE hands SET result = ? WHERE hand_id = ?",
+            (to_json_text(result, "result"), hand_id),
+        )
+
+
 async def void_hand(
     db: Database,
     hand_id: int,
