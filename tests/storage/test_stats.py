@@ -249,11 +249,4 @@ def test_random_hands_recounted_by_brute_force(data: st.DataObject) -> None:
 def test_random_hands_recounted_by_brute_force_on_postgresql(
     postgres_server: PostgresServer, data: st.DataObject
 ) -> None:
-    async def on_a_new_database() -> None:
-        url = await postgres_server.create_database()
-        try:
-            await run(data, url)
-        finally:
-            await postgres_server.drop_database(url)
-
-    asyncio.run(on_a_new_database())
+    postgres_server.run_on_a_new_database(lambda url: run(data, url))
