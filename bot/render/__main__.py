@@ -2,10 +2,11 @@
 ``card_images/``) and the two PNG palettes sampled from tables drawn with it.
 
 ``python -m bot.render sample --out DIR [--locale zh-TW]``: write sample images (2, 6, 9 and 10
-seats, a pre-flop table, a river table with side pots, a showdown with a split pot, hole cards,
-both decks, names in several scripts, a tournament's status board before, during and after
-play) and ``alt_text.txt`` with every image's alt text, every word in the catalog of
-``--locale`` (English by default).
+seats, a pre-flop table, a river table with side pots, a showdown with a split pot, all-in
+hands with their chances counted and estimated, a board run twice during its run-out and at the
+showdown, hole cards, both decks, names in several scripts, a tournament's status board before,
+during and after play) and ``alt_text.txt`` with every image's alt text, every word in the
+catalog of ``--locale`` (English by default).
 """
 
 from __future__ import annotations
@@ -61,6 +62,10 @@ def write_samples(out: Path, locale: str | None = None) -> list[Path]:
         "table_9_seats_river_side_pots.png": samples.nine_seat_river(),
         "table_10_seats_names.png": samples.ten_seat_scripts(),
         "table_showdown_split_pot.png": samples.showdown_split(locale),
+        "table_6_seats_all_in_equity.png": samples.all_in_flop_equity(),
+        "table_2_seats_all_in_preflop_estimate.png": samples.all_in_preflop_estimate(),
+        "table_run_twice_second_run.png": samples.run_twice_second_run(locale),
+        "table_run_twice_showdown.png": samples.run_twice_showdown(locale),
     }
     for name, view in tables.items():
         image = render_table(view, labels)
