@@ -40,6 +40,8 @@ __all__ = [
     "DeckStyle",
     "HoleCardsView",
     "PotView",
+    "ReplayFrame",
+    "ReplayView",
     "SeatEquity",
     "SeatState",
     "SeatView",
@@ -366,6 +368,43 @@ class TableView:
     def has_results(self) -> bool:
         """True once any pot has been awarded: the results banner is drawn."""
         return any(pot.winners for pot in self.pots)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFrame:
+    """One step of the hand: the table as it then stood, what just happened, and how long the
+    frame stays (a street or the end longer than a single action). A ``milestone`` (the deal,
+    a street, the hands turned up, the end) is never left out of a long hand's replay."""
+
+    view: TableView
+    caption: str
+    seconds: float = 1.2
+    milestone: bool = False
+
+    def __post_init__(self) -> None:
+        if not 0.1 <= self.seconds <= 30:
+            raise ValueError(f"a frame shows for 0.1 to 30 s, not {self.seconds!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayView:
+    """A hand told again.
+
+    Attributes:
+        frames: the steps, in order (at least one).
+        title: what the hand was, e.g. "Replay of hand #12, blinds 50/100."
+        story: the hand in sentences, street by street (the alt text's body).
+        outcome: who won what and who showed what: kept whole when the story must be cut.
+    """
+
+    frames: tuple[ReplayFrame, ...]
+    title: str
+    story: tuple[str, ...] = ()
+    outcome: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.frames:
+            raise ValueError("a replay has at least one frame")
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from bot.render.alttext import ALT_TEXT_LIMIT
 from bot.render.fonts import Weight, draw_text
 from bot.render.labels import DEFAULT_LABELS, Labels
 from bot.render.layout import CANVAS
-from bot.render.model import TableView
+from bot.render.model import ReplayFrame, ReplayView
 from bot.render.palettes import table_palette
 from bot.render.table import draw_table
 from bot.render.theme import RGB
@@ -58,43 +58,6 @@ WHITE: RGB = (244, 244, 240)
 SOFT: RGB = (200, 206, 212)
 GOLD: RGB = (255, 204, 77)
 TRACK: RGB = (56, 62, 70)
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayFrame:
-    """One step of the hand: the table as it then stood, what just happened, and how long the
-    frame stays (a street or the end longer than a single action). A ``milestone`` (the deal,
-    a street, the hands turned up, the end) is never left out of a long hand's replay."""
-
-    view: TableView
-    caption: str
-    seconds: float = 1.2
-    milestone: bool = False
-
-    def __post_init__(self) -> None:
-        if not 0.1 <= self.seconds <= 30:
-            raise ValueError(f"a frame shows for 0.1 to 30 s, not {self.seconds!r}")
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayView:
-    """A hand told again.
-
-    Attributes:
-        frames: the steps, in order (at least one).
-        title: what the hand was, e.g. "Replay of hand #12, blinds 50/100."
-        story: the hand in sentences, street by street (the alt text's body).
-        outcome: who won what and who showed what: kept whole when the story must be cut.
-    """
-
-    frames: tuple[ReplayFrame, ...]
-    title: str
-    story: tuple[str, ...] = ()
-    outcome: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        if not self.frames:
-            raise ValueError("a replay has at least one frame")
 
 
 @dataclass(frozen=True, slots=True)

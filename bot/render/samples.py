@@ -6,6 +6,8 @@ for the alt text and in short for the badges, as the bot names them.
 
 from __future__ import annotations
 
+import dataclasses
+
 from PIL import Image
 
 from bot.i18n import t
@@ -17,6 +19,8 @@ from bot.render.model import (
     DeckStyle,
     HoleCardsView,
     PotView,
+    ReplayFrame,
+    ReplayView,
     SeatEquity,
     SeatState,
     SeatView,
@@ -33,6 +37,7 @@ __all__ = [
     "hole_cards",
     "nine_seat_river",
     "palette_views",
+    "replay_run_twice",
     "run_twice_second_run",
     "run_twice_showdown",
     "showdown_split",
@@ -240,8 +245,6 @@ def run_twice_second_run(locale: object = None) -> TableView:
 
 
 def _with_equity(seat: SeatView, equity: SeatEquity) -> SeatView:
-    import dataclasses
-
     return dataclasses.replace(seat, equity=equity)
 
 
@@ -257,6 +260,32 @@ def run_twice_showdown(locale: object = None) -> TableView:
     )
 
 
+def replay_run_twice(locale: object = None) -> ReplayView:
+    """The end of a replay: the last call, the second run on its turn, the result."""
+    turned = run_twice_second_run(locale)
+    calling = dataclasses.replace(
+        turned, second_board=(), board=_FIRST_RUN[:3], street=Street.FLOP,
+        seats=tuple(dataclasses.replace(s, equity=None) if s else None for s in turned.seats))
+    separator = t("list.separator", locale)
+    won = separator.join(t("replay.caption_won", locale, player=name, amount=amount)
+                         for name, amount in (("Alice", "1,800"), ("Carol", "900"),
+                                              ("Bob", "900")))
+    return ReplayView(
+        frames=(
+            ReplayFrame(calling, t("action.call", locale, player="Carol", amount="600")
+                        + t("action.all_in_suffix", locale), 1.2),
+            ReplayFrame(turned, t("replay.dealt_run", locale, run=2,
+                                  street=t("render.turn", locale), cards="7♥"),
+                        1.6, milestone=True),
+            ReplayFrame(run_twice_showdown(locale), won, 6.0, milestone=True),
+        ),
+        title=t("replay.alt_title", locale, hand=131, small_blind="50", big_blind="100"),
+        story=(t("replay.street_quiet", locale, street=t("replay.run_twice", locale)),),
+        outcome=(t("replay.wins_run", locale, player="Alice", amount="900",
+                   pot=t("pot.main", locale), run=1),),
+    )
+
+
 def hole_cards(style: DeckStyle = DeckStyle.CLASSIC, locale: object = None) -> HoleCardsView:
     name, label = _hand("pair", ("K", "A"), locale)
     return HoleCardsView(cards=("Ad", "Kc"), hand_name=name, hand_label=label,
@@ -266,8 +295,6 @@ def hole_cards(style: DeckStyle = DeckStyle.CLASSIC, locale: object = None) -> H
 
 def palette_views() -> list[TableView]:
     """Tables that between them use every colour the renderer draws (see ``encode``)."""
-    import dataclasses
-
     four = DeckStyle.FOUR_COLOR
     return [
         nine_seat_river(),
