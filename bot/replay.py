@@ -17,6 +17,7 @@ flop) and drawing them is CPU work too: :func:`replay_image` does both, on the r
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -29,6 +30,7 @@ from engine.cards import format_card
 from engine.equity import RunOutStage, run_out_equities
 from engine.errors import EngineError
 from engine.hand import (
+    ActionKind,
     ActionTaken,
     BetReturned,
     Event,
@@ -298,7 +300,7 @@ def build_replay(played: PlayedHand, locale: object = None) -> Replay:
             teller.pots = before
             teller.stacks[event.player] = event.stack
             teller.bets[event.player] = event.total_bet
-            if event.kind.value == "fold":
+            if event.kind is ActionKind.FOLD:
                 teller.folded.add(event.player)
             if event.all_in:
                 teller.all_in.add(event.player)
@@ -309,6 +311,7 @@ def build_replay(played: PlayedHand, locale: object = None) -> Replay:
         elif isinstance(event, BetReturned):
             teller.stacks[event.player] += event.amount
             teller.bets[event.player] -= min(event.amount, teller.bets[event.player])
+            teller.all_in.discard(event.player)  # what nobody called is his again
             teller.street_words.append(_Say("replay.returned", loc, (("player", event.player),),
                                             (("amount", chips(event.amount, loc)),)))
         elif isinstance(event, StreetDealt):
@@ -439,8 +442,6 @@ def _finish(teller: _Teller, mucked: set[int]) -> None:
 
 
 def _replace(seat: SeatView, changes: dict[str, object]) -> SeatView:
-    import dataclasses
-
     return dataclasses.replace(seat, **changes)  # type: ignore[arg-type]
 
 
