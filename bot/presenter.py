@@ -28,7 +28,7 @@ from discord.utils import escape_markdown, escape_mentions
 
 from bot.i18n import number, t
 from bot.render import HoleCardsView, Labels, PotView, SeatState, SeatView, Street, TableView
-from bot.render.labels import catalog_labels, format_percent, hand_words
+from bot.render.labels import catalog_labels, format_percent, format_tie, hand_words
 from bot.render.model import MAX_SEATS as MAX_RENDER_SEATS
 from bot.render.model import Blind, SeatEquity
 from engine.cards import Card, format_card, pretty_cards
@@ -385,8 +385,8 @@ def equity_view(scene: Scene, stage: RunOutStage) -> EquityFrame:
             seats[index] = dataclasses.replace(seat, equity=chance)
         who = text_name(scene, int(table.hand_players[player]))
         win = format_percent(chance.win, exact)
-        if figures.ties:
-            tie = format_percent(chance.tie, exact)
+        tie = format_tie(chance.tie, exact)
+        if tie is not None:
             lines.append(t("equity.line_tie", loc, player=who, win=win, tie=tie))
         else:
             lines.append(t("equity.line", loc, player=who, win=win))

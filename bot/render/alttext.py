@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.render.labels import DEFAULT_LABELS, Labels, format_percent
+from bot.render.labels import DEFAULT_LABELS, Labels, format_percent, format_tie
 from bot.render.model import Blind, HoleCardsView, SeatEquity, SeatState, SeatView, TableView
 
 __all__ = ["ALT_TEXT_LIMIT", "hole_cards_alt_text", "table_alt_text"]
@@ -72,9 +72,10 @@ def _seat_words(n: int, seat: SeatView | None, labels: Labels,
 
 def _equity_words(equity: SeatEquity, labels: Labels) -> str:
     win = format_percent(equity.win, equity.exact)
-    if equity.tie <= 0:
+    tie = format_tie(equity.tie, equity.exact)
+    if tie is None:
         return labels.alt_equity.format(win=win)
-    return labels.alt_equity_tie.format(win=win, tie=format_percent(equity.tie, equity.exact))
+    return labels.alt_equity_tie.format(win=win, tie=tie)
 
 
 def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str:

@@ -21,6 +21,7 @@ __all__ = [
     "catalog_labels",
     "format_chips",
     "format_percent",
+    "format_tie",
     "hand_words",
 ]
 
@@ -164,6 +165,19 @@ def format_percent(share: float, exact: bool = True) -> str:
         return f"≈{round(share * 100):d}%"
     value = min(max(round(share * 100, 1), 0.1), 99.9)
     return f"{value:.1f}%"
+
+
+def format_tie(share: float, exact: bool = True) -> str | None:
+    """The chance of a tie as it is said beside the chance to win, or None when it goes
+    unsaid: no board ties, or too few for an estimate to tell from none.
+
+    >>> format_tie(0.0138), format_tie(0.0), format_tie(0.0036, exact=False)
+    ('13.8%', None, None)
+    """
+    if share <= 0.0:
+        return None
+    text = format_percent(share, exact)
+    return None if text == "≈0%" else text
 
 
 def format_chips(amount: int, separator: str = ",") -> str:

@@ -14,7 +14,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from bot.render import assets
 from bot.render.fonts import TextSprite, Weight, draw_text, text_sprite
-from bot.render.labels import DEFAULT_LABELS, Labels, format_percent, short_chips
+from bot.render.labels import DEFAULT_LABELS, Labels, format_percent, format_tie, short_chips
 from bot.render.layout import (
     BADGE_HEIGHT,
     BADGE_MAX_WIDTH,
@@ -286,9 +286,10 @@ def equity_exact(view: TableView) -> bool | None:
 def equity_words(equity: SeatEquity, labels: Labels) -> str:
     """A seat's chances in the badge's few words: "Win 45.2% · Tie 1.3%" (no tie: none said)."""
     win = format_percent(equity.win, equity.exact)
-    if equity.tie <= 0:
+    tie = format_tie(equity.tie, equity.exact)
+    if tie is None:
         return labels.equity.format(win=win)
-    return labels.equity_tie.format(win=win, tie=format_percent(equity.tie, equity.exact))
+    return labels.equity_tie.format(win=win, tie=tie)
 
 
 def _highlight_set(view: TableView, run: int = 1) -> frozenset[str]:
