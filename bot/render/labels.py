@@ -172,7 +172,7 @@ def format_tie(share: float, exact: bool = True) -> str | None:
     unsaid: no board ties, or too few for an estimate to tell from none.
 
     >>> format_tie(0.0138), format_tie(0.0), format_tie(0.0036, exact=False)
-    ('13.8%', None, None)
+    ('1.4%', None, None)
     """
     if share <= 0.0:
         return None
