@@ -519,6 +519,59 @@ class Poker(commands.Cog):
             interaction, t("reply.closed", loc, players=len(returned), amount=chips(total, loc))
         )
 
+    @poker.command(name="replay", description=command_text("command.poker.replay"))
+    @app_commands.describe(hand=command_text("option.hand"))
+    @app_commands.checks.cooldown(5, 60.0)
+    async def replay(
+        self, interaction: Interaction, hand: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        """A finished hand of this table as an animated image, street by street, with the hand
+        in words: the image's alt text, and in full in the message.
+
+        Private, as ``/poker history`` is, and it shows what that shows: the cards that were
+        shown, never a folded or mucked hand (``bot.replay``). Drawing a replay keeps the
+        render thread every table shares busy for a moment: a member may ask for a few in a
+        row (five a minute), not keep it busy.
+        """
+        from bot.replay import PlayedHand, replay_image
+        from bot.runtime.messenger import split_text
+        from bot.runtime.rendering import render
+
+        runner = table_here(interaction)
+        number = None if hand is None else read_count(hand, "hand", 1, 2**53)
+        await defer(interaction)
+        stored = await stored_hand(runner.db, runner.table_id, number)
+        # The table is this channel's; a hand stored under another server is not its hand.
+        if stored.guild_id != guild_id_of(interaction):
+            raise BotError("no_such_hand", hand=stored.hand_no)
+        if stored.status == "voided":
+            raise BotError("replay_voided", hand=stored.hand_no)
+        if stored.status != "finished":
+            raise BotError("hand_not_finished", hand=stored.hand_no)
+        loc = locale_of(interaction)
+        players = sorted(stored.players, key=lambda p: p.player)
+        options = runner.table.options
+        played = PlayedHand(
+            hands.rebuild_hand(stored),
+            stored.hand_no,
+            seats=tuple(p.seat_no for p in players),
+            names=tuple(
+                runner.config.names.get(p.user_id) or t("player.unknown", loc, id=p.user_id)
+                for p in players
+            ),
+            seat_count=options.seats,
+            button_seat=stored.button_seat,
+            small_blind=options.small_blind,
+        )
+        told, image = await render(replay_image, played, loc)
+        file = discord.File(
+            io.BytesIO(image.data), filename=image.filename, description=image.alt_text
+        )
+        first, *rest = split_text(told.text)
+        await reply(interaction, first, file=file)
+        for piece in rest:
+            await reply(interaction, piece)
+
 
 async def _ledger_table(interaction: Interaction) -> tuple[TableRunner | None, int]:
     """The table whose ledger this channel shows: its open table, else its last closed one

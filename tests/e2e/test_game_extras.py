@@ -84,7 +84,7 @@ async def test_everyone_agreeing_runs_the_board_twice(game: Game) -> None:
     assert await press(game, bob, "run_twice") in ("table:", t("reply.voted_twice"))
     result = await game.wait_result(1)
     assert hand.second_board is not None and len(hand.second_board) == 5
-    assert "Second board:" in result.content and ", run 2" in result.content
+    assert "Board, run 2:" in result.content and " on run 2" in result.content
     await invariant_holds(game)
 
 
@@ -97,7 +97,7 @@ async def test_anyone_saying_once_runs_it_once(game: Game) -> None:
     await until(lambda: hand.run_choice_pending, what="the run-twice question")
     assert await press(game, bob, "run_once") in ("table:", t("reply.voted_once"))
     result = await game.wait_result(1)
-    assert not hand.second_board and "Second board:" not in result.content
+    assert not hand.second_board and "Board, run 2:" not in result.content
 
 
 async def test_nobody_answering_runs_it_once(
