@@ -58,10 +58,14 @@ def guild_id_of(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id
 
 
-def table_here(interaction: discord.Interaction[Any]) -> TableRunner:
-    """The table of the channel the interaction came from."""
+def table_here(
+    interaction: discord.Interaction[Any], *, at_tournament: str = "not_in_tournament"
+) -> TableRunner:
+    """The cash table of the channel the interaction came from (``at_tournament``: the
+    refusal where a tournament plays instead)."""
     guild_id_of(interaction)
-    runner = runtime_of(interaction).in_channel(interaction.channel_id)
+    runner = runtime_of(interaction).in_channel(interaction.channel_id,
+                                                at_tournament=at_tournament)
     runner.remember(interaction.user.id, interaction.user.display_name)
     return runner
 
@@ -135,11 +139,47 @@ async def play(
     else privately."""
     chips = read_optional_chips(amount, "amount")
     taken = await runner.act(interaction.user.id, kind, chips, ref=ref)
-    text = ack_text(taken, locale_of(interaction))
+    await confirm(interaction, runner, ack_text(taken, locale_of(interaction)), pressed=pressed)
+
+
+async def confirm(
+    interaction: discord.Interaction[Any], runner: LiveTable, text: str, *, pressed: bool
+) -> None:
+    """Tell the user his input was taken: through the table's own update when he pressed one
+    of its buttons and that update goes out in time, else privately with ``text``."""
     press = runner.messenger.answer(interaction) if pressed else None
     if press is not None and await _answered_by_table(interaction, press):
         return
     await reply(interaction, text)
+
+
+async def vote_runs(
+    interaction: discord.Interaction[Any],
+    runner: TableRunner,
+    twice: bool,
+    ref: tuple[int, int] | None,
+) -> None:
+    await runner.vote_runs(interaction.user.id, twice, ref)
+    key = "reply.voted_twice" if twice else "reply.voted_once"
+    await confirm(interaction, runner, t(key, locale_of(interaction)), pressed=True)
+
+
+async def straddle(
+    interaction: discord.Interaction[Any], runner: TableRunner, *, always: bool
+) -> None:
+    asking = await runner.straddle(interaction.user.id, always=always)
+    kind = "always" if always else "next"
+    state = "on" if asking else "off"
+    await reply(interaction, t(f"reply.straddle_{kind}_{state}", locale_of(interaction)))
+
+
+async def hunt_rabbit(
+    interaction: discord.Interaction[Any],
+    runner: TableRunner,
+    ref: tuple[int, int] | None,
+) -> None:
+    await runner.hunt_rabbit(interaction.user.id, None if ref is None else ref[0])
+    await reply(interaction, t("reply.rabbit", locale_of(interaction)))
 
 
 async def _answered_by_table(interaction: discord.Interaction[Any], press: Press) -> bool:

@@ -5,11 +5,22 @@ module only decides which message to show and fills in names and amounts. Nothin
 Discord: the runtime sends what this builds, ``bot.ui`` turns button specs into components.
 
 Privacy is decided here: a hole card reaches a public view only when its hand was shown at
-showdown (``hand.shown``); mucked and folded hands never do.
+showdown (``hand.shown``); mucked and folded hands never do. The all-in chances follow the same
+rule: they are worked out only once every live hand is face up, from those hands and the board.
+
+All-in run-outs, for the runtime: while a hand waits with betting closed and cards to come
+(the run-twice vote), :func:`live_equity` gives the chances now; for a hand whose board was run
+out, ``engine.equity.run_out_equities(hand)`` gives them street by street. Either is CPU work
+(up to about 0.2 s before the flop, the engine's sampled estimate), so run it off the event
+loop while the table's lock keeps the hand still; then :func:`equity_view` turns each stage
+into the image's view and the message's lines (cheap, and it reads the scene: call it on the
+event loop, as :func:`table_message` is).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import cache
@@ -19,9 +30,9 @@ from discord.utils import escape_markdown, escape_mentions
 
 from bot.i18n import has_message, number, resolve_locale, t
 from bot.render import HoleCardsView, Labels, PotView, SeatState, SeatView, Street, TableView
-from bot.render.labels import catalog_labels, hand_words
+from bot.render.labels import catalog_labels, format_percent, format_tie, hand_words
 from bot.render.model import MAX_SEATS as MAX_RENDER_SEATS
-from bot.render.model import Blind
+from bot.render.model import Blind, SeatEquity
 from bot.render.tournament import (
     Phase,
     PlaceLine,
@@ -31,13 +42,14 @@ from bot.render.tournament import (
     TournamentView,
 )
 from engine.cards import Card, format_card, pretty_cards
+from engine.equity import Equity, RunOutStage, equity
 from engine.evaluator import HandRank
-from engine.hand import ActionTaken, AnteKind, Hand, HandMucked, Legal
+from engine.hand import ActionTaken, AnteKind, Hand, HandMucked, Legal, StraddleMode
 from engine.seating import PlayerId
 from engine.table import PlayerState, Table
 from engine.tournament import Standing, TournamentConfig, TournamentStatus
 
-__all__ = ["MAX_RENDER_SEATS"]
+__all__ = ["MAX_RENDER_SEATS", "EquityFrame", "equity_view", "live_equity"]
 
 
 # --- words -------------------------------------------------------------------------------
@@ -123,6 +135,15 @@ class Scene:
     commitment: str | None = None  # the deck's SHA-256 digest for the hand shown
     dealing: bool = False
     closed: bool = False
+    run_vote: RunVote | None = None  # the players of an all-in hand deciding how many runs
+
+
+@dataclass(frozen=True, slots=True)
+class RunVote:
+    """Who agreed to run it twice so far (player indices), and until when (Unix seconds)."""
+
+    agreed: frozenset[int]
+    deadline: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,12 +253,19 @@ def _seat_view(
         )
     best_five: tuple[str, ...] = ()
     hand_name = hand_label = ""
+    second_five: tuple[str, ...] = ()
+    second_name = second_label = ""
     if i in hand.shown and hand.is_over and len(hand.board) == 5:
         rank = hand.rank(i)
         if rank is not None:
             best_five = tuple(format_card(c) for c in rank.cards)
             hand_name = describe_rank(rank, scene.locale)
             hand_label = describe_rank(rank, scene.locale, short=True)
+        rank = hand.rank(i, run=2)
+        if rank is not None:
+            second_five = tuple(format_card(c) for c in rank.cards)
+            second_name = describe_rank(rank, scene.locale)
+            second_label = describe_rank(rank, scene.locale, short=True)
     return SeatView(
         name,
         stack=hand.stacks[i],
@@ -252,6 +280,9 @@ def _seat_view(
         best_five=best_five,
         hand_name=hand_name,
         hand_label=hand_label,
+        second_best_five=second_five,
+        second_hand_name=second_name,
+        second_hand_label=second_label,
     )
 
 
@@ -267,11 +298,14 @@ def table_view(scene: Scene) -> TableView:
     pots: tuple[PotView, ...] = ()
     street = Street.WAITING
     board: tuple[str, ...] = ()
+    second_board: tuple[str, ...] = ()
     if hand is not None:
         street = Street(hand.street.value)
         if hand.result is not None and hand.result.showdown:
             street = Street.SHOWDOWN  # the engine says COMPLETE; players saw a showdown
         board = tuple(format_card(c) for c in hand.board)
+        if hand.second_board is not None:
+            second_board = tuple(format_card(c) for c in hand.second_board)
         if hand.result is not None:
             pots = tuple(
                 PotView(
@@ -281,6 +315,7 @@ def table_view(scene: Scene) -> TableView:
                         for p, share in pot.shares
                         if share > 0 and table.hand_seats[p] <= count
                     ),
+                    run=pot.run,
                 )
                 for pot in hand.result.pots
             )
@@ -295,7 +330,113 @@ def table_view(scene: Scene) -> TableView:
         ante=options.ante,
         hand_number=scene.hand_number or None,
         street=street,
+        second_board=second_board,
     )
+
+
+# --- all-in chances ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EquityFrame:
+    """One moment of an all-in run-out: the image's view, every live hand face up with its
+    chances, and the same chances as lines for the message (names escaped)."""
+
+    view: TableView
+    lines: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+@functools.lru_cache(maxsize=64)
+def _chances(holes: tuple[tuple[Card, Card], ...], board: tuple[Card, ...]) -> Equity:
+    # A table redraws the same waiting state several times (votes, the clock): count it once.
+    return equity(holes, board)
+
+
+def live_equity(hand: Hand) -> RunOutStage | None:
+    """The live hands' chances now, while the hand waits with nobody left to bet, two or more
+    hands live, every one of them face up and cards still to come (the run-twice vote); None
+    otherwise. Only the tabled hands and the board are counted: a folded hand is never passed
+    as a dead card, which would let the figures give it away.
+
+    CPU work (see the module doc): exact on the flop and turn, a sampled estimate pre-flop.
+    """
+    if hand.is_over or hand.to_act is not None or len(hand.board) >= 5:
+        return None
+    players = tuple(j for j in range(hand.n) if not hand.folded[j])
+    if len(players) < 2 or any(j not in hand.shown for j in players):
+        return None
+    holes = tuple(hand.hole_cards(j) for j in players)
+    return RunOutStage(1, hand.board, players, _chances(holes, hand.board))
+
+
+def equity_view(scene: Scene, stage: RunOutStage) -> EquityFrame:
+    """The table at ``stage`` of the scene's hand: its board so far (both runs' once it is
+    run twice) with the chances of every live hand on the image and in words.
+
+    ``stage`` is :func:`live_equity` of a hand waiting for the run-twice vote, or one of
+    ``engine.equity.run_out_equities(hand)`` for a hand whose board was run out: the image then
+    shows the hand as it stood at that street (the stacks before the pots were pushed, no
+    winner yet), so the runtime may show each stage in turn before the result.
+    """
+    hand = scene.table.hand
+    if hand is None:
+        raise ValueError("the scene has no hand")
+    table = scene.table
+    view = table_view(scene)
+    if hand.result is not None:
+        view = _rewound(view, scene, hand, stage)
+    exact = stage.equity.exact
+    seats = list(view.seats)
+    lines: list[str] = []
+    loc = scene.locale
+    how = t("equity.exact" if exact else "equity.estimate", loc)
+    if hand.second_board is not None:
+        lines.append(t("equity.title_run", loc, run=stage.run, how=how))
+    else:
+        lines.append(t("equity.title", loc, how=how))
+    for player, figures in zip(stage.players, stage.equity.hands, strict=True):
+        chance = SeatEquity(figures.win, figures.tie, exact)
+        index = table.hand_seats[player] - 1
+        seat = seats[index] if index < len(seats) else None
+        if seat is not None:
+            seats[index] = dataclasses.replace(seat, equity=chance)
+        who = text_name(scene, int(table.hand_players[player]))
+        win = format_percent(chance.win, exact)
+        tie = format_tie(chance.tie, exact)
+        if tie is not None:
+            lines.append(t("equity.line_tie", loc, player=who, win=win, tie=tie))
+        else:
+            lines.append(t("equity.line", loc, player=who, win=win))
+    return EquityFrame(dataclasses.replace(view, seats=tuple(seats)), tuple(lines))
+
+
+def _rewound(view: TableView, scene: Scene, hand: Hand, stage: RunOutStage) -> TableView:
+    """A finished hand's view taken back to a street of its run-out: the pots not yet
+    awarded, each stack without what it won, nobody's hand named yet."""
+    result = hand.result
+    assert result is not None
+    won = result.won
+    seats = list(view.seats)
+    for player, seat_no in enumerate(scene.table.hand_seats):
+        seat = seats[seat_no - 1] if seat_no <= len(seats) else None
+        if seat is None:
+            continue
+        seats[seat_no - 1] = dataclasses.replace(
+            seat, stack=seat.stack - won[player], is_winner=False, best_five=(), hand_name="",
+            hand_label="", second_best_five=(), second_hand_name="", second_hand_label="")
+    shown = tuple(format_card(c) for c in stage.board)
+    first, second = (shown, ()) if stage.run == 1 else (view.board, shown)
+    return dataclasses.replace(
+        view, seats=tuple(seats), board=first, second_board=second,
+        pots=tuple(PotView(pot.amount) for pot in hand.pots() if pot.amount),
+        street=_STREET_OF_BOARD[len(stage.board)])
+
+
+_STREET_OF_BOARD = {0: Street.PREFLOP, 3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
 
 
 # --- the table message --------------------------------------------------------------------
@@ -366,7 +507,46 @@ def action_buttons(scene: Scene, hand: Hand) -> tuple[ButtonSpec, ...]:
                               ref=hand_ref))
     buttons.append(ButtonSpec("pre_call_any", t("button.pre_call_any", loc), row=2,
                               ref=hand_ref))
-    return tuple(buttons)
+    return tuple(buttons) + straddle_buttons(scene)
+
+
+def straddle_buttons(scene: Scene) -> tuple[ButtonSpec, ...]:
+    """Asking to straddle the next hand (or every hand): offered while a hand is played, on
+    tables that allow straddles; the engine picks whoever sits on the straddle seat."""
+    if scene.table.options.straddle is StraddleMode.OFF:
+        return ()
+    loc = scene.locale
+    return (
+        ButtonSpec("straddle_next", t("button.straddle_next", loc), row=3),
+        ButtonSpec("straddle_always", t("button.straddle_always", loc), row=3),
+    )
+
+
+def run_vote_buttons(scene: Scene, hand: Hand) -> tuple[ButtonSpec, ...]:
+    loc = scene.locale
+    ref = (scene.hand_number, decision_number(hand))
+    return (
+        ButtonSpec("run_twice", t("button.run_twice", loc), "success", ref=ref),
+        ButtonSpec("run_once", t("button.run_once", loc), "secondary", ref=ref),
+        ButtonSpec("cards", t("button.my_cards", loc), "secondary"),
+    )
+
+
+def _run_vote_line(scene: Scene, hand: Hand) -> str:
+    vote = scene.run_vote
+    agreed = vote.agreed if vote is not None else frozenset()
+    waiting = [
+        mention(int(scene.table.hand_players[i]))
+        for i in hand.run_choice_players
+        if i not in agreed
+    ]
+    deadline = f"<t:{vote.deadline}:R>" if vote is not None else "\u2014"
+    return t(
+        "table.run_twice_vote",
+        scene.locale,
+        players=t("list.separator", scene.locale).join(waiting),
+        deadline=deadline,
+    )
 
 
 def _prompt(scene: Scene, hand: Hand, legal: Legal) -> TurnPrompt:
@@ -398,10 +578,14 @@ def table_message(scene: Scene) -> TableMessage:
             lines.append(t("table.last_action", loc, action=action_text(last, who, loc)))
         # The same figure the image's description gives: one source for both.
         lines.append(t("table.pot", loc, amount=chips(view.pot_total, loc)))
-        legal = hand.legal()
-        if legal is not None:
-            prompt = _prompt(scene, hand, legal)
-        buttons = action_buttons(scene, hand)
+        if hand.run_choice_pending:
+            lines.append(_run_vote_line(scene, hand))
+            buttons = run_vote_buttons(scene, hand)
+        else:
+            legal = hand.legal()
+            if legal is not None:
+                prompt = _prompt(scene, hand, legal)
+            buttons = action_buttons(scene, hand)
     elif hand is not None:
         lines.append(t("table.hand_over", loc))
     elif table.paused:
@@ -433,34 +617,32 @@ def result_content(scene: Scene) -> str:
     if result.voided:
         lines.append(t("result.voided", loc))
         return "\n".join(lines)
-    if hand.board:
+    if hand.second_board is not None:
+        for run, board in enumerate(hand.boards, start=1):
+            lines.append(t("table.board_run", loc, run=run, cards=cards_text(board)))
+    elif hand.board:
         lines.append(t("table.board", loc, cards=cards_text(hand.board)))
-    showdown_ranks = {
-        i: hand.rank(i) for i in result.shown if result.showdown and len(hand.board) == 5
-    }
-    count = len(result.pots)
+    showdown = result.showdown and len(hand.board) == 5
+    count = len({pot.index for pot in result.pots})
     for pot in result.pots:
         label = pot_name(pot.index, count, loc)
         for player, share in pot.shares:
             if share <= 0:
                 continue
             who = text_name(scene, int(players[player]))
-            rank = showdown_ranks.get(player)
+            # A half of a pot run twice went to the best hand of its own run; a hand
+            # nobody showed is not named.
+            rank = (
+                hand.rank(player, run=max(pot.run, 1))
+                if showdown and player in result.shown
+                else None
+            )
+            words = {"player": who, "amount": chips(share, loc), "pot": label, "run": pot.run}
+            key = "result.wins_run" if pot.run else "result.wins"
             if rank is not None:
-                lines.append(
-                    t(
-                        "result.wins_with",
-                        loc,
-                        player=who,
-                        amount=chips(share, loc),
-                        pot=label,
-                        hand=describe_rank(rank, loc),
-                    )
-                )
+                lines.append(t(key + "_with", loc, hand=describe_rank(rank, loc), **words))
             else:
-                lines.append(
-                    t("result.wins", loc, player=who, amount=chips(share, loc), pot=label)
-                )
+                lines.append(t(key, loc, **words))
     for i in result.shown:
         who = text_name(scene, int(players[i]))
         lines.append(t("result.shows", loc, player=who, cards=cards_text(hand.hole_cards(i))))

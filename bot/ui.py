@@ -20,8 +20,19 @@ from discord.ui.dynamic import DynamicItem
 from bot.errors import BotError, locale_of
 from bot.guards import GuardedItem, PokerModal
 from bot.i18n import number, t
-from bot.interact import back_in, play, preselect, runtime_of, show_cards, show_my_cards
+from bot.interact import (
+    back_in,
+    hunt_rabbit,
+    play,
+    preselect,
+    runtime_of,
+    show_cards,
+    show_my_cards,
+    straddle,
+    vote_runs,
+)
 from bot.presenter import ButtonSpec
+from bot.runtime.runner import TableRunner
 from engine.hand import ActionKind, PreAction
 
 # Bounded numbers: an absurd id matches nothing instead of reaching int().
@@ -41,7 +52,11 @@ _PLAIN = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK, "call": ActionKind
           "allin": ActionKind.ALL_IN}
 _PRESELECT = {"pre_check_fold": PreAction.CHECK_FOLD, "pre_call_any": PreAction.CALL_ANY}
 # Buttons that act on one decision or one hand, and so must say which.
-_NEEDS_REF = frozenset({*_PLAIN, *_PRESELECT, "raise", "raise_modal", "show"})
+_NEEDS_REF = frozenset(
+    {*_PLAIN, *_PRESELECT, "raise", "raise_modal", "show", "run_twice", "run_once", "rabbit"}
+)
+# The home game's extras: a cash table's only (tournament rules forbid them).
+_EXTRAS = frozenset({"run_twice", "run_once", "straddle_next", "straddle_always", "rabbit"})
 
 
 def custom_id(
@@ -115,6 +130,16 @@ class TableButton(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEM
             await back_in(interaction, runner)
         elif action == "show":
             await show_cards(interaction, runner, ref)
+        elif action in _EXTRAS:
+            if not isinstance(runner, TableRunner):
+                # A tournament's table never draws these: a forged or misdirected press.
+                raise BotError("tournament_rules")
+            if action in ("run_twice", "run_once"):
+                await vote_runs(interaction, runner, action == "run_twice", ref)
+            elif action == "rabbit":
+                await hunt_rabbit(interaction, runner, ref)
+            else:
+                await straddle(interaction, runner, always=action == "straddle_always")
         else:
             raise BotError("command_outdated")
 

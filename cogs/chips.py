@@ -13,11 +13,15 @@ from bot.amounts import read_chips, read_count, read_optional_chips
 from bot.client import PokerBot
 from bot.errors import BotError, locale_of
 from bot.i18n import number, t
-from bot.interact import command_text, guild_id_of, reply, runtime_of
+from bot.interact import command_text, defer, guild_id_of, reply, runtime_of
 from bot.presenter import chips, mention
+from bot.render import render_chart
 from bot.runtime.manager import language_of
+from bot.runtime.messenger import image_file
+from bot.runtime.rendering import render
+from bot.runtime.reports import chart_labels, period_name, stats_report
 from bot.storage import StorageError, economy, stats
-from bot.storage.stats import LeaderboardKey
+from bot.storage.stats import LeaderboardKey, Period
 
 Interaction = discord.Interaction[PokerBot]
 
@@ -30,6 +34,12 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name=command_text(f"choice.language.{code}"), value=code)
     for code in economy.LANGUAGES
 ]
+PERIOD_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.period.{period.value}"), value=period.value)
+    for period in Period
+]
+# The chart is drawn on the render thread every table shares: a few in a row, not a stream.
+STATS_RATE, STATS_PER = 5, 60.0
 MAX_COOLDOWN_HOURS = 24 * 366
 MAX_IDLE_MINUTES = economy.MAX_IDLE_CLOSE // 60
 MAX_TABLES = economy.MAX_TABLES
@@ -86,22 +96,37 @@ class Chips(commands.Cog):
         )
 
     @group.command(name="leaderboard", description=command_text("command.chips.leaderboard"))
-    @app_commands.describe(by=command_text("option.leaderboard_by"))
-    @app_commands.choices(by=BOARD_CHOICES)
+    @app_commands.describe(
+        by=command_text("option.leaderboard_by"), period=command_text("option.period")
+    )
+    @app_commands.choices(by=BOARD_CHOICES, period=PERIOD_CHOICES)
     async def leaderboard(
-        self, interaction: Interaction, by: str = LeaderboardKey.NET.value
+        self,
+        interaction: Interaction,
+        by: str = LeaderboardKey.NET.value,
+        period: str = Period.ALL.value,
     ) -> None:
         guild_id = await self._guild(interaction)
         try:
             key = LeaderboardKey(by)
         except ValueError:
             raise BotError("bad_option", option="by") from None
-        rows = await stats.leaderboard(runtime_of(interaction).db, guild_id, by=key, limit=10)
+        chosen = _period(period)
+        rows = await stats.leaderboard(
+            runtime_of(interaction).db, guild_id, by=key, limit=10, period=chosen
+        )
         loc = locale_of(interaction)
         if not rows:
-            await reply(interaction, t("reply.leaderboard_empty", loc))
+            if chosen is Period.ALL:
+                await reply(interaction, t("reply.leaderboard_empty", loc))
+            else:
+                await reply(interaction, t("reply.leaderboard_empty_period", loc,
+                                           period=period_name(chosen, loc)))
             return
-        lines = [t(f"leaderboard.title.{key.value}", loc)]
+        title = t(f"leaderboard.title.{key.value}", loc)
+        if chosen is not Period.ALL:
+            title = t("leaderboard.period", loc, title=title, period=period_name(chosen, loc))
+        lines = [title]
         lines += [
             t(
                 "leaderboard.row",
@@ -116,32 +141,33 @@ class Chips(commands.Cog):
         await reply(interaction, "\n".join(lines))
 
     @group.command(name="stats", description=command_text("command.chips.stats"))
-    @app_commands.describe(user=command_text("option.user"))
-    async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
+    @app_commands.describe(user=command_text("option.user"), period=command_text("option.period"))
+    @app_commands.choices(period=PERIOD_CHOICES)
+    @app_commands.checks.cooldown(STATS_RATE, STATS_PER)
+    async def stats(
+        self,
+        interaction: Interaction,
+        user: discord.User | None = None,
+        period: str = Period.ALL.value,
+    ) -> None:
+        """Every figure with what it counts, and a chart of his net after each hand (drawn,
+        so the reply is deferred first)."""
         guild_id = await self._guild(interaction)
         target = user or interaction.user
+        chosen = _period(period)
+        await defer(interaction)
         try:
-            found = await stats.player_stats(runtime_of(interaction).db, guild_id, target.id)
+            found = await stats.player_stats(
+                runtime_of(interaction).db, guild_id, target.id, period=chosen, series=True
+            )
         except StorageError as exc:
             if exc.code == "unknown_user":
                 raise BotError("no_wallet", user=mention(target.id)) from None
             raise
         loc = locale_of(interaction)
-        net = chips(abs(found.net), loc)
-        await reply(
-            interaction,
-            t(
-                "reply.stats",
-                loc,
-                player=mention(target.id),
-                hands=number(found.hands_played, loc),
-                won=number(found.hands_won, loc),
-                net=net if found.net >= 0 else "-" + net,
-                biggest=chips(found.biggest_pot, loc),
-                vpip=found.vpip_pct,
-                pfr=found.pfr_pct,
-            ),
-        )
+        report = stats_report(found, mention(target.id), target.display_name, loc)
+        image = await render(render_chart, report.chart, chart_labels(loc))
+        await reply(interaction, report.text, file=image_file(image))
 
     @group.command(name="grant", description=command_text("command.chips.grant"))
     @app_commands.describe(
@@ -252,6 +278,13 @@ class Chips(commands.Cog):
                 language=t(f"language.{spoken}", loc),
             ),
         )
+
+
+def _period(value: str) -> Period:
+    try:
+        return Period(value)
+    except ValueError:
+        raise BotError("bad_option", option="period") from None
 
 
 def _optional_count(

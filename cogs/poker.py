@@ -33,12 +33,17 @@ from bot.interact import (
     table_here,
 )
 from bot.presenter import MAX_RENDER_SEATS, chips, mention, safe_text
+from bot.render import render_chart
 from bot.runtime.history import stored_hand, verification
+from bot.runtime.messenger import image_file
+from bot.runtime.rendering import render
+from bot.runtime.reports import chart_labels, ledger_report, stored_names
 from bot.runtime.runner import TableRunner
 from bot.runtime.tourney import TournamentTable
-from bot.storage import economy, hands
+from bot.storage import economy, hands, sessions
 from engine.commitment import Opening
-from engine.hand import AnteKind, ReopenMode
+from engine.hand import AnteKind, ReopenMode, RunItTwice, StraddleMode
+from engine.seating import NewPlayerPolicy
 from engine.table import TableOptions
 
 Interaction = discord.Interaction[PokerBot]
@@ -51,6 +56,21 @@ REOPEN_CHOICES = [
     app_commands.Choice(name=command_text(f"choice.reopen.{mode.value}"), value=mode.value)
     for mode in ReopenMode
 ]
+RUN_TWICE_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.run_it_twice.{mode.value}"), value=mode.value)
+    for mode in RunItTwice
+]
+STRADDLE_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.straddle.{mode.value}"), value=mode.value)
+    for mode in StraddleMode
+]
+# Cash tables offer the two ways in; dealing in without posting is for tournaments.
+NEW_PLAYER_POLICIES = (NewPlayerPolicy.WAIT_FOR_BB, NewPlayerPolicy.POST_BB)
+NEW_PLAYER_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.new_players.{p.value}"), value=p.value)
+    for p in NEW_PLAYER_POLICIES
+]
+MAX_BOMB_EVERY = 1000
 
 # ``/poker rules [topic]``: the short rules, one topic per choice (``rules.<topic>``).
 RULE_TOPICS = ("hand_ranks", "blinds", "side_pots", "short_all_in", "showdown")
@@ -77,13 +97,41 @@ def _ante(kind: object, amount: int | None, option: str = "ante_amount") -> tupl
     return ante_kind, ante
 
 
+# A ledger is drawn on the render thread every table shares: a member may ask for a few in a
+# row, not keep it busy.
+LEDGER_RATE, LEDGER_PER = 5, 60.0
+
+def _new_players(value: object) -> NewPlayerPolicy:
+    policy = _choice(value, NewPlayerPolicy, "new_players")
+    if policy not in NEW_PLAYER_POLICIES:
+        raise BotError("bad_option", option="new_players")
+    return policy  # type: ignore[no-any-return]
+
+
+def _bombs(every: int | None, amount: int | None, big_blind: int) -> tuple[int, int] | None:
+    """Every how many hands a bomb pot comes and for how much (two big blinds unless said);
+    None when neither was given."""
+    if every is None and amount is None:
+        return None
+    count = 0 if every is None else read_count(every, "bomb_every", 0, MAX_BOMB_EVERY)
+    chips_in = 2 * big_blind if amount is None else read_chips(amount, "bomb_amount")
+    return count, chips_in
+
+
 # /poker create and /poker settings describe the same table options.
 TABLE_OPTION_TEXT = {
     name: command_text(f"option.{name}")
     for name in (
         "small_blind", "big_blind", "min_buy_in", "max_buy_in", "timer", "ante", "ante_amount",
-        "reopen",
+        "reopen", "run_it_twice", "straddle", "new_players", "bomb_every", "bomb_amount",
     )
+}
+TABLE_OPTION_CHOICES: dict[str, Any] = {
+    "ante": ANTE_CHOICES,
+    "reopen": REOPEN_CHOICES,
+    "run_it_twice": RUN_TWICE_CHOICES,
+    "straddle": STRADDLE_CHOICES,
+    "new_players": NEW_PLAYER_CHOICES,
 }
 
 
@@ -99,7 +147,7 @@ class Poker(commands.Cog):
 
     @poker.command(name="create", description=command_text("command.poker.create"))
     @app_commands.describe(seats=command_text("option.seats"), **TABLE_OPTION_TEXT)
-    @app_commands.choices(ante=ANTE_CHOICES, reopen=REOPEN_CHOICES)
+    @app_commands.choices(**TABLE_OPTION_CHOICES)
     async def create(
         self,
         interaction: Interaction,
@@ -112,6 +160,11 @@ class Poker(commands.Cog):
         ante: str = AnteKind.NONE.value,
         ante_amount: app_commands.Range[int, 0] | None = None,
         reopen: str = ReopenMode.TDA.value,
+        run_it_twice: str = RunItTwice.OFF.value,
+        straddle: str = StraddleMode.OFF.value,
+        new_players: str = NewPlayerPolicy.WAIT_FOR_BB.value,
+        bomb_every: app_commands.Range[int, 0, MAX_BOMB_EVERY] | None = None,
+        bomb_amount: app_commands.Range[int, 1] | None = None,
     ) -> None:
         guild_id = guild_id_of(interaction)
         runtime = runtime_of(interaction)
@@ -127,7 +180,11 @@ class Poker(commands.Cog):
             min_buy_in=read_optional_chips(min_buy_in, "min_buy_in"),
             max_buy_in=read_optional_chips(max_buy_in, "max_buy_in"),
             seats=read_count(seats, "seats", 2, MAX_RENDER_SEATS),
+            run_it_twice=_choice(run_it_twice, RunItTwice, "run_it_twice"),
+            straddle=_choice(straddle, StraddleMode, "straddle"),
+            new_player=_new_players(new_players),
         )
+        bombs = _bombs(bomb_every, bomb_amount, options.big_blind)
         clock = read_count(
             limits.default_timer if timer is None else timer,
             "timer",
@@ -143,6 +200,7 @@ class Poker(commands.Cog):
             options=options,
             timer=clock,
             locale=channel_locale,
+            bombs=bombs,
         )
         low, high = options.buy_in_range
         loc = locale_of(interaction)
@@ -205,10 +263,25 @@ class Poker(commands.Cog):
         await reply(interaction, t("reply.started", locale_of(interaction)))
 
     @poker.command(name="sitout", description=command_text("command.poker.sitout"))
-    async def sitout(self, interaction: Interaction) -> None:
-        runner = table_here(interaction)
+    @app_commands.describe(next_big_blind=command_text("option.next_big_blind"))
+    async def sitout(self, interaction: Interaction, next_big_blind: bool = False) -> None:
+        runner = table_here(interaction, at_tournament="tournament_no_sitout")
+        loc = locale_of(interaction)
+        if next_big_blind:
+            will = await runner.skip_next_big_blind(interaction.user.id)
+            await reply(interaction, t(f"reply.skip_big_blind_{'on' if will else 'off'}", loc))
+            return
         await runner.sit_out(interaction.user.id)
-        await reply(interaction, t("reply.sat_out", locale_of(interaction)))
+        await reply(interaction, t("reply.sat_out", loc))
+
+    @poker.command(name="bomb", description=command_text("command.poker.bomb"))
+    @app_commands.describe(amount=command_text("option.bomb_pot_amount"))
+    async def bomb(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
+        runner = self._hosted(interaction, at_tournament="tournament_rules")
+        chips_in = read_chips(amount, "amount")
+        await runner.order_bomb(chips_in)
+        loc = locale_of(interaction)
+        await reply(interaction, t("reply.bomb_ordered", loc, amount=chips(chips_in, loc)))
 
     @poker.command(name="sitin", description=command_text("command.poker.sitin"))
     async def sitin(self, interaction: Interaction) -> None:
@@ -307,10 +380,49 @@ class Poker(commands.Cog):
             raise BotError("bad_option", option="topic")
         await reply(interaction, t(f"rules.{topic}", loc))
 
+    @poker.command(name="ledger", description=command_text("command.poker.ledger"))
+    @app_commands.describe(reset=command_text("option.ledger_reset"))
+    @app_commands.checks.cooldown(LEDGER_RATE, LEDGER_PER)
+    async def ledger(self, interaction: Interaction, reset: bool = False) -> None:
+        """The session's ledger as a message, a CSV file and a chart of the stacks.
+
+        Anyone who can see the channel may read it: it is what everybody at the table saw
+        happen. The reply is private all the same, so that asking for it cannot flood the
+        table's channel with images; resetting it, which changes what everyone will read, is
+        the host's, and the channel is told. With no open table here, the ledger of the last
+        one that closed in this channel is shown (a closed table's last session is final).
+        """
+        loc = locale_of(interaction)
+        intro = ""
+        runner: TableRunner | None
+        if reset:
+            runner = table_here(interaction, at_tournament="tournament_no_ledger")
+            require_host(interaction, runner)
+            await defer(interaction)
+            session, start = await runner.reset_ledger(interaction.user.id)
+            intro = t("ledger.reset_done", loc, hand=start.first_hand)
+        else:
+            runner, table_id = await _ledger_table(interaction)
+            await defer(interaction)
+            session = await sessions.session_ledger(runtime_of(interaction).db, table_id)
+        # The running table's names are the freshest; a closed table's are as it stored them.
+        names = {**stored_names(session.config), **(runner.config.names if runner else {})}
+        channel = getattr(interaction.channel, "name", None)
+        report = ledger_report(
+            session, names, loc,
+            table_name=f"#{channel}" if channel else t("ledger.this_table", loc),
+            intro=intro,
+        )
+        image = await render(render_chart, report.chart, chart_labels(loc))
+        csv_file = discord.File(io.BytesIO(report.csv), filename=report.csv_name)
+        await reply(interaction, report.text, files=[csv_file, image_file(image)])
+
     # -- the host's commands ---------------------------------------------------------------
 
-    def _hosted(self, interaction: Interaction) -> TableRunner:
-        runner = table_here(interaction)
+    def _hosted(
+        self, interaction: Interaction, *, at_tournament: str = "not_in_tournament"
+    ) -> TableRunner:
+        runner = table_here(interaction, at_tournament=at_tournament)
         require_host(interaction, runner)
         return runner
 
@@ -326,7 +438,7 @@ class Poker(commands.Cog):
 
     @poker.command(name="settings", description=command_text("command.poker.settings"))
     @app_commands.describe(**TABLE_OPTION_TEXT)
-    @app_commands.choices(ante=ANTE_CHOICES, reopen=REOPEN_CHOICES)
+    @app_commands.choices(**TABLE_OPTION_CHOICES)
     async def settings(
         self,
         interaction: Interaction,
@@ -338,8 +450,15 @@ class Poker(commands.Cog):
         ante: str | None = None,
         ante_amount: app_commands.Range[int, 0] | None = None,
         reopen: str | None = None,
+        run_it_twice: str | None = None,
+        straddle: str | None = None,
+        new_players: str | None = None,
+        bomb_every: app_commands.Range[int, 0, MAX_BOMB_EVERY] | None = None,
+        bomb_amount: app_commands.Range[int, 1] | None = None,
     ) -> None:
-        runner = self._hosted(interaction)
+        extras = (run_it_twice, straddle, bomb_every, bomb_amount)
+        runner = self._hosted(interaction, at_tournament="tournament_rules" if any(
+            value is not None for value in extras) else "not_in_tournament")
         base = runner.config.pending or runner.table.options
         changes: dict[str, Any] = {}
         for name, value in (
@@ -356,16 +475,31 @@ class Poker(commands.Cog):
             changes["ante_kind"], changes["ante"] = _ante(kind, amount)
         if reopen is not None:
             changes["reopen"] = _choice(reopen, ReopenMode, "reopen")
+        if run_it_twice is not None:
+            changes["run_it_twice"] = _choice(run_it_twice, RunItTwice, "run_it_twice")
+        if straddle is not None:
+            changes["straddle"] = _choice(straddle, StraddleMode, "straddle")
+        if new_players is not None:
+            changes["new_player"] = _new_players(new_players)
+        bombs = None
+        if bomb_every is not None or bomb_amount is not None:
+            every = runner.config.bomb_every if bomb_every is None else bomb_every
+            kept: int | None = runner.config.bomb_amount or None
+            bombs = _bombs(
+                every,
+                kept if bomb_amount is None else bomb_amount,
+                changes.get("big_blind", base.big_blind),
+            )
         limits = runtime_of(interaction).options
         clock = (
             None
             if timer is None
             else read_count(timer, "timer", limits.min_timer, limits.max_timer)
         )
-        if not changes and clock is None:
+        if not changes and clock is None and bombs is None:
             raise BotError("nothing_to_change")
         options = dataclasses.replace(base, **changes) if changes else None
-        waits = await runner.change_settings(options, clock)
+        waits = await runner.change_settings(options, clock, bombs)
         loc = locale_of(interaction)
         await reply(interaction, t("reply.settings_next_hand" if waits else "reply.settings", loc))
 
@@ -396,6 +530,77 @@ class Poker(commands.Cog):
         await reply(
             interaction, t("reply.closed", loc, players=len(returned), amount=chips(total, loc))
         )
+
+    @poker.command(name="replay", description=command_text("command.poker.replay"))
+    @app_commands.describe(hand=command_text("option.hand"))
+    @app_commands.checks.cooldown(5, 60.0)
+    async def replay(
+        self, interaction: Interaction, hand: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        """A finished hand of this table as an animated image, street by street, with the hand
+        in words: the image's alt text, and in full in the message.
+
+        Private, as ``/poker history`` is, and it shows what that shows: the cards that were
+        shown, never a folded or mucked hand (``bot.replay``). Drawing a replay keeps the
+        render thread every table shares busy for a moment: a member may ask for a few in a
+        row (five a minute), not keep it busy.
+        """
+        from bot.replay import PlayedHand, replay_image
+        from bot.runtime.messenger import split_text
+        from bot.runtime.rendering import render
+
+        runner = table_here(interaction)
+        number = None if hand is None else read_count(hand, "hand", 1, 2**53)
+        await defer(interaction)
+        stored = await stored_hand(runner.db, runner.table_id, number)
+        # The table is this channel's; a hand stored under another server is not its hand.
+        if stored.guild_id != guild_id_of(interaction):
+            raise BotError("no_such_hand", hand=stored.hand_no)
+        if stored.status == "voided":
+            raise BotError("replay_voided", hand=stored.hand_no)
+        if stored.status != "finished":
+            raise BotError("hand_not_finished", hand=stored.hand_no)
+        loc = locale_of(interaction)
+        players = sorted(stored.players, key=lambda p: p.player)
+        options = runner.table.options
+        played = PlayedHand(
+            hands.rebuild_hand(stored),
+            stored.hand_no,
+            seats=tuple(p.seat_no for p in players),
+            names=tuple(
+                runner.config.names.get(p.user_id) or t("player.unknown", loc, id=p.user_id)
+                for p in players
+            ),
+            seat_count=options.seats,
+            button_seat=stored.button_seat,
+            small_blind=options.small_blind,
+        )
+        told, image = await render(replay_image, played, loc)
+        file = discord.File(
+            io.BytesIO(image.data), filename=image.filename, description=image.alt_text
+        )
+        first, *rest = split_text(told.text)
+        await reply(interaction, first, file=file)
+        for piece in rest:
+            await reply(interaction, piece)
+
+
+async def _ledger_table(interaction: Interaction) -> tuple[TableRunner | None, int]:
+    """The table whose ledger this channel shows: its open table, else its last closed one
+    (of this server: a channel's id never names another server's table here)."""
+    guild_id = guild_id_of(interaction)
+    runtime = runtime_of(interaction)
+    channel_id = interaction.channel_id
+    if channel_id is None:
+        raise BotError("no_table")
+    try:
+        runner = runtime.in_channel(channel_id, at_tournament="tournament_no_ledger")
+    except BotError:
+        table_id = await sessions.latest_table_in_channel(runtime.db, guild_id, channel_id)
+        if table_id is None:
+            raise
+        return None, table_id
+    return runner, runner.table_id
 
 
 def _openings_file(name: str, root: str, openings: Sequence[Opening]) -> discord.File:

@@ -221,7 +221,8 @@ def run_out_equities(
 ) -> tuple[RunOutStage, ...]:
     """Equity at each step of a hand's all-in run-out: when the live hands were tabled, then
     after every street before the river (of both runs when it was run twice). ``()`` when the
-    board was not run out. Only the tabled hands and the board are used.
+    board was not run out. Only the tabled hands and the boards are used: the second run's
+    figures leave out the first run's own cards, which everybody saw dealt before it.
 
     >>> from engine.cards import parse_cards
     >>> from engine.hand import HandConfig, deck_from_cards
@@ -249,11 +250,11 @@ def run_out_equities(
     counts = [k for k in (0, 3, 4) if k >= start]
     stages = []
     for run, board in enumerate(hand.boards, start=1):
+        seen = hand.board[start:] if run == 2 else ()
         for k in counts:
             if k > len(board) or (run == 2 and k == start):
                 continue
             shown = tuple(board[:k])
-            stages.append(
-                RunOutStage(run, shown, players, equity(holes, shown, samples=samples, seed=seed))
-            )
+            figures = equity(holes, shown, seen, samples=samples, seed=seed)
+            stages.append(RunOutStage(run, shown, players, figures))
     return tuple(stages)

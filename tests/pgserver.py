@@ -11,6 +11,7 @@ Each test gets a database of its own (``create_database``), dropped afterwards.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import pwd
@@ -19,7 +20,7 @@ import socket
 import subprocess
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
 import asyncpg
@@ -110,6 +111,19 @@ class PostgresServer:
             await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         finally:
             await conn.close()
+
+    def run_on_a_new_database(self, body: Callable[[str], Awaitable[None]]) -> None:
+        """Run ``body(url)`` on a database of its own, dropped afterwards (a hypothesis
+        example on PostgreSQL: each one starts from nothing, as on SQLite's fresh file)."""
+
+        async def on_a_new_database() -> None:
+            url = await self.create_database()
+            try:
+                await body(url)
+            finally:
+                await self.drop_database(url)
+
+        asyncio.run(on_a_new_database())
 
 
 @contextlib.contextmanager

@@ -22,7 +22,7 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("base", r"bot(\.(settings|i18n|locales|fonts|errors|amounts|invite)(\..+)?)?"),
     ("storage", r"bot\.storage(\..+)?"),
     ("render", r"bot\.render(\..+)?"),
-    ("presenter", r"bot\.presenter"),
+    ("presenter", r"bot\.(presenter|replay)"),
     ("runtime", r"bot\.runtime(\..+)?"),
     ("interaction", r"bot\.(guards|interact|ui)"),
     ("client", r"bot\.client"),

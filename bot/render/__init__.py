@@ -1,4 +1,5 @@
-"""Table and hole-card images for the poker bot: a plain snapshot in, PNG bytes and alt text out.
+"""Table, hole-card and chart images for the poker bot: a plain snapshot in, PNG bytes and alt
+text out.
 
 Usage::
 
@@ -22,7 +23,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.render.alttext import hole_cards_alt_text, table_alt_text
-from bot.render.encode import encode_palette_png
+from bot.render.charts import (
+    DEFAULT_CHART_LABELS,
+    ChartLabels,
+    ChartSeries,
+    ChartView,
+    chart_alt_text,
+    draw_chart,
+)
+from bot.render.encode import encode_palette_png, encode_png
 from bot.render.holecards import draw_hole_cards
 from bot.render.labels import DEFAULT_LABELS, Labels
 from bot.render.model import (
@@ -46,8 +55,12 @@ from bot.render.tournament import (
 )
 
 __all__ = [
+    "DEFAULT_CHART_LABELS",
     "DEFAULT_LABELS",
     "Blind",
+    "ChartLabels",
+    "ChartSeries",
+    "ChartView",
     "DeckStyle",
     "HoleCardsView",
     "Labels",
@@ -57,8 +70,10 @@ __all__ = [
     "SeatView",
     "Street",
     "TableView",
+    "draw_chart",
     "draw_hole_cards",
     "draw_table",
+    "render_chart",
     "render_hole_cards",
     "render_table",
     "render_tournament",
@@ -100,6 +115,15 @@ def render_tournament(
     return RenderedImage(encode_palette_png(image, table_palette()),
                          tournament_alt_text(view, labels), image.width, image.height,
                          "tournament.png")
+
+
+def render_chart(view: ChartView, labels: ChartLabels = DEFAULT_CHART_LABELS) -> RenderedImage:
+    """A line chart (1200 px wide, true-colour PNG: its smooth lines and shaded areas would band
+    in a fixed palette, and a chart is drawn once per request, not once per action) and its
+    alt text."""
+    image = draw_chart(view, labels)
+    return RenderedImage(encode_png(image), chart_alt_text(view, labels), image.width,
+                         image.height, view.filename)
 
 
 def warm_up() -> None:

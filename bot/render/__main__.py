@@ -2,10 +2,12 @@
 ``card_images/``) and the two PNG palettes sampled from tables drawn with it.
 
 ``python -m bot.render sample --out DIR [--locale zh-TW]``: write sample images (2, 6, 9 and 10
-seats, a pre-flop table, a river table with side pots, a showdown with a split pot, hole cards,
-both decks, names in several scripts, a tournament's status board before, during and after
-play) and ``alt_text.txt`` with every image's alt text, every word in the catalog of
-``--locale`` (English by default).
+seats, a pre-flop table, a river table with side pots, a showdown with a split pot, all-in
+hands with their chances counted and estimated, a board run twice during its run-out and at the
+showdown, the end of a hand's animated replay, hole cards, both decks, names in several
+scripts, a tournament's status board before, during and after play, session and net charts)
+and ``alt_text.txt`` with every image's alt text, every word in the catalog of ``--locale``
+(English by default).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from PIL import Image
 
 from bot.render import (
     DeckStyle,
+    render_chart,
     render_hole_cards,
     render_table,
     render_tournament,
@@ -29,6 +32,7 @@ from bot.render.encode import encode_png
 from bot.render.fonts import draw_text
 from bot.render.labels import catalog_labels
 from bot.render.palettes import write_palettes
+from bot.render.replay import render_replay
 
 NAMES = (
     "Alice", "张伟 (Zhāng Wěi)", "さくら 桜", "김민준", "Zoë Çelik-Øresund", "Đặng Thị Huyền",
@@ -61,6 +65,10 @@ def write_samples(out: Path, locale: str | None = None) -> list[Path]:
         "table_9_seats_river_side_pots.png": samples.nine_seat_river(),
         "table_10_seats_names.png": samples.ten_seat_scripts(),
         "table_showdown_split_pot.png": samples.showdown_split(locale),
+        "table_6_seats_all_in_equity.png": samples.all_in_flop_equity(),
+        "table_2_seats_all_in_preflop_estimate.png": samples.all_in_preflop_estimate(),
+        "table_run_twice_second_run.png": samples.run_twice_second_run(locale),
+        "table_run_twice_showdown.png": samples.run_twice_showdown(locale),
     }
     for name, view in tables.items():
         image = render_table(view, labels)
@@ -86,6 +94,22 @@ def write_samples(out: Path, locale: str | None = None) -> list[Path]:
         (out / name).write_bytes(image.png)
         written.append(out / name)
         alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")
+    charts = {
+        "chart_session_stacks.png": samples.session_chart(),
+        "chart_session_26_players_3000_hands.png": samples.crowded_session_chart(),
+        "chart_net_over_time.png": samples.net_chart(),
+        "chart_empty.png": samples.empty_chart(),
+    }
+    for name, chart in charts.items():
+        image = render_chart(chart)
+        (out / name).write_bytes(image.png)
+        written.append(out / name)
+        alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")
+    replay = render_replay(samples.replay_run_twice(locale), labels)
+    (out / replay.filename).write_bytes(replay.data)
+    written.append(out / replay.filename)
+    alt_lines.append(f"{replay.filename} ({len(replay.data) // 1024} KB, {replay.frames} frames): "
+                     f"{replay.alt_text}")
     names = out / "names_scripts.png"
     names.write_bytes(encode_png(names_sheet()))
     written.append(names)

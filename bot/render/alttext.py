@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.render.labels import DEFAULT_LABELS, Labels
-from bot.render.model import Blind, HoleCardsView, SeatState, SeatView, TableView
+from bot.render.labels import DEFAULT_LABELS, Labels, format_percent, format_tie
+from bot.render.model import Blind, HoleCardsView, SeatEquity, SeatState, SeatView, TableView
 
 __all__ = ["ALT_TEXT_LIMIT", "hole_cards_alt_text", "table_alt_text"]
 
@@ -55,12 +55,27 @@ def _seat_words(n: int, seat: SeatView | None, labels: Labels,
     if hidden:
         bits.append(labels.alt_face_down.format(count=hidden))
     if seat.hand_name and seat.shows_faces:
-        bits.append(seat.hand_name)
+        if seat.second_hand_name:
+            bits.append(labels.alt_on_run.format(run=labels.run.format(n=1), hand=seat.hand_name))
+            bits.append(labels.alt_on_run.format(run=labels.run.format(n=2),
+                                                 hand=seat.second_hand_name))
+        else:
+            bits.append(seat.hand_name)
+    if seat.equity is not None and seat.shows_faces:
+        bits.append(_equity_words(seat.equity, labels))
     if seat.is_winner:
         bits.append(labels.alt_winner)
     if seat.to_act:
         bits.append(labels.to_act.lower())
     return labels.alt_comma.join(bits)
+
+
+def _equity_words(equity: SeatEquity, labels: Labels) -> str:
+    win = format_percent(equity.win, equity.exact)
+    tie = format_tie(equity.tie, equity.exact)
+    if tie is None:
+        return labels.alt_equity.format(win=win)
+    return labels.alt_equity_tie.format(win=win, tie=tie)
 
 
 def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str:
@@ -77,17 +92,24 @@ def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str
         stakes.append(labels.ante.format(ante=labels.chips(view.ante)))
     if stakes:
         parts.append(labels.alt_comma.join(stakes) + labels.alt_period)
-    if view.board:
+    if view.runs == 2:
+        for run, board in enumerate((view.board, view.second_board), start=1):
+            parts.append(labels.alt_run_board.format(
+                run=labels.run.format(n=run),
+                cards=labels.alt_list.join(card(c) for c in board)))
+    elif view.board:
         parts.append(labels.alt_board.format(
             cards=labels.alt_list.join(card(c) for c in view.board)))
     else:
         parts.append(labels.alt_no_board)
-    count = len(view.pots)
+    count = len(view.whole_pots)
     if view.pot_total and not view.has_results:
         parts.append(labels.alt_pot_total.format(amount=labels.chips(view.pot_total)))
     pending = []
-    for i, pot in enumerate(view.pots):
-        name = labels.pot_label(i, count, pot.label)
+    for number, pot in zip(view.pot_numbers, view.pots, strict=True):
+        name = labels.pot_label(number, count, pot.label)
+        if pot.run:
+            name = labels.alt_run_pot.format(run=labels.run.format(n=pot.run), pot=name)
         amount = labels.chips(pot.amount)
         if pot.winners:
             winners = [s.name for w in pot.winners if (s := view.seats[w]) is not None]
@@ -103,6 +125,10 @@ def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str
     parts.append(labels.alt_semicolon.join(_seat_words(i + 1, seat, labels, card)
                                            for i, seat in enumerate(view.seats))
                  + labels.alt_period)
+    shown = [s.equity for s in view.seats if s is not None and s.equity is not None]
+    if shown:
+        exact = all(equity.exact for equity in shown)
+        parts.append(labels.alt_equity_exact if exact else labels.alt_equity_estimate)
     for seat in view.seats:
         if seat is not None and seat.to_act:
             parts.append(labels.alt_to_act.format(name=seat.name))

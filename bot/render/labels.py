@@ -15,7 +15,15 @@ from functools import cache
 from bot.i18n import has_message, resolve_locale, t
 from bot.render.model import RANKS, SUITS, SeatState, Street
 
-__all__ = ["DEFAULT_LABELS", "Labels", "catalog_labels", "format_chips", "hand_words"]
+__all__ = [
+    "DEFAULT_LABELS",
+    "Labels",
+    "catalog_labels",
+    "format_chips",
+    "format_percent",
+    "format_tie",
+    "hand_words",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +59,11 @@ class Labels:
     name_separator: str = ", "
     thousands_separator: str = ","
     your_hand: str = "Your hand"
+    run: str = "Run {n}"
+    equity: str = "Win {win}"
+    equity_tie: str = "Win {win} · Tie {tie}"
+    equity_exact: str = "Odds: exact"
+    equity_estimate: str = "Odds: ≈ estimated"
     # Alt text only
     alt_table: str = "Poker table"
     alt_board: str = "Board: {cards}."
@@ -76,6 +89,13 @@ class Labels:
     alt_card: str = "{rank} of {suit}"
     alt_hole_cards: str = "Your cards: {cards}."
     alt_current_hand: str = "Current hand: {hand}."
+    alt_run_board: str = "{run} board: {cards}."
+    alt_run_pot: str = "{run}, {pot}"
+    alt_on_run: str = "{run}: {hand}"
+    alt_equity: str = "{win} to win"
+    alt_equity_tie: str = "{win} to win, {tie} to tie"
+    alt_equity_exact: str = "Odds counted over every board still possible."
+    alt_equity_estimate: str = "Odds estimated from a sample of boards (≈, within half a point)."
     # How the alt text joins its pieces: the items of a list (cards, names), the facts of one
     # seat, the seats, a sentence's end and the gap before the next sentence.
     alt_list: str = ", "
@@ -124,6 +144,40 @@ class Labels:
 
     def chips(self, amount: int) -> str:
         return format_chips(amount, self.thousands_separator)
+
+
+def format_percent(share: float, exact: bool = True) -> str:
+    """A chance as players read it: ``"45.2%"`` counted exactly, ``"≈45%"`` when estimated
+    (a sampled figure is good to half a point, so a decimal would claim more than it knows).
+    An exact figure reads 0% or 100% only for a certainty: a hand with one board left to win
+    on is not "0.0%".
+
+    >>> format_percent(0.4517), format_percent(0.4517, exact=False), format_percent(0.99999)
+    ('45.2%', '≈45%', '99.9%')
+    >>> format_percent(0.0), format_percent(1.0), format_percent(0.0004)
+    ('0%', '100%', '0.1%')
+    """
+    if exact and share <= 0.0:
+        return "0%"
+    if exact and share >= 1.0:
+        return "100%"
+    if not exact:
+        return f"≈{round(share * 100):d}%"
+    value = min(max(round(share * 100, 1), 0.1), 99.9)
+    return f"{value:.1f}%"
+
+
+def format_tie(share: float, exact: bool = True) -> str | None:
+    """The chance of a tie as it is said beside the chance to win, or None when it goes
+    unsaid: no board ties, or too few for an estimate to tell from none.
+
+    >>> format_tie(0.0138), format_tie(0.0), format_tie(0.0036, exact=False)
+    ('1.4%', None, None)
+    """
+    if share <= 0.0:
+        return None
+    text = format_percent(share, exact)
+    return None if text == "≈0%" else text
 
 
 def format_chips(amount: int, separator: str = ",") -> str:

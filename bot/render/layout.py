@@ -13,11 +13,14 @@ from dataclasses import dataclass
 __all__ = [
     "BOARD_CARD",
     "CANVAS",
+    "RUN_CARD",
     "SEAT_CARD",
     "Box",
     "SeatGeometry",
     "TableLayout",
+    "TwoRuns",
     "table_layout",
+    "two_runs",
 ]
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (x1, y1 exclusive)
@@ -127,6 +130,63 @@ class SeatGeometry:
              self.blind[1] + half),
             self.bet_box(),
         )
+
+
+RUN_CARD = SEAT_CARD  # a run's board card: two rows of full-size cards would crowd the seats
+RUN_GAP = 8  # between the cards of a row
+RUN_ROW_GAP = 16  # between the two rows
+RUN_LABEL = (120, 28)  # the "Run 1" pill left of each row
+RUN_RESULT_WIDTH = 190  # each row's winners, right of it: clear of the side seats' plates
+
+
+@dataclass(frozen=True, slots=True)
+class TwoRuns:
+    """The middle of the felt when the board was run twice: two rows of smaller cards, each
+    with its label on the left and, once awarded, its winners on the right.
+
+    The rows sit where the single board sits, between the side seats' bet rows; no bet is out
+    when a board is run twice (betting is over), so the rows only need to miss the seats'
+    plates, cards, badges and markers (the layout tests check it).
+    """
+
+    rows: tuple[tuple[Box, ...], tuple[Box, ...]]
+    labels: tuple[tuple[int, int], tuple[int, int]]  # centre of each row's label pill
+    results: tuple[tuple[int, int], tuple[int, int]]  # left end, baseline centre of each result
+    pot_row: tuple[int, int]
+    results_bottom: int
+
+    def footprint(self) -> tuple[Box, ...]:
+        """Every box the two runs may draw in: the rows, their labels and their results."""
+        w, h = RUN_LABEL
+        boxes: list[Box] = [(row[0][0], row[0][1], row[-1][2], row[-1][3]) for row in self.rows]
+        for cx, cy in self.labels:
+            boxes.append((cx - w // 2, cy - h // 2, cx + w // 2, cy + h // 2))
+        for x, y in self.results:
+            boxes.append((x, y - h // 2, x + RUN_RESULT_WIDTH, y + h // 2))
+        return tuple(boxes)
+
+
+@functools.cache
+def two_runs() -> TwoRuns:
+    """Where the two boards go (the same at every table size)."""
+    cw, ch = RUN_CARD
+    width = 5 * cw + 4 * RUN_GAP
+    x0 = CENTER[0] - width // 2
+    top = CENTER[1] - (2 * ch + RUN_ROW_GAP) // 2
+    rows = tuple(
+        tuple((x0 + i * (cw + RUN_GAP), y, x0 + i * (cw + RUN_GAP) + cw, y + ch) for i in range(5))
+        for y in (top, top + ch + RUN_ROW_GAP)
+    )
+    middles = tuple(row[0][1] + ch // 2 for row in rows)
+    label_x = x0 - 14 - RUN_LABEL[0] // 2
+    result_x = x0 + width + 14
+    return TwoRuns(
+        rows=(rows[0], rows[1]),
+        labels=((label_x, middles[0]), (label_x, middles[1])),
+        results=((result_x, middles[0]), (result_x, middles[1])),
+        pot_row=(CENTER[0], top - 34),
+        results_bottom=top - 12,
+    )
 
 
 @dataclass(frozen=True, slots=True)

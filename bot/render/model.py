@@ -40,6 +40,9 @@ __all__ = [
     "DeckStyle",
     "HoleCardsView",
     "PotView",
+    "ReplayFrame",
+    "ReplayView",
+    "SeatEquity",
     "SeatState",
     "SeatView",
     "Street",
@@ -104,6 +107,28 @@ class Blind(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatEquity:
+    """A live hand's chances while cards are still to come and nobody can bet any more.
+
+    Attributes:
+        win: the share of the possible boards on which this hand alone is best (0 to 1).
+        tie: the share on which it shares the best hand (0 to 1).
+        exact: every board was counted; otherwise the figures are a sampled estimate, and
+            both the image and its alt text say so (``≈``).
+    """
+
+    win: float
+    tie: float
+    exact: bool = True
+
+    def __post_init__(self) -> None:
+        if not (0.0 <= self.win <= 1.0 and 0.0 <= self.tie <= 1.0):
+            raise ValueError(f"chances out of range: win {self.win!r}, tie {self.tie!r}")
+        if self.win + self.tie > 1.0 + 1e-9:
+            raise ValueError("a hand cannot win and tie on more boards than there are")
+
+
+@dataclass(frozen=True, slots=True)
 class SeatView:
     """One occupied seat.
 
@@ -127,6 +152,10 @@ class SeatView:
             (the alt text says it whole).
         hand_label: the same hand in the few words its badge holds, e.g. ``"Kings full of
             fives"`` (``""``: the badge draws ``hand_name``, shortened to fit if it must).
+        second_best_five, second_hand_name, second_hand_label: the same three on the second
+            run's board, when the board was run twice (``TableView.second_board``).
+        equity: the hand's chances while the rest of the board is to come (all-in, betting
+            closed); drawn in place of the seat's badge. ``None``: none shown.
     """
 
     name: str
@@ -142,6 +171,10 @@ class SeatView:
     best_five: tuple[str, ...] = ()
     hand_name: str = ""
     hand_label: str = ""
+    second_best_five: tuple[str, ...] = ()
+    second_hand_name: str = ""
+    second_hand_label: str = ""
+    equity: SeatEquity | None = None
 
     @property
     def drawn_hand(self) -> str:
@@ -156,11 +189,12 @@ class SeatView:
         for card in self.cards:
             if card is not None and not is_card(card):
                 raise ValueError(f"bad card {card!r} for seat {self.name!r}")
-        for card in self.best_five:
-            if not is_card(card):
-                raise ValueError(f"bad best-five card {card!r} for seat {self.name!r}")
-        if len(self.best_five) > 5:
-            raise ValueError(f"best_five has more than 5 cards: {self.best_five!r}")
+        for five in (self.best_five, self.second_best_five):
+            for card in five:
+                if not is_card(card):
+                    raise ValueError(f"bad best-five card {card!r} for seat {self.name!r}")
+            if len(five) > 5:
+                raise ValueError(f"a best five has more than 5 cards: {five!r}")
 
     @property
     def shows_faces(self) -> bool:
@@ -189,15 +223,21 @@ class PotView:
             until it is awarded; two or more for a split pot).
         label: a name to show; ``""`` gives "Pot" for a single pot, else "Main pot" /
             "Side pot N".
+        run: 0 for a whole pot; 1 or 2 for the half of a pot settled on that run's board
+            when the board was run twice. A run-2 half directly follows the run-1 half of the
+            same pot, and the two count as one pot when pots are named and numbered.
     """
 
     amount: int
     winners: tuple[int, ...] = ()
     label: str = ""
+    run: int = 0
 
     def __post_init__(self) -> None:
         if self.amount < 0:
             raise ValueError("negative pot")
+        if self.run not in (0, 1, 2):
+            raise ValueError(f"a pot is settled on run 1 or 2, or whole (0), not {self.run!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +247,11 @@ class TableView:
     Attributes:
         seats: every seat of the table, in clockwise order; ``None`` is an empty seat.
             ``len(seats)`` is the table size (2 to 10) and fixes the layout.
-        board: community cards dealt so far (0, 3, 4 or 5).
+        board: community cards dealt so far (0, 3, 4 or 5); the first run's when the board
+            was run twice.
+        second_board: the second run's board (up to 5 cards, the first ones shared with
+            ``board``), when the rest of the board was dealt twice; ``()`` otherwise. Both
+            boards are then drawn, one row each, labelled run 1 and run 2.
         pots: main pot then side pots; may be empty before any bet is collected.
         small_blind, big_blind, ante: the stakes (ante 0: none).
         hand_number: shown as "Hand #N"; ``None`` hides it.
@@ -225,6 +269,7 @@ class TableView:
     hand_number: int | None = None
     street: Street = Street.PREFLOP
     deck: DeckStyle = DeckStyle.CLASSIC
+    second_board: tuple[str, ...] = ()
 
     @property
     def pot_total(self) -> int:
@@ -249,6 +294,7 @@ class TableView:
         seen: set[str] = set(self.board)
         if len(seen) != len(self.board):
             raise ValueError(f"duplicate board card in {self.board!r}")
+        self._check_second_board(seen)
         for seat in self.seats:
             if seat is None:
                 continue
@@ -260,6 +306,54 @@ class TableView:
                 seen.add(given)
         if sum(1 for seat in self.seats if seat is not None and seat.to_act) > 1:
             raise ValueError("more than one seat to act")
+
+    def _check_second_board(self, seen: set[str]) -> None:
+        """Run twice, the two boards share their first cards and hold different others."""
+        second = self.second_board
+        if not second:
+            return
+        if len(second) > 5:
+            raise ValueError("the second board holds at most 5 cards")
+        for card in second:
+            if not is_card(card):
+                raise ValueError(f"bad board card {card!r}")
+        if len(set(second)) != len(second):
+            raise ValueError(f"duplicate board card in {second!r}")
+        shared = 0
+        while shared < min(len(second), len(self.board)) and second[shared] == self.board[shared]:
+            shared += 1
+        own = second[shared:]
+        if shared >= 5 or any(card in seen for card in own):
+            raise ValueError(f"the second board {second!r} repeats a card of the first")
+        seen.update(own)
+
+    @property
+    def pot_numbers(self) -> tuple[int, ...]:
+        """Each pot's number among the whole pots (0 the main pot): the two halves of a pot
+        run twice share one."""
+        numbers: list[int] = []
+        for pot in self.pots:
+            numbers.append(numbers[-1] if pot.run == 2 and numbers else len(set(numbers)))
+        return tuple(numbers)
+
+    @property
+    def whole_pots(self) -> tuple[PotView, ...]:
+        """The pots with each run-2 half added back to its run-1 half: the amount of each pot
+        and everyone who won a part of it."""
+        merged: list[PotView] = []
+        for pot in self.pots:
+            if pot.run == 2 and merged:
+                last = merged[-1]
+                winners = last.winners + tuple(w for w in pot.winners if w not in last.winners)
+                merged[-1] = PotView(last.amount + pot.amount, winners, last.label)
+            else:
+                merged.append(PotView(pot.amount, pot.winners, pot.label))
+        return tuple(merged)
+
+    @property
+    def runs(self) -> int:
+        """How many boards are drawn: 2 once the board was run twice, else 1."""
+        return 2 if self.second_board else 1
 
     @property
     def seat_count(self) -> int:
@@ -274,6 +368,43 @@ class TableView:
     def has_results(self) -> bool:
         """True once any pot has been awarded: the results banner is drawn."""
         return any(pot.winners for pot in self.pots)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFrame:
+    """One step of the hand: the table as it then stood, what just happened, and how long the
+    frame stays (a street or the end longer than a single action). A ``milestone`` (the deal,
+    a street, the hands turned up, the end) is never left out of a long hand's replay."""
+
+    view: TableView
+    caption: str
+    seconds: float = 1.2
+    milestone: bool = False
+
+    def __post_init__(self) -> None:
+        if not 0.1 <= self.seconds <= 30:
+            raise ValueError(f"a frame shows for 0.1 to 30 s, not {self.seconds!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayView:
+    """A hand told again.
+
+    Attributes:
+        frames: the steps, in order (at least one).
+        title: what the hand was, e.g. "Replay of hand #12, blinds 50/100."
+        story: the hand in sentences, street by street (the alt text's body).
+        outcome: who won what and who showed what: kept whole when the story must be cut.
+    """
+
+    frames: tuple[ReplayFrame, ...]
+    title: str
+    story: tuple[str, ...] = ()
+    outcome: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.frames:
+            raise ValueError("a replay has at least one frame")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Example tables, for ``python -m bot.render sample``, the benchmark and the tests.
+"""Example tables and charts, for ``python -m bot.render sample``, the benchmark and the tests.
 
 The hands shown are named in the catalog's words of ``locale`` (English by default), in full
 for the alt text and in short for the badges, as the bot names them.
@@ -6,17 +6,24 @@ for the alt text and in short for the badges, as the bot names them.
 
 from __future__ import annotations
 
+import dataclasses
+import random
+
 from PIL import Image
 
 from bot.i18n import t
 from bot.render.assets import deck
 from bot.render.cardart import MASTER_SIZE, card_codes
+from bot.render.charts import ChartSeries, ChartView
 from bot.render.labels import hand_words
 from bot.render.model import (
     Blind,
     DeckStyle,
     HoleCardsView,
     PotView,
+    ReplayFrame,
+    ReplayView,
+    SeatEquity,
     SeatState,
     SeatView,
     Street,
@@ -25,11 +32,20 @@ from bot.render.model import (
 from bot.render.tournament import Phase, PlaceLine, PlayerLine, TablePanel, TournamentView
 
 __all__ = [
+    "all_in_flop_equity",
+    "all_in_preflop_estimate",
+    "crowded_session_chart",
     "deck_sheet",
+    "empty_chart",
     "heads_up_preflop",
     "hole_cards",
+    "net_chart",
     "nine_seat_river",
     "palette_views",
+    "replay_run_twice",
+    "run_twice_second_run",
+    "run_twice_showdown",
+    "session_chart",
     "showdown_split",
     "six_seat_flop",
     "ten_seat_scripts",
@@ -140,6 +156,142 @@ def ten_seat_scripts() -> TableView:
     )
 
 
+def all_in_flop_equity() -> TableView:
+    """Three hands all-in on the flop, face up, with their exact chances (the figures are
+    ``engine.equity``'s for these cards; a test holds them to it): two ace-kings that can
+    only chop against each other, and the jacks ahead."""
+    return TableView(
+        seats=(
+            SeatView("Marta", 2_450, cards=(), state=SeatState.FOLDED, is_button=True),
+            SeatView("Alice", 0, cards=("Ah", "Kh"), state=SeatState.ALL_IN, blind=Blind.SMALL,
+                     equity=SeatEquity(329 / 903, 125 / 903)),
+            SeatView("Bob", 0, cards=("Ad", "Kc"), state=SeatState.ALL_IN, blind=Blind.BIG,
+                     equity=SeatEquity(0.0, 125 / 903)),
+            None,
+            SeatView("Chloé", 1_210, cards=("Js", "Jd"),
+                     equity=SeatEquity(449 / 903, 0.0)),
+            SeatView("Sven", 3_900, cards=(), state=SeatState.FOLDED),
+        ),
+        board=("Th", "7h", "2c"),
+        pots=(PotView(5_450),),
+        small_blind=25, big_blind=50, hand_number=77, street=Street.FLOP,
+    )
+
+
+def all_in_preflop_estimate() -> TableView:
+    """Heads-up, all-in before the flop: the chances are a sampled estimate (``≈``)."""
+    return TableView(
+        seats=(
+            SeatView("Alice", 0, cards=("As", "Qs"), state=SeatState.ALL_IN, is_button=True,
+                     blind=Blind.SMALL, equity=SeatEquity(30_407 / 66_349, 242 / 66_349, False)),
+            SeatView("Bob", 1_200, cards=("Jh", "Jc"), blind=Blind.BIG,
+                     equity=SeatEquity(35_700 / 66_349, 242 / 66_349, False)),
+        ),
+        pots=(PotView(4_000),),
+        small_blind=20, big_blind=40, hand_number=5, street=Street.PREFLOP,
+    )
+
+
+_FIRST_RUN = ("Ks", "8h", "3d", "9c", "Qd")
+_SECOND_RUN = ("Ks", "8h", "3d", "7h", "2c")
+
+
+def _three_all_in(locale: object, *, finished: bool) -> tuple[SeatView | None, ...]:
+    """Alice, Bob and Carol all-in from the flop, run twice: Alice takes the first run, Carol
+    the main pot and Bob the side pot of the second."""
+    q, q_label = _hand("pair", ("Q", "A"), locale)
+    a, a_label = _hand("high_card", ("A",), locale)
+    j, j_label = _hand("pair", ("J", "K"), locale)
+    sevens, sevens_label = _hand("pair", ("7", "K"), locale)
+    trips, trips_label = _hand("three_of_a_kind", ("7",), locale)
+
+    def shown(name: str, stack: int, cards: tuple[str, str], winner: bool,
+              first: tuple[str, tuple[str, ...], str, str],
+              second: tuple[str, tuple[str, ...], str, str], **more: object) -> SeatView:
+        if not finished:
+            return SeatView(name, stack, cards=cards, state=SeatState.ALL_IN, **more)  # type: ignore[arg-type]
+        return SeatView(name, stack, cards=cards, state=SeatState.ALL_IN, is_winner=winner,
+                        hand_name=first[0], best_five=first[1], hand_label=first[2],
+                        second_hand_name=second[0], second_best_five=second[1],
+                        second_hand_label=second[2], **more)  # type: ignore[arg-type]
+
+    return (
+        SeatView("Dmitri", 4_400, cards=(), state=SeatState.FOLDED, is_button=True),
+        shown("Alice", 1_800 if finished else 0, ("As", "Qs"), True,
+              (q, ("Qs", "Qd", "As", "Ks", "9c"), q_label, ""),
+              (a, ("As", "Ks", "Qs", "8h", "7h"), a_label, ""), blind=Blind.SMALL),
+        shown("Bob", (900 if finished else 0) + 300, ("Jh", "Jc"), True,
+              (j, ("Jh", "Jc", "Ks", "Qd", "9c"), j_label, ""),
+              (j, ("Jh", "Jc", "Ks", "8h", "7h"), j_label, ""), blind=Blind.BIG),
+        shown("Carol", 900 if finished else 0, ("7c", "7d"), True,
+              (sevens, ("7c", "7d", "Ks", "Qd", "9c"), sevens_label, ""),
+              (trips, ("7h", "7d", "7c", "Ks", "8h"), trips_label, "")),
+        None,
+        SeatView("Eve", 2_000, cards=(), state=SeatState.FOLDED),
+    )
+
+
+def run_twice_second_run(locale: object = None) -> TableView:
+    """The board run twice, the second run on its turn: the first run is out, and the
+    chances are those of the second run's river."""
+    seats = list(_three_all_in(locale, finished=False))
+    # With the 7h on the turn only a jack saves Bob, and nothing saves Alice: counted over the
+    # 40 rivers left once the first run's 9c and Qd are out (a test checks it with the engine).
+    for index, equity in ((1, SeatEquity(0.0, 0.0)), (2, SeatEquity(2 / 40, 0.0)),
+                          (3, SeatEquity(38 / 40, 0.0))):
+        seat = seats[index]
+        assert seat is not None
+        seats[index] = _with_equity(seat, equity)
+    return TableView(
+        seats=tuple(seats),
+        board=_FIRST_RUN, second_board=_SECOND_RUN[:4],
+        pots=(PotView(1_800), PotView(1_800)),
+        small_blind=50, big_blind=100, hand_number=131, street=Street.TURN,
+    )
+
+
+def _with_equity(seat: SeatView, equity: SeatEquity) -> SeatView:
+    return dataclasses.replace(seat, equity=equity)
+
+
+def run_twice_showdown(locale: object = None) -> TableView:
+    """Each pot halved between the two runs: Alice wins the first run; on the second Carol's
+    trips take the main pot and Bob's jacks the side pot."""
+    return TableView(
+        seats=_three_all_in(locale, finished=True),
+        board=_FIRST_RUN, second_board=_SECOND_RUN,
+        pots=(PotView(900, winners=(1,), run=1), PotView(900, winners=(3,), run=2),
+              PotView(900, winners=(1,), run=1), PotView(900, winners=(2,), run=2)),
+        small_blind=50, big_blind=100, hand_number=131, street=Street.SHOWDOWN,
+    )
+
+
+def replay_run_twice(locale: object = None) -> ReplayView:
+    """The end of a replay: the last call, the second run on its turn, the result."""
+    turned = run_twice_second_run(locale)
+    calling = dataclasses.replace(
+        turned, second_board=(), board=_FIRST_RUN[:3], street=Street.FLOP,
+        seats=tuple(dataclasses.replace(s, equity=None) if s else None for s in turned.seats))
+    separator = t("list.separator", locale)
+    won = separator.join(t("replay.caption_won", locale, player=name, amount=amount)
+                         for name, amount in (("Alice", "1,800"), ("Carol", "900"),
+                                              ("Bob", "900")))
+    return ReplayView(
+        frames=(
+            ReplayFrame(calling, t("action.call", locale, player="Carol", amount="600")
+                        + t("action.all_in_suffix", locale), 1.2),
+            ReplayFrame(turned, t("replay.dealt_run", locale, run=2,
+                                  street=t("render.turn", locale), cards="7♥"),
+                        1.6, milestone=True),
+            ReplayFrame(run_twice_showdown(locale), won, 6.0, milestone=True),
+        ),
+        title=t("replay.alt_title", locale, hand=131, small_blind="50", big_blind="100"),
+        story=(t("replay.street_quiet", locale, street=t("replay.run_twice", locale)),),
+        outcome=(t("replay.wins_run", locale, player="Alice", amount="900",
+                   pot=t("pot.main", locale), run=1),),
+    )
+
+
 def hole_cards(style: DeckStyle = DeckStyle.CLASSIC, locale: object = None) -> HoleCardsView:
     name, label = _hand("pair", ("K", "A"), locale)
     return HoleCardsView(cards=("Ad", "Kc"), hand_name=name, hand_label=label,
@@ -149,8 +301,6 @@ def hole_cards(style: DeckStyle = DeckStyle.CLASSIC, locale: object = None) -> H
 
 def palette_views() -> list[TableView]:
     """Tables that between them use every colour the renderer draws (see ``encode``)."""
-    import dataclasses
-
     four = DeckStyle.FOUR_COLOR
     return [
         nine_seat_river(),
@@ -229,3 +379,84 @@ def tournament_finished() -> TournamentView:
         name="Friday Night Deepstack", phase=Phase.FINISHED, level=19, entrants=12,
         players_left=1, prize_pool=3_000, payouts=places, standings=standings,
     )
+
+
+# --- charts ----------------------------------------------------------------------------------
+
+
+def _walk(rng: random.Random, start: int, steps: int, swing: int) -> list[int]:
+    """A stack over hands: mostly small changes, now and then a big pot, never below zero."""
+    values = [start]
+    for _ in range(steps):
+        change = rng.randint(-swing, swing) * (6 if rng.random() < 0.05 else 1)
+        values.append(max(0, values[-1] + change))
+    return values
+
+
+def session_chart() -> ChartView:
+    """Six players over 80 hands: one sits down late, one leaves, one busts."""
+    rng = random.Random(7)
+    hands = 80
+    names = ("Alice", "Bartholomew the Bold", "陈伟 Chen", "Dana", "Eitan 🃏", "Farah")
+    lines: list[list[int | None]] = []
+    for k, name in enumerate(names):
+        values: list[int | None] = list(_walk(rng, 1_000 + 200 * k, hands, 60))
+        if name == "Dana":
+            values[:21] = [None] * 21
+        if name == "Farah":
+            values[51:] = [None] * (hands + 1 - 51)
+        lines.append(values)
+    bust = lines[4]
+    for i in range(60, hands + 1):
+        bust[i] = None if i > 60 else 0
+    order = sorted(range(len(names)), key=lambda k: -(lines[k][-1] or 0))
+    return ChartView(
+        title="Ledger: #poker-night",
+        subtitle="Stacks after each hand · hands #1–#80 · 6 players",
+        x_title="Hand",
+        y_title="Chips",
+        x_labels=("Start", *(f"#{n}" for n in range(1, hands + 1))),
+        series=tuple(ChartSeries(names[k], tuple(lines[k])) for k in order),
+    )
+
+
+def crowded_session_chart() -> ChartView:
+    """Twenty-six players over 3,000 hands: every colour, dash and dot, a legend that runs out
+    of room, and far more points than pixels."""
+    rng = random.Random(11)
+    hands = 3_000
+    series = tuple(
+        ChartSeries(f"Player {k + 1}", tuple(_walk(rng, 2_000, hands, 40)))
+        for k in range(26)
+    )
+    return ChartView(
+        title="Ledger: #high-stakes",
+        subtitle="Stacks after each hand · hands #1–#3,000 · 26 players",
+        x_title="Hand",
+        y_title="Chips",
+        x_labels=("Start", *(f"#{n:,}" for n in range(1, hands + 1))),
+        series=series,
+    )
+
+
+def net_chart() -> ChartView:
+    """A player's net over 400 hands, up and down across zero."""
+    rng = random.Random(5)
+    total, values = 0, [0]
+    for _ in range(400):
+        total += rng.randint(-80, 75) * (8 if rng.random() < 0.04 else 1)
+        values.append(total)
+    return ChartView(
+        title="Alice: net chips",
+        subtitle="All time · 400 hands · 2026-03-02 to 2026-05-30",
+        x_title="Hands",
+        y_title="Net",
+        x_labels=tuple(f"{n:,}" for n in range(401)),
+        series=(ChartSeries("Alice", tuple(values)),),
+        net=True,
+    )
+
+
+def empty_chart() -> ChartView:
+    return ChartView(title="Ledger: #poker", subtitle="Since hand #1", x_title="Hand",
+                     y_title="Chips", x_labels=(), series=())

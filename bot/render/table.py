@@ -14,7 +14,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from bot.render import assets
 from bot.render.fonts import TextSprite, Weight, draw_text, text_sprite
-from bot.render.labels import DEFAULT_LABELS, Labels, short_chips
+from bot.render.labels import DEFAULT_LABELS, Labels, format_percent, format_tie, short_chips
 from bot.render.layout import (
     BADGE_HEIGHT,
     BADGE_MAX_WIDTH,
@@ -25,12 +25,16 @@ from bot.render.layout import (
     PLATE,
     RAIL,
     RAIL_WIDTH,
+    RUN_CARD,
+    RUN_LABEL,
+    RUN_RESULT_WIDTH,
     SEAT_CARD,
     Box,
     SeatGeometry,
     table_layout,
+    two_runs,
 )
-from bot.render.model import Blind, SeatState, SeatView, Street, TableView
+from bot.render.model import Blind, SeatEquity, SeatState, SeatView, Street, TableView
 from bot.render.theme import FELT_RAMP, RAIL_RAMP, RGB, ROOM_RAMP, through_ramp
 
 __all__ = ["draw_table"]
@@ -54,6 +58,7 @@ BADGE_COLORS: dict[str, tuple[RGBA, RGB]] = {
     "winner": ((240, 188, 52, 255), INK),
     "shown": ((54, 66, 86, 255), WHITE),
     "mucked": ((86, 92, 100, 255), WHITE),
+    "equity": ((54, 66, 86, 255), GOLD),
 }
 TO_ACT_RING: RGB = (64, 196, 255)
 WINNER_RING: RGB = (255, 200, 60)
@@ -71,6 +76,7 @@ POT_ROWS = 3
 POT_ROW_STEP = 38
 POT_PILL_HEIGHT = 32
 RESULT_WIDTH = 440  # the board's width: the panel stays clear of the side seats' bets
+RUN_SIZE = 18  # a run's label and its winners, beside its row of cards
 
 
 # --- sprites ---------------------------------------------------------------------------------
@@ -189,8 +195,9 @@ def _scaled(img: Image.Image, factor: float) -> Image.Image:
 
 
 @functools.cache
-def _background() -> Image.Image:
-    """Room, rail, felt and the empty board slots: the same for every table, drawn once.
+def _background(runs: int = 1) -> Image.Image:
+    """Room, rail, felt and the empty board slots: the same for every table, drawn once (and
+    once more with two rows of slots, for a board run twice).
 
     Each surface is a brightness map sent through its ramp, so shadows, the betting line and
     the board slots are all drawn in the ramp's own shades.
@@ -230,8 +237,10 @@ def _background() -> Image.Image:
     line = (inner[0] + 34, inner[1] + 30, inner[2] - 34, inner[3] - 30)
     felt = ImageChops.add(felt, _scaled(stadium_mask(line, outline=2), 0.22))
     slots = Image.new("L", (w, h), 0)
-    slot = _rounded(BOARD_CARD[0], BOARD_CARD[1], 8, (255, 255, 255, 20), (255, 255, 255, 70), 2)
-    for box in table_layout(2).board:
+    size, boxes = (BOARD_CARD, table_layout(2).board) if runs == 1 else (
+        RUN_CARD, two_runs().rows[0] + two_runs().rows[1])
+    slot = _rounded(size[0], size[1], 8, (255, 255, 255, 20), (255, 255, 255, 70), 2)
+    for box in boxes:
         slots.paste(slot.getchannel("A"), box[:2])
     felt = ImageChops.add(felt, slots)
     bg.paste(through_ramp(felt, FELT_RAMP), (0, 0), felt_mask)
@@ -258,15 +267,52 @@ def _header(canvas: Image.Image, view: TableView, labels: Labels) -> None:
                   max_width=HEADER_WIDTH)
     draw_text(canvas, (CANVAS[0] - 22, 38), labels.street(view.street), HEADER_SIZE + 4, WHITE,
               align="right", max_width=HEADER_WIDTH)
+    exact = equity_exact(view)
+    if exact is not None:
+        # Under the street: whether the seats' chances were counted or estimated.
+        note = labels.equity_exact if exact else labels.equity_estimate
+        draw_text(canvas, (CANVAS[0] - 22, 67), note, HEADER_SIZE - 2, GOLD,
+                  weight=Weight.REGULAR, align="right", max_width=HEADER_WIDTH)
 
 
-def _highlight_set(view: TableView) -> frozenset[str]:
-    """Cards in some winner's best five: ringed in gold; the rest of the board is dimmed."""
+def equity_exact(view: TableView) -> bool | None:
+    """Whether the chances drawn were all counted exactly (``None``: no chances drawn)."""
+    shown = [seat.equity for seat in view.seats if seat is not None and seat.equity is not None]
+    if not shown:
+        return None
+    return all(equity.exact for equity in shown)
+
+
+def equity_words(equity: SeatEquity, labels: Labels) -> str:
+    """A seat's chances in the badge's few words: "Win 45.2% · Tie 1.3%" (no tie: none said)."""
+    win = format_percent(equity.win, equity.exact)
+    tie = format_tie(equity.tie, equity.exact)
+    if tie is None:
+        return labels.equity.format(win=win)
+    return labels.equity_tie.format(win=win, tie=tie)
+
+
+def _highlight_set(view: TableView, run: int = 1) -> frozenset[str]:
+    """Cards in some winner's best five: ringed in gold; the rest of the board is dimmed.
+
+    Run twice, each row rings the best fives of the players who won on that run.
+    """
     cards: set[str] = set()
-    for seat in view.seats:
-        if seat is not None and seat.is_winner and seat.shows_faces:
-            cards.update(seat.best_five)
+    winners = run_winners(view, run) if view.runs == 2 else None
+    for i, seat in enumerate(view.seats):
+        if seat is None or not seat.is_winner or not seat.shows_faces:
+            continue
+        if winners is not None and i not in winners:
+            continue
+        cards.update(seat.second_best_five if run == 2 else seat.best_five)
     return frozenset(cards)
+
+
+def run_winners(view: TableView, run: int) -> tuple[int, ...]:
+    """The seats that won (a share of) some pot on ``run``, in seat order; a pot only one
+    player could win is not halved and counts for both runs."""
+    found = {w for pot in view.pots if pot.run in (0, run) for w in pot.winners}
+    return tuple(sorted(found))
 
 
 def _paste_card(canvas: Image.Image, card: str | None, box: Box, view: TableView,
@@ -285,6 +331,42 @@ def _board(canvas: Image.Image, view: TableView, boxes: tuple[Box, ...],
            highlight: frozenset[str]) -> None:
     for card, box in zip(view.board, boxes, strict=False):
         _paste_card(canvas, card, box, view, BOARD_CARD, highlight, dim_others=True)
+
+
+def _two_boards(canvas: Image.Image, view: TableView, labels: Labels, highlight: bool) -> None:
+    """Both runs' boards, one row each, labelled on the left; once the pots are awarded, each
+    row names its winners on the right (and their hand, when one player took the run)."""
+    geometry = two_runs()
+    for run, (board, boxes) in enumerate(zip((view.board, view.second_board), geometry.rows,
+                                             strict=True), start=1):
+        rings = _highlight_set(view, run) if highlight else frozenset()
+        for card, box in zip(board, boxes, strict=False):
+            _paste_card(canvas, card, box, view, RUN_CARD, rings, dim_others=True)
+        lx, ly = geometry.labels[run - 1]
+        _pill(canvas, (lx, ly), RUN_LABEL[0], RUN_LABEL[1], PILL_DARK)
+        draw_text(canvas, (lx, ly + 6), labels.run.format(n=run), RUN_SIZE, SOFT,
+                  align="center", max_width=RUN_LABEL[0] - 12)
+        names, hand = _run_result(view, run, labels)
+        rx, ry = geometry.results[run - 1]
+        if hand:
+            # Two lines, the names over the hand: one line of 190 px holds neither a long
+            # name nor a long hand next to the other.
+            draw_text(canvas, (rx, ry - 4), names, RUN_SIZE + 2, GOLD, max_width=RUN_RESULT_WIDTH)
+            draw_text(canvas, (rx, ry + 20), hand, RUN_SIZE - 1, SOFT, weight=Weight.REGULAR,
+                      max_width=RUN_RESULT_WIDTH)
+        elif names:
+            draw_text(canvas, (rx, ry + 7), names, RUN_SIZE + 2, GOLD, max_width=RUN_RESULT_WIDTH)
+
+
+def _run_result(view: TableView, run: int, labels: Labels) -> tuple[str, str]:
+    """The names of a run's winners, and the hand that won it when one player did."""
+    winners = [seat for w in run_winners(view, run) if (seat := view.seats[w]) is not None]
+    names = labels.name_separator.join(seat.name for seat in winners)
+    if len(winners) != 1 or not winners[0].shows_faces:
+        return names, ""
+    seat = winners[0]
+    hand = (seat.second_hand_label or seat.second_hand_name) if run == 2 else seat.drawn_hand
+    return names, hand
 
 
 PotPill = tuple[TextSprite, TextSprite, int]  # label, amount, width
@@ -321,9 +403,10 @@ def _pot_rows(entries: list[tuple[str, int]], labels: Labels) -> list[list[PotPi
 
 
 def _pots(canvas: Image.Image, view: TableView, center: tuple[int, int], labels: Labels) -> None:
-    count = len(view.pots)
+    pots = view.whole_pots
+    count = len(pots)
     entries = [(labels.pot_label(i, count, pot.label), pot.amount)
-               for i, pot in enumerate(view.pots) if pot.amount > 0]
+               for i, pot in enumerate(pots) if pot.amount > 0]
     if not entries:
         return
     rows = _pot_rows(entries, labels)
@@ -341,15 +424,21 @@ def _pots(canvas: Image.Image, view: TableView, center: tuple[int, int], labels:
             x += width + 10
 
 
-def _badge(canvas: Image.Image, seat: SeatView, geo: SeatGeometry, labels: Labels) -> None:
+def _badge(canvas: Image.Image, seat: SeatView, geo: SeatGeometry, labels: Labels,
+           two_runs_result: bool = False) -> None:
     """One pill under the plate, the most useful fact first: mucked, the shown hand (gold for
-    a winner), the seat's state, or that it is his turn."""
+    a winner), the hand's chances while cards are to come, the seat's state, or that it is his
+    turn. When the board was run twice, a hand differs from run to run: the rows of cards name
+    each run's winning hand, and a winner's badge says only that he won."""
     text, kind = "", ""
+    hand = seat.drawn_hand if seat.shows_faces and not two_runs_result else ""
     if seat.mucked:
         text, kind = labels.mucked, "mucked"
-    elif seat.is_winner or (seat.drawn_hand and seat.shows_faces):
-        text = seat.drawn_hand if seat.drawn_hand and seat.shows_faces else labels.winner
+    elif seat.is_winner or hand:
+        text = hand or labels.winner
         kind = "winner" if seat.is_winner else "shown"
+    elif seat.equity is not None and seat.shows_faces:
+        text, kind = equity_words(seat.equity, labels), "equity"
     elif seat.state is not SeatState.ACTIVE:
         text, kind = labels.state(seat.state), seat.state.value
     elif seat.to_act:
@@ -391,7 +480,9 @@ def _bet(canvas: Image.Image, seat: SeatView, geo: SeatGeometry, labels: Labels)
 
 
 def _seat(canvas: Image.Image, seat: SeatView | None, geo: SeatGeometry, view: TableView,
-          labels: Labels) -> None:
+          labels: Labels, run: int = 1) -> None:
+    """One seat; ``run``: the board whose best five his cards are ringed for (run twice, the
+    run he won on, the first when he won on both)."""
     cx = geo.center[0]
     px, py = geo.plate[0], geo.plate[1]
     if seat is None:
@@ -413,10 +504,11 @@ def _seat(canvas: Image.Image, seat: SeatView | None, geo: SeatGeometry, view: T
         # Under the cards: the glow frames the plate without veiling the cards' corners.
         for strip, (dx, dy) in _glow(WINNER_RING if kind == "winner" else TO_ACT_RING):
             canvas.paste(strip, (px + dx, py + dy), strip)
-    ring = seat.is_winner and bool(seat.best_five)
+    five = seat.second_best_five if run == 2 else seat.best_five
+    ring = seat.is_winner and bool(five)
     for card, box in zip(seat.visible_cards, geo.cards, strict=False):
         _paste_card(canvas, card, box, view, SEAT_CARD,
-                    frozenset(seat.best_five) if ring else frozenset(), dim_others=ring)
+                    frozenset(five) if ring else frozenset(), dim_others=ring)
     assets.blit(canvas, _plate(kind), (px, py))
     faded = kind == "dim"
     draw_text(canvas, (cx, py + 29), seat.name, NAME_SIZE, DIM if faded else WHITE,
@@ -425,15 +517,16 @@ def _seat(canvas: Image.Image, seat: SeatView | None, geo: SeatGeometry, view: T
               STACK_SIZE, _shade(GOLD, 0.62) if faded else GOLD, align="center",
               max_width=PLATE[0] - 22)
     _markers(canvas, seat, geo, labels)
-    _badge(canvas, seat, geo, labels)
+    _badge(canvas, seat, geo, labels, two_runs_result=view.runs == 2 and view.has_results)
 
 
 def _results(canvas: Image.Image, view: TableView, bottom: int, labels: Labels) -> None:
     """Who won which pot, in a gold-framed panel above the board (it replaces the pots row;
     a pot not yet awarded is listed with its amount alone)."""
     lines = []
-    count = len(view.pots)
-    for i, pot in enumerate(view.pots):
+    pots = view.whole_pots
+    count = len(pots)
+    for i, pot in enumerate(pots):
         name = labels.pot_label(i, count, pot.label)
         amount = short_chips(pot.amount, labels.thousands_separator)
         if pot.winners:
@@ -459,19 +552,26 @@ def _results(canvas: Image.Image, view: TableView, bottom: int, labels: Labels) 
 def draw_table(view: TableView, labels: Labels = DEFAULT_LABELS) -> Image.Image:
     """The table as an RGB image of :data:`bot.render.layout.CANVAS` size."""
     layout = table_layout(view.seat_count)
-    canvas = _background().copy()
+    canvas = _background(view.runs).copy()
     _header(canvas, view, labels)
     results = view.has_results
-    highlight = _highlight_set(view) if results or view.street in (
-        Street.SHOWDOWN, Street.COMPLETE) else frozenset()
-    _board(canvas, view, layout.board, highlight)
-    for seat, geo in zip(view.seats, layout.seats, strict=True):
-        _seat(canvas, seat, geo, view, labels)
+    highlight = results or view.street in (Street.SHOWDOWN, Street.COMPLETE)
+    if view.runs == 2:
+        _two_boards(canvas, view, labels, highlight)
+        first = set(run_winners(view, 1))
+        runs = [2 if i not in first else 1 for i in range(view.seat_count)]
+        pot_row, results_bottom = two_runs().pot_row, two_runs().results_bottom
+    else:
+        _board(canvas, view, layout.board, _highlight_set(view) if highlight else frozenset())
+        runs = [1] * view.seat_count
+        pot_row, results_bottom = layout.pot_row, layout.results_bottom
+    for seat, geo, run in zip(view.seats, layout.seats, runs, strict=True):
+        _seat(canvas, seat, geo, view, labels, run)
     for seat, geo in zip(view.seats, layout.seats, strict=True):
         if seat is not None:
             _bet(canvas, seat, geo, labels)
     if results:
-        _results(canvas, view, layout.results_bottom, labels)
+        _results(canvas, view, results_bottom, labels)
     else:
-        _pots(canvas, view, layout.pot_row, labels)
+        _pots(canvas, view, pot_row, labels)
     return canvas

@@ -60,6 +60,11 @@ class RuntimeOptions:
     # How long a process's hold on a server's tables lasts unless renewed (renewed every third
     # of it): after a crash, another process given that server's shard takes over this late.
     lease_seconds: float = 30.0
+    # How long the players of an all-in hand have to agree to run it twice (table option "ask").
+    run_twice_vote: float = 15.0
+    # An all-in run-out is dealt street by street, each shown this long with every hand's
+    # chances, before the result.
+    runout_pause: float = 2.0
     # REST requests a second the whole bot may make (Discord's global limit is 50); a process
     # running some of the shards spends its share.
     requests_per_second: float = 40.0
@@ -135,6 +140,11 @@ class TableConfig:
 
     ``state`` is ``Table.to_json()`` as last saved (None before the first save); ``pending``
     holds options changed during a hand, applied before the next one is dealt.
+
+    The home-game extras live here too, since the engine decides each hand only from what it
+    is told at the deal: who asked to straddle (the next hand only, or every hand), the bomb
+    pot the host ordered for the next hand, every how many hands a bomb pot comes by itself
+    and for how much, and who asked to sit out when his big blind comes.
     """
 
     options: TableOptions
@@ -145,10 +155,32 @@ class TableConfig:
     banks: dict[int, float] = field(default_factory=dict)
     pending: TableOptions | None = None
     state: dict[str, Any] | None = None
+    straddle_once: set[int] = field(default_factory=set)
+    straddle_always: set[int] = field(default_factory=set)
+    bomb_next: int = 0
+    bomb_every: int = 0
+    bomb_amount: int = 0
+    skip_big_blind: set[int] = field(default_factory=set)
 
     def copy(self) -> TableConfig:
-        """A copy to change as a draft (its dicts are its own)."""
-        return dataclasses.replace(self, names=dict(self.names), banks=dict(self.banks))
+        """A copy to change as a draft (its dicts and sets are its own)."""
+        return dataclasses.replace(
+            self,
+            names=dict(self.names),
+            banks=dict(self.banks),
+            straddle_once=set(self.straddle_once),
+            straddle_always=set(self.straddle_always),
+            skip_big_blind=set(self.skip_big_blind),
+        )
+
+    def bomb_for(self, hand_number: int) -> int:
+        """The bomb pot of hand ``hand_number`` (0: an ordinary hand): the host's order first,
+        else every ``bomb_every``-th hand."""
+        if self.bomb_next:
+            return self.bomb_next
+        if self.bomb_every and self.bomb_amount and hand_number % self.bomb_every == 0:
+            return self.bomb_amount
+        return 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -162,6 +194,12 @@ class TableConfig:
             "banks": {str(k): round(v, 3) for k, v in self.banks.items()},
             "pending": self.pending.to_json() if self.pending is not None else None,
             "state": self.state,
+            "straddle_once": sorted(self.straddle_once),
+            "straddle_always": sorted(self.straddle_always),
+            "bomb_next": self.bomb_next,
+            "bomb_every": self.bomb_every,
+            "bomb_amount": self.bomb_amount,
+            "skip_big_blind": sorted(self.skip_big_blind),
         }
 
     @classmethod
@@ -176,4 +214,10 @@ class TableConfig:
             banks={int(k): float(v) for k, v in (data.get("banks") or {}).items()},
             pending=TableOptions.from_json(dict(pending)) if pending else None,
             state=data.get("state"),
+            straddle_once={int(u) for u in data.get("straddle_once") or ()},
+            straddle_always={int(u) for u in data.get("straddle_always") or ()},
+            bomb_next=int(data.get("bomb_next", 0)),
+            bomb_every=int(data.get("bomb_every", 0)),
+            bomb_amount=int(data.get("bomb_amount", 0)),
+            skip_big_blind={int(u) for u in data.get("skip_big_blind") or ()},
         )

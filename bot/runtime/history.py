@@ -50,8 +50,12 @@ def verification(stored: StoredHand, viewer_id: int) -> Verification:
     hand = hands.rebuild_hand(stored)
     players = hand.config.players
     shown = hand.result.shown if hand.result is not None and hand.result.showdown else ()
+    # After a rabbit hunt everybody saw the whole board; a board run twice shows both runs.
+    hunted = isinstance(stored.result, dict) and bool(stored.result.get("rabbit"))
+    board_count = 5 if hunted else len(hand.board)
     public = commitment.open_many(
-        stored.deck, seen_positions(players, len(hand.board), shown)
+        stored.deck,
+        seen_positions(players, board_count, shown, second_run_from=hand.second_run_from),
     )
     own: tuple[Opening, ...] = ()
     for player in stored.players:

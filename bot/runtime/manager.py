@@ -45,7 +45,7 @@ from bot.runtime.live import LiveTable
 from bot.runtime.messenger import NOBODY, ViewFactory
 from bot.runtime.ownership import Ownership, ShardPlan
 from bot.runtime.recovery import RestoredTable, restore_table
-from bot.runtime.runner import TableRunner, TableServices
+from bot.runtime.runner import TableRunner, TableServices, check_bomb
 from bot.storage import Database, StorageError, economy, hands, invariant, locales, tables
 from bot.storage.tables import TableInfo
 from engine.table import Table, TableOptions
@@ -136,12 +136,15 @@ class GameRuntime:
 
     # -- lookups ---------------------------------------------------------------------------
 
-    def in_channel(self, channel_id: int | None) -> TableRunner:
-        """The table of a channel; players act where the table is, nowhere else."""
+    def in_channel(
+        self, channel_id: int | None, *, at_tournament: str = "not_in_tournament"
+    ) -> TableRunner:
+        """The cash table of a channel; players act where the table is, nowhere else. Where a
+        tournament plays, ``at_tournament`` names the refusal (its rules forbid more than
+        the cash table's buy-ins and settings)."""
         table_id = self._by_channel.get(channel_id) if channel_id is not None else None
         if table_id is None:
-            # A tournament's table takes no buy-in, sit-out or host settings of a cash table.
-            raise BotError("not_in_tournament" if self.hall.in_channel(channel_id) else "no_table")
+            raise BotError(at_tournament if self.hall.in_channel(channel_id) else "no_table")
         return self.runners[table_id]
 
     def live_in_channel(self, channel_id: int | None) -> LiveTable:
@@ -295,6 +298,7 @@ class GameRuntime:
         options: TableOptions,
         timer: int,
         locale: str | None,
+        bombs: tuple[int, int] | None = None,
     ) -> TableRunner:
         await self.ensure_guild(guild_id)
         if channel_id in self._by_channel:
@@ -302,6 +306,9 @@ class GameRuntime:
         self.hall.refuse_cash_table(channel_id)
         table = Table(options, self.rng)
         config = TableConfig(options=options, timer=timer, locale=locale, state=table.to_json())
+        if bombs is not None and bombs[0]:
+            check_bomb(bombs[1], options)
+            config.bomb_every, config.bomb_amount = bombs
         low, high = options.buy_in_range
         async with self._tables_lock:
             info = await tables.create_table(

@@ -37,6 +37,7 @@ from bot.errors import BotError
 from bot.i18n import resolve_locale, t
 from bot.presenter import (
     ButtonSpec,
+    RunVote,
     Scene,
     TableMessage,
     ack_for,
@@ -57,12 +58,14 @@ from bot.runtime.messenger import TableMessenger, ViewFactory
 from bot.runtime.play import all_in_meaning, check_decision, hole_card_letters, seat_in_hand
 from bot.runtime.recovery import RestoredTable, live_hand, settle_departures
 from bot.runtime.results import player_results, result_summary
-from bot.storage import Database, StorageError, hands, tables
+from bot.storage import Database, StorageError, hands, sessions, tables
 from bot.storage.hands import HandSeat
+from bot.storage.sessions import Session, SessionStart
 from bot.storage.tables import TableInfo, TableSave
 from engine.commitment import DeckCommitment
 from engine.errors import EngineError
-from engine.hand import Action, ActionKind, ActionTaken, Event, Hand, PreAction
+from engine.hand import Action, ActionKind, ActionTaken, Event, Hand, PreAction, StraddleMode
+from engine.rabbit import rabbit_hunt
 from engine.table import (
     PlayerBusted,
     PlayerJoined,
@@ -143,6 +146,11 @@ class TableRunner:
         self.empty_since: float | None = None  # monotonic time the last player stood up
         # The hand just won without a showdown, until the next deal: its winner may show.
         self._uncontested: tuple[Hand, int, tuple[int, ...]] | None = None
+        # The hand just ended before the river, until the next deal: its players may hunt
+        # the rabbit (once).
+        self._rabbit: _Rabbit | None = None
+        # The all-in players of the running hand deciding whether to run it twice.
+        self._vote: _RunVoting | None = None
         self._reposts: dict[int, float] = {}
         self._dealer_task: asyncio.Task[None] | None = None
         self._restored = restored
@@ -210,6 +218,7 @@ class TableRunner:
             commitment=self.commitment.root_hex if self.commitment is not None else None,
             dealing=self.config.dealing,
             closed=self.closed,
+            run_vote=self._vote.view() if self._vote is not None else None,
         )
 
     def is_host(self, user_id: int, *, admin: bool) -> bool:
@@ -253,6 +262,8 @@ class TableRunner:
         self.closed = True
         if self._dealer_task is not None:
             self._dealer_task.cancel()
+        if self._vote is not None:
+            self._vote.cancel()
         await self.clock.close()
         await self.messenger.drain(drain)
         await self.direct.close(drain)
@@ -452,6 +463,107 @@ class TableRunner:
                 )
             )
 
+    async def vote_runs(self, user_id: int, twice: bool, ref: tuple[int, int] | None) -> bool:
+        """An all-in player's answer to "run it twice?"; True once the board's runs are
+        decided (anybody saying once decides at once; twice needs everybody)."""
+        async with self.lock:
+            hand, index = self._seat_in_hand(user_id, ref)
+            vote = self._vote
+            if not hand.run_choice_pending or vote is None:
+                raise BotError("no_run_vote")
+            if ref is not None and ref[1] != decision_number(hand):
+                raise BotError("already_acted")
+            if index not in hand.run_choice_players:
+                raise BotError("not_in_run_vote")
+            if index in vote.agreed:
+                raise BotError("already_voted")
+            if not twice:
+                await self._decide_runs(hand, 1)
+                return True
+            vote.agreed.add(index)
+            if set(hand.run_choice_players) <= vote.agreed:
+                await self._decide_runs(hand, 2)
+                return True
+            self._refresh()
+            return False
+
+    async def straddle(self, user_id: int, *, always: bool) -> bool:
+        """Ask (or stop asking) to straddle the next hand, or every hand; whether he now
+        asks. The straddle is posted only from the straddle seat, by a player who can."""
+        async with self.lock:
+            self._check_open()
+            if self.table.options.straddle is StraddleMode.OFF:
+                raise BotError("straddle_off")
+            if self.table.player(user_id) is None:
+                raise BotError("not_seated")
+            draft = self._draft()
+            wanted = draft.config.straddle_always if always else draft.config.straddle_once
+            now_asking = user_id not in wanted
+            if now_asking:
+                wanted.add(user_id)
+            else:
+                wanted.discard(user_id)
+                if always:
+                    draft.config.straddle_once.discard(user_id)
+            await tables.update_table(self.db, self.table_id, self._save_of(draft))
+            self._adopt(draft)
+            return now_asking
+
+    async def order_bomb(self, amount: int) -> None:
+        """The host makes the next hand a bomb pot of ``amount`` (checked as the deal would)."""
+        async with self.lock:
+            self._check_open()
+            self._check_bomb(amount)
+            draft = self._draft()
+            draft.config.bomb_next = amount
+            await tables.update_table(self.db, self.table_id, self._save_of(draft))
+            self._adopt(draft)
+
+    def _check_bomb(self, amount: int, options: TableOptions | None = None) -> None:
+        check_bomb(amount, options or self.table.options)
+
+    async def skip_next_big_blind(self, user_id: int) -> bool:
+        """Sit out when the big blind comes to him (a toggle); whether he now will."""
+        async with self.lock:
+            self._check_open()
+            if self.table.player(user_id) is None:
+                raise BotError("not_seated")
+            draft = self._draft()
+            skip = draft.config.skip_big_blind
+            will = user_id not in skip
+            if will:
+                skip.add(user_id)
+            else:
+                skip.discard(user_id)
+            await tables.update_table(self.db, self.table_id, self._save_of(draft))
+            self._adopt(draft)
+            return will
+
+    async def hunt_rabbit(self, user_id: int, hand_number: int | None) -> None:
+        """Show the board that would have come in the hand that just ended before the river:
+        to the channel, once, at the request of a player who was dealt in."""
+        async with self.lock:
+            rabbit = self._rabbit
+            if rabbit is None or (hand_number is not None and hand_number != rabbit.number):
+                raise BotError("nothing_to_hunt")
+            if user_id not in rabbit.players:
+                raise BotError("not_in_that_hand")
+            if rabbit.shown:
+                raise BotError("rabbit_shown")
+            hunt = rabbit_hunt(rabbit.hand)
+            # Verifying the hand opens these positions too from now on.
+            await hands.note_rabbit(self.db, rabbit.hand_id)
+            rabbit.shown = True
+            self._post(
+                t(
+                    "result.rabbit",
+                    self.locale,
+                    player=mention(user_id),
+                    hand=rabbit.number,
+                    cards=cards_text(hunt.cards),
+                )
+            )
+
     # -- the host --------------------------------------------------------------------------
 
     async def pause(self, by: int) -> None:
@@ -464,17 +576,28 @@ class TableRunner:
             self.messenger.unblock()
             self._schedule_deal(self._soon)
 
-    async def change_settings(self, options: TableOptions | None, timer: int | None) -> bool:
+    async def change_settings(
+        self,
+        options: TableOptions | None,
+        timer: int | None,
+        bombs: tuple[int, int] | None = None,
+    ) -> bool:
         """New options from the next hand (now if none is running); True if they wait.
 
         ``options`` were validated by the engine when they were made; storage's own limits are
-        checked by saving the draft. Nothing changes unless that save succeeds.
+        checked by saving the draft. Nothing changes unless that save succeeds. ``bombs`` is
+        (every how many hands, amount) of the bomb pots that come by themselves (0: none).
         """
         async with self.lock:
             self._check_open()
             draft = self._draft()
             if timer is not None:
                 draft.config.timer = timer
+            if bombs is not None:
+                every, amount = bombs
+                if every:
+                    self._check_bomb(amount, options or draft.table.options)
+                draft.config.bomb_every, draft.config.bomb_amount = every, amount
             waiting = False
             if options is not None:
                 draft.config.pending = options
@@ -528,6 +651,19 @@ class TableRunner:
                 raise
             self._adopt(draft)
             self._after_settle(events, text, final, hand, image=False)
+
+    async def reset_ledger(self, by: int) -> tuple[Session, SessionStart]:
+        """Begin a new session of the table's ledger; the session that ended and where the new
+        one begins. Under the lock, so no hand ends and no chip moves between reading the old
+        session and starting the new one; the channel is told, since the ledger is everyone's
+        at the table."""
+        async with self.lock:
+            self._check_open()
+            ended = await sessions.session_ledger(self.db, self.table_id)
+            start = await sessions.reset_session(self.db, self.table_id, actor_id=by)
+            self._post(t("notice.ledger_reset", self.locale, host=mention(by),
+                         hand=start.first_hand))
+            return ended, start
 
     async def close(self, by: int | None, *, idle: bool = False) -> dict[int, int]:
         """Close the table: a running hand is voided and every stack goes back to its wallet,
@@ -695,8 +831,65 @@ class TableRunner:
         if hand.is_over:
             await self._settle_or_retry()
             return
+        if hand.run_choice_pending:
+            self._open_run_vote(hand)
+            self.clock.cancel()
+            self._refresh()
+            return
         self._arm_clock()
         self._refresh()
+
+    def _sit_out_big_blinds(self, draft: _Draft) -> None:
+        """Players who asked to sit out their next big blind are sat out when it comes to
+        them (the blinds they miss are owed as the rules say when they come back). The first
+        hand's button is drawn at the deal, so there nobody's big blind is known before."""
+        skip = draft.config.skip_big_blind
+        if not skip or draft.table.hand_number == 0:
+            return
+        for _ in range(len(skip)):
+            try:
+                plan = draft.table.next_plan()
+            except EngineError:
+                return
+            seat = draft.table.seat(plan.big_blind_seat)
+            if seat is None or int(seat.player_id) not in skip:
+                return
+            skip.discard(int(seat.player_id))
+            draft.table.sit_out(seat.player_id)
+
+    def _open_run_vote(self, hand: Hand) -> None:
+        """Ask the all-in players whether to run it twice; nobody answering means once."""
+        marker = (self.table.hand_number, decision_number(hand))
+        if self._vote is not None and self._vote.marker == marker:
+            return
+        if self._vote is not None:
+            self._vote.cancel()
+        seconds = self.options.run_twice_vote
+        deadline = int(time.time() + seconds)
+        task = asyncio.create_task(self._run_vote_expires(marker, seconds),
+                                   name=f"run-vote-{self.table_id}")
+        self._vote = _RunVoting(marker, deadline, set(), task)
+
+    async def _run_vote_expires(self, marker: tuple[int, int], seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        async with self.lock:
+            hand = live_hand(self.table)
+            vote = self._vote
+            if hand is None or vote is None or vote.marker != marker or self.closed:
+                return
+            if not hand.run_choice_pending:
+                return
+            try:
+                await self._decide_runs(hand, 1, expired=True)
+            except Exception:
+                log.exception("table %d: could not run the board once", self.table_id)
+
+    async def _decide_runs(self, hand: Hand, runs: int, *, expired: bool = False) -> None:
+        vote, self._vote = self._vote, None
+        if vote is not None and not expired:
+            vote.cancel()
+        await self._apply(hand, Action(ActionKind.RUN_COUNT, amount=runs))
+        await self._after_change()
 
     async def _settle_or_retry(self) -> None:
         """Settle the hand that just ended. The input that ended it is stored already (and is
@@ -747,6 +940,7 @@ class TableRunner:
             return  # nobody could see it; the table is being paused (``_on_channel_lost``)
         draft = self._draft()
         self._apply_pending(draft)  # settings changed during the last hand start now
+        self._sit_out_big_blinds(draft)
         if not draft.table.can_start():
             if self.config.pending is not None:
                 await tables.update_table(self.db, self.table_id, self._save_of(draft))
@@ -755,7 +949,24 @@ class TableRunner:
             return
         deck = tuple(self.options.deck_factory())
         commitment = DeckCommitment.commit(deck)
-        draft.table.start_hand(deck)
+        bomb = draft.config.bomb_for(draft.table.hand_number + 1)
+        straddlers = draft.config.straddle_once | draft.config.straddle_always
+        try:
+            draft.table.start_hand(deck, straddlers=straddlers, bomb_pot=bomb)
+        except EngineError:
+            if not bomb:
+                raise
+            # The bomb no longer fits this table (its settings changed since): deal an
+            # ordinary hand, and say why.
+            log.info("table %d: bomb pot of %d refused; dealing without it", self.table_id, bomb)
+            draft = self._draft()
+            self._apply_pending(draft)
+            self._sit_out_big_blinds(draft)
+            draft.config.bomb_next = 0
+            self._post(t("notice.bomb_skipped", self.locale, amount=chips(bomb, self.locale)))
+            draft.table.start_hand(deck, straddlers=straddlers)
+        draft.config.straddle_once.clear()
+        draft.config.bomb_next = 0
         hand = draft.table.hand
         plan = draft.table.plan
         assert hand is not None and plan is not None
@@ -791,6 +1002,7 @@ class TableRunner:
         self.hand_id = hand_id
         self.commitment = commitment
         self._uncontested = None
+        self._rabbit = None
         self.clock.cancel()
         self._refresh(new=True)
         letters = await self._letters(hand)
@@ -835,11 +1047,23 @@ class TableRunner:
         buttons: tuple[ButtonSpec, ...] = ()
         self._uncontested = None
         result = ended.result
+        number = self.table.hand_number
         if result is not None and not (result.showdown or result.voided):
-            number = self.table.hand_number
             self._uncontested = (ended, number, players)
             buttons = (ButtonSpec("show", t("button.show", self.locale), ref=(number, 0)),)
+        self._rabbit = None
+        if (
+            result is not None
+            and not result.voided
+            and len(ended.board) < 5
+            and self.hand_id is not None
+        ):
+            self._rabbit = _Rabbit(ended, number, players, self.hand_id)
+            buttons += (ButtonSpec("rabbit", t("button.rabbit", self.locale), ref=(number, 0)),)
         lines = [result_text, *self._bust_notes(events)]
+        if self._vote is not None:
+            self._vote.cancel()
+            self._vote = None
         self.hand_id = None
         self.clock.cancel()
         labels = labels_for(self.locale)
@@ -995,6 +1219,43 @@ class TableRunner:
                 locale = resolve_locale(spoken.get(pid, self.locale))
                 notice = t("notice.channel_lost", locale, channel=f"<#{self.channel_id}>")
                 self.direct.notify(pid, notice)
+
+
+def check_bomb(amount: int, options: TableOptions) -> None:
+    """A bomb pot every player can meet with a full buy-in, in the table's chip unit."""
+    unit = options.chip_unit
+    if amount % unit:
+        raise BotError("bomb_not_multiple", amount=amount, chip_unit=unit)
+    high = options.buy_in_range[1]
+    if amount > high:
+        raise BotError("bomb_too_large", amount=amount, maximum=high)
+
+
+@dataclass(slots=True)
+class _Rabbit:
+    """A hand that ended before the river, whose players may see the rest of its board."""
+
+    hand: Hand
+    number: int
+    players: tuple[int, ...]
+    hand_id: int
+    shown: bool = False
+
+
+@dataclass(slots=True)
+class _RunVoting:
+    """The all-in players deciding how many times to run the board."""
+
+    marker: tuple[int, int]  # (hand, decision) the question was asked at
+    deadline: int  # Unix seconds
+    agreed: set[int]  # player indices who said twice
+    task: asyncio.Task[None]
+
+    def view(self) -> RunVote:
+        return RunVote(frozenset(self.agreed), self.deadline)
+
+    def cancel(self) -> None:
+        self.task.cancel()
 
 
 def _departures(events: Sequence[TableEvent]) -> list[int]:

@@ -17,6 +17,8 @@ Open once at start-up and pass the ``Database`` to the functions of the modules 
 - ``hands``: start, actions, result, void, rebuild (engine replay) and PHH export.
 - ``stats``: leaderboard, player statistics, recent hands.
 - ``tournaments``: registration, prize pools, the engine's saved state, places and prizes.
+- ``stats``: leaderboards (all time or a period), player statistics, recent hands.
+- ``sessions``: a table's session ledger (buy-ins, top-ups, cash-outs, stacks) and its reset.
 - ``invariant``: the chip invariant check.
 - ``leases``: which process runs each server's tables.
 - ``backup``: online backup of the live file.
@@ -34,6 +36,7 @@ from bot.storage import (
     ledger,
     locales,
     postgres,
+    sessions,
     sqlite,
     stats,
     tables,
@@ -55,6 +58,7 @@ __all__ = [
     "locales",
     "parse_database_url",
     "postgres",
+    "sessions",
     "sqlite",
     "stats",
     "tables",

@@ -80,7 +80,9 @@ class PlayerResult:
     """One player's outcome, given by the runtime when the hand ends.
 
     ``won``: chips he took from pots (not his own uncalled bet returned); ``vpip``: he put
-    chips in voluntarily before the flop; ``pfr``: he raised before the flop.
+    chips in voluntarily before the flop; ``pfr``: he raised before the flop; ``showdown``: he
+    showed his cards at a showdown. The flags after it feed 3-bet %, WTSD and W$SD (see
+    migration 0006); None stores "unknown", which statistics leave out of their denominators.
     """
 
     player: int
@@ -90,6 +92,11 @@ class PlayerResult:
     vpip: bool
     pfr: bool
     showdown: bool = False
+    saw_flop: bool | None = None
+    went_to_showdown: bool | None = None
+    won_at_showdown: bool | None = None
+    three_bet_chance: bool | None = None
+    three_bet: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +111,16 @@ class StoredPlayer:
     vpip: bool | None
     pfr: bool | None
     showdown: bool | None
+    saw_flop: bool | None = None
+    went_to_showdown: bool | None = None
+    won_at_showdown: bool | None = None
+    three_bet_chance: bool | None = None
+    three_bet: bool | None = None
+
+
+# The statistics flags beyond VPIP and PFR, as PlayerResult, StoredPlayer and hand_players name
+# them; each may be unknown (None / NULL).
+STAT_FLAGS = ("saw_flop", "went_to_showdown", "won_at_showdown", "three_bet_chance", "three_bet")
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,6 +450,14 @@ def _check_results(results: Sequence[PlayerResult]) -> None:
         for name in ("vpip", "pfr", "showdown"):
             if not isinstance(getattr(r, name), bool):
                 raise StorageError("bad_players", reason="flag", field=name)
+        for name in STAT_FLAGS:
+            if not isinstance(getattr(r, name), bool | None):
+                raise StorageError("bad_players", reason="flag", field=name)
+        # Flags that contradict each other would skew every percentage built on them.
+        if (r.three_bet and not r.three_bet_chance) or (
+            r.won_at_showdown and not r.went_to_showdown
+        ) or (r.went_to_showdown and r.saw_flop is False):
+            raise StorageError("bad_players", reason="flags_disagree", player=r.player)
 
 
 async def _return_to_seats(
@@ -538,7 +563,9 @@ async def record_hand_result(
             user_id, _, start = seated[r.player]
             await tx.execute(
                 "UPDATE hand_players SET final_stack = ?, contributed = ?, won = ?, vpip = ?,"
-                " pfr = ?, showdown = ? WHERE hand_id = ? AND player = ?",
+                " pfr = ?, showdown = ?, saw_flop = ?, went_to_showdown = ?,"
+                " won_at_showdown = ?, three_bet_chance = ?, three_bet = ?"
+                " WHERE hand_id = ? AND player = ?",
                 (
                     r.final_stack,
                     r.contributed,
@@ -546,6 +573,7 @@ async def record_hand_result(
                     int(r.vpip),
                     int(r.pfr),
                     int(r.showdown),
+                    *(_stored_flag(getattr(r, name)) for name in STAT_FLAGS),
                     hand_id,
                     r.player,
                 ),
@@ -588,6 +616,26 @@ async def _depart_and_save(
     for user_id in departing:
         await unseat(tx, table_id, user_id, actor_id=None, now=now)
     await write_save(tx, table_id, save)
+
+
+async def note_rabbit(db: Database, hand_id: int) -> None:
+    """Remember that the rest of a finished hand's board was shown (a rabbit hunt), so that
+    verifying the hand opens those positions too. Only a finished hand has a rabbit."""
+    check_id(hand_id, "hand_id")
+    async with db.write() as tx:
+        row = await tx.fetchone(
+            "SELECT result FROM hands WHERE hand_id = ? AND status = 'finished'", (hand_id,)
+        )
+        if row is None:
+            raise StorageError("unknown_hand", hand_id=hand_id)
+        result = from_json_text(row[0]) if row[0] is not None else {}
+        if not isinstance(result, dict):
+            raise StorageError("unknown_hand", hand_id=hand_id)
+        result["rabbit"] = True
+        await tx.execute(
+            "UPDATE hands SET result = ? WHERE hand_id = ?",
+            (to_json_text(result, "result"), hand_id),
+        )
 
 
 async def void_hand(
@@ -894,6 +942,10 @@ def _flag(value: int | None) -> bool | None:
     return None if value is None else bool(value)
 
 
+def _stored_flag(value: bool | None) -> int | None:
+    return None if value is None else int(value)
+
+
 def _stored_deck(text: str) -> tuple[Card, ...]:
     # A damaged deck must not stop a hand from loading: rebuilding it checks the commitment.
     try:
@@ -916,10 +968,16 @@ async def _load(tx: Tx, row: Row) -> StoredHand:
             vpip=_flag(p[7]),
             pfr=_flag(p[8]),
             showdown=_flag(p[9]),
+            saw_flop=_flag(p[10]),
+            went_to_showdown=_flag(p[11]),
+            won_at_showdown=_flag(p[12]),
+            three_bet_chance=_flag(p[13]),
+            three_bet=_flag(p[14]),
         )
         for p in await tx.fetchall(
             "SELECT player, user_id, seat_no, starting_stack, final_stack, contributed, won,"
-            " vpip, pfr, showdown FROM hand_players WHERE hand_id = ? ORDER BY player",
+            f" vpip, pfr, showdown, {', '.join(STAT_FLAGS)} FROM hand_players"
+            " WHERE hand_id = ? ORDER BY player",
             (hand_id,),
         )
     )

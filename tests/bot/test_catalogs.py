@@ -23,7 +23,7 @@ from bot.render.alttext import hole_cards_alt_text, table_alt_text
 from bot.render.fonts import Weight, text_sprite
 from bot.render.holecards import HAND_SIZE, HOLE_WIDTH, MARGIN
 from bot.render.labels import catalog_labels
-from bot.render.layout import BADGE_MAX_WIDTH, MARKER, PLATE
+from bot.render.layout import BADGE_MAX_WIDTH, MARKER, PLATE, RUN_LABEL, RUN_RESULT_WIDTH
 from bot.render.model import SeatState, Street
 from bot.render.table import (
     BADGE_SIZE,
@@ -33,6 +33,7 @@ from bot.render.table import (
     POTS_WIDTH,
     RESULT_SIZE,
     RESULT_WIDTH,
+    RUN_SIZE,
 )
 from bot.storage.errors import StorageError
 from engine.errors import EngineError
@@ -271,6 +272,9 @@ def test_every_hand_class_has_a_name_that_fits_its_badge(tag: str) -> None:
         assert not badge.truncated, (tag, label, badge.width)
         hole = text_sprite(label, HAND_SIZE, Weight.BOLD, HOLE_TEXT)
         assert not hole.truncated, (tag, label, hole.width)
+        # Beside a row of a board run twice, under the name of the player who won that run.
+        run = text_sprite(label, RUN_SIZE - 1, Weight.REGULAR, RUN_RESULT_WIDTH)
+        assert not run.truncated, (tag, label, run.width)
 
 
 @pytest.mark.parametrize("tag", LANGUAGES)
@@ -296,6 +300,14 @@ def test_every_word_on_the_images_fits_its_place(tag: str) -> None:
     ]
     sized += [(labels.pot_label(i, 3), POT_SIZE - 2, Weight.REGULAR, min(150, POTS_WIDTH))
               for i in range(3)]
+    # A board run twice, and the chances of all-in hands at their widest.
+    sized += [
+        (labels.run.format(n=2), RUN_SIZE, Weight.BOLD, RUN_LABEL[0] - 12),
+        (labels.equity_tie.format(win="99.9%", tie="99.9%"), BADGE_SIZE, Weight.BOLD, BADGE_TEXT),
+        (labels.equity_tie.format(win="≈99%", tie="≈99%"), BADGE_SIZE, Weight.BOLD, BADGE_TEXT),
+        (labels.equity_exact, HEADER_SIZE - 2, Weight.REGULAR, HEADER_WIDTH),
+        (labels.equity_estimate, HEADER_SIZE - 2, Weight.REGULAR, HEADER_WIDTH),
+    ]
     for text, size, weight, room in sized:
         sprite = text_sprite(text, size, weight, room)
         assert text and not sprite.truncated, (tag, text, sprite.width, room)

@@ -69,6 +69,7 @@ def quick_options(deck: StackedDeck, **changes: Any) -> RuntimeOptions:
         drain_timeout=2.0,
         # Leases renew every third of this: never inside a test counting its writes.
         lease_seconds=3600.0,
+        runout_pause=0.0,
         deck_factory=deck,
     )
     return replace(base, **changes)

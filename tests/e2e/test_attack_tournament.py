@@ -12,6 +12,7 @@ import pytest
 
 from bot.i18n import t
 from bot.storage import Database, invariant, tournaments
+from engine.hand import RunItTwice, StraddleMode
 from tests.e2e.game_kit import STARTING_BALANCE, Game, settled, until
 from tests.e2e.tournament_kit import (
     Players,
@@ -19,6 +20,7 @@ from tests.e2e.tournament_kit import (
     assert_settled,
     check_or_fold,
     create,
+    quiet,
     register,
     runner_of,
     tournament,
@@ -29,14 +31,22 @@ from tests.fakediscord import FakeChannel, FakeUser
 pytestmark = pytest.mark.timeout(120)
 
 # What a refusal must not touch (the interaction itself may note the server and the user's
-# language, and leases renew on their own).
-GAME_TABLES = ("wallets", "ledger", "tournaments", "tournament_entries", "poker_tables",
-               "hands", "hand_players", "hand_actions", "seats")
+# language, leases renew on their own, and a running tournament's clock notes it is alive).
+GAME_TABLES = {
+    name: f"SELECT * FROM {name}"
+    for name in ("wallets", "ledger", "tournament_entries", "poker_tables", "hands",
+                 "hand_players", "hand_actions", "seats")
+}
+GAME_TABLES["tournaments"] = (
+    "SELECT tournament_id, guild_id, channel_id, host_id, name, kind, buy_in, max_players,"
+    " entrants, pool, config, state, status, starts_at, created_at, started_at, ended_at"
+    " FROM tournaments"
+)
 
 
 async def snapshot(db: Database) -> dict[str, object]:
-    return {name: sorted((tuple(r) for r in await db.fetchall(f"SELECT * FROM {name}")),
-                         key=repr) for name in GAME_TABLES}
+    return {name: sorted((tuple(r) for r in await db.fetchall(sql)), key=repr)
+            for name, sql in GAME_TABLES.items()}
 
 
 async def refused(game: Game, user: FakeUser, subcommand: str, expected: str,
@@ -334,3 +344,41 @@ async def test_a_break_stops_the_dealing_until_the_next_level(game: Game) -> Non
     row = await game.db.fetchone("SELECT level FROM hands WHERE table_id = ? AND hand_no = ?",
                                  (runner.tables[1].table_id, last + 1))
     assert row is not None and row[0] == 2
+
+
+async def test_home_game_extras_are_refused_at_a_tournament_table(game: Game) -> None:
+    """Tournament rules: no bomb pot, straddle, run it twice or rabbit hunt, no sitting out,
+    no session ledger; each refusal says which rule, and the hands stay plain."""
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    runner = await create(game, alice, structure="10/20 10")
+    await register(game, alice, bob, carol)
+    await game.ok(alice, "tournament", "start")
+    table = await until(lambda: runner.tables.get(1), what="table 1")
+    hand = await until(lambda: table.hand, what="a hand")
+    rules = t("error.tournament_rules")
+    await slash_refused(game, alice, "poker", "bomb", rules, amount=50)
+    await slash_refused(game, alice, "poker", "settings", rules, straddle="always")
+    await slash_refused(game, alice, "poker", "settings", rules, run_it_twice="always")
+    await slash_refused(game, alice, "poker", "settings", rules, bomb_every=3)
+    await slash_refused(game, alice, "poker", "settings", t("error.not_in_tournament"),
+                        timer=20)
+    no_sitout = t("error.tournament_no_sitout")
+    await slash_refused(game, bob, "poker", "sitout", no_sitout)
+    await slash_refused(game, bob, "poker", "sitout", no_sitout, next_big_blind=True)
+    await slash_refused(game, bob, "poker", "ledger", t("error.tournament_no_ledger"))
+    await slash_refused(game, alice, "poker", "ledger", t("error.tournament_no_ledger"),
+                        reset=True)
+    options = table.table.options
+    assert (options.straddle, options.run_it_twice) == (StraddleMode.OFF, RunItTwice.OFF)
+    config = hand.config
+    assert (config.straddle_index, config.bomb_pot, config.run_it_twice) == (
+        None, False, RunItTwice.OFF)
+    # Played to the end all-in: no run-it-twice vote, straddle or rabbit button is ever drawn.
+    await Players(game, runner, policy=always_all_in).play_until(lambda: runner.closed)
+    await assert_settled(game, await wait_over(game, runner))
+    await quiet(runner)
+    drawn = {cid.split(":")[2].split("@")[0] for event in game.fake.events
+             if event.message.channel_id == game.channel.id
+             for cid in event.message.custom_ids()}
+    assert drawn and not drawn & {"run_twice", "run_once", "straddle_next", "straddle_always",
+                                  "rabbit"}

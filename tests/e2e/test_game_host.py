@@ -164,10 +164,13 @@ async def test_chips_commands(game: Game) -> None:
     await game.ok(bob, "poker", "join", buy_in=500)
     await game.ok(alice, "poker", "start")
     await game.wait_hand(1)
-    await game.ok(await game.wait_turn(), "fold")
+    folder = await game.wait_turn()
+    await game.ok(folder, "fold")
     await game.wait_result(1)
     board = await game.slash(carol, "chips", "leaderboard")
     assert board.content.startswith("**Leaderboard: chips won**")
     assert "1. " in board.content and "(1 hands)" in board.content
     stats = await game.slash(carol, "chips", "stats", user=alice)
-    assert stats.content.startswith(f"{alice.mention}: 1 hands played")
+    won = 0 if folder is alice else 1
+    assert stats.content.startswith(f"**{alice.mention}** · All time\n1 hands, {won} won")
+    assert "VPIP 0.0% (0/1)" in stats.content and stats.attachments[0].filename == "net.png"

@@ -178,6 +178,9 @@ def test_run_out_equities_follow_the_board_street_by_street() -> None:
     assert all(s.players == (0, 1, 2) and s.equity.exact for s in stages)
     assert stages[0].equity == equity(holes, parse_cards("2c7d9h"))
     assert stages[2].board == parse_cards("2c7d9hKd")
+    # The first run's turn and river were dealt before the second run: they cannot come again.
+    assert stages[2].equity == equity(holes, parse_cards("2c7d9hKd"), parse_cards("4s5d"))
+    assert stages[2].equity.boards == 52 - 6 - 4 - 2
     # A hand won without a showdown has no run-out, even when the winner shows.
     folded = Hand(HandConfig.standard((100, 100), 1, 2), deck)
     folded.fold(1)

@@ -21,6 +21,10 @@ def test_sample_writes_images_that_open(tmp_path: Path) -> None:
         "table_9_seats_river_side_pots.png": (1280, 800),
         "table_10_seats_names.png": (1280, 800),
         "table_showdown_split_pot.png": (1280, 800),
+        "table_6_seats_all_in_equity.png": (1280, 800),
+        "table_2_seats_all_in_preflop_estimate.png": (1280, 800),
+        "table_run_twice_second_run.png": (1280, 800),
+        "table_run_twice_showdown.png": (1280, 800),
         "hole_cards_classic.png": None,
         "hole_cards_four_color.png": None,
         "deck_classic.png": None,
@@ -29,16 +33,23 @@ def test_sample_writes_images_that_open(tmp_path: Path) -> None:
         "tournament_registering.png": None,
         "tournament_running.png": None,
         "tournament_finished.png": None,
+        "chart_session_stacks.png": None,
+        "chart_session_26_players_3000_hands.png": None,
+        "chart_net_over_time.png": None,
+        "chart_empty.png": None,
+        "replay.gif": (1280, 864),
     }
     for name, size in expected.items():
         with Image.open(tmp_path / name) as img:
             img.load()
             if size is not None:
                 assert img.size == size
-                assert (tmp_path / name).stat().st_size <= 100 * 1024
+                assert (tmp_path / name).stat().st_size <= 100 * 1024 or name.endswith(".gif")
     alt = (tmp_path / "alt_text.txt").read_text(encoding="utf-8")
     assert "Eitan to act." in alt
+    assert "Run 2 board: king of spades" in alt and "49.7% to win" in alt
     assert "Tournament Friday Night Deepstack. Level 7" in alt
+    assert "Line chart: Alice: net chips." in alt
 
 
 def test_cards_cli_is_deterministic(tmp_path: Path) -> None:

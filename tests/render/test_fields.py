@@ -25,6 +25,7 @@ from bot.render import (
     draw_table,
 )
 from bot.render.alttext import hole_cards_alt_text, table_alt_text
+from bot.render.model import SeatEquity
 
 
 def _base() -> TableView:
@@ -62,6 +63,15 @@ SEAT_CASES: dict[str, list[tuple[int, object, str | None]]] = {
     "hand_name": [(5, "Two pair, nines and fours", "Two pair, nines and fours")],
     # The badge's words: drawn, while the alt text keeps the whole name.
     "hand_label": [(5, "Nines and fours", None), (0, "Ace-high straight", None)],
+    "equity": [(2, SeatEquity(0.25, 0.1), "25.0% to win, 10.0% to tie"),
+               (5, SeatEquity(0.5, 0.0, exact=False), "≈50% to win")],
+}
+
+# Fields that show only once the board was run twice: checked on a table run twice.
+TWO_RUN_SEAT_CASES: dict[str, list[tuple[int, object, str | None]]] = {
+    "second_best_five": [(5, ("9h", "9c", "Ks", "Qd"), None)],
+    "second_hand_name": [(5, "Three of a kind, nines", "Run 2: Three of a kind, nines")],
+    "second_hand_label": [(5, "Trip nines", None)],
 }
 
 TABLE_CASES: dict[str, list[tuple[object, str | None]]] = {
@@ -74,6 +84,7 @@ TABLE_CASES: dict[str, list[tuple[object, str | None]]] = {
     "hand_number": [(43, "#43"), (None, None)],
     "street": [(Street.SHOWDOWN, "Showdown")],
     "deck": [(DeckStyle.FOUR_COLOR, None)],
+    "second_board": [(("Ks", "Qd", "Tc", "4h", "2c"), "Run 2 board: king of spades")],
 }
 
 POT_CASES: dict[str, list[tuple[object, str | None]]] = {
@@ -81,16 +92,69 @@ POT_CASES: dict[str, list[tuple[object, str | None]]] = {
     "winners": [((0, 5), "split between Alice and Eve"), ((), None)],
     "label": [("Bounty", "Bounty")],
 }
+TWO_RUN_POT_CASES: dict[str, list[tuple[int, object, str | None]]] = {
+    # The second half becomes a pot of its own: a second pot named, its winner's cards unringed.
+    "run": [(1, 0, "Side pot 1 300 won by Eve")],
+}
 
 
 def _differs(a: TableView, b: TableView) -> bool:
     return ImageChops.difference(draw_table(a), draw_table(b)).getbbox() is not None
 
 
+def _two_runs() -> TableView:
+    """The base table at the showdown of a board run twice: Alice took the first run, Eve
+    the second with her nines."""
+    base = _base()
+    seats = list(base.seats)
+    eve = seats[5]
+    assert eve is not None
+    seats[5] = dataclasses.replace(eve, is_winner=True, second_hand_name="Pair of nines",
+                                   second_best_five=("9h", "9c", "Ks", "Qd", "8s"))
+    return dataclasses.replace(
+        base, seats=tuple(seats), board=("Ks", "Qd", "Tc", "4h", "2c"),
+        second_board=("Ks", "Qd", "Tc", "8s", "3d"),
+        pots=(PotView(300, winners=(0,), run=1), PotView(300, winners=(5,), run=2)),
+        street=Street.SHOWDOWN)
+
+
 def test_the_cases_cover_every_field() -> None:
-    assert set(SEAT_CASES) == {f.name for f in dataclasses.fields(SeatView)}
+    assert set(SEAT_CASES) | set(TWO_RUN_SEAT_CASES) == {
+        f.name for f in dataclasses.fields(SeatView)}
     assert set(TABLE_CASES) == {f.name for f in dataclasses.fields(TableView)}
-    assert set(POT_CASES) == {f.name for f in dataclasses.fields(PotView)}
+    assert set(POT_CASES) | set(TWO_RUN_POT_CASES) == {f.name for f in dataclasses.fields(PotView)}
+
+
+@pytest.mark.parametrize(("field", "index", "value", "said"), [
+    (field, index, value, said) for field, cases in TWO_RUN_SEAT_CASES.items()
+    for index, value, said in cases
+])
+def test_seat_fields_of_a_board_run_twice(field: str, index: int, value: object,
+                                          said: str | None) -> None:
+    base = _two_runs()
+    seats = list(base.seats)
+    seat = seats[index]
+    assert seat is not None
+    seats[index] = dataclasses.replace(seat, **{field: value})  # type: ignore[arg-type]
+    changed = dataclasses.replace(base, seats=tuple(seats))
+    assert _differs(base, changed), f"changing {field} left the image as it was"
+    if said is not None:
+        assert said in table_alt_text(changed), table_alt_text(changed)
+
+
+@pytest.mark.parametrize(("field", "which", "value", "said"), [
+    (field, which, value, said) for field, cases in TWO_RUN_POT_CASES.items()
+    for which, value, said in cases
+])
+def test_pot_fields_of_a_board_run_twice(field: str, which: int, value: object,
+                                         said: str | None) -> None:
+    base = _two_runs()
+    pots = list(base.pots)
+    pots[which] = dataclasses.replace(pots[which], **{field: value})  # type: ignore[arg-type]
+    changed = dataclasses.replace(base, pots=tuple(pots))
+    assert _differs(base, changed), f"changing pot {which} {field} left the image as it was"
+    if said is not None:
+        assert said in table_alt_text(changed), table_alt_text(changed)
 
 
 @pytest.mark.parametrize(("field", "index", "value", "said"), [

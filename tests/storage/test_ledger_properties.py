@@ -690,11 +690,4 @@ def test_random_operations_keep_every_chip_accounted_for_on_postgresql(
 ) -> None:
     """The same model, each example on a new PostgreSQL database."""
 
-    async def on_a_new_database() -> None:
-        url = await postgres_server.create_database()
-        try:
-            await run(data, url)
-        finally:
-            await postgres_server.drop_database(url)
-
-    asyncio.run(on_a_new_database())
+    postgres_server.run_on_a_new_database(lambda url: run(data, url))
