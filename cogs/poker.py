@@ -549,7 +549,8 @@ class Poker(commands.Cog):
         from bot.runtime.messenger import split_text
         from bot.runtime.rendering import render
 
-        runner = table_here(interaction)
+        # A tournament's hands are stored as a cash table's are: replayed the same way.
+        runner = live_here(interaction)
         number = None if hand is None else read_count(hand, "hand", 1, 2**53)
         await defer(interaction)
         stored = await stored_hand(runner.db, runner.table_id, number)

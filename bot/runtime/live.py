@@ -1,8 +1,8 @@
 """What a player can do at any table where a hand is played, cash or tournament.
 
 The slash commands that play (``/fold`` ... ``/allin``, ``/poker cards``, ``/poker table``,
-``/poker history``, ``/poker verify``) and the table's buttons work on this surface, so a cash
-table (:class:`~bot.runtime.runner.TableRunner`) and a tournament's table
+``/poker history``, ``/poker verify``, ``/poker replay``) and the table's buttons work on this
+surface, so a cash table (:class:`~bot.runtime.runner.TableRunner`) and a tournament's table
 (:class:`~bot.runtime.tourney.TournamentTable`) answer them with the same code.
 """
 
@@ -14,6 +14,7 @@ from bot.runtime.messenger import TableMessenger
 from bot.runtime.runner import CardsView
 from bot.storage import Database
 from engine.hand import ActionKind, ActionTaken, Hand, PreAction
+from engine.table import Table
 
 
 class Named(Protocol):
@@ -29,6 +30,9 @@ class LiveTable(Protocol):
 
     @property
     def config(self) -> Named: ...
+
+    @property
+    def table(self) -> Table: ...
 
     @property
     def hand(self) -> Hand | None: ...

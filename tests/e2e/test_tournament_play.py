@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import itertools
+import re
+
 import pytest
 
-from tests.e2e.game_kit import STARTING_BALANCE, Game
+from bot.i18n import t
+from bot.runtime.history import stored_hand
+from tests.e2e.game_kit import STARTING_BALANCE, Game, until
 from tests.e2e.tournament_kit import (
     Players,
     always_all_in,
     assert_settled,
+    check_or_fold,
     create,
     register,
+    tournament,
     wait_over,
 )
 
@@ -34,3 +41,101 @@ async def test_heads_up_from_registration_to_the_prize(game: Game) -> None:
     result = await game.fake.wait_for_message(lambda m: "**Friday** is over" in m.content,
                                               channel=game.channel, timeout=20)
     assert f"Winner: <@{winner.user_id}>" in result.content
+
+
+async def test_a_tournament_hand_has_its_history_proofs_and_replay(game: Game) -> None:
+    """Stored like a cash hand, labelled with the tournament and the level it was dealt at."""
+    alice, bob = game.world.alice, game.world.bob
+    runner = await create(game, alice, structure="10/20 10")
+    await register(game, alice, bob)
+    await game.ok(alice, "tournament", "start")
+    table = await until(lambda: runner.tables.get(1), what="table 1")
+    players = Players(game, runner, policy=check_or_fold)
+    await players.play_until(lambda: table.table.hand_number >= 2)
+    stored = await stored_hand(game.db, table.table_id, 1)
+    assert (stored.status, stored.level) == ("finished", 1)
+
+    history = await game.slash(bob, "poker", "history", hand=1)
+    assert history.ephemeral and history.content.startswith("**Hand #1**")
+    assert t("history.tournament", name="Friday", level=1) in history.content
+    (phh,) = history.attachments
+    assert "event = 'Friday'" in phh.data.decode()
+
+    proofs = await game.slash(alice, "poker", "verify", hand=1)
+    root = re.search(r"Merkle root\): `([0-9a-f]{64})`", proofs.content)
+    assert root and root[1] == stored.deck_digest, proofs.content
+
+    replay = await game.slash(bob, "poker", "replay", hand=1)
+    assert replay.ephemeral and replay.content.startswith("**Replay of hand #1** · blinds 10/20")
+    (gif,) = replay.attachments
+    assert gif.data.startswith(b"GIF89a")
+
+
+async def test_the_board_the_list_and_the_results(game: Game) -> None:
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    runner = await create(game, alice, structure="10/20 10, 20/40 10")
+    await register(game, alice, bob)
+    # Anyone in the channel reads the board, before the start too: an image and the same
+    # facts as text.
+    board = await game.slash(carol, "tournament", "status")
+    assert board.ephemeral and board.content.startswith("Tournament Friday")
+    assert "Registration open" in board.content and "Registered: alice, bob." in board.content
+    (image,) = board.attachments
+    assert image.open_image().format == "PNG" and image.description == board.content
+    await game.ok(alice, "tournament", "start")
+    board = await game.slash(carol, "tournament", "status")
+    assert board.content.startswith("Tournament Friday. Level 1: blinds 10/20."), board.content
+    assert "Prize pool 200: 1. 200." in board.content, board.content
+
+    listed = await game.ok(carol, "tournament", "list")
+    assert "**Friday** · running · 2/100 players · buy-in 100" in listed, listed
+    refused = await tournament(game, carol, "results", name="Friday")
+    assert refused == t("error.tournament_not_over")
+
+    await Players(game, runner, policy=always_all_in).play_until(lambda: runner.closed)
+    info = await wait_over(game, runner)
+    winner = next(e.user_id for e in info.entries if e.place == 1)
+    results = await tournament(game, carol, "results", name="Friday")
+    assert results.startswith("**Friday** is over!")
+    assert f"Winner: <@{winner}>" in results
+    # Over: the board is found by its name from any channel of the server.
+    lobby = game.world.guild.channel("lobby")
+    over = await tournament(game, carol, "status", lobby, name="Friday")
+    assert "Finished" in over, over
+    unknown = await tournament(game, carol, "results", lobby, name="Saturday")
+    assert unknown == t("error.unknown_tournament")
+
+
+async def test_time_runs_out_mid_hand_and_the_survivors_rank_by_chips(game: Game) -> None:
+    """The clock runs out while a hand waits for a decision: that hand is the last one, no
+    other is dealt, and the players left are ranked by their chips."""
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    runner = await create(game, alice, kind="time_limited", ends_at="12s",
+                          structure="10/20 10")
+    await register(game, alice, bob, carol)
+    await game.ok(alice, "tournament", "start")
+    table = await until(lambda: runner.tables.get(1), what="table 1")
+    # Nobody acts (the decision timer is longer than the tournament): time runs out mid-hand.
+    await until(lambda: runner.engine.time_up, timeout=40, what="the end of time")
+    hand = table.hand
+    assert hand is not None and table.table.hand_number == 1
+    await game.fake.wait_for_message(lambda m: m.content == t("tournament.time_up"),
+                                     channel=game.channel)
+    await Players(game, runner, policy=check_or_fold).play_until(lambda: runner.closed)
+    info = await wait_over(game, runner)
+    await assert_settled(game, info)
+    assert table.table.hand_number == 1  # the hand in progress was the last
+    assert runner.engine.finish_reason == "time"
+    # Places follow the stacks the last hand left (equal stacks share a place).
+    result = hand.result
+    assert result is not None
+    stacks = {int(p): s for p, s in zip(table.table.hand_players, result.stacks, strict=True)}
+    place = {e.user_id: e.place for e in info.entries}
+    for one, other in itertools.permutations(stacks, 2):
+        if stacks[one] > stacks[other]:
+            assert place[one] < place[other]
+        elif stacks[one] == stacks[other]:
+            assert place[one] == place[other]
+    over = await game.fake.wait_for_message(lambda m: "**Friday** is over" in m.content,
+                                            channel=game.channel)
+    assert t("tournament.finished_time") in over.content
