@@ -88,8 +88,10 @@ def _choice(value: object, allowed: tuple[str, ...], option: str) -> str:
 def _text(value: object, option: str, limit: int) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str) or len(value) > limit:
+    if not isinstance(value, str):
         raise BotError("bad_option", option=option)
+    if len(value) > limit:
+        raise BotError("text_too_long", option=option, maximum=limit)
     return value
 
 
@@ -194,6 +196,10 @@ class Tournaments(commands.Cog):
             raise BotError("ends_at_freeze_out")
         levels = read_structure(spec, starting_stack=stack, ante_kind=ante_kind,
                                 level_minutes=_minutes(level_minutes))
+        if stack < levels[0].big_blind:
+            # Everyone all-in from the first hand is a lottery, not a tournament.
+            raise BotError("starting_stack_below_big_blind", stack=stack,
+                           minimum=levels[0].big_blind)
         config = TournamentConfig(
             buy_in=entry,
             starting_stack=stack,
