@@ -10,16 +10,28 @@ from typing import Any
 
 import pytest
 
+from bot.amounts import MAX_CHIPS
+from bot.errors import BotError, coded_message
 from bot.i18n import t
 from bot.storage import Database, invariant, tournaments
-from engine.hand import RunItTwice, StraddleMode
-from tests.e2e.game_kit import STARTING_BALANCE, Game, settled, until
+from engine.hand import ActionKind, ActionTaken, RunItTwice, StraddleMode
+from tests.e2e.game_kit import (
+    STARTING_BALANCE,
+    Game,
+    button_id,
+    press_answer,
+    settled,
+    until,
+)
+from tests.e2e.harness import World
 from tests.e2e.tournament_kit import (
     Players,
     always_all_in,
     assert_settled,
+    big_world,
     check_or_fold,
     create,
+    members,
     quiet,
     register,
     runner_of,
@@ -30,13 +42,27 @@ from tests.fakediscord import FakeChannel, FakeUser
 
 pytestmark = pytest.mark.timeout(120)
 
+
+@pytest.fixture
+def world() -> World:
+    """The usual three members and one more, for two full tables of two."""
+    return big_world(1)
+
 # What a refusal must not touch (the interaction itself may note the server and the user's
-# language, leases renew on their own, and a running tournament's clock notes it is alive).
+# language, leases renew on their own, a running tournament's clock notes it is alive, and a
+# table notes the id of its message whenever it is posted again).
 GAME_TABLES = {
     name: f"SELECT * FROM {name}"
-    for name in ("wallets", "ledger", "tournament_entries", "poker_tables", "hands",
-                 "hand_players", "hand_actions", "seats")
+    for name in ("wallets", "ledger", "tournament_entries", "hands", "hand_players",
+                 "hand_actions", "seats")
 }
+# A table's message id is noted whenever its message is posted again.
+GAME_TABLES["poker_tables"] = (
+    "SELECT table_id, guild_id, channel_id, host_id, config, min_buy_in, max_buy_in,"
+    " chip_unit, max_seats, hand_count, status, created_at, closed_at, session_entry,"
+    " session_hand, session_started_at, session_reset_by, tournament_id, table_no"
+    " FROM poker_tables"
+)
 GAME_TABLES["tournaments"] = (
     "SELECT tournament_id, guild_id, channel_id, host_id, name, kind, buy_in, max_players,"
     " entrants, pool, config, state, status, starts_at, created_at, started_at, ended_at"
@@ -382,3 +408,129 @@ async def test_home_game_extras_are_refused_at_a_tournament_table(game: Game) ->
              for cid in event.message.custom_ids()}
     assert drawn and not drawn & {"run_twice", "run_once", "straddle_next", "straddle_always",
                                   "rabbit"}
+
+
+@pytest.mark.parametrize(
+    ("change", "key", "params"),
+    [
+        ({"buy_in": -5}, "error.amount_not_positive", {"option": "buy_in"}),
+        ({"buy_in": "abc"}, "error.amount_not_whole", {"option": "buy_in"}),
+        ({"buy_in": 10**13}, "error.amount_too_large",
+         {"option": "buy_in", "maximum": 10**12}),
+        ({"starting_stack": 0}, "error.amount_not_positive", {"option": "starting_stack"}),
+        ({"starting_stack": 10, "structure": "100/200 10"},
+         "error.starting_stack_below_big_blind", {"stack": 10, "minimum": 200}),
+        ({"max_players": 10**6}, "error.out_of_range",
+         {"option": "max_players", "minimum": 2, "maximum": 1000}),
+        ({"max_players": True}, "error.out_of_range",
+         {"option": "max_players", "minimum": 2, "maximum": 1000}),
+        ({"seats_per_table": 1}, "error.out_of_range",
+         {"option": "seats_per_table", "minimum": 2, "maximum": 10}),
+        ({"late_levels": -1}, "error.out_of_range",
+         {"option": "late_levels", "minimum": 0, "maximum": 100}),
+        ({"level_minutes": 1e9}, "error.out_of_range",
+         {"option": "level_minutes", "minimum": 1, "maximum": 240}),
+        ({"timer": 0}, "error.out_of_range", {"option": "timer", "minimum": 1, "maximum": 300}),
+        ({"structure": ", ".join(["10/20 1"] * 300)}, "error.text_too_long",
+         {"option": "structure", "maximum": 1000}),
+        ({"payouts": "100, -5"}, "error.payouts_syntax", {"place": 2, "text": "-5"}),
+        ({"name": "x" * 101}, "error.bad_tournament_name", {"maximum": 100}),
+        ({"kind": "time_limited", "ends_at": "99999999999"}, "error.bad_time",
+         {"option": "ends_at"}),
+    ],
+)
+async def test_odd_numbers_and_texts_at_create_are_refused_with_their_reason(
+    game: Game, change: dict[str, Any], key: str, params: dict[str, Any]
+) -> None:
+    """What a crafted request can carry past Discord's client: each refused by name."""
+    base: dict[str, Any] = {"name": "T", "kind": "freeze_out", "buy_in": 100,
+                            "starting_stack": 1000}
+    await refused(game, game.world.alice, "create", coded(key, params), **{**base, **change})
+    assert runner_of(game) is None
+
+
+def coded(key: str, params: dict[str, Any]) -> str:
+    """The refusal as the bot words it (amounts with separators, options by their label)."""
+    error = BotError(key.removeprefix("error."), **params)
+    return coded_message(error, "en")[0]
+
+
+async def test_a_double_press_and_a_press_for_another_player_at_a_tournament_table(
+    game: Game,
+) -> None:
+    """The player to act presses Call twice: one call, the other press is for a decision
+    already made. His opponent pressing his Fold is refused and changes nothing."""
+    alice, bob = game.world.alice, game.world.bob
+    runner = await create(game, alice, structure="10/20 10")
+    await register(game, alice, bob)
+    await game.ok(alice, "tournament", "start")
+    table = await until(lambda: runner.tables.get(1), what="table 1")
+    hand = await until(lambda: table.hand, what="hand 1")
+    first = game.fake.users[table.player_of(hand.to_act or 0)]
+    other = bob if first is alice else alice
+    message_id = await until(lambda: table.messenger.message_id, what="the table message")
+    message = await game.fake.wait_for_message(
+        lambda m: m.id == message_id and f"{first.mention} to act" in m.content,
+        channel=game.channel)
+    before = await snapshot(game.db)
+    handle = await game.fake.click(other, message, button_id(message, "fold"))
+    assert await press_answer(handle) == t("error.not_your_turn")
+    assert await snapshot(game.db) == before
+    call = button_id(message, "call")
+    presses = await asyncio.gather(game.fake.click(first, message, call),
+                                   game.fake.click(first, message, call))
+    answers = sorted([await press_answer(p) for p in presses])
+    assert answers[0] == t("error.already_acted"), answers
+    calls = [e for e in hand.events if isinstance(e, ActionTaken)
+             and e.kind is ActionKind.CALL]
+    assert len(calls) == 1 and hand.to_act is not None
+    assert table.player_of(hand.to_act) == other.id
+
+
+async def test_nobody_acts_or_sees_cards_at_a_table_he_does_not_play_at(game: Game) -> None:
+    """Two tables in two threads: a player of one cannot act or ask for cards at the other;
+    each refusal is his alone and changes nothing."""
+    runner = await create(game, game.world.alice, seats_per_table=2, max_players=4,
+                          structure="10/20 10")
+    await register(game, *members(game.world)[:4])
+    await game.ok(game.world.alice, "tournament", "start")
+    tables = await until(lambda: len(runner.tables) == 2 and all(
+        tb.hand for tb in runner.tables.values()) and runner.tables, what="two hands")
+    one, two = tables[1], tables[2]
+    stranger = game.fake.users[int(one.table.hand_players[0])]
+    thread = game.fake.channels[two.channel_id]
+    for name in ("fold", "check", "call", "allin"):
+        await slash_refused(game, stranger, name, None, t("error.not_in_hand"), thread)
+    await slash_refused(game, stranger, "raise", None, t("error.not_in_hand"), thread, to=40)
+    await slash_refused(game, stranger, "poker", "cards", t("error.no_cards"), thread)
+    # Crafted amounts at his own table are refused before anything else.
+    own = game.fake.channels[one.channel_id]
+    await slash_refused(game, stranger, "raise", None,
+                        coded("error.amount_too_large", {"option": "amount",
+                                                         "maximum": MAX_CHIPS}),
+                        own, to=10**18)
+
+
+async def test_a_tournament_starts_by_itself_at_its_time(game: Game) -> None:
+    alice, bob = game.world.alice, game.world.bob
+    runner = await create(game, alice, starts_at="2s", structure="10/20 10")
+    await register(game, alice, bob)
+    await until(lambda: runner.running, timeout=20, what="the automatic start")
+    await game.fake.wait_for_message(lambda m: "**Friday** has started" in m.content,
+                                     channel=game.channel)
+    await until(lambda: runner.tables[1].hand, what="the first hand")
+
+
+async def test_an_automatic_start_without_two_players_refunds_every_buy_in(game: Game) -> None:
+    alice = game.world.alice
+    runner = await create(game, alice, starts_at="2s")
+    await register(game, alice)
+    await until(lambda: runner.closed, timeout=20, what="the automatic start refused")
+    info = await tournaments.get_tournament(game.db, runner.tournament_id)
+    assert (info.status, info.pool) == ("cancelled", 0)
+    assert await game.balance(alice) == STARTING_BALANCE
+    await game.fake.wait_for_message(
+        lambda m: m.content == t("tournament.start_failed", name="Friday", players=1),
+        channel=game.channel)
+    report = await invariant.check_invariant(game.db)
+    assert report.ok, report
