@@ -8,7 +8,9 @@ import re
 import pytest
 
 from bot.i18n import t
+from bot.presenter import cards_text
 from bot.runtime.history import stored_hand
+from bot.storage import hands
 from tests.e2e.game_kit import STARTING_BALANCE, Game, until
 from tests.e2e.tournament_kit import (
     Players,
@@ -54,6 +56,20 @@ async def test_a_tournament_hand_has_its_history_proofs_and_replay(game: Game) -
     await players.play_until(lambda: table.table.hand_number >= 2)
     stored = await stored_hand(game.db, table.table_id, 1)
     assert (stored.status, stored.level) == ("finished", 1)
+    # Each player's hole cards came by DM, and /poker cards shows them to him alone, as at a
+    # cash table.
+    dealt = hands.rebuild_hand(stored)
+    for player in stored.players:
+        user = game.fake.users[player.user_id]
+        cards = cards_text(dealt.hole_cards(player.player))
+        await game.fake.wait_for_message(lambda m, cards=cards: cards in m.content,
+                                         channel=user, timeout=20)
+    hand = await until(lambda: table.hand if table.table.hand_number >= 2 else None,
+                       what="hand 2")
+    index = table.table.hand_index(bob.id)
+    assert index is not None
+    mine = await game.slash(bob, "poker", "cards")
+    assert mine.ephemeral and cards_text(hand.hole_cards(index)) in mine.content
 
     history = await game.slash(bob, "poker", "history", hand=1)
     assert history.ephemeral and history.content.startswith("**Hand #1**")
