@@ -27,6 +27,7 @@ from tests.e2e.harness import World
 from tests.e2e.tournament_kit import (
     Players,
     always_all_in,
+    assert_no_hidden_card_in_public,
     assert_settled,
     big_world,
     check_or_fold,
@@ -284,6 +285,7 @@ async def test_a_player_who_leaves_the_server_stays_in_and_is_blinded_off(game: 
     info = await wait_over(game, runner)
     await assert_settled(game, info)
     assert any(e.user_id == carol.id and e.place is not None for e in info.entries)
+    await assert_no_hidden_card_in_public(game, runner)
 
 
 async def test_cancel_mid_hand_refunds_every_buy_in(game: Game) -> None:
@@ -304,6 +306,8 @@ async def test_cancel_mid_hand_refunds_every_buy_in(game: Game) -> None:
     assert report.ok, report
     # Nothing more happens at its table.
     await slash_refused(game, alice, "fold", None, t("error.no_table"))
+    # The hand called off showed nobody's cards.
+    assert await assert_no_hidden_card_in_public(game, runner) >= 3
 
 
 async def test_an_absent_player_comes_back_with_the_button(game: Game) -> None:

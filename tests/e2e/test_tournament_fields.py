@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.presenter import cards_text
-from bot.storage import hands
 from tests.e2e.game_kit import Game
 from tests.e2e.harness import World
 from tests.e2e.tournament_kit import (
     Players,
+    assert_no_hidden_card_in_public,
     assert_settled,
     big_world,
     create,
@@ -29,23 +28,6 @@ def world() -> World:
     return big_world(27)
 
 
-async def folded_cards(game: Game, tournament_id: int) -> list[str]:
-    """The hole cards of every player who folded and never showed, hand by hand."""
-    rows = await game.db.fetchall(
-        "SELECT hand_id FROM hands WHERE tournament_id = ? AND status = 'finished'",
-        (tournament_id,),
-    )
-    hidden: list[str] = []
-    for (hand_id,) in rows:
-        hand = hands.rebuild_hand(await hands.load_hand(game.db, hand_id))
-        result = hand.result
-        assert result is not None
-        for i in range(hand.config.players):
-            if i not in result.shown:
-                hidden.append(cards_text(hand.hole_cards(i)))
-    return hidden
-
-
 async def test_nine_players_at_one_table(game: Game) -> None:
     field = members(game.world)[:9]
     runner = await create(game, field[0], seats_per_table=9, max_players=9)
@@ -60,11 +42,7 @@ async def test_nine_players_at_one_table(game: Game) -> None:
     assert {(int(s.player_id), s.place, s.prize) for s in runner.engine.standings} == {
         (e.user_id, e.place, e.prize) for e in info.entries
     }
-    # No hole card of a hand that was not shown reached the channel.
-    await quiet(runner)
-    public = "\n".join(m.content for m in game.fake.messages_in(game.channel))
-    for cards in await folded_cards(game, runner.tournament_id):
-        assert cards not in public
+    assert await assert_no_hidden_card_in_public(game, runner)
 
 
 async def test_thirty_players_over_four_threads_down_to_a_final_table(game: Game) -> None:
@@ -96,3 +74,4 @@ async def test_thirty_players_over_four_threads_down_to_a_final_table(game: Game
     assert dms
     final = [m for m in game.fake.messages_in(game.channel) if "Final table!" in m.content]
     assert len(final) == 1
+    assert await assert_no_hidden_card_in_public(game, runner)

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.presenter import cards_text
 from bot.runtime.tourney import TournamentRunner, TournamentTable
-from bot.storage import Database, invariant, tournaments
+from bot.storage import Database, hands, invariant, tournaments
 from bot.storage.tournaments import TournamentInfo
 from engine.hand import Hand
 from tests.e2e.game_kit import Game, settled, until
@@ -74,12 +76,16 @@ Policy = Callable[[Hand, random.Random], str]
 
 
 def shove_or_call(hand: Hand, rng: random.Random) -> str:
-    """A field that finishes quickly: all-in a third of the time, else call or check."""
+    """A field that finishes quickly: all-in a third of the time, else check, or call a bet
+    (folding to one time in five, so some hands end with cards nobody showed)."""
     legal = hand.legal()
     assert legal is not None
-    if legal.can_raise and rng.random() < 0.33:
+    roll = rng.random()
+    if legal.can_raise and roll < 0.33:
         return "allin"
-    return "check" if legal.can_check else "call"
+    if legal.can_check:
+        return "check"
+    return "fold" if roll > 0.8 else "call"
 
 
 def check_or_fold(hand: Hand, rng: random.Random) -> str:
@@ -143,6 +149,66 @@ async def quiet(runner: TournamentRunner, timeout: float = 30.0) -> None:
     """Wait until everything the tournament asked to say went out, in every channel."""
     for voice in list(runner._voices.values()):
         await voice.flush(timeout)
+
+
+@dataclass(frozen=True)
+class Hidden:
+    channel_id: int  # where its table plays
+    hand_no: int
+    cards: str
+
+
+async def hidden_cards(db: Database, tournament_id: int) -> tuple[list[Hidden], set[str]]:
+    """The hole cards nobody showed, hand by hand (a folded or mucked hand, and every hand of
+    a hand called off), and the cards that were shown in some hand."""
+    rows = await db.fetchall(
+        "SELECT h.hand_id, h.status, h.hand_no, t.channel_id FROM hands h"
+        " JOIN poker_tables t ON t.table_id = h.table_id"
+        " WHERE h.tournament_id = ? AND h.status <> 'running'",
+        (tournament_id,),
+    )
+    hidden: list[Hidden] = []
+    shown: set[str] = set()
+    for hand_id, status, hand_no, channel_id in rows:
+        hand = hands.rebuild_hand(await hands.load_hand(db, hand_id))
+        result = hand.result if status == "finished" else None
+        opened = set(result.shown) if result is not None else set()
+        for i in range(hand.config.players):
+            cards = cards_text(hand.hole_cards(i))
+            if i in opened:
+                shown.add(cards)
+            else:
+                hidden.append(Hidden(channel_id, hand_no, cards))
+    return hidden, shown
+
+
+HAND_NAMED = re.compile(r"[Hh]and #(\d+)")
+
+
+async def assert_no_hidden_card_in_public(game: Game, runner: TournamentRunner) -> int:
+    """No hole card that was not shown reached the tournament's channel or its threads, in
+    any version of any message everybody there could read; how many hidden hands it checked.
+
+    Each table deals many hands from fresh decks, so the same two cards are shown in one hand
+    and hidden in another: a message is held to the hands it names, and one naming none to
+    the cards no hand ever showed."""
+    await quiet(runner)
+    places = {game.channel.id, *(t.id for t in game.fake.threads_of(game.channel))}
+    hidden, shown = await hidden_cards(game.db, runner.tournament_id)
+    leaked = []
+    for event in game.fake.events:
+        message = event.message
+        if message.channel_id not in places or message.ephemeral:
+            continue
+        named = {int(n) for n in HAND_NAMED.findall(message.content)}
+        for secret in hidden:
+            if secret.cards not in message.content:
+                continue
+            its_hand = secret.hand_no in named and secret.channel_id == message.channel_id
+            if its_hand or (not named and secret.cards not in shown):
+                leaked.append((secret, message.content))
+    assert leaked == [], leaked
+    return len(hidden)
 
 
 async def stored(db: Database, runner: TournamentRunner) -> TournamentInfo:
