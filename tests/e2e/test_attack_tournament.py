@@ -13,6 +13,7 @@ import pytest
 from bot.amounts import MAX_CHIPS
 from bot.errors import BotError, coded_message
 from bot.i18n import t
+from bot.runtime.tourney import TournamentRunner
 from bot.storage import Database, invariant, tournaments
 from engine.hand import ActionKind, ActionTaken, RunItTwice, StraddleMode
 from tests.e2e.game_kit import (
@@ -94,6 +95,13 @@ async def slash_refused(game: Game, user: FakeUser, name: str, subcommand: str |
     reply = await settled(handle)
     assert reply.ephemeral and reply.content == expected, reply.content
     assert await snapshot(game.db) == before
+
+
+async def dealt(runner: TournamentRunner) -> None:
+    """Until the tables that can play have their first hand: then nothing changes until
+    somebody acts (long levels, a long decision timer), and a refusal can be compared."""
+    await until(lambda: all(tb.hand is not None for tb in runner.tables.values()
+                            if len(tb.table.seats()) >= 2), what="the first hands")
 
 
 async def entrants(db: Database, tid: int) -> int:
@@ -233,12 +241,13 @@ async def test_two_tournaments_in_one_channel_are_refused(game: Game) -> None:
 
 async def test_no_cash_table_where_a_tournament_plays(game: Game) -> None:
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, alice, seats_per_table=2, max_players=4)
+    runner = await create(game, alice, seats_per_table=2, max_players=4, structure="10/20 10")
     await slash_refused(game, alice, "poker", "create", t("error.channel_has_tournament"))
     await register(game, alice, bob, carol)
     await game.ok(alice, "tournament", "start")
     threads = game.fake.threads_of(game.channel)
     assert len(threads) == 2
+    await dealt(runner)
     # Not in its threads either, and a cash command at its table says where it is.
     for thread in threads:
         await slash_refused(game, alice, "poker", "create", t("error.channel_has_tournament"),
@@ -256,9 +265,10 @@ async def test_no_cash_table_where_a_tournament_plays(game: Game) -> None:
 
 async def test_a_tournament_is_not_opened_in_a_thread(game: Game) -> None:
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    await create(game, alice, seats_per_table=2, max_players=4)
+    runner = await create(game, alice, seats_per_table=2, max_players=4, structure="10/20 10")
     await register(game, alice, bob, carol)
     await game.ok(alice, "tournament", "start")
+    await dealt(runner)
     thread = game.fake.threads_of(game.channel)[0]
     await refused(game, bob, "create", t("error.tournament_in_thread"), thread, name="Inner",
                   kind="freeze_out", buy_in=10, starting_stack=1000)
