@@ -3,7 +3,7 @@
 The values are :func:`engine.evaluator.rank_value`'s (bigger is better, equal values tie), read
 from two tables that are filled from that function itself the first time they are needed, so they
 agree with phevaluator by construction (and ``tests/engine/test_bulk_eval.py`` checks every
-entry through the lookup path). Building them costs some 50 ms of CPU, once a process.
+entry through the lookup path). Building them costs some 60 ms of CPU, once a process.
 
 **No flush.** Without five cards of a suit, suits play no part: the value is a function of the
 multiset of seven ranks. Sorted, ``r0 <= ... <= r6``, the numbers ``r_i + i`` are seven distinct

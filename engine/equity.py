@@ -34,7 +34,7 @@ exactly :func:`engine.evaluator.rank_value`'s. Wins, ties and shares are counted
 hands-by-boards array of values, and the shares summed as exact fractions. Why arrays: six-handed
 pre-flop is 400,000 hand-boards, and at a few hundred nanoseconds of Python object work each (a
 phevaluator call, a tuple, a list entry) drawing, ranking and counting them one at a time took
-about the whole budget; over arrays it is some 20 ms (``python -m bench.equity``).
+about the whole budget; over arrays it is 10 to 20 ms (``python -m bench.equity``).
 
 >>> from engine.cards import parse_cards
 >>> e = equity([parse_cards("AsAh"), parse_cards("KsKh")], parse_cards("2c7d9h"))
