@@ -74,6 +74,12 @@ def _multiset_index(sorted_ranks: npt.NDArray[np.integer]) -> npt.NDArray[np.int
     return index
 
 
+def _frozen(table: Values) -> Values:
+    # Cached and shared by every later count (from any thread): nothing may write to it.
+    table.flags.writeable = False
+    return table
+
+
 def _rank_multisets(size: int) -> npt.NDArray[np.intp]:
     """Every multiset of ``size`` ranks, one ascending row each."""
     count = comb(_RANKS + size - 1, size)
@@ -93,7 +99,7 @@ def _seven_rank_table() -> Values:
     cards = multisets * 4 + np.arange(_HAND) % 4
     table = np.zeros(comb(_RANKS + _HAND - 1, _HAND), dtype=np.uint16)
     table[_multiset_index(multisets)] = rank_values(cards.tolist())
-    return table
+    return _frozen(table)
 
 
 @cache
@@ -111,7 +117,7 @@ def _pair_table(low: int, high: int) -> Values:
     seven = np.sort(np.concatenate([multisets, hole], axis=1), axis=1)
     table = np.zeros(len(multisets), dtype=np.uint16)
     table[index] = _seven_rank_table()[_multiset_index(seven)]
-    return table
+    return _frozen(table)
 
 
 @cache
@@ -124,7 +130,7 @@ def _flush_table() -> Values:
         masks = [sum(1 << r for r in ranks) for ranks in suited]
         # All in clubs (suit 0): card = rank * 4.
         table[masks] = rank_values([[Card(r * 4) for r in ranks] for ranks in suited])
-    return table
+    return _frozen(table)
 
 
 def boards_array(boards: Iterable[Sequence[Card]]) -> Boards:
