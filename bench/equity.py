@@ -19,6 +19,7 @@ on a process's first count; the first line reports that call against the same ca
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 import time
@@ -116,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         for name, count in STREETS:
             board = tuple(deck[2 * players : 2 * players + count])
             result = equity(holes, board)
-            ours = best_ms(lambda h=holes, b=board: equity(h, b), args.repeat)
+            ours = best_ms(functools.partial(equity, holes, board), args.repeat)
             worst = max(worst, ours)
             line = f"{players:>7} {name:>8} {result.boards:>7,} {ours:>14.1f}"
             for _, rank in ranks:
