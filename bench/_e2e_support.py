@@ -101,7 +101,7 @@ class Seat:
 
 @dataclass
 class World:
-    guild: FakeGuild
+    guilds: list[FakeGuild]
     seats: list[Seat]
     spectators: list[FakeUser]  # not seated anywhere: they run the peer commands
 
@@ -110,24 +110,32 @@ class World:
         return [u for s in self.seats for u in s.players] + self.spectators
 
 
+# Discord allows 500 channels a server; a large world is spread over several servers, as a
+# bot that many servers invite sees it.
+TABLES_PER_GUILD = 250
+
+
 def make_world(tables: int, players: int, spectators: int = 4) -> World:
-    """A guild with one channel per table; ``players`` users for each (DMs open)."""
+    """Servers of at most ``TABLES_PER_GUILD`` channels, one channel per table; ``players``
+    users for each (DMs open); the spectators and the owner are members of every server."""
     seats: list[Seat] = []
-    members: list[FakeUser] = []
-    channels: list[FakeChannel] = []
-    for t in range(tables):
-        channel = FakeChannel(f"table-{t:03d}")
-        users = [FakeUser(f"p{t:03d}-{k}") for k in range(players)]
-        seats.append(Seat(channel, users))
-        channels.append(channel)
-        members.extend(users)
+    guilds: list[FakeGuild] = []
     watchers = [FakeUser(f"rail-{k}") for k in range(spectators)]
     owner = FakeUser("owner")
-    guild = FakeGuild.create(
-        "Casino", channels=channels or ["lobby"], members=[owner, *members, *watchers],
-        owner=owner,
-    )
-    return World(guild, seats, watchers)
+    for first in range(0, max(tables, 1), TABLES_PER_GUILD):
+        channels: list[FakeChannel] = []
+        members: list[FakeUser] = []
+        for t in range(first, min(tables, first + TABLES_PER_GUILD)):
+            channel = FakeChannel(f"table-{t:03d}")
+            users = [FakeUser(f"p{t:03d}-{k}") for k in range(players)]
+            seats.append(Seat(channel, users))
+            channels.append(channel)
+            members.extend(users)
+        guilds.append(FakeGuild.create(
+            f"Casino {len(guilds) + 1}", channels=channels or ["lobby"],
+            members=[owner, *members, *watchers], owner=owner,
+        ))
+    return World(guilds, seats, watchers)
 
 
 def bench_options(next_hand_delay: float) -> RuntimeOptions:
@@ -171,7 +179,7 @@ async def running_stack(
                 raise SystemExit(HOW_TO_GET)
             server = cleanup.enter_context(running_server(binaries))
             database_url = await server.create_database()
-        fake = TimedFakeDiscord(guilds=[world.guild], users=world.users)
+        fake = TimedFakeDiscord(guilds=world.guilds, users=world.users)
         async with fake:
             if on_fake_started is not None:
                 on_fake_started()

@@ -24,9 +24,11 @@ lock) say where an acknowledgement waits. Budget (DESIGN.md): p99 at most 100 ms
 tables; the figures are printed, never asserted (the machine is shared and noisy).
 
 Memory: process RSS before and after opening ``--memory-tables`` tables, each with its players
-seated and a hand in progress (table message posted, hole cards sent). Budget: at most 150 MB
-with 100 live tables. The fake Discord runs in the same process and keeps every message version
-and every uploaded image; its share is measured and subtracted for the bot's estimate.
+seated and a hand in progress (table message posted, hole cards sent). Budgets: at most 150 MB
+with 100 live tables, and at most 1 MB a table beyond the bot's baseline at any count
+(``--memory-tables 1000 --database postgresql`` for the scale-out figure). The fake Discord
+runs in the same process and keeps every message version and every uploaded image; its share
+is measured and subtracted for the bot's estimate.
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ UPDATE_MESSAGE = 7  # the interaction answered by updating the message its butto
 # Requests on the bot's token per action, hole-card DMs aside (issue 15).
 REQUEST_GOAL = 0.3
 MEMORY_BUDGET_MB = 150.0
+TABLE_BUDGET_MB = 1.0
 SMALL_BLIND, BIG_BLIND = 5, 10
 TIMER = 300  # the longest allowed: no player times out while the benchmark runs
 RAISE_CAP = 10 * BIG_BLIND  # raise only this far: stacks last, tables keep playing
@@ -615,6 +618,10 @@ async def memory_phase(args: argparse.Namespace) -> None:
                   f"diagnostic, the bot never does this): {trimmed:.1f} MB, so "
                   f"{loaded - trimmed:.1f} MB of the RSS is allocator slack (glibc's per-thread "
                   f"arenas: the render threads)")
+        per_table = bot_growth / tables
+        verdict = "within" if per_table <= TABLE_BUDGET_MB else "OVER"
+        print(f"  bot per table beyond its baseline {per_table * 1024:.0f} KB: {verdict} the "
+              f"budget of {TABLE_BUDGET_MB * 1024:.0f} KB a table (issue 15)")
         verdict = "within" if loaded <= MEMORY_BUDGET_MB else "OVER"
         stated = "" if tables == 100 else " (stated for 100 tables)"
         print(f"  whole process {loaded:.1f} MB: {verdict} the budget of "

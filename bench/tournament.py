@@ -135,7 +135,7 @@ def _median_ms(fn: Callable[[], object], runs: int) -> float:
 
 def _board(players: int, seed: int) -> TournamentView:
     t = Tournament(_config(players), rng=seed)
-    names = {k: f"Player {k:03}" for k in range(players)}
+    names: dict[str | int, str] = {k: f"Player {k:03}" for k in range(players)}
     for k in range(players):
         t.register(k, now=0)
     t.start(now=0)

@@ -49,7 +49,7 @@ from engine.seating import PlayerId
 from engine.table import PlayerState, Table
 from engine.tournament import Standing, TournamentConfig, TournamentStatus
 
-__all__ = ["MAX_RENDER_SEATS", "EquityFrame", "equity_view", "live_equity"]
+__all__ = ["MAX_RENDER_SEATS", "EquityFrame", "equity_view", "live_equity", "run_out_message"]
 
 
 # --- words -------------------------------------------------------------------------------
@@ -144,6 +144,7 @@ class RunVote:
 
     agreed: frozenset[int]
     deadline: int
+    chances: RunOutStage | None = None  # the live hands' chances while they decide
 
 
 @dataclass(frozen=True, slots=True)
@@ -579,6 +580,11 @@ def table_message(scene: Scene) -> TableMessage:
         # The same figure the image's description gives: one source for both.
         lines.append(t("table.pot", loc, amount=chips(view.pot_total, loc)))
         if hand.run_choice_pending:
+            chances = scene.run_vote.chances if scene.run_vote is not None else None
+            if chances is not None:
+                frame = equity_view(scene, chances)
+                view = frame.view
+                lines.extend(frame.lines)
             lines.append(_run_vote_line(scene, hand))
             buttons = run_vote_buttons(scene, hand)
         else:
@@ -600,6 +606,24 @@ def table_message(scene: Scene) -> TableMessage:
     if scene.commitment is not None and hand is not None:
         tail = t("table.commitment", loc, digest=scene.commitment)
     return TableMessage("\n".join(lines), view, buttons, scene.hand_number, prompt, tail)
+
+
+def run_out_message(scene: Scene, stage: RunOutStage) -> TableMessage:
+    """The table message at one street of the scene's hand's all-in run-out, before its
+    result: the board so far, every live hand face up with its chances (image and words)."""
+    loc = scene.locale
+    hand = scene.table.hand
+    frame = equity_view(scene, stage)
+    lines = [t("table.title", loc, hand=scene.hand_number, stakes=_stakes(scene))]
+    if stage.board:
+        board = cards_text(stage.board)
+        if hand is not None and hand.second_board is not None:
+            lines.append(t("table.board_run", loc, run=stage.run, cards=board))
+        else:
+            lines.append(t("table.board", loc, cards=board))
+    lines.extend(frame.lines)
+    tail = t("table.commitment", loc, digest=scene.commitment) if scene.commitment else ""
+    return TableMessage("\n".join(lines), frame.view, (), scene.hand_number, None, tail)
 
 
 # --- the result of a hand -----------------------------------------------------------------

@@ -14,18 +14,27 @@ turn (at most 46), and pre-flop from 13 players up. Every board is counted once;
 the shares are exact.
 
 **Sampled** pre-flop with 2 to 12 players: there are C(48, 5) = 1,712,304 boards heads-up and
-658,008 six-handed, seconds of work in Python against a budget of 200 ms. Instead
-:data:`SAMPLES` boards are drawn uniformly and independently from a generator seeded by
-``seed`` (same input, same figures). Each reported probability ``p`` is then the mean of
-``n`` independent Bernoulli(p) draws, of standard deviation ``sqrt(p(1 - p) / n) <= 0.5 /
-sqrt(n)``; with ``n = 66,349 = ceil((2.5758 * 0.5 / 0.005) ** 2)`` that is at most 0.194
-percentage points, so each figure is within 0.5 points of the exact one with probability at
-least 99% (2.5758 standard deviations; at this ``n`` the normal approximation is close, and
-figures away from 1/2 are tighter still). An equity is the mean of per-board shares in [0, 1],
-whose variance is at most 1/4 too, so the same bound holds for it.
+658,008 six-handed, too many to count within a budget of 200 ms. Instead :data:`SAMPLES` boards
+are drawn uniformly and independently from a generator seeded by ``seed`` (same input, same
+figures: the boards a seed gives are fixed, and the tests pin some of their counts). Each
+reported probability ``p`` is then the mean of ``n`` independent Bernoulli(p) draws, of standard
+deviation ``sqrt(p(1 - p) / n) <= 0.5 / sqrt(n)``; with ``n = 66,349 = ceil((2.5758 * 0.5 /
+0.005) ** 2)`` that is at most 0.194 percentage points, so each figure is within 0.5 points of
+the exact one with probability at least 99% (2.5758 standard deviations; at this ``n`` the
+normal approximation is close, and figures away from 1/2 are tighter still). An equity is the
+mean of per-board shares in [0, 1], whose variance is at most 1/4 too, so the same bound holds
+for it.
 
-Values come from :func:`engine.evaluator.rank_values_on_boards` (phevaluator's C core, one call
-per hand and board); the counting is done by C-level ``map``/``compress`` over those lists.
+How it is counted
+-----------------
+The boards, drawn or listed, are the rows of one numpy array, and each hand's values on all of
+them come at once from :func:`engine.bulk_eval.values_on_boards`: a few table lookups over the
+whole array, from tables filled once a process out of phevaluator itself, so the values are
+exactly :func:`engine.evaluator.rank_value`'s. Wins, ties and shares are counted over the
+hands-by-boards array of values, and the shares summed as exact fractions. Why arrays: six-handed
+pre-flop is 400,000 hand-boards, and at a few hundred nanoseconds of Python object work each (a
+phevaluator call, a tuple, a list entry) drawing, ranking and counting them one at a time took
+about the whole budget; over arrays it is 10 to 20 ms (``python -m bench.equity``).
 
 >>> from engine.cards import parse_cards
 >>> e = equity([parse_cards("AsAh"), parse_cards("KsKh")], parse_cards("2c7d9h"))
@@ -37,17 +46,17 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations, compress, repeat
-from operator import add, eq, gt
+from itertools import chain, combinations
 from typing import Any, Final
 
+import numpy as np
+
+from engine.bulk_eval import Boards, values_on_boards
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.evaluator import rank_values_on_boards
 from engine.hand import Hand, HandEnded, HandShown, StreetDealt
 
 __all__ = ["SAMPLES", "Equity", "HandEquity", "RunOutStage", "equity", "run_out_equities"]
@@ -116,12 +125,18 @@ def equity(
     rest = [Card(c) for c in range(52) if c not in known]
     prefix = tuple(board)
     missing = 5 - len(prefix)
-    exact = math.comb(len(rest), missing) <= samples
+    possible = math.comb(len(rest), missing)
+    exact = possible <= samples
     if exact:
-        boards = [prefix + tail for tail in combinations(rest, missing)]
+        tails = np.fromiter(
+            chain.from_iterable(combinations(rest, missing)),
+            dtype=np.uint8,
+            count=possible * missing,
+        ).reshape(possible, missing)
+        boards = _with_prefix(prefix, tails)
     else:
         boards = _sample_boards(rest, missing, samples, random.Random(seed), prefix)
-    return _tally([tuple(h) for h in holes], boards, exact)
+    return _tally(holes, boards, exact)
 
 
 def _check(
@@ -150,55 +165,69 @@ def _check(
 
 def _sample_boards(
     rest: Sequence[Card], missing: int, count: int, rng: random.Random, prefix: tuple[Card, ...]
-) -> list[tuple[Card, ...]]:
+) -> Boards:
     """``count`` independent uniform boards: ``prefix`` and ``missing`` distinct cards of
-    ``rest``.
+    ``rest``, one row each.
 
     Random bytes below the largest multiple of ``len(rest)`` under 256 map evenly onto the
     cards (the others are dropped), so the stream is independent uniform cards; taken
     ``missing`` at a time, draws that repeat a card are thrown back, which leaves every set of
-    ``missing`` cards equally likely. All of it runs in C (``bytes.translate``, ``zip``, ``map``).
+    ``missing`` cards equally likely. Each step is one numpy operation on the whole stream.
     """
     m = len(rest)
     usable = 256 // m * m
-    table = bytes(rest[b % m] if b < usable else 0 for b in range(256))
-    dropped = bytes(range(usable, 256))
+    table = np.array([rest[b % m] for b in range(usable)], dtype=np.uint8)
     distinct = math.perm(m, missing) / m**missing  # chance that a draw repeats no card
-    boards: list[tuple[Card, ...]] = []
-    while len(boards) < count:
-        wanted = count - len(boards)
+    chunks: list[Boards] = []
+    have = 0
+    while have < count:
+        wanted = count - have
         raw = rng.randbytes(int(wanted * missing / distinct * 256 / usable * 1.05) + 64)
-        stream = iter(raw.translate(table, dropped))
-        drawn: list[tuple[Card, ...]] = list(zip(*[stream] * missing, strict=False))
-        fresh = compress(drawn, map(eq, map(len, map(set, drawn)), repeat(missing)))
-        boards.extend(map(add, repeat(prefix), fresh) if prefix else fresh)
-    del boards[count:]
-    return boards
+        stream = np.frombuffer(raw, dtype=np.uint8)
+        cards = table[stream[stream < usable]]
+        # A last, incomplete draw is dropped, not carried over: the boards a seed gives
+        # depend on it.
+        drawn = cards[: len(cards) // missing * missing].reshape(-1, missing)
+        fresh = np.ones(len(drawn), dtype=np.bool_)
+        for i, j in combinations(range(missing), 2):
+            fresh &= drawn[:, i] != drawn[:, j]
+        chunks.append(drawn[fresh])
+        have += len(chunks[-1])
+    tails = np.concatenate(chunks)[:count]
+    return _with_prefix(prefix, tails)
 
 
-def _tally(holes: list[tuple[Card, ...]], boards: list[tuple[Card, ...]], exact: bool) -> Equity:
-    values = rank_values_on_boards(holes, boards)
+def _with_prefix(prefix: tuple[Card, ...], tails: Boards) -> Boards:
+    if not prefix:
+        return tails
+    known = np.broadcast_to(np.array(prefix, dtype=np.uint8), (len(tails), len(prefix)))
+    return np.concatenate([known, tails], axis=1)
+
+
+def _tally(holes: Sequence[Sequence[Card]], boards: Boards, exact: bool) -> Equity:
+    values = values_on_boards(holes, boards)
     n = len(boards)
     if len(holes) == 2:
         first, second = values
-        first_wins = sum(map(gt, first, second))
-        ties = sum(map(eq, first, second))
+        first_wins = int(np.count_nonzero(first > second))
+        ties = int(np.count_nonzero(first == second))
         second_wins = n - first_wins - ties
         hands = (
             HandEquity(first_wins, ties, n, Fraction(2 * first_wins + ties, 2 * n)),
             HandEquity(second_wins, ties, n, Fraction(2 * second_wins + ties, 2 * n)),
         )
         return Equity(hands, n, exact)
-    best = list(map(max, *values))
-    at_best = [list(map(eq, v, best)) for v in values]
-    sharing = list(map(tuple.count, zip(*values, strict=True), best))  # hands at the best
+    at_best = values == values.max(axis=0)
+    sharing = np.count_nonzero(at_best, axis=0)  # hands at the best, board by board
     result = []
     for mine in at_best:
         # How many hands shared each board this hand is best on: 1 is a win, k a 1/k share.
-        sizes = Counter(compress(sharing, mine))
-        wins = sizes.get(1, 0)
-        share = sum((Fraction(count, size) for size, count in sizes.items()), Fraction(0))
-        result.append(HandEquity(wins, sum(sizes.values()) - wins, n, share / n))
+        sizes = np.bincount(sharing[mine], minlength=2).tolist()
+        wins = sizes[1]
+        share = sum(
+            (Fraction(count, size) for size, count in enumerate(sizes) if count), Fraction(0)
+        )
+        result.append(HandEquity(wins, sum(sizes) - wins, n, share / n))
     return Equity(tuple(result), n, exact)
 
 

@@ -20,7 +20,7 @@ def main() -> int:
     failed: list[str] = []
     if _run("ruff", [py, "-m", "ruff", "check", "."]):
         failed.append("ruff")
-    if _run("mypy", [py, "-m", "mypy", "engine", "bot", "cogs"]):
+    if _run("mypy", [py, "-m", "mypy", "engine", "bot", "cogs", "bench"]):
         failed.append("mypy")
     workers = os.environ.get("TEST_WORKERS", "auto")
     code = _run("pytest", [py, "-m", "pytest", "-n", workers, "-q", *sys.argv[1:]])

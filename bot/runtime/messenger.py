@@ -110,7 +110,7 @@ class Press:
 
 @dataclass(slots=True)
 class _Job:
-    kind: str  # "table" (the table message), "post" (a separate message) or "then"
+    kind: str  # "table" (the table message), "post" (a separate message), "pause" or "then"
     message: TableMessage | None = None
     content: str = ""
     view: TableView | None = None
@@ -119,6 +119,8 @@ class _Job:
     new: bool = False  # post a new table message rather than edit the current one
     urgent: bool = True
     callback: Callable[[], None] | None = None
+    seconds: float = 0.0  # a pause: how long the channel stays as it is
+    until: float | None = None  # a pause at the head of the queue: when it ends
     presses: list[Press] = field(default_factory=list)
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -211,16 +213,26 @@ class TableMessenger:
         pressed = interaction.message
         if pressed is None or pressed.id != self.message_id or self.blocked or self._closed:
             return None
-        for job in reversed(self._jobs):
+        # The newest edit before any pause: one after it would answer too late.
+        edit: _Job | None = None
+        for job in self._jobs:
+            if job.kind == "pause":
+                break
             if job.kind == "table":
-                if job.new:
-                    return None  # the pressed message is being replaced, not edited
-                press = Press(interaction)
-                job.presses.append(press)
-                job.urgent = True
-                self._wake.set()
-                return press
-        return None
+                edit = job
+        if edit is None or edit.new:
+            return None  # none soon, or the pressed message is being replaced, not edited
+        press = Press(interaction)
+        edit.presses.append(press)
+        edit.urgent = True
+        self._wake.set()
+        return press
+
+    def pause(self, seconds: float) -> None:
+        """Leave what was asked before on screen for ``seconds`` before sending what follows
+        (an all-in run-out, street by street)."""
+        self._jobs.append(_Job("pause", seconds=max(0.0, seconds)))
+        self._kick()
 
     def then(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` once everything asked before has been sent (or given up)."""
@@ -264,6 +276,11 @@ class TableMessenger:
     def _delay(self, job: _Job) -> float:
         if job.kind == "then" or self.blocked:
             return 0.0
+        if job.kind == "pause":
+            now = time.monotonic()
+            if job.until is None:
+                job.until = now + job.seconds
+            return max(0.0, job.until - now)
         if job.presses and not job.new:
             return 0.0  # answered through the press: not one of the channel's sends
         now = time.monotonic()
@@ -330,6 +347,8 @@ class TableMessenger:
         return await render(render_table, view, labels)
 
     async def _do(self, job: _Job) -> None:
+        if job.kind == "pause":
+            return  # it was waited out at the head of the queue
         if job.kind == "then":
             assert job.callback is not None
             job.callback()

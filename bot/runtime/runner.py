@@ -30,6 +30,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import discord
 
@@ -46,8 +47,10 @@ from bot.presenter import (
     decision_number,
     hole_cards_text,
     labels_for,
+    live_equity,
     mention,
     result_content,
+    run_out_message,
     table_message,
 )
 from bot.runtime.budget import RequestBudget
@@ -63,6 +66,7 @@ from bot.storage.hands import HandSeat
 from bot.storage.sessions import Session, SessionStart
 from bot.storage.tables import TableInfo, TableSave
 from engine.commitment import DeckCommitment
+from engine.equity import RunOutStage, run_out_equities
 from engine.errors import EngineError
 from engine.hand import Action, ActionKind, ActionTaken, Event, Hand, PreAction, StraddleMode
 from engine.rabbit import rabbit_hunt
@@ -77,6 +81,7 @@ from engine.table import (
 )
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 # A new arrival or a returning player should not wait the whole pause between hands.
 SOON = 1.0
@@ -832,7 +837,7 @@ class TableRunner:
             await self._settle_or_retry()
             return
         if hand.run_choice_pending:
-            self._open_run_vote(hand)
+            await self._open_run_vote(hand)
             self.clock.cancel()
             self._refresh()
             return
@@ -857,18 +862,20 @@ class TableRunner:
             skip.discard(int(seat.player_id))
             draft.table.sit_out(seat.player_id)
 
-    def _open_run_vote(self, hand: Hand) -> None:
-        """Ask the all-in players whether to run it twice; nobody answering means once."""
+    async def _open_run_vote(self, hand: Hand) -> None:
+        """Ask the all-in players whether to run it twice; nobody answering means once. They
+        decide seeing every live hand's chances."""
         marker = (self.table.hand_number, decision_number(hand))
         if self._vote is not None and self._vote.marker == marker:
             return
         if self._vote is not None:
             self._vote.cancel()
+        chances = await _counted(live_equity, hand, self.table_id)
         seconds = self.options.run_twice_vote
         deadline = int(time.time() + seconds)
         task = asyncio.create_task(self._run_vote_expires(marker, seconds),
                                    name=f"run-vote-{self.table_id}")
-        self._vote = _RunVoting(marker, deadline, set(), task)
+        self._vote = _RunVoting(marker, deadline, set(), task, chances)
 
     async def _run_vote_expires(self, marker: tuple[int, int], seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -1015,8 +1022,11 @@ class TableRunner:
         hand = self.table.hand
         assert hand is not None and hand.result is not None
         # Drawn from the table as the hand ended (settling takes the hand off it).
-        final = table_message(self.scene())
-        text = result_content(self.scene())
+        scene = self.scene()
+        final = table_message(scene)
+        text = result_content(scene)
+        stages = await _counted(run_out_equities, hand, self.table_id)
+        run_out = tuple(run_out_message(scene, stage) for stage in stages or ())
         draft = self._draft()
         events = draft.table.finish_hand()
         if self.hand_id is not None:
@@ -1031,7 +1041,7 @@ class TableRunner:
         else:  # pragma: no cover - a live hand always has its stored id
             await tables.update_table(self.db, self.table_id, self._save_of(draft))
         self._adopt(draft)
-        self._after_settle(events, text, final, hand, image=True)
+        self._after_settle(events, text, final, hand, image=True, run_out=run_out)
 
     def _after_settle(
         self,
@@ -1041,8 +1051,10 @@ class TableRunner:
         ended: Hand,
         *,
         image: bool,
+        run_out: Sequence[TableMessage] = (),
     ) -> None:
-        """The hand is stored as ended and the draft adopted: show the result, move on."""
+        """The hand is stored as ended and the draft adopted: show the result, move on. An
+        all-in run-out is shown street by street first, each held for ``runout_pause``."""
         players = tuple(int(p) for p in self.table.hand_players)
         buttons: tuple[ButtonSpec, ...] = ()
         self._uncontested = None
@@ -1067,6 +1079,9 @@ class TableRunner:
         self.hand_id = None
         self.clock.cancel()
         labels = labels_for(self.locale)
+        for street in run_out:
+            self.messenger.show(street, labels)
+            self.messenger.pause(self.options.runout_pause)
         self.messenger.show(final, labels)
         self.messenger.post(
             "\n".join(lines), labels, view=final.view if image else None, buttons=buttons
@@ -1251,11 +1266,23 @@ class _RunVoting:
     agreed: set[int]  # player indices who said twice
     task: asyncio.Task[None]
 
+    chances: RunOutStage | None = None
+
     def view(self) -> RunVote:
-        return RunVote(frozenset(self.agreed), self.deadline)
+        return RunVote(frozenset(self.agreed), self.deadline, self.chances)
 
     def cancel(self) -> None:
         self.task.cancel()
+
+
+async def _counted(count: Callable[[Hand], _T], hand: Hand, table_id: int) -> _T | None:
+    """All-in chances, counted off the event loop (the table's lock keeps the hand still
+    meanwhile); None when counting fails, which costs the players the figures, not the hand."""
+    try:
+        return await asyncio.to_thread(count, hand)
+    except Exception:
+        log.exception("table %d: could not count the all-in chances", table_id)
+        return None
 
 
 def _departures(events: Sequence[TableEvent]) -> list[int]:

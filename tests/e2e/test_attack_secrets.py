@@ -85,6 +85,9 @@ async def test_verifying_a_hand_never_shows_a_folded_hand(
                     assert not any(f" {format_card(c)} " in proofs for c in cards)
 
 
+LOGGERS = ("discord", "aiosqlite", "asyncpg", "bot", "cogs", "asyncio")
+
+
 @pytest.fixture
 def every_log_line() -> Iterator[list[str]]:
     """Every record any logger writes, at DEBUG, formatted as a handler would write it (as with
@@ -101,22 +104,40 @@ def every_log_line() -> Iterator[list[str]]:
     previous = root.level
     root.addHandler(handler)
     root.setLevel(logging.DEBUG)
-    for name in ("discord", "aiosqlite", "bot", "cogs", "asyncio"):
+    for name in LOGGERS:
         logging.getLogger(name).setLevel(logging.DEBUG)
     try:
         yield lines
     finally:
         root.removeHandler(handler)
         root.setLevel(previous)
-        for name in ("discord", "aiosqlite", "bot", "cogs", "asyncio", "discord.http",
-                     "discord.gateway", "discord.webhook"):
+        for name in (*LOGGERS, "discord.http", "discord.gateway", "discord.webhook"):
             logging.getLogger(name).setLevel(logging.NOTSET)
 
 
 async def test_no_log_line_at_any_level_holds_a_secret(
     fake: FakeDiscord, world: World, tmp_path: Path, every_log_line: list[str]
 ) -> None:
-    async with running_game(fake, world, tmp_path) as game:
+    await play_and_search_the_log(fake, world, tmp_path, every_log_line)
+
+
+async def test_no_log_line_at_any_level_holds_a_secret_on_postgresql(
+    fake: FakeDiscord, world: World, tmp_path: Path, every_log_line: list[str], postgres_url: str
+) -> None:
+    """asyncpg logs on its own; its records are searched the same way."""
+    await play_and_search_the_log(fake, world, tmp_path, every_log_line, postgres_url)
+
+
+async def play_and_search_the_log(
+    fake: FakeDiscord,
+    world: World,
+    tmp_path: Path,
+    every_log_line: list[str],
+    database_url: str | None = None,
+) -> None:
+    """Two hands (one folded round, one shown down) with every logger at DEBUG; then no token,
+    salt, deck or hole card nobody showed in any line."""
+    async with running_game(fake, world, tmp_path, database_url=database_url) as game:
         await seat_three_and_deal(game)
         await fold_around(game)
         await game.wait_hand(2)

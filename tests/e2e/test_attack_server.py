@@ -4,12 +4,15 @@ tells its players, and each server limits how many tables are open and closes em
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.i18n import t
 from bot.storage import economy, tables
-from tests.e2e.game_kit import Game, until
-from tests.fakediscord import FakeChannel
+from tests.e2e.game_kit import Game, StackedDeck, quick_options, running_game, until
+from tests.e2e.harness import World
+from tests.fakediscord import FakeChannel, FakeDiscord
 from tests.fakediscord.models import READ_MESSAGE_HISTORY, VIEW_CHANNEL
 
 pytestmark = pytest.mark.timeout(60)
@@ -117,3 +120,21 @@ async def test_a_table_nobody_sits_at_closes_itself(game: Game) -> None:
     await economy.update_settings(game.db, game.world.guild.id, idle_close=0)
     await game.ok(alice, "poker", "create")
     assert await game.runtime.close_idle_tables(now=10**12) == []
+
+
+async def test_the_sweep_closes_an_abandoned_table_by_itself(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    """Nobody calls ``close_idle_tables`` here: the runtime's own sweep must find the table."""
+    deck = StackedDeck()
+    options = quick_options(deck, idle_check_interval=0.2)
+    async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:
+        await economy.update_settings(game.db, world.guild.id, idle_close=1)
+        await game.ok(world.alice, "poker", "create")
+        runner = game.runner()
+        await game.fake.wait_for_message(
+            lambda m: m.content.startswith(t("notice.closed_idle")), channel=game.channel,
+            timeout=15,
+        )
+        assert (await tables.get_table(game.db, runner.table_id)).status == "closed"
+        assert not game.runtime.runners

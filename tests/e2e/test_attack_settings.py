@@ -27,10 +27,11 @@ async def test_settings_beyond_storage_limits_change_nothing_between_hands(game:
     runner = game.runner()
     before = runner.table.to_json(), runner.config.to_json()
     refused = await game.slash(alice, "poker", "settings", small_blind=HUGE, big_blind=HUGE)
+    # What the refusal protects first, then what it says.
+    assert (runner.table.to_json(), runner.config.to_json()) == before
     assert refused.ephemeral and refused.content == t(
         "error.amount_too_large", option=t("label.big_blind"), maximum=LARGEST_BIG_BLIND
     )
-    assert (runner.table.to_json(), runner.config.to_json()) == before
     stored = await tables.get_table(game.db, runner.table_id)
     assert (stored.min_buy_in, stored.max_buy_in) == (200, 1000)
     # The table works as before: players come and go, and the game starts on the old blinds.

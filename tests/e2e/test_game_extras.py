@@ -75,6 +75,9 @@ async def test_everyone_agreeing_runs_the_board_twice(game: Game) -> None:
     await until(lambda: hand.run_choice_pending, what="the run-twice question")
     message = await table_now(game)
     assert "Run it twice?" in message.content
+    # They decide seeing their chances, on the image and in words.
+    assert message.content.count("% to win") == 2
+    assert (message.attachment("table.png").description or "").count("% to win") == 2
     # A bystander, and a player answering twice, change nothing.
     carol = game.world.carol
     assert await press(game, carol, "run_twice") == t("error.not_in_hand")
