@@ -8,10 +8,10 @@ import re
 import pytest
 
 from bot.i18n import t
-from bot.presenter import cards_text
+from bot.presenter import cards_text, chips
 from bot.runtime.history import stored_hand
 from bot.storage import hands
-from tests.e2e.game_kit import STARTING_BALANCE, Game, until
+from tests.e2e.game_kit import STARTING_BALANCE, Game, settled, until
 from tests.e2e.tournament_kit import (
     Players,
     always_all_in,
@@ -155,3 +155,29 @@ async def test_time_runs_out_mid_hand_and_the_survivors_rank_by_chips(game: Game
     over = await game.fake.wait_for_message(lambda m: "**Friday** is over" in m.content,
                                             channel=game.channel)
     assert t("tournament.finished_time") in over.content
+
+
+async def test_the_tournament_speaks_the_servers_language_and_replies_the_readers(
+    game: Game,
+) -> None:
+    alice, bob = game.world.alice, game.world.bob
+    await game.ok(alice, "chips", "settings", language="zh-CN")
+    runner = await create(game, alice, structure="10/20 10")
+    opened = t("tournament.opened", "zh-CN", name="Friday", host=alice.mention,
+               buy_in=chips(100, "zh-CN"), stack=chips(1000, "zh-CN"), players=100)
+    await game.fake.wait_for_message(lambda m: m.content.startswith(opened),
+                                     channel=game.channel)
+    handle = await game.fake.slash(bob, game.channel, "tournament", subcommand="register",
+                                   locale="zh-TW")
+    registered = await settled(handle)
+    assert registered.content == t("reply.tournament_registered", "zh-TW", name="Friday",
+                                   buy_in=chips(100, "zh-TW"),
+                                   balance=chips(STARTING_BALANCE - 100, "zh-TW"))
+    told = t("tournament.registered", "zh-CN", player=bob.mention, entrants=1,
+             pool=chips(100, "zh-CN"))
+    await game.fake.wait_for_message(lambda m: m.content == told, channel=game.channel)
+    handle = await game.fake.slash(bob, game.channel, "tournament", subcommand="status",
+                                   locale="zh-TW")
+    board = await settled(handle)
+    assert board.content.startswith(t("board.title", "zh-TW", name="Friday")), board.content
+    assert runner.locale == "zh-CN"
