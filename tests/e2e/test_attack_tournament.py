@@ -50,6 +50,7 @@ def world() -> World:
     """The usual three members and one more, for two full tables of two."""
     return big_world(1)
 
+
 # What a refusal must not touch (the interaction itself may note the server and the user's
 # language, leases renew on their own, a running tournament's clock notes it is alive, and a
 # table notes the id of its message whenever it is posted again).
@@ -58,7 +59,6 @@ GAME_TABLES = {
     for name in ("wallets", "ledger", "tournament_entries", "hands", "hand_players",
                  "hand_actions", "seats")
 }
-# A table's message id is noted whenever its message is posted again.
 GAME_TABLES["poker_tables"] = (
     "SELECT table_id, guild_id, channel_id, host_id, config, min_buy_in, max_buy_in,"
     " chip_unit, max_seats, hand_count, status, created_at, closed_at, session_entry,"
@@ -95,6 +95,12 @@ async def slash_refused(game: Game, user: FakeUser, name: str, subcommand: str |
     reply = await settled(handle)
     assert reply.ephemeral and reply.content == expected, reply.content
     assert await snapshot(game.db) == before
+
+
+def coded(key: str, params: dict[str, Any]) -> str:
+    """The refusal as the bot words it (amounts with separators, options by their label)."""
+    error = BotError(key.removeprefix("error."), **params)
+    return coded_message(error, "en")[0]
 
 
 async def dealt(runner: TournamentRunner) -> None:
@@ -461,12 +467,6 @@ async def test_odd_numbers_and_texts_at_create_are_refused_with_their_reason(
                             "starting_stack": 1000}
     await refused(game, game.world.alice, "create", coded(key, params), **{**base, **change})
     assert runner_of(game) is None
-
-
-def coded(key: str, params: dict[str, Any]) -> str:
-    """The refusal as the bot words it (amounts with separators, options by their label)."""
-    error = BotError(key.removeprefix("error."), **params)
-    return coded_message(error, "en")[0]
 
 
 async def test_a_double_press_and_a_press_for_another_player_at_a_tournament_table(
