@@ -10,7 +10,8 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from tests.fakediscord import FakeDiscord
+from bot.i18n import t
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -52,3 +53,24 @@ async def bot_process(
             await process.wait()
 
 
+
+
+async def act_as_whoever_may(
+    fake: FakeDiscord, channel: FakeChannel, users: list[FakeUser], command: str
+) -> FakeUser | None:
+    """Send ``command`` (check, call, allin...) for each player until one is accepted (the
+    others are refused: not their turn, not in the hand); None when nobody can (no hand, the
+    next hand where nobody may check yet, or no table any more). A process's runner is out of
+    reach: whose turn it is is found by asking."""
+    for user in users:
+        handle = await fake.slash(user, channel, command)
+        reply = await handle.response(timeout=10)
+        if reply.content in (t("error.no_hand"), t("error.no_table")):
+            return None
+        if reply.content in (t("error.not_your_turn"), t("error.not_in_hand")) or (
+            reply.content.startswith("You can't check")
+        ):
+            continue
+        assert reply.content.startswith("You "), reply.content
+        return user
+    return None

@@ -17,8 +17,8 @@ import pytest
 from bot.storage import Database, hands, invariant, stats, tables
 from tests.e2e.game_kit import STARTING_BALANCE, running_game, total_chips
 from tests.e2e.harness import World
-from tests.e2e.processes import bot_process
-from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
+from tests.e2e.processes import act_as_whoever_may, bot_process
+from tests.fakediscord import FakeDiscord, FakeMessage
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -79,24 +79,6 @@ async def test_a_restarted_bot_resumes_the_hand_in_progress(
 
 
 # --- the same with a real process and SIGKILL ----------------------------------------------
-
-
-async def act_as_whoever_may(
-    fake: FakeDiscord, channel: object, users: list[FakeUser], command: str
-) -> FakeUser | None:
-    """Send ``command`` for each player until one is accepted (the others are refused); None
-    when nobody can (no hand, or the next hand where nobody may check yet)."""
-    for user in users:
-        handle = await fake.slash(user, channel, command)  # type: ignore[arg-type]
-        reply = await handle.response(timeout=10)
-        if reply.content.startswith(("You checked", "You called")):
-            return user
-        if reply.content == "No hand is being played right now.":
-            return None
-        assert reply.content in ("It's not your turn.", "You're not in this hand.") or (
-            reply.content.startswith("You can't check")
-        ), reply.content
-    return None
 
 
 async def test_sigkill_mid_hand_then_restart_finishes_the_hand(

@@ -16,7 +16,7 @@ import pytest
 from bot.storage import Database, hands, invariant, tournaments
 from tests.e2e.game_kit import STARTING_BALANCE
 from tests.e2e.harness import World
-from tests.e2e.processes import bot_process
+from tests.e2e.processes import act_as_whoever_may, bot_process
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 
 pytestmark = pytest.mark.timeout(150)
@@ -32,15 +32,6 @@ async def answer(fake: FakeDiscord, user: FakeUser, channel: FakeChannel, comman
     reply = await handle.response(timeout=15)
     assert reply.ephemeral and not reply.content.startswith("Something"), reply.content
     return reply.content
-
-
-async def act_for_whoever_may(fake: FakeDiscord, users: list[FakeUser], channel: FakeChannel,
-                              name: str) -> bool:
-    """``name`` for each player until one is taken; False if nobody could."""
-    for user in users:
-        if (await answer(fake, user, channel, name)).startswith("You "):
-            return True
-    return False
 
 
 def clock_elapsed(clock: list[float | None], at: float) -> float:
@@ -69,7 +60,7 @@ async def test_sigkill_mid_level_and_mid_hand_then_restart(
         await answer(fake, alice, channel, "tournament", "start")
         await fake.wait_for_message(lambda m: TO_ACT.search(m.content) is not None,
                                     channel=channel, timeout=30)
-        assert await act_for_whoever_may(fake, players, channel, "call")
+        assert await act_as_whoever_may(fake, channel, players, "call")
         first.send_signal(signal.SIGKILL)
         assert await first.wait() == -signal.SIGKILL
     await fake.wait_for(lambda: not fake.sessions, timeout=10, what="the dead bot's socket")
@@ -98,8 +89,8 @@ async def test_sigkill_mid_level_and_mid_hand_then_restart(
         for _ in range(200):
             if any("**Night** is over" in e.message.content for e in fake.events[mark:]):
                 break
-            if not await act_for_whoever_may(fake, players, channel, "allin"):
-                await act_for_whoever_may(fake, players, channel, "call")
+            if not await act_as_whoever_may(fake, channel, players, "allin"):
+                await act_as_whoever_may(fake, channel, players, "call")
         over = await fake.wait_for_message(lambda m: "**Night** is over" in m.content,
                                            channel=channel, after=mark, timeout=30)
         second.send_signal(signal.SIGTERM)
