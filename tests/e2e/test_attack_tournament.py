@@ -5,6 +5,7 @@ before and after), or played through without losing a chip or a place."""
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from typing import Any
 
@@ -15,7 +16,7 @@ from bot.errors import BotError, coded_message
 from bot.i18n import t
 from bot.runtime.tourney import TournamentRunner
 from bot.storage import Database, invariant, tournaments
-from engine.hand import ActionKind, ActionTaken, RunItTwice, StraddleMode
+from engine.hand import ActionKind, ActionTaken, Hand, RunItTwice, StraddleMode
 from tests.e2e.game_kit import (
     STARTING_BALANCE,
     Game,
@@ -324,6 +325,34 @@ async def test_cancel_mid_hand_refunds_every_buy_in(game: Game) -> None:
     await slash_refused(game, alice, "fold", None, t("error.no_table"))
     # The hand called off showed nobody's cards.
     assert await assert_no_hidden_card_in_public(game, runner) >= 3
+
+
+def first_folds_then_all_in(hand: Hand, rng: random.Random) -> str:
+    """The first to act folds, the blinds go all-in: one player out, two left (or a split)."""
+    if not any(isinstance(e, ActionTaken) for e in hand.events):
+        return "fold"
+    return always_all_in(hand, rng)
+
+
+async def test_cancel_after_an_elimination_refunds_the_eliminated_too(game: Game) -> None:
+    """Whatever the stage: the player already out gets his buy-in back like the others, and
+    the chips in play are worth nothing."""
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    runner = await create(game, alice, structure="10/20 10")
+    await register(game, alice, bob, carol)
+    await game.ok(alice, "tournament", "start")
+    await Players(game, runner, policy=first_folds_then_all_in).play_until(
+        lambda: len(runner.engine.players_left()) == 2)
+    (out,) = {alice.id, bob.id, carol.id} - set(runner.engine.players_left())
+    reply = await tournament(game, alice, "cancel")
+    assert reply == t("reply.tournament_cancelled", players=3, amount="300")
+    for user in (alice, bob, carol):
+        assert await game.balance(user) == STARTING_BALANCE, (user.name, user.id == out)
+    info = await tournaments.get_tournament(game.db, runner.tournament_id)
+    assert (info.status, info.pool) == ("cancelled", 0)
+    assert all(e.prize is None for e in info.entries)
+    report = await invariant.check_invariant(game.db)
+    assert report.ok, report
 
 
 async def test_an_absent_player_comes_back_with_the_button(game: Game) -> None:
