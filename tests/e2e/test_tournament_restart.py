@@ -1,7 +1,7 @@
 """A tournament's bot killed with SIGKILL in the middle of a level and of a hand, then started
 again: the level resumes with the time it had left (the downtime is charged to nobody), the
 hand in progress is finished from its stored actions, and the places and prizes come out
-right."""
+right; with several tables, each comes back in its own thread."""
 
 from __future__ import annotations
 
@@ -14,12 +14,19 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Database, hands, invariant, tournaments
-from tests.e2e.game_kit import STARTING_BALANCE
+from tests.e2e.game_kit import STARTING_BALANCE, settled
 from tests.e2e.harness import World
 from tests.e2e.processes import act_as_whoever_may, bot_process
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
+from tests.e2e.tournament_kit import assert_settled_in, big_world, members
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 pytestmark = pytest.mark.timeout(150)
+
+
+@pytest.fixture
+def world() -> World:
+    """The usual three members and one more, for two tables of two."""
+    return big_world(1)
 
 TO_ACT = re.compile(r"<@(\d+)> to act")
 # Longer than the heartbeat, so the clock would visibly lose time if downtime were charged.
@@ -29,9 +36,37 @@ DOWNTIME = 3.0
 async def answer(fake: FakeDiscord, user: FakeUser, channel: FakeChannel, command: str,
                  subcommand: str | None = None, **options: object) -> str:
     handle = await fake.slash(user, channel, command, subcommand=subcommand, options=options)
-    reply = await handle.response(timeout=15)
+    reply = await settled(handle)
     assert reply.ephemeral and not reply.content.startswith("Something"), reply.content
     return reply.content
+
+
+async def open_and_start(fake: FakeDiscord, channel: FakeChannel, players: list[FakeUser],
+                         **options: object) -> None:
+    """The first player opens "Night", everybody registers, and it starts."""
+    await fake.wait_for_session(timeout=30)
+    await fake.wait_for(lambda: fake.sync_calls, timeout=30, what="the command sync")
+    await answer(fake, players[0], channel, "tournament", "create", name="Night",
+                 kind="freeze_out", buy_in=100, starting_stack=1000,
+                 structure="10/20 10, 20/40 10", **options)
+    for user in players:
+        await answer(fake, user, channel, "tournament", "register")
+    await answer(fake, players[0], channel, "tournament", "start")
+
+
+async def play_out(fake: FakeDiscord, channel: FakeChannel, tables: list[FakeChannel],
+                   players: list[FakeUser], mark: int) -> FakeMessage:
+    """Everybody shoves or calls at every table until the tournament is over; its result."""
+    def over(message: FakeMessage) -> bool:
+        return message.channel_id == channel.id and "**Night** is over" in message.content
+
+    for _ in range(300):
+        if any(over(e.message) for e in fake.events[mark:]):
+            break
+        for table in tables:
+            if not await act_as_whoever_may(fake, table, players, "allin"):
+                await act_as_whoever_may(fake, table, players, "call")
+    return await fake.wait_for_message(over, channel=channel, after=mark, timeout=30)
 
 
 def clock_elapsed(clock: list[float | None], at: float) -> float:
@@ -50,14 +85,7 @@ async def test_sigkill_mid_level_and_mid_hand_then_restart(
     url = f"sqlite:///{tmp_path / 'poker.db'}"
 
     async with bot_process(fake, tmp_path, log) as first:
-        await fake.wait_for_session(timeout=30)
-        await fake.wait_for(lambda: fake.sync_calls, timeout=30, what="the command sync")
-        await answer(fake, alice, channel, "tournament", "create", name="Night",
-                     kind="freeze_out", buy_in=100, starting_stack=1000,
-                     structure="10/20 10, 20/40 10")
-        for user in players:
-            await answer(fake, user, channel, "tournament", "register")
-        await answer(fake, alice, channel, "tournament", "start")
+        await open_and_start(fake, channel, players)
         await fake.wait_for_message(lambda m: TO_ACT.search(m.content) is not None,
                                     channel=channel, timeout=30)
         assert await act_as_whoever_may(fake, channel, players, "call")
@@ -86,13 +114,7 @@ async def test_sigkill_mid_level_and_mid_hand_then_restart(
         # The table is shown again, the hand waiting for the same decision.
         await fake.wait_for_message(lambda m: TO_ACT.search(m.content) is not None,
                                     channel=channel, after=mark, timeout=30)
-        for _ in range(200):
-            if any("**Night** is over" in e.message.content for e in fake.events[mark:]):
-                break
-            if not await act_as_whoever_may(fake, channel, players, "allin"):
-                await act_as_whoever_may(fake, channel, players, "call")
-        over = await fake.wait_for_message(lambda m: "**Night** is over" in m.content,
-                                           channel=channel, after=mark, timeout=30)
+        over = await play_out(fake, channel, [channel], players, mark)
         second.send_signal(signal.SIGTERM)
         await asyncio.wait_for(second.wait(), timeout=20)
     ended = time.time()
@@ -124,3 +146,42 @@ async def test_sigkill_mid_level_and_mid_hand_then_restart(
     assert f"Winner: <@{winner}>" in over.content
     assert {wallets[u.id] for u in players} == {STARTING_BALANCE + 100, STARTING_BALANCE - 100}
     assert wallets[winner] == STARTING_BALANCE + 100
+
+
+async def test_sigkill_with_tables_in_threads_then_restart(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    players = members(world)[:4]
+    channel = world.guild.channel("poker")
+    log = tmp_path / "bot.log"
+
+    async with bot_process(fake, tmp_path, log) as first:
+        await open_and_start(fake, channel, players, seats_per_table=2, max_players=4)
+        threads = fake.threads_of(channel)
+        assert len(threads) == 2
+        for thread in threads:
+            await fake.wait_for_message(lambda m: TO_ACT.search(m.content) is not None,
+                                        channel=thread, timeout=30)
+        first.send_signal(signal.SIGKILL)
+        assert await first.wait() == -signal.SIGKILL
+    await fake.wait_for(lambda: not fake.sessions, timeout=10, what="the dead bot's socket")
+
+    mark = fake.mark()
+    async with bot_process(fake, tmp_path, log) as second:
+        await fake.wait_for_session(timeout=30)
+        # Each table is shown again in its own thread, its hand waiting for a decision.
+        for thread in threads:
+            await fake.wait_for_message(lambda m: TO_ACT.search(m.content) is not None,
+                                        channel=thread, after=mark, timeout=30)
+        await play_out(fake, channel, threads, players, mark)
+        second.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(second.wait(), timeout=20)
+    assert fake.threads_of(channel) == threads  # no table was opened anew
+
+    db = await Database.open(f"sqlite:///{tmp_path / 'poker.db'}")
+    try:
+        (tournament_id,) = [row[0] for row in await db.fetchall(
+            "SELECT tournament_id FROM tournaments")]
+        await assert_settled_in(db, await tournaments.get_tournament(db, tournament_id))
+    finally:
+        await db.close()
