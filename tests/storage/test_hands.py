@@ -250,6 +250,43 @@ async def test_start_hand_checks(db: Database) -> None:
     assert await snapshot(db) == before
 
 
+async def test_a_hand_takes_each_players_whole_stack_as_stored(db: Database) -> None:
+    """Table stakes: a hand plays each seat's stored stack exactly. A hand claiming less (a
+    stale read, or a seat that topped up meanwhile) would leave chips outside the hand."""
+    table_id = await _table_with(db, {101: 1_000, 102: 1_000})
+    before = await snapshot(db)
+    for claimed in (999, 1):
+        with pytest.raises(StorageError) as info:
+            await hands.start_hand(
+                db, table_id, config={},
+                players=[HandSeat(0, 1, 101, claimed), HandSeat(1, 2, 102, 1_000)],
+                **deck_and_commitment(),
+            )
+        assert info.value.code == "seat_mismatch", claimed
+    assert await snapshot(db) == before
+
+
+async def test_only_a_player_who_took_chips_from_a_pot_won_the_hand(db: Database) -> None:
+    """Hands won counts pots taken: breaking even (a folded blind refunded nothing, a player
+    who put nothing in) is not a win."""
+    table_id = await _table_with(db, {101: 1_000, 102: 1_000, 103: 1_000})
+    hand_id = await start_simple_hand(
+        db, table_id, [(1, 101, 1_000), (2, 102, 1_000), (3, 103, 1_000)]
+    )
+    results = [
+        _result(0, 1_000, 0, 0),
+        _result(1, 1_100, 100, 200, vpip=True),
+        _result(2, 900, 100, 0, vpip=True),
+    ]
+    await hands.record_hand_result(db, hand_id, {"winner": 1}, results, now=5_000)
+    won = {user: (await stats.player_stats(db, GUILD, user)).hands_won for user in (101, 102, 103)}
+    assert won == {101: 0, 102: 1, 103: 0}
+    # The all-time board reads the running totals, kept in the same step: the same count.
+    board = await stats.leaderboard(db, GUILD, by="hands_won")
+    assert {row.user_id: row.value for row in board} == won
+    await assert_invariant(db)
+
+
 async def test_a_deck_that_is_not_a_deck_is_refused(db: Database) -> None:
     table_id = await _table_with(db, {101: 1_000, 102: 1_000})
     players = [HandSeat(0, 1, 101, 1_000), HandSeat(1, 2, 102, 1_000)]
