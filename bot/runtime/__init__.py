@@ -2,6 +2,11 @@
 
 - ``manager.GameRuntime``: the database and one runner per open table (``PokerBot.runtime``).
 - ``runner.TableRunner``: one table's sequencer; every input for it goes through its lock.
+- ``hall.TournamentHall``: the open tournaments, restored and handed over with the leases;
+  ``tourney.TournamentRunner``: one tournament under one lock, its tables (``TournamentTable``),
+  clock and prizes.
+- ``live.LiveTable``: what the playing commands need of a table, cash or tournament;
+  ``play``: the rules of a decision both kinds of table share.
 - ``clock.DecisionClock``: the time to act, and the time bank.
 - ``messenger.TableMessenger``: the table's messages, coalesced, paced and rate limited.
 - ``direct``: hole cards and notices by DM (``DmChannels`` caches the channels).
