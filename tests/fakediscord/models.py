@@ -190,7 +190,7 @@ class FakeChannel:
     def payload(self, *, permissions: int | None = None) -> dict[str, Any]:
         if self.is_thread:
             assert self.parent is not None
-            data = {
+            data: dict[str, Any] = {
                 "id": str(self.id),
                 "type": self.type,
                 "guild_id": str(self.guild_id),
@@ -216,7 +216,7 @@ class FakeChannel:
             return data
         if self.is_dm:
             recipients = [self.recipient.payload()] if self.recipient is not None else []
-            data: dict[str, Any] = {
+            data = {
                 "id": str(self.id),
                 "type": CHANNEL_DM,
                 "last_message_id": None,
