@@ -22,15 +22,20 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, fields
-from functools import cache
+from dataclasses import dataclass
 from typing import Any
 
 from discord.utils import escape_markdown, escape_mentions
 
-from bot.i18n import has_message, number, resolve_locale, t
+from bot.i18n import number, t
 from bot.render import HoleCardsView, Labels, PotView, SeatState, SeatView, Street, TableView
-from bot.render.labels import catalog_labels, format_percent, format_tie, hand_words
+from bot.render.labels import (
+    catalog_labels,
+    catalog_words,
+    format_percent,
+    format_tie,
+    hand_words,
+)
 from bot.render.model import MAX_SEATS as MAX_RENDER_SEATS
 from bot.render.model import Blind, SeatEquity
 from bot.render.tournament import (
@@ -712,18 +717,7 @@ def ack_for(events: Sequence[object], player: int) -> ActionTaken | None:
 
 def tournament_labels(locale: object = None) -> TournamentLabels:
     """The status board's words from the catalog (``board.<field>``), per catalog language."""
-    return _tournament_labels(resolve_locale(locale))
-
-
-@cache
-def _tournament_labels(tag: str) -> TournamentLabels:
-    values: dict[str, str] = {}
-    for f in fields(TournamentLabels):
-        key = "number.thousands_separator" if f.name == "thousands_separator" else (
-            f"board.{f.name}")
-        if has_message(key, tag):
-            values[f.name] = t(key, tag)
-    return TournamentLabels(**values)
+    return catalog_words(TournamentLabels, "board", locale)
 
 
 _PHASES = {"registering": Phase.REGISTERING, "running": Phase.RUNNING,

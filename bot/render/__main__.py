@@ -19,6 +19,7 @@ from pathlib import Path
 from PIL import Image
 
 from bot.render import (
+    ChartLabels,
     DeckStyle,
     render_chart,
     render_hole_cards,
@@ -30,9 +31,10 @@ from bot.render.assets import CARD_DIR
 from bot.render.cardart import write_deck
 from bot.render.encode import encode_png
 from bot.render.fonts import draw_text
-from bot.render.labels import catalog_labels
+from bot.render.labels import catalog_labels, catalog_words
 from bot.render.palettes import write_palettes
 from bot.render.replay import render_replay
+from bot.render.tournament import TournamentLabels
 
 NAMES = (
     "Alice", "张伟 (Zhāng Wěi)", "さくら 桜", "김민준", "Zoë Çelik-Øresund", "Đặng Thị Huyền",
@@ -90,18 +92,18 @@ def write_samples(out: Path, locale: str | None = None) -> list[Path]:
         "tournament_finished.png": samples.tournament_finished(),
     }
     for name, board in boards.items():
-        image = render_tournament(board)
+        image = render_tournament(board, catalog_words(TournamentLabels, "board", locale))
         (out / name).write_bytes(image.png)
         written.append(out / name)
         alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")
     charts = {
-        "chart_session_stacks.png": samples.session_chart(),
-        "chart_session_26_players_3000_hands.png": samples.crowded_session_chart(),
-        "chart_net_over_time.png": samples.net_chart(),
-        "chart_empty.png": samples.empty_chart(),
+        "chart_session_stacks.png": samples.session_chart(locale),
+        "chart_session_26_players_3000_hands.png": samples.crowded_session_chart(locale),
+        "chart_net_over_time.png": samples.net_chart(locale),
+        "chart_empty.png": samples.empty_chart(locale),
     }
     for name, chart in charts.items():
-        image = render_chart(chart)
+        image = render_chart(chart, catalog_words(ChartLabels, "chart", locale))
         (out / name).write_bytes(image.png)
         written.append(out / name)
         alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")

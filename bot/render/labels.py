@@ -10,15 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from functools import cache
+from typing import Any, TypeVar, cast
 
 from bot.i18n import has_message, resolve_locale, t
 from bot.render.model import RANKS, SUITS, SeatState, Street
+
+_Words = TypeVar("_Words")
 
 __all__ = [
     "DEFAULT_LABELS",
     "Labels",
     "catalog_labels",
+    "catalog_words",
     "format_chips",
     "format_percent",
     "format_tie",
@@ -206,23 +209,38 @@ DEFAULT_LABELS = Labels()
 def catalog_labels(locale: object = None) -> Labels:
     """The renderer's words in ``locale`` from the message catalog (``render.<field>``; the
     number format is the one every message uses)."""
-    return _catalog_labels(resolve_locale(locale))
+    return catalog_words(Labels, "render", locale)
 
 
-@cache
-def _catalog_labels(tag: str) -> Labels:
+def catalog_words(kind: type[_Words], prefix: str, locale: object = None) -> _Words:
+    """A drawing's words (``Labels``, ``TournamentLabels``, ``ChartLabels``) in ``locale``:
+    each field from ``<prefix>.<field>`` where the catalog has it (the drawing's own English
+    otherwise), comma-separated lists as tuples, and the number format every message uses."""
+    key = (kind, prefix, resolve_locale(locale))
+    words = _WORDS.get(key)
+    if words is None:
+        words = _WORDS[key] = _read_words(kind, prefix, key[2])
+    return cast(_Words, words)
+
+
+def _read_words(kind: type[Any], prefix: str, tag: str) -> object:
     values: dict[str, object] = {}
-    for f in fields(Labels):
+    for f in fields(kind):
         key = "number.thousands_separator" if f.name == "thousands_separator" else (
-            f"render.{f.name}")
+            f"{prefix}.{f.name}")
         if not has_message(key, tag):
-            continue  # the renderer's own English stays
+            continue
         text = t(key, tag)
-        if f.name in ("rank_names", "suit_names"):
+        if f.name in _LISTS:
             values[f.name] = tuple(part.strip() for part in text.split(","))
         else:
             values[f.name] = text
-    return Labels(**values)  # type: ignore[arg-type]
+    return kind(**values)
+
+
+# Drawn once per kind and language: every image of a table asks for them.
+_WORDS: dict[tuple[type[Any], str, str], object] = {}
+_LISTS = ("rank_names", "suit_names")  # fields the catalog writes as "a, b, c"
 
 
 def hand_words(code: str, ranks: Sequence[str], locale: object = None, *,

@@ -393,7 +393,7 @@ def _walk(rng: random.Random, start: int, steps: int, swing: int) -> list[int]:
     return values
 
 
-def session_chart() -> ChartView:
+def session_chart(locale: object = None) -> ChartView:
     """Six players over 80 hands: one sits down late, one leaves, one busts."""
     rng = random.Random(7)
     hands = 80
@@ -411,16 +411,17 @@ def session_chart() -> ChartView:
         bust[i] = None if i > 60 else 0
     order = sorted(range(len(names)), key=lambda k: -(lines[k][-1] or 0))
     return ChartView(
-        title="Ledger: #poker-night",
-        subtitle="Stacks after each hand · hands #1–#80 · 6 players",
-        x_title="Hand",
-        y_title="Chips",
-        x_labels=("Start", *(f"#{n}" for n in range(1, hands + 1))),
+        title=t("ledger.chart_title", locale, table="#poker-night"),
+        subtitle=t("ledger.chart_subtitle", locale, players=len(names),
+                   hands=t("ledger.chart_hands", locale, first=1, last=hands)),
+        x_title=t("chart.hand", locale),
+        y_title=t("chart.chips", locale),
+        x_labels=(t("chart.start", locale), *(f"#{n}" for n in range(1, hands + 1))),
         series=tuple(ChartSeries(names[k], tuple(lines[k])) for k in order),
     )
 
 
-def crowded_session_chart() -> ChartView:
+def crowded_session_chart(locale: object = None) -> ChartView:
     """Twenty-six players over 3,000 hands: every colour, dash and dot, a legend that runs out
     of room, and far more points than pixels."""
     rng = random.Random(11)
@@ -430,16 +431,17 @@ def crowded_session_chart() -> ChartView:
         for k in range(26)
     )
     return ChartView(
-        title="Ledger: #high-stakes",
-        subtitle="Stacks after each hand · hands #1–#3,000 · 26 players",
-        x_title="Hand",
-        y_title="Chips",
-        x_labels=("Start", *(f"#{n:,}" for n in range(1, hands + 1))),
+        title=t("ledger.chart_title", locale, table="#high-stakes"),
+        subtitle=t("ledger.chart_subtitle", locale, players=len(series),
+                   hands=t("ledger.chart_hands", locale, first=1, last=f"{hands:,}")),
+        x_title=t("chart.hand", locale),
+        y_title=t("chart.chips", locale),
+        x_labels=(t("chart.start", locale), *(f"#{n:,}" for n in range(1, hands + 1))),
         series=series,
     )
 
 
-def net_chart() -> ChartView:
+def net_chart(locale: object = None) -> ChartView:
     """A player's net over 400 hands, up and down across zero."""
     rng = random.Random(5)
     total, values = 0, [0]
@@ -447,16 +449,21 @@ def net_chart() -> ChartView:
         total += rng.randint(-80, 75) * (8 if rng.random() < 0.04 else 1)
         values.append(total)
     return ChartView(
-        title="Alice: net chips",
-        subtitle="All time · 400 hands · 2026-03-02 to 2026-05-30",
-        x_title="Hands",
-        y_title="Net",
+        title=t("stats.chart_title", locale, player="Alice"),
+        subtitle=t("stats.chart_subtitle", locale, period=t("choice.period.all", locale), hands=400,
+                   first="2026-03-02", last="2026-05-30"),
+        x_title=t("chart.hands", locale),
+        y_title=t("chart.net", locale),
         x_labels=tuple(f"{n:,}" for n in range(401)),
         series=(ChartSeries("Alice", tuple(values)),),
         net=True,
     )
 
 
-def empty_chart() -> ChartView:
-    return ChartView(title="Ledger: #poker", subtitle="Since hand #1", x_title="Hand",
-                     y_title="Chips", x_labels=(), series=())
+def empty_chart(locale: object = None) -> ChartView:
+    return ChartView(
+        title=t("ledger.chart_title", locale, table="#poker"),
+        subtitle=t("ledger.chart_subtitle", locale, players=0,
+                   hands=t("ledger.chart_no_hands", locale, first=1)),
+        x_title=t("chart.hand", locale), y_title=t("chart.chips", locale), x_labels=(), series=(),
+    )

@@ -12,14 +12,13 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import cache
-from typing import Any
 
-from bot.i18n import has_message, resolve_locale, t
+from bot.i18n import t
 from bot.presenter import chips, safe_text
 from bot.render import ChartLabels, ChartSeries, ChartView
+from bot.render.labels import catalog_words
 from bot.runtime.messenger import MESSAGE_LIMIT
 from bot.storage.sessions import Session, SessionPlayer
 from bot.storage.stats import Period, PlayerStats, Ratio
@@ -32,20 +31,9 @@ CSV_COLUMNS = (
 )
 
 
-@cache
-def _chart_labels(tag: str) -> ChartLabels:
-    values: dict[str, Any] = {}
-    for f in fields(ChartLabels):
-        key = f"chart.{f.name}"
-        if has_message(key, tag):
-            values[f.name] = t(key, tag)
-    values["thousands_separator"] = t("number.thousands_separator", tag)
-    return ChartLabels(**values)
-
-
 def chart_labels(locale: object) -> ChartLabels:
     """The chart's words from the catalog (``chart.<field>``), per catalog language."""
-    return _chart_labels(resolve_locale(locale))
+    return catalog_words(ChartLabels, "chart", locale)
 
 
 def signed(amount: int, locale: object) -> str:

@@ -126,7 +126,7 @@ def test_gaps_are_left_open_and_a_lone_value_is_a_dot() -> None:
 def test_alt_text_names_each_line_and_counts_what_does_not_fit() -> None:
     view = samples.crowded_session_chart()
     text = chart_alt_text(view)
-    assert len(text) <= ALT_TEXT_LIMIT and text.startswith("Line chart: Ledger: #high-stakes.")
+    assert len(text) <= ALT_TEXT_LIMIT and text.startswith("Line chart: Stacks at #high-stakes.")
     assert "Player 1: from 2,000 to" in text and text.rstrip(".").split()[-1] == "more"
     named = text.count(": from ")
     assert f"And {len(view.series) - named} more." in text
@@ -135,7 +135,7 @@ def test_alt_text_names_each_line_and_counts_what_does_not_fit() -> None:
     labels = ChartLabels(alt_chart="Graphique : {title}.", alt_series="{name} {last}.",
                          thousands_separator=" ")
     assert chart_alt_text(samples.session_chart(), labels).startswith(
-        "Graphique : Ledger: #poker-night. 陈伟 Chen 1 435.")
+        "Graphique : Stacks at #poker-night. 陈伟 Chen 1 435.")
     assert chart_alt_text(samples.empty_chart()).endswith("No hands yet.")
 
 

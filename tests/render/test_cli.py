@@ -62,3 +62,18 @@ def test_cards_cli_is_deterministic(tmp_path: Path) -> None:
     for path in files:
         twin = tmp_path / "b" / path.relative_to(tmp_path / "a")
         assert path.read_bytes() == twin.read_bytes(), path.name
+
+
+def test_samples_in_chinese_draw_every_board_and_chart_in_chinese(tmp_path: Path) -> None:
+    """The status boards and charts take the catalog's words like the tables do: no English
+    word of theirs is left in a zh-TW sample's description."""
+    assert main(["sample", "--out", str(tmp_path), "--locale", "zh-TW"]) == 0
+    alt = (tmp_path / "alt_text.txt").read_text(encoding="utf-8")
+    described = {line.split(" ", 1)[0]: line for line in alt.split("\n\n")}
+    for name in ("tournament_registering.png", "tournament_running.png",
+                 "tournament_finished.png", "chart_session_stacks.png",
+                 "chart_net_over_time.png", "chart_empty.png"):
+        words = described[name]
+        assert any("\u4e00" <= c <= "\u9fff" for c in words), words
+        for english in ("Tournament", "Level", "Prize", "Line chart", "Stacks", "from", "Hand"):
+            assert english not in words, (name, english)
