@@ -17,13 +17,31 @@ from bot.i18n import t
 from bot.runtime.runner import TableRunner
 from bot.storage import Database, hands
 from bot.storage.db import Tx
-from tests.e2e.game_kit import STARTING_BALANCE, Game, running_game, total_chips, until
+from tests.e2e.game_kit import (
+    STARTING_BALANCE,
+    Game,
+    StackedDeck,
+    quick_options,
+    running_game,
+    total_chips,
+    until,
+)
 from tests.e2e.harness import World
 from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.timeout(60)
 
 Freeze = Callable[[TableRunner], bool]
+
+
+def restarted(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> contextlib.AbstractAsyncContextManager[Game]:
+    """The bot started again on the same database, its next deal held back long enough for a
+    test to look at the table as it was restored (start-up itself takes a moment under load)."""
+    deck = StackedDeck()
+    return running_game(fake, world, tmp_path, deck=deck,
+                        options=quick_options(deck, next_hand_delay=2.0))
 
 
 def freeze_writes_when(monkeypatch: pytest.MonkeyPatch, game: Game, when: Freeze) -> asyncio.Event:
@@ -119,7 +137,7 @@ async def test_a_crash_right_after_a_hand_was_stored_as_finished(
     monkeypatch.undo()
     await fake.wait_for(lambda: not fake.sessions, what="the bot to stop")
 
-    async with running_game(fake, world, tmp_path) as game:
+    async with restarted(fake, world, tmp_path) as game:
         runner = game.runner()
         assert runner.table.seat_of(world.carol.id) is None  # her leave happened
         assert runner.table.hand_number == 1 and runner.hand is None
@@ -154,7 +172,7 @@ async def test_a_hand_that_cannot_be_rebuilt_is_voided_and_refunded(
     await db.close()
 
     mark = fake.mark()
-    async with running_game(fake, world, tmp_path) as game:
+    async with restarted(fake, world, tmp_path) as game:
         notice = t("notice.hand_voided_restart", hand=1)
         await fake.wait_for_message(
             lambda m: m.content == notice, channel=game.channel, after=mark, timeout=20
