@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.render.labels import DEFAULT_LABELS
 from engine.cards import Card, format_card, format_cards, parse_cards, pretty_card
-from engine.hand import ActionKind, Hand, PreAction
+from engine.hand import ActionKind, ActionTaken, Hand
 from engine.table import Table
 from tests.fakediscord import (
     CHANNEL_DM,
@@ -78,7 +78,7 @@ class DoubleAction(AttackFailure):
 
 
 class KickIgnored(AttackFailure):
-    check = "7 a player removed mid-hand folds and decides nothing more in it"
+    check = "7 a player removed mid-hand folds when his turn comes, and plays no more"
 
 
 # -- the world ---------------------------------------------------------------------------------
@@ -275,28 +275,25 @@ class Dealt:
 
 @dataclass(eq=False)
 class Removal:
-    """A player removed by a host (``Table.remove``) while in a hand: he must fold (now, or
-    when his turn comes) and decide nothing more in that hand."""
+    """A player removed by a host (``Table.remove``) while in a hand: he folds now if it is his
+    turn, else when it comes; he takes no other action in that hand."""
 
     dealt: Dealt
     index: int
-    start: int  # len(hand.actions) when he was removed
+    start: int  # len(hand.events) when he was removed
     exempt: bool  # all in or folded already: nothing left to fold
 
     def violation(self) -> str | None:
-        hand = self.dealt.hand
         if self.exempt:
             return None
-        mine = [a for a in hand.actions[self.start :] if a.player == self.index]
-        allowed = {ActionKind.FOLD, ActionKind.TIMEOUT, ActionKind.SHOW}
-        for action in mine:
-            if action.kind is ActionKind.PRESELECT and action.pre is PreAction.FOLD:
-                continue
-            if action.kind not in allowed:
-                what = action.pre.value if action.pre is not None else action.amount
-                return f"after his removal he still played: {action.kind.value} {what}"
-        if hand.result is not None and not hand.result.voided and not hand.folded[self.index]:
-            return "the hand ended without him folding"
+        for event in self.dealt.hand.events[self.start :]:
+            if (
+                isinstance(event, ActionTaken)
+                and event.player == self.index
+                and event.kind is not ActionKind.FOLD
+            ):
+                how = f" ({event.auto})" if event.auto else ""
+                return f"after his removal he still played: {event.kind.value} {event.amount}{how}"
         return None
 
 
@@ -321,7 +318,7 @@ class HandRecorder:
             record = next((d for d in recorder.dealt if d.hand is hand), None)
             if hand is not None and index is not None and record is not None:
                 exempt = bool(hand.all_in[index] or hand.folded[index] or hand.is_over)
-                recorder.removals.append(Removal(record, index, len(hand.actions), exempt))
+                recorder.removals.append(Removal(record, index, len(hand.events), exempt))
             return original_remove(table, player_id, by)
 
         def start_hand(table: Table, *args: Any, **kwargs: Any) -> Any:

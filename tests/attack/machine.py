@@ -12,8 +12,8 @@ once; after every step the bot's promises are checked (see ``_check``):
    bonus claimed in the step or a manager's grant in the step, none are burned, and the
    engine's stacks match storage's seats;
 6. a double press of one button acts at most once;
-7. a player a host removes during a hand folds (now, or when his turn comes) and decides
-   nothing more in that hand.
+7. a player a host removes during a hand folds (now, or when his turn comes) and takes no
+   other action in that hand.
 
 One event loop, one fake Discord and one bot per machine run; every rule runs to completion
 (the interactions answered, the tables' message queues flushed) before the checks.
@@ -114,6 +114,8 @@ AMOUNT = st.one_of(
 ANTES = ("none", "per_player", "big_blind", "", "NONE", "bb", "x" * 120, "per_player ", "💥")
 REOPENS = ("tda", "strict", "half", "", "TDA", "full", "half\x00")
 BOARDS = ("net", "biggest_pot", "hands_won", "", "NET", "'; drop table wallets; --")
+# Characters str.isdigit() accepts but int() does not (superscripts, circled digits).
+DIGIT_LOOKALIKES = ("²", "①", "³⁰", "¹⁰⁰", "⑤⓪", "⁴⁰", "2²")
 RAISE_TEXTS = (
     "²", "①", "--5", "1e3", "0.99999999999999999", "2.5k", "1,000", " 40 ", "", " ",
     str(10**30), "٣٠", "-0", "+50", "0x40", "1_000", "50.0", "NaN", "inf", "4 0", "\u200b40",
@@ -829,6 +831,59 @@ class AttackMachine(RuleBasedStateMachine):
             lambda: self._send(user, channel, "poker", "settings", options),
         )
 
+    @rule(data=st.data())
+    def look_back(self, data: st.DataObject) -> None:
+        """Anybody asks for the history or the shuffle check of a recent hand."""
+        channel = self.pick_channel(data)
+        user = self.pick_member(data)
+        sub = data.draw(st.sampled_from(["verify", "history"]), label="subcommand")
+        back = data.draw(st.integers(0, 3), label="hands back")
+        runner = self.runner_in(channel)
+        last = runner.table.hand_number if runner is not None else 1
+        options = {"hand": max(1, last - back)}
+        self.step(
+            f"{user.name} in #{channel.name}: /poker {sub} {self.show(options)}",
+            lambda: self._send(user, channel, "poker", sub, options),
+        )
+
+    @rule(data=st.data())
+    def kick_mid_hand(self, data: st.DataObject) -> None:
+        """The host (or a manager, or anybody) kicks a player of the hand being played, and
+        the player tries to play on: a button of the table message, or a typed action."""
+        runner = self.pick_table(data)
+        victim_index = data.draw(INDEX, label="victim")
+        kicker = self.pick_member(data, "kicker")
+        kicker = self.pick_host(data, runner, kicker, "kick")
+        button = data.draw(INDEX, label="victim's button")
+        typed = data.draw(maybe(st.sampled_from(PLAY_ACTIONS)), label="victim's command")
+        amount = data.draw(AMOUNT, label="amount")
+        if runner is None or runner.hand is None:
+            return self.nothing("kick: no hand being played")
+        players = runner.table.hand_players
+        victim = self.fake.users[int(players[victim_index % len(players)])]
+        channel = self.channel_of(runner)
+
+        async def action() -> None:
+            await self.wait_answer(
+                await self.slash(kicker, channel, "poker", "kick", {"user": victim})
+            )
+            await runner.messenger.flush(5)
+            message = self.current_message(runner)
+            if typed is None and message is not None and message.custom_ids():
+                ids = message.custom_ids()
+                await self._press(victim, message, ids[button % len(ids)])
+            elif typed is not None:
+                options = {"amount": amount} if typed == "bet" else {"to": amount} if (
+                    typed == "raise") else {}
+                await self._send(victim, channel, typed, None, options)
+
+        self.step(
+            f"{kicker.name} kicks {victim.name} mid-hand, who then "
+            + (f"types /{typed}" if typed else "presses a button"),
+            action,
+        )
+        return None
+
     # /fold /check /call /bet /raise /allin
 
     @rule(data=st.data())
@@ -1108,7 +1163,7 @@ class AttackMachine(RuleBasedStateMachine):
         text = data.draw(
             st.one_of(
                 st.sampled_from(RAISE_TEXTS),
-                st.sampled_from(RAISE_TEXTS),
+                st.sampled_from(DIGIT_LOOKALIKES),
                 st.text(max_size=18),
                 st.integers(-10, 10**6).map(str),
             ),
