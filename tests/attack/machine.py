@@ -106,7 +106,6 @@ ODD_INTS = (
 )
 HUGE = (10**9, 10**10, 5 * 10**10, 10**11, MAX_AMOUNT // 2, MAX_AMOUNT - 1, MAX_AMOUNT)
 ODD_FLOATS = (0.5, 2.5, 1e3, 99.99, 1e20)
-INT = st.one_of(st.sampled_from(ODD_INTS), st.integers(-5, 3000))
 AMOUNT = st.one_of(
     st.sampled_from(ODD_INTS), st.sampled_from(ODD_INTS), st.integers(-5, 3000),
     st.sampled_from(HUGE), st.sampled_from(ODD_FLOATS),
@@ -299,9 +298,6 @@ class AttackMachine(RuleBasedStateMachine):
 
     def names(self) -> dict[int, str]:
         return {u.id: u.global_name or u.name for u in self.world.users}
-
-    def who(self, user: FakeUser) -> str:
-        return user.name
 
     def runner_in(self, channel: FakeChannel) -> TableRunner | None:
         table_id = self.game.runtime._by_channel.get(channel.id)
