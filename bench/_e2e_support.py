@@ -10,26 +10,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import dataclasses
 import logging
 import re
 import resource
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from aiohttp import web
 
-from bot.app import build_bot
 from bot.client import PokerBot
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.manager import GameRuntime
 from bot.runtime.rendering import ensure_warm
 from tests.e2e.harness import running_bot, settings_for
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
+from tests.pgserver import HOW_TO_GET, find_binaries, running_server
 
 T = TypeVar("T")
 
@@ -45,17 +46,30 @@ class TimedFakeDiscord(FakeDiscord):
         super().__init__(*args, **kwargs)
         self.sent_at: dict[int, float] = {}
         self.acked_at: dict[int, float] = {}
+        # Stamp the callback route on arrival, before the fake does any work on it.
+        answer = self.rest._interaction_callback
+        self.rest.routes = [
+            dataclasses.replace(route, handler=self._stamped(answer))
+            if route.handler == answer
+            else route
+            for route in self.rest.routes
+        ]
+
+    def _stamped(
+        self, answer: Callable[..., Awaitable[web.StreamResponse]]
+    ) -> Callable[..., Awaitable[web.StreamResponse]]:
+        async def stamped(
+            request: web.Request, interaction_id: str, token: str
+        ) -> web.StreamResponse:
+            self.acked_at.setdefault(int(interaction_id), time.perf_counter())
+            return await answer(request, interaction_id=interaction_id, token=token)
+
+        return stamped
 
     async def dispatch(self, event: str, data: Any) -> None:
         if event == "INTERACTION_CREATE":
             self.sent_at[int(data["id"])] = time.perf_counter()
         await super().dispatch(event, data)
-
-    async def _interaction_callback(
-        self, request: web.Request, interaction_id: str, token: str
-    ) -> web.Response:
-        self.acked_at.setdefault(int(interaction_id), time.perf_counter())
-        return await super()._interaction_callback(request, interaction_id, token)
 
     def ack_ms(self, interaction_id: int) -> float | None:
         sent = self.sent_at.get(interaction_id)
@@ -124,7 +138,7 @@ def bench_options(next_hand_delay: float) -> RuntimeOptions:
 
 @dataclass
 class Stack:
-    """The fake Discord and the real bot (``bot.app.build_bot``) running against it."""
+    """The fake Discord and the real bot (``bot.client.PokerBot``) running against it."""
 
     fake: TimedFakeDiscord
     bot: PokerBot
@@ -132,25 +146,39 @@ class Stack:
 
     @property
     def runtime(self) -> GameRuntime:
-        runtime = self.bot.storage
+        runtime = self.bot.runtime
         assert isinstance(runtime, GameRuntime), "the game runtime is not open"
         return runtime
 
 
 @contextlib.asynccontextmanager
 async def running_stack(
-    world: World, options: RuntimeOptions, *, on_fake_started: Callable[[], None] | None = None
+    world: World,
+    options: RuntimeOptions,
+    *,
+    on_fake_started: Callable[[], None] | None = None,
+    database: str = "sqlite",
 ) -> AsyncIterator[Stack]:
-    """Fake Discord + bot on a SQLite file in a temporary directory; all removed afterwards."""
-    with tempfile.TemporaryDirectory(prefix="bench-e2e-") as tmp:
-        data_dir = Path(tmp)
+    """Fake Discord + bot on a SQLite file in a temporary directory, or on a throwaway
+    PostgreSQL server (``database="postgresql"``, the tests' server: fsync off, as SQLite's
+    NORMAL mode skips the fsync at each commit too); all removed afterwards."""
+    with contextlib.ExitStack() as cleanup:
+        data_dir = Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="bench-e2e-")))
+        database_url: str | None = None
+        if database == "postgresql":
+            binaries = find_binaries()
+            if binaries is None:
+                raise SystemExit(HOW_TO_GET)
+            server = cleanup.enter_context(running_server(binaries))
+            database_url = await server.create_database()
         fake = TimedFakeDiscord(guilds=[world.guild], users=world.users)
         async with fake:
             if on_fake_started is not None:
                 on_fake_started()
-            bot = build_bot(
-                settings_for(fake, data_dir), runtime_options=options, guild_ready_timeout=0.01
-            )
+            settings = settings_for(fake, data_dir)
+            if database_url is not None:
+                settings = replace(settings, database_url=database_url)
+            bot = PokerBot(settings, runtime_options=options, guild_ready_timeout=0.01)
             async with running_bot(fake, data_dir, bot=bot, ready_timeout=30.0) as running:
                 # Tables should not wait for fonts and card art (start-up begins this too).
                 await asyncio.to_thread(ensure_warm)
@@ -317,6 +345,31 @@ def route_counts(fake: FakeDiscord, since: int) -> Counter[str]:
         suffix = "" if request.status < 400 else f" -> {request.status}"
         counts[f"{request.method} {path}{suffix}"] += 1
     return counts
+
+
+def bot_token_requests(fake: FakeDiscord, since: int) -> tuple[int, int]:
+    """Requests on the bot's own token (what Discord's global limit of 50 a second counts;
+    interaction answers and followups travel on the interaction's token and do not):
+    (hole-card and other DMs, everything else)."""
+    dms = other = 0
+    channels = fake.channels
+    for request in fake.requests[since:]:
+        if "/interactions/" in request.path or "/webhooks/" in request.path:
+            continue
+        parts = request.path.split("/")
+        is_dm = (
+            request.method == "POST"
+            and len(parts) >= 3
+            and parts[1] == "channels"
+            and parts[2].isdigit()
+            and (channel := channels.get(int(parts[2]))) is not None
+            and channel.is_dm
+        )
+        if is_dm or request.path.endswith("/users/@me/channels"):
+            dms += 1
+        else:
+            other += 1
+    return dms, other
 
 
 def uploads_since(fake: FakeDiscord, since: int) -> Counter[str]:

@@ -3,9 +3,10 @@ at once, and the memory of many live tables.
 
     python -m bench.e2e [--tables 50] [--actions 2000] [--memory-tables 100] [--think 1.5 0.2]
                         [--via mix|slash|button] [--only latency|memory] [--profile]
+                        [--database sqlite|postgresql]
 
 Run from the project root (the fake Discord lives in ``tests/``). The real bot
-(``bot.app.build_bot``, production pacing but for a 1 s pause between hands) and the fake Discord
+(``bot.client.PokerBot``, production pacing but for a 1 s pause between hands) and the fake Discord
 (``tests.fakediscord``) share one process and one event loop, exactly as in the end-to-end
 tests; the database is a SQLite file in a temporary directory, removed afterwards.
 
@@ -55,6 +56,7 @@ from bench._e2e_support import (
     WarningCounter,
     World,
     bench_options,
+    bot_token_requests,
     make_world,
     peak_rss_mb,
     percentile,
@@ -69,11 +71,16 @@ from bench._e2e_support import (
 )
 from bot.errors import BotError
 from bot.i18n import catalog
+from bot.presenter import decision_number
 from bot.runtime.runner import TableRunner
+from bot.storage import economy
 from engine.hand import ActionKind, Legal
 from tests.fakediscord import FakeDiscord, FakeUser, InteractionCallback, InteractionHandle
 
 ACK_BUDGET_MS = 100.0
+UPDATE_MESSAGE = 7  # the interaction answered by updating the message its button is on
+# Requests on the bot's token per action, hole-card DMs aside (issue 15).
+REQUEST_GOAL = 0.3
 MEMORY_BUDGET_MB = 150.0
 SMALL_BLIND, BIG_BLIND = 5, 10
 TIMER = 300  # the longest allowed: no player times out while the benchmark runs
@@ -124,13 +131,22 @@ async def open_table(stack: Stack, seat: Seat) -> TableRunner:
 
 
 async def open_tables(stack: Stack, seats: Iterable[Seat], concurrency: int = 10) -> None:
+    chosen = list(seats)
+    # A server allows 10 open tables (2 per host) by default: the bench opens many more.
+    for guild_id in {seat.channel.guild_id for seat in chosen}:
+        assert guild_id is not None
+        await stack.runtime.ensure_guild(guild_id)
+        await economy.update_settings(
+            stack.runtime.db, guild_id, max_tables=economy.MAX_TABLES,
+            max_tables_per_host=economy.MAX_TABLES,
+        )
     gate = asyncio.Semaphore(concurrency)
 
     async def one(seat: Seat) -> None:
         async with gate:
             await open_table(stack, seat)
 
-    await asyncio.gather(*(one(seat) for seat in seats))
+    await asyncio.gather(*(one(seat) for seat in chosen))
 
 
 async def settle(stack: Stack, seats: list[Seat], timeout: float = 60.0) -> None:
@@ -197,20 +213,22 @@ async def send_action(
 ) -> tuple[InteractionHandle, str]:
     """Press the table message's button for it when asked and shown; else the slash command."""
     if use_button and runner.message_id is not None:
-        if kind in SLASH_NAMES:
-            custom_id = f"poker:{runner.table_id}:{SLASH_NAMES[kind]}"
-        else:
-            custom_id = f"poker:{runner.table_id}:raise:{amount}"
+        name = SLASH_NAMES.get(kind, "raise")
+        arg = f":{amount}" if kind not in SLASH_NAMES else ""
         message = fake.messages.get(runner.message_id)
         # As a player would: only from the message of this hand (the next hand's message may
-        # still be on its way), and only a button it shows.
+        # still be on its way), and only a button it shows (``<action>@<hand>.<decision>``).
         if (
             message is not None
             and not message.deleted
             and f"Hand #{runner.table.hand_number} ·" in message.content
-            and custom_id in message.custom_ids()
         ):
-            return await fake.click(user, message, custom_id), "button"
+            hand = runner.hand
+            decision = decision_number(hand) if hand is not None else -1
+            wanted = f"poker:{runner.table_id}:{name}@{runner.table.hand_number}.{decision}{arg}"
+            shown = [c for c in message.custom_ids() if c == wanted]
+            if shown:
+                return await fake.click(user, message, shown[0]), "button"
     if kind in SLASH_NAMES:
         return await fake.slash(user, seat.channel, SLASH_NAMES[kind]), "slash"
     if kind is ActionKind.BET:
@@ -273,7 +291,9 @@ async def drive(
             load.unanswered += 1
             continue
         ms = fake.ack_ms(handle.id)
-        if not reply.content.startswith(ACK_PREFIXES) or ms is None:
+        # A press is acknowledged by the table message's own update (type 7).
+        taken = reply.type == UPDATE_MESSAGE or reply.content.startswith(ACK_PREFIXES)
+        if not taken or ms is None:
             load.refused[reply.content[:80]] += 1
             continue
         if not load.stopped:
@@ -318,9 +338,11 @@ async def latency_phase(args: argparse.Namespace) -> None:
     print(
         f"\n== Action -> acknowledgement, {args.tables} tables x {args.players} players "
         f"(blinds {SMALL_BLIND}/{BIG_BLIND}, next hand after {args.next_hand_delay:g} s, "
-        f"actions via {args.via})"
+        f"actions via {args.via}, on {args.database})"
     )
-    async with running_stack(world, bench_options(args.next_hand_delay)) as stack:
+    async with running_stack(
+        world, bench_options(args.next_hand_delay), database=args.database
+    ) as stack:
         started = time.perf_counter()
         await open_tables(stack, world.seats)
         await settle(stack, world.seats)
@@ -338,8 +360,40 @@ async def latency_phase(args: argparse.Namespace) -> None:
         print("  (INTERACTION_CREATE sent by the fake -> interaction callback received by it)")
         _line("peer /chips balance, idle bot", idle_peer)
         _line("1 table playing alone, no think time", solo_ms)
+        levels = []
         for level, think in enumerate(args.think):
-            await play_load(stack, world, args, think, locks, solo_ms, seed=args.seed + 100 * level)
+            levels.append(
+                await play_load(
+                    stack, world, args, think, locks, solo_ms, seed=args.seed + 100 * level
+                )
+            )
+        held = [lv for lv in levels if lv.p99 <= ACK_BUDGET_MS and not lv.refused_429]
+        if len(levels) > 1:
+            print("\n  == the ramp (one bot, Discord's global limit of 50 requests/s enforced)")
+            for lv in levels:
+                print(f"    think {lv.think:4.2f} s: {lv.rate:6.1f} actions/s,"
+                      f" p99 {lv.p99:6.1f} ms,"
+                      f" {lv.requests_per_action:.2f} requests/action (+{lv.dm_per_action:.2f}"
+                      f" DMs), {lv.bot_rate:4.1f} bot requests/s, 429s {lv.refused_429}")
+            if held:
+                best = max(held, key=lambda lv: lv.rate)
+                print(f"  highest sustained with p99 <= {ACK_BUDGET_MS:.0f} ms and no 429: "
+                      f"{best.rate:.0f} actions/s (think {best.think:g} s)")
+            else:
+                print(f"  no level held p99 <= {ACK_BUDGET_MS:.0f} ms without a 429")
+
+
+@dataclass
+class Level:
+    """One load level's outcome."""
+
+    think: float
+    rate: float
+    p99: float
+    requests_per_action: float
+    dm_per_action: float
+    bot_rate: float
+    refused_429: int
 
 
 async def play_load(
@@ -350,7 +404,7 @@ async def play_load(
     locks: tuple[TimedLock | None, list[TimedLock]],
     solo_ms: list[float],
     seed: int,
-) -> None:
+) -> Level:
     """Every table at once, and the wallet read beside it; then what was measured."""
     fake = stack.fake
     db_lock, table_locks = locks
@@ -367,6 +421,7 @@ async def play_load(
         lock.reset()
     lag.start()
     cpu0, loop_cpu0, wall0 = time.process_time(), time.thread_time(), time.perf_counter()
+    wall_started = time.time()
     if profiler is not None:
         profiler.enable()
     peer = asyncio.create_task(peer_loop(stack, world, busy_peer, stop, args.peer_interval))
@@ -435,8 +490,25 @@ async def play_load(
     print("  REST requests (count, per action, route):")
     for route, n in routes.most_common(8):
         print(f"    {n:6d}  {n / per_action:5.2f}  {route}")
+    refused = Counter(r.limit for r in fake.rate_limited if r.at >= wall_started)
+    print(f"  refused with 429 by Discord's rate limits: {sum(refused.values())} "
+          f"(per channel {refused['user']}, global {refused['global']})")
+    dms, others = bot_token_requests(fake, requests_mark)
+    verdict = "within" if others / per_action <= REQUEST_GOAL else "OVER"
+    print(f"  on the bot's token (Discord's global limit): {others / per_action:.2f} requests per "
+          f"action besides DMs ({verdict} the goal of {REQUEST_GOAL}), {dms / per_action:.2f} DM "
+          f"requests per action; {(dms + others) / wall:.1f} requests/s in all")
     if profiler is not None:
         _print_profile(profiler)
+    return Level(
+        think=think,
+        rate=len(actions) / wall,
+        p99=p99,
+        requests_per_action=others / per_action,
+        dm_per_action=dms / per_action,
+        bot_rate=(dms + others) / wall,
+        refused_429=sum(refused.values()),
+    )
 
 
 def _print_profile(profiler: cProfile.Profile) -> None:
@@ -478,7 +550,7 @@ def _deep_size(roots: Iterable[object]) -> int:
 
 async def memory_phase(args: argparse.Namespace) -> None:
     tables = args.memory_tables
-    print(f"\n== Memory with {tables} live tables x {args.players} players "
+    print(f"\n== Memory with {tables} live tables x {args.players} players on {args.database} "
           f"(seated, a hand in progress, table message posted, hole cards sent)")
     gc.collect()
     marks: dict[str, float] = {"start": rss_mb()}
@@ -489,7 +561,10 @@ async def memory_phase(args: argparse.Namespace) -> None:
         marks["fake"] = rss_mb()
 
     async with running_stack(
-        world, bench_options(args.next_hand_delay), on_fake_started=fake_started
+        world,
+        bench_options(args.next_hand_delay),
+        on_fake_started=fake_started,
+        database=args.database,
     ) as stack:
         fake = stack.fake
         gc.collect()
@@ -511,7 +586,8 @@ async def memory_phase(args: argparse.Namespace) -> None:
         files, file_bytes = fake.retained_attachments()
         held = _deep_size(
             [fake.messages, fake.events, fake.interactions, fake.requests,
-             fake._interactions, fake._by_token, fake._attachments, fake._channel_log,
+             fake.state.interactions_by_id, fake.state.interactions_by_token,
+             fake.state.attachments, fake.state.channel_log,
              fake.sent_at, fake.acked_at]
         )
         mb = 1024 * 1024
@@ -568,6 +644,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.e2e", description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=50, help="tables playing at once")
     parser.add_argument("--players", type=int, default=3, help="players per table")
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="the storage backend (postgresql: a throwaway local server)")
     parser.add_argument("--actions", type=int, default=2000, help="actions to measure")
     parser.add_argument("--memory-tables", type=int, default=100, help="live tables for memory")
     parser.add_argument("--think", type=float, nargs="+", default=[1.5, 0.2],

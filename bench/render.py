@@ -19,7 +19,8 @@ from collections.abc import Callable
 from PIL import Image
 
 from bot.render import render_hole_cards, render_table, samples, warm_up
-from bot.render.encode import encode_palette_png, table_palette
+from bot.render.encode import encode_palette_png
+from bot.render.palettes import table_palette
 from bot.render.table import draw_table
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import secrets
 import sqlite3
 import statistics
 import tempfile
@@ -26,7 +25,9 @@ from pathlib import Path
 
 from bot.storage import Database, economy, hands, tables
 from bot.storage.db import Synchronous
-from bot.storage.hands import HandSeat, commitment_digest
+from bot.storage.hands import HandSeat
+from engine.cards import FULL_DECK
+from engine.commitment import DeckCommitment
 
 GUILD = 1
 USERS = (101, 102)
@@ -68,16 +69,15 @@ async def _appends(path: Path, n: int, synchronous: Synchronous) -> tuple[float,
         latencies: list[float] = []
         hand_no = 0
         while len(latencies) < n:
-            deck = list(range(52))
-            salt = secrets.token_hex(16)
+            deck = FULL_DECK
+            commitment = DeckCommitment.commit(deck)
             seats = [HandSeat(i, i + 1, user, 1000) for i, user in enumerate(USERS)]
             hand_id = await hands.start_hand(
                 db,
                 table.table_id,
                 config={"stacks": [1000, 1000]},
                 deck=deck,
-                deck_salt=salt,
-                deck_digest=commitment_digest(deck, salt),
+                commitment=commitment,
                 players=seats,
             )
             # A long hand's worth of actions, then the hand is voided to free the seats.

@@ -3,32 +3,29 @@
     poker-bot                 run the bot (settings from the environment and .env)
     poker-bot demo --out DIR  play a few hands among simulated players, no Discord needed
     poker-bot backup PATH     copy the live database safely (SQLite online backup)
+    poker-bot migrate-db --to postgresql://...   copy the database into an empty PostgreSQL one
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import discord
 
+from bot.invite import REQUIRED_PERMISSIONS, SCOPES, permission_names
 from bot.settings import Settings, SettingsError
 
-log = logging.getLogger("bot")
+if TYPE_CHECKING:
+    from bot.client import PokerBot
 
-# Exactly what the bot uses: it reads no messages, so no privileged intent and no Administrator.
-REQUIRED_PERMISSIONS = discord.Permissions(
-    view_channel=True,
-    send_messages=True,
-    send_messages_in_threads=True,
-    embed_links=True,
-    attach_files=True,
-    read_message_history=True,
-)
-SCOPES = ("bot", "applications.commands")
+log = logging.getLogger("bot")
 
 NO_TOKEN_HELP = """\
 poker-bot needs a Discord bot token, and none is set.
@@ -48,18 +45,6 @@ Try the game without Discord:  poker-bot demo --out demo-output
 """
 
 
-def invite_url(application_id: int) -> str:
-    return discord.utils.oauth_url(
-        application_id, permissions=REQUIRED_PERMISSIONS, scopes=SCOPES
-    )
-
-
-def permission_names() -> list[str]:
-    # discord.py iterates some permissions under their old aliases; say what the portal says.
-    aliases = {"read_messages": "view_channel"}
-    return sorted(aliases.get(name, name) for name, value in REQUIRED_PERMISSIONS if value)
-
-
 def _run_bot() -> int:
     try:
         settings = Settings.from_env()
@@ -76,15 +61,37 @@ def _run_bot() -> int:
             sys.stderr.write(f"poker-bot: {exc}\n")
         return 2
     discord.utils.setup_logging(level=settings.log_level_number)
-    from bot.app import build_bot
+    from bot.client import PokerBot
 
-    bot = build_bot(settings)
     try:
-        bot.run(settings.discord_token, log_handler=None)
+        asyncio.run(_serve(PokerBot(settings), settings.discord_token))
     except discord.LoginFailure:
         log.error("Discord refused the token: check DISCORD_TOKEN")
         return 2
+    except KeyboardInterrupt:
+        pass  # Ctrl-C before the signal handlers were in place: nothing was running yet
     return 0
+
+
+async def _serve(bot: PokerBot, token: str) -> None:
+    """Run until Discord closes us or a stop signal (Ctrl-C, SIGTERM) arrives; either way the
+    bot closes gracefully: tables send what they queued, then the connection and the database
+    close."""
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # not on every platform
+            loop.add_signal_handler(sig, stopping.set)
+    async with bot:
+        running = asyncio.create_task(bot.start(token), name="poker-bot")
+        stop = asyncio.create_task(stopping.wait(), name="stop-signal")
+        await asyncio.wait({running, stop}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.done():
+            log.info("stopping: sending what the tables queued, then closing")
+        await bot.close()
+        stop.cancel()
+        if running.done() and not running.cancelled():
+            running.result()  # a login failure surfaces here
 
 
 def _backup(path: str) -> int:
@@ -98,6 +105,30 @@ def _backup(path: str) -> int:
         sys.stderr.write(f"poker-bot backup: {exc}\n")
         return 1
     sys.stdout.write(f"backed up {settings.database_url} to {path}\n")
+    return 0
+
+
+def _migrate(target: str, source: str | None) -> int:
+    from bot.storage import Database, StorageError
+    from bot.storage.db import redact_url
+    from bot.storage.transfer import copy_database
+
+    async def copy(source_url: str) -> str:
+        async with await Database.open(source_url) as src, await Database.open(target) as dst:
+            report = await copy_database(src, dst)
+        rows = ", ".join(f"{name} {count:,}" for name, count in report.rows.items())
+        return (
+            f"copied {redact_url(source_url)} to {redact_url(target)}: {rows};"
+            f" {report.chips:,} chips, the invariant holds on both sides\n"
+        )
+
+    try:
+        settings = Settings.from_env(require_token=False)
+        summary = asyncio.run(copy(source or settings.database_url))
+    except (SettingsError, StorageError) as exc:
+        sys.stderr.write(f"poker-bot migrate-db: {exc}\n")
+        return 1
+    sys.stdout.write(summary)
     return 0
 
 
@@ -130,11 +161,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo.add_argument("--seed", type=int, default=None)
     backup = sub.add_parser("backup", help="copy the live database safely")
     backup.add_argument("path")
+    move = sub.add_parser(
+        "migrate-db", help="copy the whole database into an empty one (e.g. PostgreSQL)"
+    )
+    move.add_argument("--to", required=True, help="the target database URL (it must be empty)")
+    move.add_argument(
+        "--from", dest="source", default=None, help="the source (default: DATABASE_URL)"
+    )
     args = parser.parse_args(argv)
     if args.command == "demo":
         return _demo(args.out, args.hands, args.seed)
     if args.command == "backup":
         return _backup(args.path)
+    if args.command == "migrate-db":
+        return _migrate(args.to, args.source)
     return _run_bot()
 
 

@@ -1,150 +1,68 @@
-"""The Discord client: ``PokerBot`` (start-up sequence) and ``PokerTree`` (errors, deadlines).
+"""The Discord client: ``PokerBot``, and its whole life in one place.
 
-Start-up, in ``setup_hook`` (after login, before the gateway connects, so no interaction can
-arrive half-ready): open storage, load the cogs, register persistent buttons, sync the
-command schema only if it changed since the last sync.
+``setup_hook`` runs after login and before the gateway connects, so no interaction can arrive
+half-ready. In order, it:
+
+1. opens the game runtime (``bot.runtime.manager.GameRuntime.open``): the database, migrated and
+   checked, and every open table of the servers this process runs restored (its shards, and
+   the servers' leases: ``bot.runtime.ownership``);
+2. loads the cogs (one per feature area: ``/poker``, the action commands, ``/chips``);
+3. registers the persistent buttons, so buttons on messages posted before a restart still work;
+4. gives the command tree the catalogs' translator (:class:`CatalogTranslator`), so Discord's
+   command picker shows each user the descriptions in his language;
+5. syncs the command schema with Discord, only if it changed since the last sync.
+
+While running, it registers each server's economy as the server becomes available, notes the
+locale of every user who interacts (his direct messages are written in it), logs the invite
+link when ready, and answers any button press or form that no handler took (a forged or
+outdated one) so nobody is left with "interaction failed". ``close`` stops the tables first —
+their queued messages get a few seconds to go out — then the connection, then the database.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 import os
-import time
-from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 from discord.ui.dynamic import DynamicItem
 
-from .errors import report_error
-from .settings import Settings, apply_proxies
+from bot.errors import BotError, report_error
+from bot.guards import LATE_AFTER_SECONDS, InteractionClock, PokerTree, is_claimed
+from bot.i18n import DEFAULT_LOCALE, catalog, resolve_locale
+from bot.invite import invite_url
+from bot.runtime.config import RuntimeOptions
+from bot.runtime.manager import GameRuntime
+from bot.runtime.ownership import ShardPlan
+from bot.runtime.rendering import prepare
+from bot.settings import Settings, apply_proxies
+from bot.storage import StorageError
+from bot.ui import DYNAMIC_ITEMS, build_view
 
 log = logging.getLogger(__name__)
 
 # Cogs loaded at start-up; each module's ``setup(bot)`` adds its commands and buttons.
-DEFAULT_EXTENSIONS: tuple[str, ...] = ()
-
-# Discord gives 3 s to answer; past this an answer would likely be refused, so skip the work.
-LATE_AFTER_SECONDS = 2.5
-
-
-class ClosableStorage(Protocol):
-    async def close(self) -> None: ...
+EXTENSIONS: tuple[str, ...] = ("cogs.poker", "cogs.actions", "cogs.chips")
+# A press or a form no handler took within this long is answered as out of date.
+ORPHAN_AFTER = 1.5
+# Loggers that would write request bodies or SQL parameters (hole cards in a DM, the deck and
+# its secret seed) at DEBUG: they never go below INFO, whatever LOG_LEVEL says.
+PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite")
 
 
-StorageOpener = Callable[[Settings], Awaitable[ClosableStorage]]
-
-
-class InteractionClock:
-    """Tells how late an interaction reached us, immune to a wrong or jumping wall clock.
-
-    An interaction id is a snowflake stamped with Discord's clock when the user acted. Comparing
-    it with our wall clock would drop everything on a host whose clock is a few seconds off, so
-    each id is compared with the monotonic clock instead: ``discord_time - monotonic`` is a
-    constant minus the delivery delay, and the largest value seen recently stands for the
-    fastest delivery. How far an interaction falls below it is how late it is. The first
-    interactions after start-up therefore never count as late.
-    """
-
-    def __init__(
-        self,
-        limit: float = LATE_AFTER_SECONDS,
-        *,
-        window: int = 256,
-        monotonic: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.limit = limit
-        self._offsets: deque[float] = deque(maxlen=window)
-        self._monotonic = monotonic
-
-    def lateness(self, interaction_id: int) -> float:
-        created = discord.utils.snowflake_time(interaction_id).timestamp()
-        offset = created - self._monotonic()
-        self._offsets.append(offset)
-        return max(self._offsets) - offset
-
-    def is_late(self, interaction_id: int) -> bool:
-        return self.lateness(interaction_id) > self.limit
-
-
-def drop_if_late(interaction: discord.Interaction[Any]) -> bool:
-    """True (and a log line) when the interaction is too late to answer."""
-    clock = getattr(interaction.client, "interaction_clock", None)
-    if not isinstance(clock, InteractionClock):
-        return False
-    lateness = clock.lateness(interaction.id)
-    if lateness <= clock.limit:
-        return False
-    log.warning(
-        "dropping interaction %s from user %s: %.2fs late",
-        interaction.id,
-        interaction.user.id,
-        lateness,
-    )
-    return True
-
-
-class PokerTree(app_commands.CommandTree["PokerBot"]):
-    """The command tree: one error handler for every command, and a lateness gate."""
-
-    async def interaction_check(self, interaction: discord.Interaction[PokerBot], /) -> bool:
-        return not drop_if_late(interaction)
-
-    async def on_error(
-        self, interaction: discord.Interaction[PokerBot], error: app_commands.AppCommandError, /
-    ) -> None:
-        await report_error(interaction, error)
-
-
-class GuardedItem:
-    """Mixin for persistent buttons: ``class Fold(GuardedItem, DynamicItem[Button], template=...)``.
-
-    discord.py only logs exceptions from a dynamic item's callback; this routes them to the same
-    ephemeral reply as commands, and drops late presses. Subclasses implement ``handle``.
-    """
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return not drop_if_late(interaction)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await self.handle(interaction)
-        except Exception as error:
-            await report_error(interaction, error)
-
-    async def handle(self, interaction: discord.Interaction[Any]) -> None:
-        raise NotImplementedError
-
-
-class PokerView(discord.ui.View):
-    """A view whose errors become an ephemeral reply and whose late clicks are dropped."""
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return not drop_if_late(interaction)
-
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
-    ) -> None:
-        await report_error(interaction, error)
-
-
-class PokerModal(discord.ui.Modal):
-    """A modal whose errors become an ephemeral reply and whose late submits are dropped."""
-
-    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        return not drop_if_late(interaction)
-
-    # discord.py's Modal itself narrows View.on_error to this signature.
-    async def on_error(  # type: ignore[override]
-        self, interaction: discord.Interaction[Any], error: Exception, /
-    ) -> None:
-        await report_error(interaction, error)
+def silence_payload_loggers() -> None:
+    for name in PAYLOAD_LOGGERS:
+        logger = logging.getLogger(name)
+        if logger.getEffectiveLevel() < logging.INFO:
+            logger.setLevel(logging.INFO)
 
 
 async def command_schema_hash(
@@ -161,6 +79,37 @@ async def command_schema_hash(
     payload.sort(key=lambda entry: (int(entry.get("type", 1)), str(entry.get("name"))))
     encoded = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(encoded.encode()).hexdigest()
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Discord's command picker in each user's language: descriptions and choice names are
+    ``locale_str``s carrying their catalog key (``bot.interact.command_text``); for each
+    Discord locale with a catalog of its own (zh-TW, zh-CN) the key's words there. Names of
+    commands and options stay English, the same for everyone."""
+
+    KEPT = frozenset(
+        {
+            app_commands.TranslationContextLocation.command_name,
+            app_commands.TranslationContextLocation.group_name,
+            app_commands.TranslationContextLocation.parameter_name,
+        }
+    )
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        key = string.extras.get("key")
+        if not isinstance(key, str) or context.location in self.KEPT:
+            return None
+        tag = resolve_locale(locale)
+        # Only an exact catalog: Discord falls back to the English default by itself.
+        if tag == DEFAULT_LOCALE or tag != locale.value:
+            return None
+        text = catalog(tag).get(key)
+        return text or None
 
 
 class CommandSyncState:
@@ -192,8 +141,11 @@ class CommandSyncState:
         os.replace(temporary, self.path)
 
 
-class PokerBot(commands.Bot):
+class PokerBot(commands.AutoShardedBot):
     """The bot. Slash commands and buttons only: no privileged intents, no message content.
+
+    Sharded as ``SHARD_COUNT`` and ``SHARD_IDS`` say; without them discord.py asks Discord how
+    many shards the bot needs and runs them all in this process.
 
     ``apply_proxies(settings)`` runs here, before login, because discord.py reads the REST base
     when the first route is built. Extra keyword ``options`` go to ``commands.Bot`` (tests pass
@@ -204,23 +156,26 @@ class PokerBot(commands.Bot):
         self,
         settings: Settings,
         *,
-        extensions: Sequence[str] = DEFAULT_EXTENSIONS,
-        dynamic_items: Sequence[type[DynamicItem[Any]]] = (),
-        open_storage: StorageOpener | None = None,
+        runtime_options: RuntimeOptions | None = None,
+        extensions: Sequence[str] = EXTENSIONS,
+        dynamic_items: Sequence[type[DynamicItem[Any]]] = DYNAMIC_ITEMS,
         sync_state_path: Path | None = None,
         late_after: float = LATE_AFTER_SECONDS,
         **options: Any,
     ) -> None:
         apply_proxies(settings)
+        silence_payload_loggers()
         intents = discord.Intents.none()
         # Guild and channel objects (GUILD_CREATE) are all the bot needs from the gateway.
         intents.guilds = True
         options.setdefault("max_messages", None)
         options.setdefault("chunk_guilds_at_startup", False)
-        options.setdefault(
-            "allowed_mentions",
-            discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
-        )
+        # Nothing pings anybody unless a message says so (the player to act, and only him).
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        if settings.shard_count is not None:
+            options.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            options.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -229,10 +184,12 @@ class PokerBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        self.runtime_options = (
+            runtime_options if runtime_options is not None else RuntimeOptions.from_env()
+        )
         self.extension_names: tuple[str, ...] = tuple(extensions)
         self.dynamic_item_types: tuple[type[DynamicItem[Any]], ...] = tuple(dynamic_items)
-        self._storage_opener = open_storage
-        self.storage: ClosableStorage | None = None
+        self.runtime: GameRuntime | None = None
         self.interaction_clock = InteractionClock(late_after)
         self.sync_state = CommandSyncState(
             sync_state_path
@@ -240,27 +197,29 @@ class PokerBot(commands.Bot):
             else settings.data_dir / "command_sync.json"
         )
         self.last_sync_changed: bool | None = None
+        self._orphan_checks: set[asyncio.Task[None]] = set()
+
+    # -- start-up --------------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
-        await self.open_storage()
-        await self.load_cogs()
-        self.register_persistent_items()
-        self.last_sync_changed = await self.sync_commands_if_changed()
-
-    async def open_storage(self) -> None:
-        if self._storage_opener is not None and self.storage is None:
-            self.storage = await self._storage_opener(self.settings)
-
-    async def load_cogs(self) -> None:
+        # The first table of the day should not wait for fonts and card art to load.
+        warming = asyncio.create_task(prepare(), name="renderer-warm-up")
+        self.runtime = await GameRuntime.open(
+            self,
+            self.settings.database_url,
+            self.runtime_options,
+            build_view,
+            ShardPlan(self.settings.shard_count, self.settings.shard_ids),
+        )
+        self.runtime.keep(warming)
         for name in self.extension_names:
             # A cog that fails to load must stop start-up: a half-working table is worse.
             await self.load_extension(name)
             log.info("loaded %s", name)
-
-    def register_persistent_items(self) -> None:
-        """Buttons on old messages keep working after a restart through these templates."""
         if self.dynamic_item_types:
             self.add_dynamic_items(*self.dynamic_item_types)
+        await self.tree.set_translator(CatalogTranslator())
+        self.last_sync_changed = await self.sync_commands_if_changed()
 
     def sync_scope(self) -> discord.Object | None:
         dev_guild = self.settings.dev_guild_id
@@ -290,14 +249,67 @@ class PokerBot(commands.Bot):
         log.info("synced %d commands (%s)", len(synced), scope)
         return True
 
+    # -- while running ---------------------------------------------------------------------
+
     async def on_ready(self) -> None:
         user = self.user
         log.info("ready as %s (%s) in %d guilds", user, user.id if user else "?", len(self.guilds))
+        if self.application_id is not None:
+            log.info("invite the bot with: %s", invite_url(self.application_id))
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self._register_guild(guild)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self._register_guild(guild)
+
+    async def _register_guild(self, guild: discord.Guild) -> None:
+        if self.runtime is None:
+            return
+        try:
+            await self.runtime.ensure_guild(guild.id)
+        except StorageError:
+            log.exception("could not register guild %d", guild.id)
+
+    async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
+        if self.runtime is None or before.preferred_locale == after.preferred_locale:
+            return
+        try:
+            await self.runtime.guild_locale_changed(after.id, after.preferred_locale)
+        except Exception:
+            log.exception("could not follow the new locale of guild %d", after.id)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if self.runtime is not None and interaction.user is not None:
+            # His client's language, for the DMs he will get (stored only when it changes).
+            self.runtime.note_locale(interaction.user.id, interaction.locale)
+        if interaction.type in (
+            discord.InteractionType.component,
+            discord.InteractionType.modal_submit,
+        ):
+            task = asyncio.create_task(self._answer_orphan(interaction))
+            self._orphan_checks.add(task)
+            task.add_done_callback(self._orphan_checks.discard)
+
+    async def _answer_orphan(self, interaction: discord.Interaction[Any]) -> None:
+        """A press or a form that no handler took (handlers claim theirs at once): answer it,
+        rather than let Discord tell the user the interaction failed."""
+        await asyncio.sleep(ORPHAN_AFTER)
+        if is_claimed(interaction) or interaction.response.is_done():
+            return
+        runtime = self.runtime
+        if runtime is None or not await runtime.serves(interaction.guild_id):
+            return  # another process runs this server, and answers
+        log.info("answering unclaimed interaction %s (%s)", interaction.id, interaction.data)
+        await report_error(interaction, BotError("command_outdated"))
+
+    # -- stopping --------------------------------------------------------------------------
 
     async def close(self) -> None:
+        runtime, self.runtime = self.runtime, None
         try:
-            await super().close()
+            if runtime is not None:
+                # Tables first, while the connection can still carry their last messages.
+                await runtime.close()
         finally:
-            storage, self.storage = self.storage, None
-            if storage is not None:
-                await storage.close()
+            await super().close()

@@ -36,7 +36,8 @@ from bot.runtime.results import player_results
 from bot.storage import Database, economy, invariant, tables
 from bot.storage import hands as hand_store
 from bot.storage.hands import HandSeat
-from engine.cards import FULL_DECK, Card, DeckCommitment, shuffled_deck
+from engine.cards import FULL_DECK, Card, shuffled_deck
+from engine.commitment import DeckCommitment, seen_positions
 from engine.hand import Action, ActionKind, Hand
 from engine.phh import final_stacks, load_hand, replay
 from engine.table import PlayerId, Table, TableOptions
@@ -78,8 +79,8 @@ class _HandRecord:
     number: int
     players: list[str]
     button: str
-    salt_hex: str
-    digest_hex: str
+    root_hex: str
+    opened: int  # deck positions opened after the hand (the cards everybody saw)
     verified: bool
     pots: list[str]
     showdown: bool
@@ -218,10 +219,10 @@ class _Demo:
         if self.seeded:
             deck = list(FULL_DECK)
             self.deck_rng.shuffle(deck)
-            # A salt from the seed keeps the digests reproducible; it is revealed after the
-            # hand anyway, and nobody plays against these decks.
-            salt = self.deck_rng.randbytes(32)
-            return tuple(deck), DeckCommitment.commit(deck, salt)
+            # A commitment seed from the run's seed keeps the roots reproducible; nobody plays
+            # against these decks.
+            seed = self.deck_rng.randbytes(32)
+            return tuple(deck), DeckCommitment.commit(deck, seed)
         real = shuffled_deck()
         return real, DeckCommitment.commit(real)
 
@@ -244,8 +245,7 @@ class _Demo:
             self.table_id,
             config=hand.config,
             deck=deck,
-            deck_salt=commitment.salt_hex,
-            deck_digest=commitment.digest_hex,
+            commitment=commitment,
             players=[
                 HandSeat(i, seat, self.players[pid].user_id, hand.config.stacks[i])
                 for i, (seat, pid) in enumerate(
@@ -311,13 +311,16 @@ class _Demo:
                 hand_names, hand.config.stacks, result.stacks, strict=True
             )
         ]
+        openings = commitment.open_many(
+            deck, seen_positions(hand.config.players, len(hand.board), result.shown)
+        )
         record = _HandRecord(
             number=number,
             players=hand_names,
             button=self.button_name(),
-            salt_hex=commitment.salt_hex,
-            digest_hex=commitment.digest_hex,
-            verified=commitment.matches(deck),
+            root_hex=commitment.root_hex,
+            opened=len(openings),
+            verified=all(opening.verify(commitment.root_hex) for opening in openings),
             pots=pots,
             showdown=result.showdown,
             stacks=stacks,
@@ -380,9 +383,9 @@ def _summary(
     ]
     for r in records:
         lines.append(f"Hand #{r.number}: {', '.join(r.players)} (button {r.button})")
-        lines.append(f"  deck commitment sha256 {r.digest_hex}")
+        lines.append(f"  deck commitment (Merkle root) {r.root_hex}")
         lines.append(
-            f"  revealed salt {r.salt_hex}: {'verified' if r.verified else 'DOES NOT VERIFY'}"
+            f"  {r.opened} seen card(s) opened: {'verified' if r.verified else 'DOES NOT VERIFY'}"
         )
         lines.extend(f"  {pot}" for pot in r.pots)
         lines.append(f"  {'showdown' if r.showdown else 'won without showdown'}")

@@ -4,61 +4,54 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from engine.errors import EngineError
+from engine.errors import CodedError, EngineError
 
-from .i18n import has_message, t
-from .storage.errors import StorageError
+from .i18n import has_message, number, option_label, t
 
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
-
-# Storage refusals that mean a bug or a damaged database rather than a user's mistake: still
-# told as a sentence, but logged with the traceback.
-INTERNAL_STORAGE_CODES = frozenset(
-    {
-        "bad_id",
-        "bad_json",
-        "bad_deck",
-        "bad_players",
-        "bad_state",
-        "seat_mismatch",
-        "action_out_of_order",
-        "hand_chips_mismatch",
-        "deck_commitment_mismatch",
-        "hand_corrupt",
-        "engine_missing",
-        "schema_too_new",
-        "migration_failed",
-        "invariant_broken",
-        "database_missing",
-        "sqlite_too_old",
-        "unknown_guild",
-        "hand_not_running",
-    }
-)
+# Refusal parameters that are chip amounts: written as the reader's locale writes numbers.
+AMOUNT_PARAMS = frozenset({"amount", "maximum", "minimum", "to_call", "chip_unit", "balance",
+                           "stack"})
+# Parameters that name an option or a setting: shown in the reader's words, not as identifiers.
+NAME_PARAMS = frozenset({"option", "name", "field"})
 
 
-class BotError(Exception):
-    """An expected refusal to show the user: ``code`` names the message ``error.<code>``.
+class BotError(CodedError):
+    """An expected refusal by the bot itself (its message is ``error.<code>``).
 
     >>> str(BotError("cooldown", retry_after=3))
     'cooldown: retry_after=3'
     """
 
-    def __init__(self, code: str, /, **params: object) -> None:
-        self.code = code
-        self.params: dict[str, object] = params
-        detail = ", ".join(f"{key}={value!r}" for key, value in params.items())
-        super().__init__(f"{code}: {detail}" if detail else code)
 
-    def message(self, locale: object = None) -> str:
-        return t(f"error.{self.code}", locale, **self.params)
+def coded_message(error: CodedError, locale: object = None) -> tuple[str, bool]:
+    """A refusal from any layer as ``(sentence, expected)``: one catalog key per code."""
+    if error.internal:
+        return t("error.internal", locale), False
+    key = f"error.{error.code}"
+    if not has_message(key, locale):
+        # A code without a sentence is a gap in the catalog (a test guards against it); an
+        # engine refusal still means "not allowed", anything else is our fault.
+        if isinstance(error, EngineError):
+            return t("error.illegal_action", locale), True
+        return t("error.internal", locale), False
+    params: dict[str, object] = {"option": "amount", **error.params}
+    for name, value in params.items():
+        if name in AMOUNT_PARAMS and isinstance(value, int) and not isinstance(value, bool):
+            params[name] = number(value, locale)
+        elif name in NAME_PARAMS and isinstance(value, str):
+            params[name] = option_label(value, locale)
+        elif name == "permissions" and isinstance(value, list | tuple):
+            params[name] = permission_list([str(v) for v in value], locale)
+    return t(key, locale, **params), True
 
 
 def locale_of(interaction: discord.Interaction[Any]) -> object:
@@ -66,8 +59,14 @@ def locale_of(interaction: discord.Interaction[Any]) -> object:
     return interaction.locale or interaction.guild_locale
 
 
-def _permission_names(names: list[str]) -> str:
-    return ", ".join(name.replace("_", " ") for name in names)
+def permission_list(names: Sequence[str], locale: object = None) -> str:
+    """Permissions as Discord's own settings name them in the reader's language."""
+    words = [
+        t(f"permission.{name}", locale) if has_message(f"permission.{name}", locale)
+        else name.replace("_", " ")
+        for name in names
+    ]
+    return t("list.separator", locale).join(words)
 
 
 def unwrap(error: BaseException) -> BaseException:
@@ -80,30 +79,22 @@ def unwrap(error: BaseException) -> BaseException:
 def describe_error(error: BaseException, locale: object = None) -> tuple[str, bool]:
     """``(message for the user, expected)``; unexpected errors also deserve a log traceback."""
     error = unwrap(error)
-    if isinstance(error, BotError):
-        return error.message(locale), True
-    if isinstance(error, EngineError):
-        key = f"engine.{error.code}"
-        if has_message(key, locale):
-            return t(key, locale, **error.params), True
-        return t("error.illegal_action", locale), True
-    if isinstance(error, StorageError):
-        key = f"storage.{error.code}"
-        if has_message(key, locale):
-            return t(key, locale, **error.params), error.code not in INTERNAL_STORAGE_CODES
-        return t("error.internal", locale), False
+    if isinstance(error, CodedError):
+        return coded_message(error, locale)
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("error.cooldown", locale, retry_after=f"{error.retry_after:.0f}"), True
     if isinstance(error, app_commands.MissingPermissions):
-        names = _permission_names(error.missing_permissions)
+        names = permission_list(error.missing_permissions, locale)
         return t("error.missing_permissions", locale, permissions=names), True
     if isinstance(error, app_commands.BotMissingPermissions):
-        names = _permission_names(error.missing_permissions)
+        names = permission_list(error.missing_permissions, locale)
         return t("error.bot_missing_permissions", locale, permissions=names), True
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("error.guild_only", locale), True
     if isinstance(error, app_commands.TransformerError):
-        return t("error.bad_option", locale, option=str(error.value)), True
+        # discord.py does not say which option failed; the value itself tells the user.
+        value = discord.utils.escape_markdown(str(error.value))[:50]
+        return t("error.bad_value", locale, value=value), True
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         return t("error.command_outdated", locale), True
     if isinstance(error, app_commands.CheckFailure):

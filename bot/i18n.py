@@ -1,10 +1,13 @@
 """Message catalogs: ``t(key, locale, **params)`` in the user's language, English as fallback.
 
-Catalogs are JSON files in ``bot/locales`` named by language tag (``en.json``, later
-``zh-CN.json``, ``zh-TW.json``). A Discord locale such as ``zh-CN`` or ``en-US`` picks the
-exact catalog first, then its base language, then English; a key missing from a catalog also
-falls back to English, and a key missing everywhere shows as the key itself, so a missing
-translation never breaks a reply.
+Catalogs are JSON files in ``bot/locales`` named by language tag: ``en.json``, ``zh-TW.json``
+and ``zh-CN.json``. A Discord locale such as ``zh-CN`` or ``en-US`` picks the exact catalog
+first, then its base language; any other Chinese variant (``zh-HK``, ``zh``) reads Traditional
+Chinese, the written language of the rules the bot deals by; everything else reads English. A
+key missing from a catalog also falls back to English, and a key missing everywhere shows as the
+key itself, so a missing translation never breaks a reply.
+
+Numbers in messages go through :func:`number`, the one formatter of every amount.
 """
 
 from __future__ import annotations
@@ -21,6 +24,10 @@ log = logging.getLogger(__name__)
 
 LOCALES_DIR = Path(__file__).with_name("locales")
 DEFAULT_LOCALE = "en"
+# The catalogs a server may choose for its channel messages (``/chips settings language``).
+LANGUAGES = ("en", "zh-TW", "zh-CN")
+# Where a Chinese locale without a catalog of its own goes (zh-HK, zh-MO, zh-SG, zh).
+CHINESE_FALLBACK = "zh-TW"
 
 
 def _locale_tag(locale: object) -> str | None:
@@ -48,6 +55,11 @@ def catalog(name: str) -> Mapping[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
+@cache
+def _by_case() -> dict[str, str]:
+    return {name.lower(): name for name in available_locales()}
+
+
 def resolve_locale(*candidates: object) -> str:
     """The first candidate locale that has a catalog (exact tag, then base language)."""
     known = available_locales()
@@ -57,9 +69,15 @@ def resolve_locale(*candidates: object) -> str:
             continue
         if tag in known:
             return tag
-        base = tag.split("-", 1)[0]
-        if base in known:
-            return base
+        by_case = _by_case()
+        lowered = tag.lower().replace("_", "-")
+        if lowered in by_case:
+            return by_case[lowered]
+        base = lowered.split("-", 1)[0]
+        if base in by_case:
+            return by_case[base]
+        if base == "zh" and CHINESE_FALLBACK in known:
+            return CHINESE_FALLBACK
     return DEFAULT_LOCALE
 
 
@@ -94,3 +112,21 @@ def t(key: str, /, locale: object = None, **params: Any) -> str:
 
 def has_message(key: str, locale: object = None) -> bool:
     return key in catalog(resolve_locale(locale)) or key in catalog(DEFAULT_LOCALE)
+
+
+def number(value: int, locale: object = None) -> str:
+    """An amount as the locale writes it, in full: ``12,500`` (never abbreviated, so nobody
+    has to work out what 1.25萬 was).
+
+    >>> number(1234567, "zh-TW"), number(-5000, "en-US"), number(999, "zh-CN")
+    ('1,234,567', '-5,000', '999')
+    """
+    separator = t("number.thousands_separator", locale)
+    return f"{value:,}".replace(",", separator)
+
+
+def option_label(name: str, locale: object = None) -> str:
+    """An option as users read it in a sentence ("the buy-in"), not its identifier
+    (``buy_in``); a name without a label is shown as it is."""
+    key = f"label.{name}"
+    return t(key, locale) if has_message(key, locale) else name

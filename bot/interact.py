@@ -2,34 +2,50 @@
 
 The cogs (``cogs/``) and the persistent buttons (``bot.ui``) are thin adapters over these
 functions, so a fold is the same fold whether typed or clicked. Replies are ephemeral and in the
-user's language; refusals are raised (``BotError``, ``EngineError``, ``StorageError``) and turned
-into a sentence by the tree's single error handler.
+user's language; refusals are raised (any ``CodedError``) and turned into a sentence by the
+single error handler. A reply that needs more than a look-up (drawing an image, building a file)
+is deferred first, so Discord's 3 s deadline is never at stake.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord import app_commands
 
+from bot.amounts import read_optional_chips
 from bot.errors import BotError, locale_of
-from bot.i18n import t
+from bot.guards import ARRIVED
+from bot.i18n import DEFAULT_LOCALE, t
+from bot.invite import missing_in_channel
 from bot.presenter import ack_text, hole_cards_view, labels_for
 from bot.render import render_hole_cards
-from bot.runtime.messenger import image_file
+from bot.runtime.manager import GameRuntime
+from bot.runtime.messenger import NOBODY, Press, image_file
 from bot.runtime.rendering import render
-from bot.storage.errors import MAX_AMOUNT
 from engine.hand import ActionKind, PreAction
 
 if TYPE_CHECKING:
-    from bot.runtime.manager import GameRuntime
     from bot.runtime.runner import TableRunner
+
+# How long after a press arrived the table update may still answer it; Discord allows 3 s, and
+# the private confirmation needs time to travel too.
+ANSWER_WITHIN = 2.0
+
+
+def command_text(key: str) -> app_commands.locale_str:
+    """The words of a command, an option or a choice: English is what Discord shows by
+    default; the key lets the client's translator (``bot.client.CatalogTranslator``) give
+    Discord the other catalogs' words, so its command picker speaks each user's language."""
+    return app_commands.locale_str(t(key, DEFAULT_LOCALE), key=key)
 
 
 def runtime_of(interaction: discord.Interaction[Any]) -> GameRuntime:
-    from bot.runtime.manager import GameRuntime
-
-    runtime = getattr(interaction.client, "storage", None)
+    runtime = getattr(interaction.client, "runtime", None)
     if not isinstance(runtime, GameRuntime):
         raise BotError("not_ready")
     return runtime
@@ -60,38 +76,19 @@ def require_host(interaction: discord.Interaction[Any], runner: TableRunner) -> 
         raise BotError("not_host")
 
 
-def whole_chips(value: object, option: str) -> int:
-    """A chip amount typed by a user. Discord's own checks run in its client only, so a crafted
-    request can carry anything: refuse non-integers, zero, negatives and absurd sizes here."""
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise BotError("amount_not_whole", option=option)
-    if isinstance(value, str):
-        text = value.strip().replace(",", "").replace("_", "")
-        if text.lstrip("-").isdigit():
-            value = int(text)
-        else:
-            try:
-                value = float(text)
-            except ValueError:
-                raise BotError("amount_not_whole", option=option) from None
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise BotError("amount_not_whole", option=option)
-        value = int(value)
-    if value <= 0:
-        raise BotError("amount_not_positive", option=option)
-    if value > MAX_AMOUNT:
-        raise BotError("amount_too_large", option=option, maximum=MAX_AMOUNT)
-    return value
+def require_channel_access(interaction: discord.Interaction[Any]) -> None:
+    """The bot must be able to show a table here: name whatever it lacks."""
+    thread = isinstance(interaction.channel, discord.Thread)
+    missing = missing_in_channel(interaction.app_permissions, thread=thread)
+    if missing:
+        # Named in the reader's language when the refusal is written (bot.errors).
+        raise BotError("bot_missing_permissions", permissions=tuple(missing))
 
 
-def whole_number(value: object, option: str, low: int, high: int) -> int:
-    """A count or a number of seconds in ``low..high`` (seats, timer)."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BotError("out_of_range", option=option, minimum=low, maximum=high)
-    return value
+async def defer(interaction: discord.Interaction[Any]) -> None:
+    """Answer "thinking…" now (privately); the reply follows. For work beyond a look-up."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
 
 
 async def reply(
@@ -99,12 +96,14 @@ async def reply(
     content: str,
     *,
     file: discord.File | None = None,
+    files: list[discord.File] | None = None,
     view: discord.ui.View | None = None,
     ephemeral: bool = True,
 ) -> None:
-    kwargs: dict[str, Any] = {"ephemeral": ephemeral}
-    if file is not None:
-        kwargs["file"] = file
+    kwargs: dict[str, Any] = {"ephemeral": ephemeral, "allowed_mentions": NOBODY}
+    attached = [*(files or ()), *([file] if file is not None else [])]
+    if attached:
+        kwargs["files"] = attached
     if view is not None:
         kwargs["view"] = view
     if interaction.response.is_done():
@@ -118,31 +117,100 @@ async def play(
     runner: TableRunner,
     kind: ActionKind,
     amount: object = None,
+    *,
+    ref: tuple[int, int] | None = None,
+    pressed: bool = False,
 ) -> None:
-    """Act for the user; the reply confirms what was stored."""
-    chips = None if amount is None else whole_chips(amount, "amount")
-    taken = await runner.act(interaction.user.id, kind, chips)
-    await reply(interaction, ack_text(taken, locale_of(interaction)))
+    """Act for the user, then confirm what was stored: a press of the table message's buttons
+    (``pressed``) is answered by the table's own update when it can go out in time, anything
+    else privately."""
+    chips = read_optional_chips(amount, "amount")
+    taken = await runner.act(interaction.user.id, kind, chips, ref=ref)
+    await confirm(interaction, runner, ack_text(taken, locale_of(interaction)), pressed=pressed)
+
+
+async def confirm(
+    interaction: discord.Interaction[Any], runner: TableRunner, text: str, *, pressed: bool
+) -> None:
+    """Tell the user his input was taken: through the table's own update when he pressed one
+    of its buttons and that update goes out in time, else privately with ``text``."""
+    press = runner.messenger.answer(interaction) if pressed else None
+    if press is not None and await _answered_by_table(interaction, press):
+        return
+    await reply(interaction, text)
+
+
+async def vote_runs(
+    interaction: discord.Interaction[Any],
+    runner: TableRunner,
+    twice: bool,
+    ref: tuple[int, int] | None,
+) -> None:
+    await runner.vote_runs(interaction.user.id, twice, ref)
+    key = "reply.voted_twice" if twice else "reply.voted_once"
+    await confirm(interaction, runner, t(key, locale_of(interaction)), pressed=True)
+
+
+async def straddle(
+    interaction: discord.Interaction[Any], runner: TableRunner, *, always: bool
+) -> None:
+    asking = await runner.straddle(interaction.user.id, always=always)
+    kind = "always" if always else "next"
+    state = "on" if asking else "off"
+    await reply(interaction, t(f"reply.straddle_{kind}_{state}", locale_of(interaction)))
+
+
+async def hunt_rabbit(
+    interaction: discord.Interaction[Any],
+    runner: TableRunner,
+    ref: tuple[int, int] | None,
+) -> None:
+    await runner.hunt_rabbit(interaction.user.id, None if ref is None else ref[0])
+    await reply(interaction, t("reply.rabbit", locale_of(interaction)))
+
+
+async def _answered_by_table(interaction: discord.Interaction[Any], press: Press) -> bool:
+    """Wait (within Discord's 3 s) for the table update to answer the press; True if it did."""
+    arrived = interaction.extras.get(ARRIVED, time.monotonic())
+    left = arrived + ANSWER_WITHIN - time.monotonic()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(press.answered.wait(), max(0.0, left))
+    if press.take():
+        return False  # the update did not start in time: confirm privately
+    # The update is going out through this press: let it finish.
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(press.answered.wait(), ANSWER_WITHIN)
+    return interaction.response.is_done()
 
 
 async def preselect(
-    interaction: discord.Interaction[Any], runner: TableRunner, pre: PreAction
+    interaction: discord.Interaction[Any],
+    runner: TableRunner,
+    pre: PreAction,
+    ref: tuple[int, int] | None = None,
 ) -> None:
-    chosen = await runner.preselect(interaction.user.id, pre)
+    hand_number = None if ref is None else ref[0]
+    chosen = await runner.preselect(interaction.user.id, pre, hand_number=hand_number)
     await reply(interaction, t(f"preselect.{chosen.value}", locale_of(interaction)))
 
 
 async def show_my_cards(interaction: discord.Interaction[Any], runner: TableRunner) -> None:
     """The player's hole cards as an image and text, visible to him only."""
     locale = locale_of(interaction)
-    cards = runner.my_cards(interaction.user.id, locale)
+    cards = runner.my_cards(interaction.user.id, locale)  # refuses at once if he has none
     view = hole_cards_view(cards.hand, cards.index, cards.caption, locale)
-    image = await render(render_hole_cards, view, labels_for(runner.locale))
+    await defer(interaction)
+    image = await render(render_hole_cards, view, labels_for(locale))
     await reply(interaction, cards.text, file=image_file(image))
 
 
-async def show_cards(interaction: discord.Interaction[Any], runner: TableRunner) -> None:
-    await runner.show_cards(interaction.user.id)
+async def show_cards(
+    interaction: discord.Interaction[Any],
+    runner: TableRunner,
+    ref: tuple[int, int] | None = None,
+) -> None:
+    hand_number = None if ref is None else ref[0]
+    await runner.show_cards(interaction.user.id, hand_number=hand_number)
     await reply(interaction, t("reply.shown", locale_of(interaction)))
 
 

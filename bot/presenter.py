@@ -11,20 +11,21 @@ showdown (``hand.shown``); mucked and folded hands never do.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
-from functools import cache
+from dataclasses import dataclass
 
-from bot.i18n import has_message, resolve_locale, t
+from discord.utils import escape_markdown, escape_mentions
+
+from bot.i18n import number, t
 from bot.render import HoleCardsView, Labels, PotView, SeatState, SeatView, Street, TableView
-from bot.render.labels import format_chips
+from bot.render.labels import catalog_labels, hand_words
+from bot.render.model import MAX_SEATS as MAX_RENDER_SEATS
 from bot.render.model import Blind
-from bot.runtime.results import chips_won
 from engine.cards import Card, format_card, pretty_cards
 from engine.evaluator import HandRank
-from engine.hand import ActionTaken, Hand, HandMucked, Legal
+from engine.hand import ActionTaken, Hand, HandMucked, Legal, StraddleMode
 from engine.table import PlayerState, Table
 
-MAX_RENDER_SEATS = 10  # the table image draws up to ten seats
+__all__ = ["MAX_RENDER_SEATS"]
 
 
 # --- words -------------------------------------------------------------------------------
@@ -32,30 +33,28 @@ MAX_RENDER_SEATS = 10  # the table image draws up to ten seats
 
 def labels_for(locale: object) -> Labels:
     """The renderer's words from the catalog (``render.<field>``), per catalog language."""
-    return _labels(resolve_locale(locale))
-
-
-@cache
-def _labels(tag: str) -> Labels:
-    values: dict[str, object] = {}
-    for f in fields(Labels):
-        key = f"render.{f.name}"
-        if not has_message(key, tag):
-            continue  # the renderer's own English stays
-        text = t(key, tag)
-        if f.name in ("rank_names", "suit_names"):
-            values[f.name] = tuple(part.strip() for part in text.split(","))
-        else:
-            values[f.name] = text
-    return Labels(**values)  # type: ignore[arg-type]
+    return catalog_labels(locale)
 
 
 def chips(amount: int, locale: object = None) -> str:
-    return format_chips(amount, labels_for(locale).thousands_separator)
+    """Every amount of every message, as the reader's locale writes numbers."""
+    return number(amount, locale)
 
 
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
+
+
+def safe_text(text: str) -> str:
+    """User-supplied text (a display name) as it may appear in a message: no markdown, no
+    masked link, no mention or @everyone. Images and alt text take the raw name."""
+    return escape_mentions(escape_markdown(text))
+
+
+def decision_number(hand: Hand) -> int:
+    """How many decisions of this hand have been taken: names the one now due, so a button
+    drawn for it cannot act on a later one (a double click acts once)."""
+    return sum(1 for event in hand.events if isinstance(event, ActionTaken))
 
 
 def cards_text(cards: Sequence[Card]) -> str:
@@ -63,14 +62,11 @@ def cards_text(cards: Sequence[Card]) -> str:
     return pretty_cards(cards)
 
 
-def describe_rank(rank: HandRank, locale: object = None) -> str:
-    """A hand's name in the catalog's words, e.g. "Two pair, jacks and fours, ace kicker"."""
+def describe_rank(rank: HandRank, locale: object = None, *, short: bool = False) -> str:
+    """A hand's name in the catalog's words, e.g. "Two pair, jacks and fours, ace kicker";
+    ``short``: what an image's badge holds ("Jacks and fours")."""
     code, ranks = rank.describe_parts()
-    words: dict[str, str] = {}
-    for k, r in enumerate(ranks):
-        words[f"s{k}"] = t(f"rank.one.{r}", locale)
-        words[f"p{k}"] = t(f"rank.many.{r}", locale)
-    return t(f"hand.{code}", locale, **words)
+    return hand_words(code, ranks, locale, short=short)
 
 
 def pot_name(index: int, count: int, locale: object = None) -> str:
@@ -113,32 +109,77 @@ class Scene:
     locale: object = None
     away: frozenset[int] = frozenset()
     commitment: str | None = None  # the deck's SHA-256 digest for the hand shown
-    deadline: int | None = None  # Unix time the player to act runs out of time
     dealing: bool = False
     closed: bool = False
+    run_vote: RunVote | None = None  # the players of an all-in hand deciding how many runs
+
+
+@dataclass(frozen=True, slots=True)
+class RunVote:
+    """Who agreed to run it twice so far (player indices), and until when (Unix seconds)."""
+
+    agreed: frozenset[int]
+    deadline: int
 
 
 @dataclass(frozen=True, slots=True)
 class ButtonSpec:
-    """A button under a message; ``bot.ui`` makes the component (``poker:<table>:<action>``)."""
+    """A button under a message; ``bot.ui`` makes the component.
+
+    ``ref`` is the (hand number, decision number) the button was drawn for: a press acts only
+    on that decision (actions) or that hand (pre-selections, showing).
+    """
 
     action: str
     label: str
     style: str = "secondary"  # primary, secondary, success or danger
     arg: int | None = None
     row: int = 0
+    ref: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPrompt:
+    """The line that names the player to act. Its countdown is filled in when the message goes
+    out, because that is when his time starts (``bot.runtime.clock``)."""
+
+    marker: tuple[int, int]  # (hand number, decision number)
+    player_id: int
+    line: str  # with ``{deadline}`` where the countdown goes
 
 
 @dataclass(frozen=True, slots=True)
 class TableMessage:
-    content: str
+    head: str
     view: TableView
     buttons: tuple[ButtonSpec, ...] = ()
-    hand_number: int = 0  # the hand it shows: buttons act only on the hand they were shown for
+    hand_number: int = 0  # the hand it shows
+    prompt: TurnPrompt | None = None
+    tail: str = ""
+
+    def text(self, deadline: int | None = None) -> str:
+        """The message as sent; ``deadline`` (Unix seconds) fills the prompt's countdown."""
+        lines = [self.head]
+        if self.prompt is not None:
+            countdown = f"<t:{deadline}:R>" if deadline is not None else "\u2014"
+            lines.append(self.prompt.line.replace("{deadline}", countdown))
+        if self.tail:
+            lines.append(self.tail)
+        return "\n".join(lines)
+
+    @property
+    def content(self) -> str:
+        return self.text()
 
 
 def name_of(scene: Scene, player_id: int) -> str:
+    """The raw display name (for images and alt text, which render no markdown)."""
     return scene.names.get(player_id) or t("player.unknown", scene.locale, id=player_id)
+
+
+def text_name(scene: Scene, player_id: int) -> str:
+    """The display name as a message may carry it (escaped)."""
+    return safe_text(name_of(scene, player_id))
 
 
 def _hand_index(table: Table, seat: int, player_id: int) -> int | None:
@@ -148,7 +189,9 @@ def _hand_index(table: Table, seat: int, player_id: int) -> int | None:
     return i if table.hand_players[i] == player_id else None
 
 
-def _seat_view(scene: Scene, seat: int, mucked: set[int], won: list[int] | None) -> SeatView | None:
+def _seat_view(
+    scene: Scene, seat: int, mucked: set[int], won: tuple[int, ...] | None
+) -> SeatView | None:
     table = scene.table
     occupant = table.seat(seat)
     if occupant is None:
@@ -185,12 +228,13 @@ def _seat_view(scene: Scene, seat: int, mucked: set[int], won: list[int] | None)
             else (None, None)
         )
     best_five: tuple[str, ...] = ()
-    hand_name = ""
+    hand_name = hand_label = ""
     if i in hand.shown and hand.is_over and len(hand.board) == 5:
         rank = hand.rank(i)
         if rank is not None:
             best_five = tuple(format_card(c) for c in rank.cards)
             hand_name = describe_rank(rank, scene.locale)
+            hand_label = describe_rank(rank, scene.locale, short=True)
     return SeatView(
         name,
         stack=hand.stacks[i],
@@ -204,6 +248,7 @@ def _seat_view(scene: Scene, seat: int, mucked: set[int], won: list[int] | None)
         is_winner=won is not None and won[i] > 0,
         best_five=best_five,
         hand_name=hand_name,
+        hand_label=hand_label,
     )
 
 
@@ -213,7 +258,7 @@ def table_view(scene: Scene) -> TableView:
     options = table.options
     hand = table.hand
     mucked = {e.player for e in hand.events if isinstance(e, HandMucked)} if hand else set()
-    won = chips_won(hand) if hand is not None and hand.result is not None else None
+    won = hand.result.won if hand is not None and hand.result is not None else None
     count = min(options.seats, MAX_RENDER_SEATS)
     seats = tuple(_seat_view(scene, seat, mucked, won) for seat in range(1, count + 1))
     pots: tuple[PotView, ...] = ()
@@ -293,30 +338,79 @@ def action_buttons(scene: Scene, hand: Hand) -> tuple[ButtonSpec, ...]:
     if legal is None:
         return ()
     loc = scene.locale
-    row: list[ButtonSpec] = [ButtonSpec("fold", t("button.fold", loc), "danger")]
+    ref = (scene.hand_number, decision_number(hand))
+    row: list[ButtonSpec] = [ButtonSpec("fold", t("button.fold", loc), "danger", ref=ref)]
     if legal.can_check:
-        row.append(ButtonSpec("check", t("button.check", loc), "success"))
+        row.append(ButtonSpec("check", t("button.check", loc), "success", ref=ref))
     else:
-        row.append(
-            ButtonSpec("call", t("button.call", loc, amount=chips(legal.to_call, loc)), "success")
-        )
+        label = t("button.call", loc, amount=chips(legal.to_call, loc))
+        row.append(ButtonSpec("call", label, "success", ref=ref))
     if legal.can_raise:
-        row.append(
-            ButtonSpec(
-                "allin", t("button.all_in", loc, amount=chips(legal.max_raise_to, loc)), "danger"
-            )
-        )
+        label = t("button.all_in", loc, amount=chips(legal.max_raise_to, loc))
+        row.append(ButtonSpec("allin", label, "danger", ref=ref))
     row.append(ButtonSpec("cards", t("button.my_cards", loc), "secondary"))
     buttons = list(row)
     if legal.can_raise:
         verb = "bet" if legal.is_bet else "raise"
         for name, to in raise_targets(hand, legal):
             label = t(f"button.{name}", loc, amount=chips(to, loc))
-            buttons.append(ButtonSpec("raise", label, "primary", arg=to, row=1))
-        buttons.append(ButtonSpec("raise_modal", t(f"button.{verb}_custom", loc), "primary", row=1))
-    buttons.append(ButtonSpec("pre_check_fold", t("button.pre_check_fold", loc), row=2))
-    buttons.append(ButtonSpec("pre_call_any", t("button.pre_call_any", loc), row=2))
-    return tuple(buttons)
+            buttons.append(ButtonSpec("raise", label, "primary", arg=to, row=1, ref=ref))
+        label = t(f"button.{verb}_custom", loc)
+        buttons.append(ButtonSpec("raise_modal", label, "primary", row=1, ref=ref))
+    # Pre-selections belong to the hand, not to one decision: they wait for the player's turn.
+    hand_ref = (scene.hand_number, 0)
+    buttons.append(ButtonSpec("pre_check_fold", t("button.pre_check_fold", loc), row=2,
+                              ref=hand_ref))
+    buttons.append(ButtonSpec("pre_call_any", t("button.pre_call_any", loc), row=2,
+                              ref=hand_ref))
+    return tuple(buttons) + straddle_buttons(scene)
+
+
+def straddle_buttons(scene: Scene) -> tuple[ButtonSpec, ...]:
+    """Asking to straddle the next hand (or every hand): offered while a hand is played, on
+    tables that allow straddles; the engine picks whoever sits on the straddle seat."""
+    if scene.table.options.straddle is StraddleMode.OFF:
+        return ()
+    loc = scene.locale
+    return (
+        ButtonSpec("straddle_next", t("button.straddle_next", loc), row=3),
+        ButtonSpec("straddle_always", t("button.straddle_always", loc), row=3),
+    )
+
+
+def run_vote_buttons(scene: Scene, hand: Hand) -> tuple[ButtonSpec, ...]:
+    loc = scene.locale
+    ref = (scene.hand_number, decision_number(hand))
+    return (
+        ButtonSpec("run_twice", t("button.run_twice", loc), "success", ref=ref),
+        ButtonSpec("run_once", t("button.run_once", loc), "secondary", ref=ref),
+        ButtonSpec("cards", t("button.my_cards", loc), "secondary"),
+    )
+
+
+def _run_vote_line(scene: Scene, hand: Hand) -> str:
+    vote = scene.run_vote
+    agreed = vote.agreed if vote is not None else frozenset()
+    waiting = [
+        mention(int(scene.table.hand_players[i]))
+        for i in hand.run_choice_players
+        if i not in agreed
+    ]
+    deadline = f"<t:{vote.deadline}:R>" if vote is not None else "\u2014"
+    return t(
+        "table.run_twice_vote",
+        scene.locale,
+        players=t("list.separator", scene.locale).join(waiting),
+        deadline=deadline,
+    )
+
+
+def _prompt(scene: Scene, hand: Hand, legal: Legal) -> TurnPrompt:
+    pid = int(scene.table.hand_players[legal.player])
+    key = "table.to_act_check" if legal.can_check else "table.to_act_call"
+    line = t(key, scene.locale, player=mention(pid), amount=chips(legal.to_call, scene.locale),
+             deadline="{deadline}")
+    return TurnPrompt((scene.hand_number, decision_number(hand)), pid, line)
 
 
 def table_message(scene: Scene) -> TableMessage:
@@ -324,9 +418,11 @@ def table_message(scene: Scene) -> TableMessage:
     loc = scene.locale
     table = scene.table
     hand = table.hand
+    view = table_view(scene)
     title = "table.title" if scene.hand_number else "table.title_new"
     lines = [t(title, loc, hand=scene.hand_number, stakes=_stakes(scene))]
     buttons: tuple[ButtonSpec, ...] = ()
+    prompt: TurnPrompt | None = None
     if scene.closed:
         lines.append(t("table.closed", loc))
     elif hand is not None and not hand.is_over:
@@ -334,18 +430,18 @@ def table_message(scene: Scene) -> TableMessage:
             lines.append(t("table.board", loc, cards=cards_text(hand.board)))
         last = _last_action(scene, hand)
         if last is not None:
-            who = name_of(scene, int(table.hand_players[last.player]))
+            who = text_name(scene, int(table.hand_players[last.player]))
             lines.append(t("table.last_action", loc, action=action_text(last, who, loc)))
-        lines.append(t("table.pot", loc, amount=chips(hand.total_pot(), loc)))
-        legal = hand.legal()
-        if legal is not None:
-            player = mention(int(table.hand_players[legal.player]))
-            deadline = f"<t:{scene.deadline}:R>" if scene.deadline is not None else "—"
-            key = "table.to_act_check" if legal.can_check else "table.to_act_call"
-            lines.append(
-                t(key, loc, player=player, amount=chips(legal.to_call, loc), deadline=deadline)
-            )
-        buttons = action_buttons(scene, hand)
+        # The same figure the image's description gives: one source for both.
+        lines.append(t("table.pot", loc, amount=chips(view.pot_total, loc)))
+        if hand.run_choice_pending:
+            lines.append(_run_vote_line(scene, hand))
+            buttons = run_vote_buttons(scene, hand)
+        else:
+            legal = hand.legal()
+            if legal is not None:
+                prompt = _prompt(scene, hand, legal)
+            buttons = action_buttons(scene, hand)
     elif hand is not None:
         lines.append(t("table.hand_over", loc))
     elif table.paused:
@@ -356,9 +452,10 @@ def table_message(scene: Scene) -> TableMessage:
         lines.append(t("table.waiting_players", loc))
     else:
         lines.append(t("table.not_started", loc))
+    tail = ""
     if scene.commitment is not None and hand is not None:
-        lines.append(t("table.commitment", loc, digest=scene.commitment))
-    return TableMessage("\n".join(lines), table_view(scene), buttons, scene.hand_number)
+        tail = t("table.commitment", loc, digest=scene.commitment)
+    return TableMessage("\n".join(lines), view, buttons, scene.hand_number, prompt, tail)
 
 
 # --- the result of a hand -----------------------------------------------------------------
@@ -378,17 +475,24 @@ def result_content(scene: Scene) -> str:
         return "\n".join(lines)
     if hand.board:
         lines.append(t("table.board", loc, cards=cards_text(hand.board)))
-    showdown_ranks = {
-        i: hand.rank(i) for i in result.shown if result.showdown and len(hand.board) == 5
-    }
-    count = len(result.pots)
+    second = hand.second_board
+    if second:
+        lines.append(t("table.board_second", loc, cards=cards_text(second)))
+    showdown = result.showdown and len(hand.board) == 5
+    count = len({pot.index for pot in result.pots})
     for pot in result.pots:
         label = pot_name(pot.index, count, loc)
+        if pot.run:
+            label = t("result.pot_run", loc, pot=label, run=pot.run)
         for player, share in pot.shares:
             if share <= 0:
                 continue
-            who = name_of(scene, int(players[player]))
-            rank = showdown_ranks.get(player)
+            who = text_name(scene, int(players[player]))
+            rank = (
+                hand.rank(player, run=pot.run or 1)
+                if showdown and player in result.shown
+                else None
+            )
             if rank is not None:
                 lines.append(
                     t(
@@ -405,11 +509,12 @@ def result_content(scene: Scene) -> str:
                     t("result.wins", loc, player=who, amount=chips(share, loc), pot=label)
                 )
     for i in result.shown:
-        who = name_of(scene, int(players[i]))
+        who = text_name(scene, int(players[i]))
         lines.append(t("result.shows", loc, player=who, cards=cards_text(hand.hole_cards(i))))
     for event in hand.events:
         if isinstance(event, HandMucked):
-            lines.append(t("result.mucks", loc, player=name_of(scene, int(players[event.player]))))
+            who = text_name(scene, int(players[event.player]))
+            lines.append(t("result.mucks", loc, player=who))
     lines.append(t("result.verify", loc, hand=scene.hand_number))
     return "\n".join(lines)
 
@@ -422,7 +527,8 @@ def hole_cards_view(hand: Hand, index: int, caption: str, locale: object) -> Hol
     first, second = (format_card(c) for c in hand.hole_cards(index))
     rank = hand.rank(index)
     name = describe_rank(rank, locale) if rank is not None else ""
-    return HoleCardsView(cards=(first, second), hand_name=name, caption=caption)
+    label = describe_rank(rank, locale, short=True) if rank is not None else ""
+    return HoleCardsView(cards=(first, second), hand_name=name, caption=caption, hand_label=label)
 
 
 def hole_cards_text(hand: Hand, index: int, locale: object) -> str:

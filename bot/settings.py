@@ -26,6 +26,22 @@ class SettingsError(ValueError):
     """A setting is missing or malformed; the message names the variable."""
 
 
+def read_environment(
+    environ: Mapping[str, str] | None = None,
+    dotenv_path: str | os.PathLike[str] | None = ".env",
+) -> dict[str, str]:
+    """Every setting the bot may read: ``.env`` first, the process environment over it.
+
+    ``.env`` is read without touching ``os.environ``, so nothing leaks into child processes or
+    into other code reading the environment. Blank values count as unset.
+    """
+    values: dict[str, str] = {}
+    if dotenv_path is not None and Path(dotenv_path).is_file():
+        values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
+    values.update(os.environ if environ is None else environ)
+    return {key: value.strip() for key, value in values.items() if value.strip()}
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot reads from its environment.
@@ -40,6 +56,8 @@ class Settings:
     log_level: str = "INFO"
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(
@@ -49,22 +67,9 @@ class Settings:
         dotenv_path: str | os.PathLike[str] | None = ".env",
         require_token: bool = True,
     ) -> Settings:
-        """Read the settings: the process environment wins over ``.env``.
-
-        ``.env`` is read without touching ``os.environ``, so nothing leaks into child
-        processes or into other code reading the environment.
-        """
-        values: dict[str, str] = {}
-        if dotenv_path is not None and Path(dotenv_path).is_file():
-            values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
-        values.update(os.environ if environ is None else environ)
-
-        def get(name: str) -> str | None:
-            raw = values.get(name)
-            if raw is None:
-                return None
-            raw = raw.strip()
-            return raw or None
+        """Read the settings (see :func:`read_environment`)."""
+        values = read_environment(environ, dotenv_path)
+        get = values.get
 
         token = get("DISCORD_TOKEN") or ""
         if require_token and not token:
@@ -85,6 +90,7 @@ class Settings:
                 f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}"
             )
 
+        shard_count, shard_ids = _read_shards(get("SHARD_COUNT"), get("SHARD_IDS"))
         settings = cls(
             discord_token=token,
             database_url=get("DATABASE_URL") or DEFAULT_DATABASE_URL,
@@ -92,6 +98,8 @@ class Settings:
             log_level=log_level,
             discord_api_base=get("DISCORD_API_BASE"),
             discord_gateway_url=get("DISCORD_GATEWAY_URL"),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
         settings.check_proxies()
         return settings
@@ -131,6 +139,46 @@ class Settings:
         """Where the bot keeps its own files: next to the SQLite database, else ``./data``."""
         path = self.sqlite_path
         return path.parent if path is not None else Path("data")
+
+
+MAX_SHARDS = 10_000
+
+
+def _read_shards(
+    count_raw: str | None, ids_raw: str | None
+) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` and ``SHARD_IDS`` (``0,1``): which of the bot's shards this process runs.
+
+    Neither: discord.py asks Discord how many shards the bot needs and runs them all here.
+    ``SHARD_COUNT`` alone: that many, all here. Both: only those ids, out of that many (the
+    other processes run the rest).
+    """
+    if count_raw is None:
+        if ids_raw is not None:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT (the bot's total number of shards)")
+        return None, None
+    if not count_raw.isdigit() or not 1 <= int(count_raw) <= MAX_SHARDS:
+        raise SettingsError(
+            f"SHARD_COUNT must be a whole number from 1 to {MAX_SHARDS:,}, got {count_raw!r}"
+        )
+    count = int(count_raw)
+    if ids_raw is None:
+        return count, None
+    parts = [part.strip() for part in ids_raw.split(",")]
+    if not all(part.isdigit() for part in parts):
+        raise SettingsError(
+            f"SHARD_IDS must be shard numbers separated by commas (such as 0,1), got {ids_raw!r}"
+        )
+    ids = [int(part) for part in parts]
+    beyond = [i for i in ids if i >= count]
+    if beyond:
+        raise SettingsError(
+            f"SHARD_IDS {ids_raw!r}: shard numbers run from 0 to {count - 1}"
+            f" when SHARD_COUNT is {count}"
+        )
+    if len(set(ids)) != len(ids):
+        raise SettingsError(f"SHARD_IDS {ids_raw!r} names a shard twice")
+    return count, tuple(sorted(ids))
 
 
 def apply_proxies(settings: Settings) -> None:

@@ -1,10 +1,11 @@
 """Buttons and the raise modal: Discord components over the same calls as the slash commands.
 
 Every button of a table is one persistent ``DynamicItem`` whose custom id names the table, the
-action and, for the quick raises, the raise-to amount: ``poker:<table>:<action>[:<amount>]``.
-discord.py routes a press by that pattern, so buttons keep working on messages posted before a
-restart. Action buttons act only from the table's current message: an old message (a previous
-hand, or one replaced by ``/poker table``) may show choices that no longer apply.
+action, the hand and decision it was drawn for, and for the quick raises the raise-to amount:
+``poker:<table>:<action>[@<hand>.<decision>][:<amount>]``. discord.py routes a press by that
+pattern, so buttons keep working on messages posted before a restart; the decision in the id
+makes a press count only for the decision it was drawn for (a double click acts once, a stale
+message acts on nothing). Ids that match nothing are answered by the client as out of date.
 """
 
 from __future__ import annotations
@@ -16,14 +17,29 @@ from typing import Any
 import discord
 from discord.ui.dynamic import DynamicItem
 
-from bot.client import GuardedItem, PokerModal
 from bot.errors import BotError, locale_of
-from bot.i18n import t
-from bot.interact import back_in, play, preselect, runtime_of, show_cards, show_my_cards
+from bot.guards import GuardedItem, PokerModal
+from bot.i18n import number, t
+from bot.interact import (
+    back_in,
+    hunt_rabbit,
+    play,
+    preselect,
+    runtime_of,
+    show_cards,
+    show_my_cards,
+    straddle,
+    vote_runs,
+)
 from bot.presenter import ButtonSpec
 from engine.hand import ActionKind, PreAction
 
-TEMPLATE = r"poker:(?P<table>\d+):(?P<action>[a-z_]+)(?::(?P<arg>\d+))?"
+# Bounded numbers: an absurd id matches nothing instead of reaching int().
+TEMPLATE = (
+    r"poker:(?P<table>\d{1,19}):(?P<action>[a-z_]{1,20})"
+    r"(?:@(?P<hand>\d{1,19})\.(?P<decision>\d{1,6}))?(?::(?P<arg>\d{1,19}))?"
+)
+MODAL_ID = "raise:{table}:{user}:{hand}.{decision}"
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -34,12 +50,19 @@ _STYLES = {
 _PLAIN = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK, "call": ActionKind.CALL,
           "allin": ActionKind.ALL_IN}
 _PRESELECT = {"pre_check_fold": PreAction.CHECK_FOLD, "pre_call_any": PreAction.CALL_ANY}
-# Buttons that only make sense on the table's current message.
-_ON_CURRENT_MESSAGE = frozenset({*_PLAIN, *_PRESELECT, "raise", "raise_modal"})
+# Buttons that act on one decision or one hand, and so must say which.
+_NEEDS_REF = frozenset(
+    {*_PLAIN, *_PRESELECT, "raise", "raise_modal", "show", "run_twice", "run_once", "rabbit"}
+)
 
 
-def custom_id(table_id: int, action: str, arg: int | None = None) -> str:
-    return f"poker:{table_id}:{action}" + (f":{arg}" if arg is not None else "")
+def custom_id(
+    table_id: int, action: str, arg: int | None = None, ref: tuple[int, int] | None = None
+) -> str:
+    text = f"poker:{table_id}:{action}"
+    if ref is not None:
+        text += f"@{ref[0]}.{ref[1]}"
+    return text + (f":{arg}" if arg is not None else "")
 
 
 class TableButton(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
@@ -50,6 +73,7 @@ class TableButton(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEM
         table_id: int,
         action: str,
         arg: int | None = None,
+        ref: tuple[int, int] | None = None,
         *,
         label: str | None = None,
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
@@ -59,13 +83,14 @@ class TableButton(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEM
             discord.ui.Button(
                 label=label or action,
                 style=style,
-                custom_id=custom_id(table_id, action, arg),
+                custom_id=custom_id(table_id, action, arg, ref),
                 row=row,
             )
         )
         self.table_id = table_id
         self.action = action
         self.arg = arg
+        self.ref = ref
 
     @classmethod
     async def from_custom_id(
@@ -76,78 +101,107 @@ class TableButton(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEM
         /,
     ) -> TableButton:
         arg = match["arg"]
-        return cls(int(match["table"]), match["action"], int(arg) if arg is not None else None)
+        ref = None if match["hand"] is None else (int(match["hand"]), int(match["decision"]))
+        return cls(int(match["table"]), match["action"], int(arg) if arg is not None else None,
+                   ref)
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
         runner = runtime_of(interaction).table(self.table_id)
+        if runner.guild_id != interaction.guild_id:
+            raise BotError("table_closed")  # a forged id naming another server's table
         runner.remember(interaction.user.id, interaction.user.display_name)
-        action = self.action
-        message = interaction.message
-        if (
-            action in _ON_CURRENT_MESSAGE
-            and message is not None
-            and not runner.is_current_message(message.id)
-        ):
-            raise BotError("stale_message")
+        action, ref = self.action, self.ref
+        if action in _NEEDS_REF and ref is None:
+            raise BotError("stale_message")  # a button from before buttons named their decision
         if action in _PLAIN:
-            await play(interaction, runner, _PLAIN[action])
+            await play(interaction, runner, _PLAIN[action], ref=ref, pressed=True)
         elif action == "raise" and self.arg is not None:
-            await play(interaction, runner, ActionKind.RAISE, self.arg)
+            await play(interaction, runner, ActionKind.RAISE, self.arg, ref=ref, pressed=True)
         elif action == "raise_modal":
-            # Refuse before opening the form when the user could not raise anyway.
-            hand = runner.hand
-            legal = hand.legal() if hand is not None else None
-            if legal is None or runner.player_of(legal.player) != interaction.user.id:
-                raise BotError("not_your_turn")
-            await interaction.response.send_modal(
-                RaiseModal(
-                    self.table_id,
-                    interaction.user.id,
-                    legal.min_raise_to,
-                    legal.max_raise_to,
-                    locale_of(interaction),
-                )
-            )
+            await self._open_raise_form(interaction, ref)
         elif action in _PRESELECT:
-            await preselect(interaction, runner, _PRESELECT[action])
+            await preselect(interaction, runner, _PRESELECT[action], ref)
         elif action == "cards":
             await show_my_cards(interaction, runner)
         elif action == "back":
             await back_in(interaction, runner)
         elif action == "show":
-            await show_cards(interaction, runner)
+            await show_cards(interaction, runner, ref)
+        elif action in ("run_twice", "run_once"):
+            await vote_runs(interaction, runner, action == "run_twice", ref)
+        elif action in ("straddle_next", "straddle_always"):
+            await straddle(interaction, runner, always=action == "straddle_always")
+        elif action == "rabbit":
+            await hunt_rabbit(interaction, runner, ref)
         else:
             raise BotError("command_outdated")
 
+    async def _open_raise_form(
+        self, interaction: discord.Interaction[Any], ref: tuple[int, int] | None
+    ) -> None:
+        # Refuse before opening the form when the user could not raise anyway.
+        runner = runtime_of(interaction).table(self.table_id)
+        hand = runner.hand
+        legal = hand.legal() if hand is not None else None
+        if legal is None or runner.player_of(legal.player) != interaction.user.id:
+            raise BotError("not_your_turn")
+        assert ref is not None
+        await interaction.response.send_modal(
+            RaiseModal(
+                self.table_id,
+                interaction.user.id,
+                legal.min_raise_to,
+                legal.max_raise_to,
+                locale_of(interaction),
+                ref,
+            )
+        )
+
 
 class RaiseModal(PokerModal):
-    """Any raise-to amount, typed: checked like ``/raise to``."""
+    """Any raise-to amount, typed: read like ``/raise to`` and bound to the decision it was
+    opened for."""
 
     amount: discord.ui.TextInput[RaiseModal]
 
     def __init__(
-        self, table_id: int, user_id: int, minimum: int, maximum: int, locale: object
+        self,
+        table_id: int,
+        user_id: int,
+        minimum: int,
+        maximum: int,
+        locale: object,
+        ref: tuple[int, int],
     ) -> None:
-        # discord.py keeps one open modal per custom id: one per player, not per table.
+        # discord.py keeps one open modal per custom id: one per player and decision.
         super().__init__(
             title=t("modal.raise.title", locale)[:45],
-            custom_id=f"raise:{table_id}:{user_id}",
+            custom_id=MODAL_ID.format(table=table_id, user=user_id, hand=ref[0], decision=ref[1]),
             timeout=600,
         )
         self.table_id = table_id
+        self.user_id = user_id
+        self.ref = ref
         self.amount = discord.ui.TextInput(
             label=t("modal.raise.label", locale)[:45],
-            placeholder=t("modal.raise.placeholder", locale, minimum=minimum, maximum=maximum)[
-                :100
-            ],
+            placeholder=t(
+                "modal.raise.placeholder",
+                locale,
+                minimum=number(minimum, locale),
+                maximum=number(maximum, locale),
+            )[:100],
             custom_id="amount",
-            max_length=16,
+            max_length=24,
         )
         self.add_item(self.amount)
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        if interaction.user.id != self.user_id:
+            raise BotError("not_your_turn")
         runner = runtime_of(interaction).table(self.table_id)
-        await play(interaction, runner, ActionKind.RAISE, self.amount.value)
+        await play(
+            interaction, runner, ActionKind.RAISE, self.amount.value, ref=self.ref, pressed=True
+        )
 
 
 def build_view(table_id: int, buttons: Sequence[ButtonSpec]) -> discord.ui.View | None:
@@ -161,6 +215,7 @@ def build_view(table_id: int, buttons: Sequence[ButtonSpec]) -> discord.ui.View 
                 table_id,
                 spec.action,
                 spec.arg,
+                spec.ref,
                 label=spec.label[:80],
                 style=_STYLES.get(spec.style, discord.ButtonStyle.secondary),
                 row=spec.row,

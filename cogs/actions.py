@@ -11,8 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import PokerBot
-from bot.i18n import t
-from bot.interact import play, table_here
+from bot.interact import command_text, play, table_here
 from engine.hand import ActionKind
 
 Interaction = discord.Interaction[PokerBot]
@@ -22,34 +21,34 @@ class Actions(commands.Cog):
     def __init__(self, bot: PokerBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="fold", description=t("command.fold"))
+    @app_commands.command(name="fold", description=command_text("command.fold"))
     @app_commands.guild_only()
     async def fold(self, interaction: Interaction) -> None:
         await play(interaction, table_here(interaction), ActionKind.FOLD)
 
-    @app_commands.command(name="check", description=t("command.check"))
+    @app_commands.command(name="check", description=command_text("command.check"))
     @app_commands.guild_only()
     async def check(self, interaction: Interaction) -> None:
         await play(interaction, table_here(interaction), ActionKind.CHECK)
 
-    @app_commands.command(name="call", description=t("command.call"))
+    @app_commands.command(name="call", description=command_text("command.call"))
     @app_commands.guild_only()
     async def call(self, interaction: Interaction) -> None:
         await play(interaction, table_here(interaction), ActionKind.CALL)
 
-    @app_commands.command(name="bet", description=t("command.bet"))
-    @app_commands.describe(amount=t("option.bet_amount"))
+    @app_commands.command(name="bet", description=command_text("command.bet"))
+    @app_commands.describe(amount=command_text("option.bet_amount"))
     @app_commands.guild_only()
     async def bet(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
         await play(interaction, table_here(interaction), ActionKind.BET, amount)
 
-    @app_commands.command(name="raise", description=t("command.raise"))
-    @app_commands.describe(to=t("option.raise_to"))
+    @app_commands.command(name="raise", description=command_text("command.raise"))
+    @app_commands.describe(to=command_text("option.raise_to"))
     @app_commands.guild_only()
     async def raise_(self, interaction: Interaction, to: app_commands.Range[int, 1]) -> None:
         await play(interaction, table_here(interaction), ActionKind.RAISE, to)
 
-    @app_commands.command(name="allin", description=t("command.allin"))
+    @app_commands.command(name="allin", description=command_text("command.allin"))
     @app_commands.guild_only()
     async def allin(self, interaction: Interaction) -> None:
         await play(interaction, table_here(interaction), ActionKind.ALL_IN)

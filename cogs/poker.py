@@ -9,43 +9,73 @@ from __future__ import annotations
 
 import dataclasses
 import io
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.amounts import read_chips, read_count, read_optional_chips
 from bot.client import PokerBot
 from bot.errors import BotError, locale_of
 from bot.i18n import t
 from bot.interact import (
+    command_text,
+    defer,
     guild_id_of,
     reply,
+    require_channel_access,
     require_host,
     runtime_of,
     show_my_cards,
     table_here,
-    whole_chips,
-    whole_number,
 )
 from bot.presenter import MAX_RENDER_SEATS, chips, mention
+from bot.render import render_chart
+from bot.runtime.history import stored_hand, verification
+from bot.runtime.messenger import image_file
+from bot.runtime.rendering import render
+from bot.runtime.reports import chart_labels, ledger_report, stored_names
 from bot.runtime.runner import TableRunner
-from bot.storage import economy, hands, stats
-from bot.storage.hands import StoredHand
-from engine.cards import DeckCommitment, format_cards
-from engine.hand import AnteKind, ReopenMode
+from bot.storage import economy, hands, sessions
+from engine.commitment import Opening
+from engine.hand import AnteKind, ReopenMode, RunItTwice, StraddleMode
+from engine.seating import NewPlayerPolicy
 from engine.table import TableOptions
 
 Interaction = discord.Interaction[PokerBot]
 
 ANTE_CHOICES = [
-    app_commands.Choice(name=t(f"choice.ante.{kind.value}"), value=kind.value) for kind in AnteKind
+    app_commands.Choice(name=command_text(f"choice.ante.{kind.value}"), value=kind.value)
+    for kind in AnteKind
 ]
 REOPEN_CHOICES = [
-    app_commands.Choice(name=t(f"choice.reopen.{mode.value}"), value=mode.value)
+    app_commands.Choice(name=command_text(f"choice.reopen.{mode.value}"), value=mode.value)
     for mode in ReopenMode
 ]
-HISTORY_DEPTH = 100  # hands a table looks back through for /poker history and verify
+RUN_TWICE_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.run_it_twice.{mode.value}"), value=mode.value)
+    for mode in RunItTwice
+]
+STRADDLE_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.straddle.{mode.value}"), value=mode.value)
+    for mode in StraddleMode
+]
+# Cash tables offer the two ways in; dealing in without posting is for tournaments.
+NEW_PLAYER_POLICIES = (NewPlayerPolicy.WAIT_FOR_BB, NewPlayerPolicy.POST_BB)
+NEW_PLAYER_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.new_players.{p.value}"), value=p.value)
+    for p in NEW_PLAYER_POLICIES
+]
+MAX_BOMB_EVERY = 1000
+
+# ``/poker rules [topic]``: the short rules, one topic per choice (``rules.<topic>``).
+RULE_TOPICS = ("hand_ranks", "blinds", "side_pots", "short_all_in", "showdown")
+RULE_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.rules.{topic}"), value=topic)
+    for topic in RULE_TOPICS
+]
 
 
 def _choice(value: object, kinds: Any, option: str) -> Any:
@@ -55,13 +85,9 @@ def _choice(value: object, kinds: Any, option: str) -> Any:
         raise BotError("bad_option", option=option) from None
 
 
-def _chips_or_none(value: int | None, option: str) -> int | None:
-    return None if value is None else whole_chips(value, option)
-
-
 def _ante(kind: object, amount: int | None, option: str = "ante_amount") -> tuple[AnteKind, int]:
     ante_kind = _choice(kind, AnteKind, "ante")
-    ante = 0 if amount in (None, 0) else whole_chips(amount, option)
+    ante = 0 if amount is None else read_chips(amount, option, allow_zero=True)
     if ante_kind is AnteKind.NONE and ante:
         raise BotError("ante_without_kind")
     if ante_kind is not AnteKind.NONE and not ante:
@@ -69,30 +95,47 @@ def _ante(kind: object, amount: int | None, option: str = "ante_amount") -> tupl
     return ante_kind, ante
 
 
-async def _stored_hand(runner: TableRunner, number: int | None) -> StoredHand:
-    """A hand of this table by number (the last finished one by default)."""
-    db = runner.db
-    for summary in await stats.recent_hands(db, runner.table_id, limit=HISTORY_DEPTH):
-        if number is None and summary.status != "finished":
-            continue
-        if number is None or summary.hand_no == number:
-            return await hands.load_hand(db, summary.hand_id)
-    raise BotError("no_such_hand", hand=number if number is not None else "")
+# A ledger is drawn on the render thread every table shares: a member may ask for a few in a
+# row, not keep it busy.
+LEDGER_RATE, LEDGER_PER = 5, 60.0
+
+def _new_players(value: object) -> NewPlayerPolicy:
+    policy = _choice(value, NewPlayerPolicy, "new_players")
+    if policy not in NEW_PLAYER_POLICIES:
+        raise BotError("bad_option", option="new_players")
+    return policy  # type: ignore[no-any-return]
+
+
+def _bombs(every: int | None, amount: int | None, big_blind: int) -> tuple[int, int] | None:
+    """Every how many hands a bomb pot comes and for how much (two big blinds unless said);
+    None when neither was given."""
+    if every is None and amount is None:
+        return None
+    count = 0 if every is None else read_count(every, "bomb_every", 0, MAX_BOMB_EVERY)
+    chips_in = 2 * big_blind if amount is None else read_chips(amount, "bomb_amount")
+    return count, chips_in
 
 
 # /poker create and /poker settings describe the same table options.
 TABLE_OPTION_TEXT = {
-    name: t(f"option.{name}")
+    name: command_text(f"option.{name}")
     for name in (
         "small_blind", "big_blind", "min_buy_in", "max_buy_in", "timer", "ante", "ante_amount",
-        "reopen",
+        "reopen", "run_it_twice", "straddle", "new_players", "bomb_every", "bomb_amount",
     )
+}
+TABLE_OPTION_CHOICES: dict[str, Any] = {
+    "ante": ANTE_CHOICES,
+    "reopen": REOPEN_CHOICES,
+    "run_it_twice": RUN_TWICE_CHOICES,
+    "straddle": STRADDLE_CHOICES,
+    "new_players": NEW_PLAYER_CHOICES,
 }
 
 
 class Poker(commands.Cog):
     poker = app_commands.Group(
-        name="poker", description=t("command.poker"), guild_only=True
+        name="poker", description=command_text("command.poker"), guild_only=True
     )
 
     def __init__(self, bot: PokerBot) -> None:
@@ -100,9 +143,9 @@ class Poker(commands.Cog):
 
     # -- a table ---------------------------------------------------------------------------
 
-    @poker.command(name="create", description=t("command.poker.create"))
-    @app_commands.describe(seats=t("option.seats"), **TABLE_OPTION_TEXT)
-    @app_commands.choices(ante=ANTE_CHOICES, reopen=REOPEN_CHOICES)
+    @poker.command(name="create", description=command_text("command.poker.create"))
+    @app_commands.describe(seats=command_text("option.seats"), **TABLE_OPTION_TEXT)
+    @app_commands.choices(**TABLE_OPTION_CHOICES)
     async def create(
         self,
         interaction: Interaction,
@@ -115,35 +158,47 @@ class Poker(commands.Cog):
         ante: str = AnteKind.NONE.value,
         ante_amount: app_commands.Range[int, 0] | None = None,
         reopen: str = ReopenMode.TDA.value,
+        run_it_twice: str = RunItTwice.OFF.value,
+        straddle: str = StraddleMode.OFF.value,
+        new_players: str = NewPlayerPolicy.WAIT_FOR_BB.value,
+        bomb_every: app_commands.Range[int, 0, MAX_BOMB_EVERY] | None = None,
+        bomb_amount: app_commands.Range[int, 1] | None = None,
     ) -> None:
         guild_id = guild_id_of(interaction)
         runtime = runtime_of(interaction)
+        require_channel_access(interaction)
         ante_kind, ante_chips = _ante(ante, ante_amount)
         limits = runtime.options
         options = TableOptions(
-            small_blind=whole_chips(small_blind, "small_blind"),
-            big_blind=whole_chips(big_blind, "big_blind"),
+            small_blind=read_chips(small_blind, "small_blind"),
+            big_blind=read_chips(big_blind, "big_blind"),
             ante=ante_chips,
             ante_kind=ante_kind,
             reopen=_choice(reopen, ReopenMode, "reopen"),
-            min_buy_in=_chips_or_none(min_buy_in, "min_buy_in"),
-            max_buy_in=_chips_or_none(max_buy_in, "max_buy_in"),
-            seats=whole_number(seats, "seats", 2, MAX_RENDER_SEATS),
+            min_buy_in=read_optional_chips(min_buy_in, "min_buy_in"),
+            max_buy_in=read_optional_chips(max_buy_in, "max_buy_in"),
+            seats=read_count(seats, "seats", 2, MAX_RENDER_SEATS),
+            run_it_twice=_choice(run_it_twice, RunItTwice, "run_it_twice"),
+            straddle=_choice(straddle, StraddleMode, "straddle"),
+            new_player=_new_players(new_players),
         )
-        clock = whole_number(
+        bombs = _bombs(bomb_every, bomb_amount, options.big_blind)
+        clock = read_count(
             limits.default_timer if timer is None else timer,
             "timer",
             limits.min_timer,
             limits.max_timer,
         )
-        locale = interaction.guild_locale or interaction.locale
+        # The table speaks the server's language, whoever opened it.
+        channel_locale = await runtime.channel_locale(guild_id, interaction.guild_locale)
         await runtime.create_table(
             guild_id=guild_id,
             channel_id=interaction.channel_id or 0,
             host_id=interaction.user.id,
             options=options,
             timer=clock,
-            locale=str(locale.value) if locale is not None else None,
+            locale=channel_locale,
+            bombs=bombs,
         )
         low, high = options.buy_in_range
         loc = locale_of(interaction)
@@ -159,8 +214,10 @@ class Poker(commands.Cog):
             ),
         )
 
-    @poker.command(name="join", description=t("command.poker.join"))
-    @app_commands.describe(buy_in=t("option.buy_in"), seat=t("option.seat"))
+    @poker.command(name="join", description=command_text("command.poker.join"))
+    @app_commands.describe(
+        buy_in=command_text("option.buy_in"), seat=command_text("option.seat")
+    )
     async def join(
         self,
         interaction: Interaction,
@@ -178,15 +235,15 @@ class Poker(commands.Cog):
             wallet = await economy.balance(runtime.db, guild_id, interaction.user.id)
             amount = min(high, wallet) if wallet >= low else high
         else:
-            amount = whole_chips(buy_in, "buy_in")
-        chosen = None if seat is None else whole_number(seat, "seat", 1, options.seats)
+            amount = read_chips(buy_in, "buy_in")
+        chosen = None if seat is None else read_count(seat, "seat", 1, options.seats)
         taken = await runner.join(
             interaction.user.id, interaction.user.display_name, amount, chosen
         )
         loc = locale_of(interaction)
         await reply(interaction, t("reply.joined", loc, seat=taken, amount=chips(amount, loc)))
 
-    @poker.command(name="leave", description=t("command.poker.leave"))
+    @poker.command(name="leave", description=command_text("command.poker.leave"))
     async def leave(self, interaction: Interaction) -> None:
         runner = table_here(interaction)
         returned = await runner.leave(interaction.user.id)
@@ -196,50 +253,68 @@ class Poker(commands.Cog):
         else:
             await reply(interaction, t("reply.left", loc, amount=chips(returned, loc)))
 
-    @poker.command(name="start", description=t("command.poker.start"))
+    @poker.command(name="start", description=command_text("command.poker.start"))
     async def start(self, interaction: Interaction) -> None:
         runner = table_here(interaction)
+        require_channel_access(interaction)
         await runner.start_dealing(interaction.user.id)
         await reply(interaction, t("reply.started", locale_of(interaction)))
 
-    @poker.command(name="sitout", description=t("command.poker.sitout"))
-    async def sitout(self, interaction: Interaction) -> None:
+    @poker.command(name="sitout", description=command_text("command.poker.sitout"))
+    @app_commands.describe(next_big_blind=command_text("option.next_big_blind"))
+    async def sitout(self, interaction: Interaction, next_big_blind: bool = False) -> None:
         runner = table_here(interaction)
+        loc = locale_of(interaction)
+        if next_big_blind:
+            will = await runner.skip_next_big_blind(interaction.user.id)
+            await reply(interaction, t(f"reply.skip_big_blind_{'on' if will else 'off'}", loc))
+            return
         await runner.sit_out(interaction.user.id)
-        await reply(interaction, t("reply.sat_out", locale_of(interaction)))
+        await reply(interaction, t("reply.sat_out", loc))
 
-    @poker.command(name="sitin", description=t("command.poker.sitin"))
+    @poker.command(name="bomb", description=command_text("command.poker.bomb"))
+    @app_commands.describe(amount=command_text("option.bomb_pot_amount"))
+    async def bomb(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
+        runner = self._hosted(interaction)
+        chips_in = read_chips(amount, "amount")
+        await runner.order_bomb(chips_in)
+        loc = locale_of(interaction)
+        await reply(interaction, t("reply.bomb_ordered", loc, amount=chips(chips_in, loc)))
+
+    @poker.command(name="sitin", description=command_text("command.poker.sitin"))
     async def sitin(self, interaction: Interaction) -> None:
         runner = table_here(interaction)
         await runner.sit_in(interaction.user.id)
         await reply(interaction, t("reply.sat_in", locale_of(interaction)))
 
-    @poker.command(name="rebuy", description=t("command.poker.rebuy"))
-    @app_commands.describe(amount=t("option.rebuy_amount"))
+    @poker.command(name="rebuy", description=command_text("command.poker.rebuy"))
+    @app_commands.describe(amount=command_text("option.rebuy_amount"))
     async def rebuy(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
         runner = table_here(interaction)
-        stack = await runner.rebuy(interaction.user.id, whole_chips(amount, "amount"))
+        stack = await runner.rebuy(interaction.user.id, read_chips(amount, "amount"))
         loc = locale_of(interaction)
         await reply(interaction, t("reply.rebought", loc, stack=chips(stack, loc)))
 
-    @poker.command(name="cards", description=t("command.poker.cards"))
+    @poker.command(name="cards", description=command_text("command.poker.cards"))
     async def cards(self, interaction: Interaction) -> None:
         await show_my_cards(interaction, table_here(interaction))
 
-    @poker.command(name="table", description=t("command.poker.table"))
+    @poker.command(name="table", description=command_text("command.poker.table"))
     async def table(self, interaction: Interaction) -> None:
         runner = table_here(interaction)
-        await runner.repost()
-        await reply(interaction, t("reply.reposted", locale_of(interaction)))
+        posted = await runner.repost(interaction.user.id)
+        key = "reply.reposted" if posted else "reply.repost_pending"
+        await reply(interaction, t(key, locale_of(interaction)))
 
-    @poker.command(name="history", description=t("command.poker.history"))
-    @app_commands.describe(hand=t("option.hand"))
+    @poker.command(name="history", description=command_text("command.poker.history"))
+    @app_commands.describe(hand=command_text("option.hand"))
     async def history(
         self, interaction: Interaction, hand: app_commands.Range[int, 1] | None = None
     ) -> None:
         runner = table_here(interaction)
-        number = None if hand is None else whole_number(hand, "hand", 1, 2**53)
-        stored = await _stored_hand(runner, number)
+        number = None if hand is None else read_count(hand, "hand", 1, 2**53)
+        await defer(interaction)
+        stored = await stored_hand(runner.db, runner.table_id, number)
         if stored.status != "finished":
             raise BotError("hand_not_finished", hand=stored.hand_no)
         names = [runner.config.names.get(p.user_id, str(p.user_id)) for p in stored.players]
@@ -253,27 +328,86 @@ class Poker(commands.Cog):
         file = discord.File(io.BytesIO(text.encode()), filename=f"hand-{stored.hand_no}.phh")
         await reply(interaction, "\n".join(lines), file=file)
 
-    @poker.command(name="verify", description=t("command.poker.verify"))
-    @app_commands.describe(hand=t("option.hand"))
+    @poker.command(name="verify", description=command_text("command.poker.verify"))
+    @app_commands.describe(hand=command_text("option.hand"))
     async def verify(self, interaction: Interaction, hand: app_commands.Range[int, 1]) -> None:
         runner = table_here(interaction)
-        stored = await _stored_hand(runner, whole_number(hand, "hand", 1, 2**53))
-        if stored.status == "running":
-            raise BotError("hand_not_finished", hand=stored.hand_no)
-        deck = tuple(stored.deck)
-        ok = DeckCommitment.verify(deck, stored.deck_salt, stored.deck_digest)  # type: ignore[arg-type]
-        loc = locale_of(interaction)
-        await reply(
-            interaction,
-            t(
-                "reply.verify_ok" if ok else "reply.verify_failed",
-                loc,
-                hand=stored.hand_no,
-                digest=stored.deck_digest,
-                salt=stored.deck_salt,
-                deck=format_cards(deck),  # type: ignore[arg-type]
-            ),
+        number = read_count(hand, "hand", 1, 2**53)
+        await defer(interaction)
+        found = verification(
+            await stored_hand(runner.db, runner.table_id, number), interaction.user.id
         )
+        loc = locale_of(interaction)
+        if not found.matches:
+            await reply(interaction, t("reply.verify_failed", loc, hand=found.hand_no,
+                                       digest=found.root))
+            return
+        # The proofs as a file anyone can check (docs/verify.md): the cards everybody saw, and
+        # the asking player's own cards in a file only he receives.
+        files = [_openings_file(f"hand-{found.hand_no}-proofs.txt", found.root, found.public)]
+        if found.own:
+            files.append(
+                _openings_file(f"hand-{found.hand_no}-my-cards.txt", found.root, found.own)
+            )
+        text = t(
+            "reply.verify_ok",
+            loc,
+            hand=found.hand_no,
+            root=found.root,
+            opened=len(found.public),
+        )
+        if found.own:
+            text += "\n" + t("reply.verify_own", loc)
+        await reply(interaction, text, files=files)
+
+    @poker.command(name="rules", description=command_text("command.poker.rules"))
+    @app_commands.describe(topic=command_text("option.rules_topic"))
+    @app_commands.choices(topic=RULE_CHOICES)
+    async def rules(self, interaction: Interaction, topic: str | None = None) -> None:
+        loc = locale_of(interaction)
+        if topic is None:
+            await reply(interaction, t("rules.overview", loc))
+            return
+        if topic not in RULE_TOPICS:
+            raise BotError("bad_option", option="topic")
+        await reply(interaction, t(f"rules.{topic}", loc))
+
+    @poker.command(name="ledger", description=command_text("command.poker.ledger"))
+    @app_commands.describe(reset=command_text("option.ledger_reset"))
+    @app_commands.checks.cooldown(LEDGER_RATE, LEDGER_PER)
+    async def ledger(self, interaction: Interaction, reset: bool = False) -> None:
+        """The session's ledger as a message, a CSV file and a chart of the stacks.
+
+        Anyone who can see the channel may read it: it is what everybody at the table saw
+        happen. The reply is private all the same, so that asking for it cannot flood the
+        table's channel with images; resetting it, which changes what everyone will read, is
+        the host's, and the channel is told. With no open table here, the ledger of the last
+        one that closed in this channel is shown (a closed table's last session is final).
+        """
+        loc = locale_of(interaction)
+        intro = ""
+        runner: TableRunner | None
+        if reset:
+            runner = table_here(interaction)
+            require_host(interaction, runner)
+            await defer(interaction)
+            session, start = await runner.reset_ledger(interaction.user.id)
+            intro = t("ledger.reset_done", loc, hand=start.first_hand)
+        else:
+            runner, table_id = await _ledger_table(interaction)
+            await defer(interaction)
+            session = await sessions.session_ledger(runtime_of(interaction).db, table_id)
+        # The running table's names are the freshest; a closed table's are as it stored them.
+        names = {**stored_names(session.config), **(runner.config.names if runner else {})}
+        channel = getattr(interaction.channel, "name", None)
+        report = ledger_report(
+            session, names, loc,
+            table_name=f"#{channel}" if channel else t("ledger.this_table", loc),
+            intro=intro,
+        )
+        image = await render(render_chart, report.chart, chart_labels(loc))
+        csv_file = discord.File(io.BytesIO(report.csv), filename=report.csv_name)
+        await reply(interaction, report.text, files=[csv_file, image_file(image)])
 
     # -- the host's commands ---------------------------------------------------------------
 
@@ -282,19 +416,19 @@ class Poker(commands.Cog):
         require_host(interaction, runner)
         return runner
 
-    @poker.command(name="pause", description=t("command.poker.pause"))
+    @poker.command(name="pause", description=command_text("command.poker.pause"))
     async def pause(self, interaction: Interaction) -> None:
         await self._hosted(interaction).pause(interaction.user.id)
         await reply(interaction, t("reply.paused", locale_of(interaction)))
 
-    @poker.command(name="resume", description=t("command.poker.resume"))
+    @poker.command(name="resume", description=command_text("command.poker.resume"))
     async def resume(self, interaction: Interaction) -> None:
         await self._hosted(interaction).resume(interaction.user.id)
         await reply(interaction, t("reply.resumed", locale_of(interaction)))
 
-    @poker.command(name="settings", description=t("command.poker.settings"))
+    @poker.command(name="settings", description=command_text("command.poker.settings"))
     @app_commands.describe(**TABLE_OPTION_TEXT)
-    @app_commands.choices(ante=ANTE_CHOICES, reopen=REOPEN_CHOICES)
+    @app_commands.choices(**TABLE_OPTION_CHOICES)
     async def settings(
         self,
         interaction: Interaction,
@@ -306,6 +440,11 @@ class Poker(commands.Cog):
         ante: str | None = None,
         ante_amount: app_commands.Range[int, 0] | None = None,
         reopen: str | None = None,
+        run_it_twice: str | None = None,
+        straddle: str | None = None,
+        new_players: str | None = None,
+        bomb_every: app_commands.Range[int, 0, MAX_BOMB_EVERY] | None = None,
+        bomb_amount: app_commands.Range[int, 1] | None = None,
     ) -> None:
         runner = self._hosted(interaction)
         base = runner.config.pending or runner.table.options
@@ -317,31 +456,46 @@ class Poker(commands.Cog):
             ("max_buy_in", max_buy_in),
         ):
             if value is not None:
-                changes[name] = whole_chips(value, name)
+                changes[name] = read_chips(value, name)
         if ante is not None or ante_amount is not None:
             kind = base.ante_kind.value if ante is None else ante
             amount = base.ante if ante_amount is None else ante_amount
             changes["ante_kind"], changes["ante"] = _ante(kind, amount)
         if reopen is not None:
             changes["reopen"] = _choice(reopen, ReopenMode, "reopen")
+        if run_it_twice is not None:
+            changes["run_it_twice"] = _choice(run_it_twice, RunItTwice, "run_it_twice")
+        if straddle is not None:
+            changes["straddle"] = _choice(straddle, StraddleMode, "straddle")
+        if new_players is not None:
+            changes["new_player"] = _new_players(new_players)
+        bombs = None
+        if bomb_every is not None or bomb_amount is not None:
+            every = runner.config.bomb_every if bomb_every is None else bomb_every
+            kept: int | None = runner.config.bomb_amount or None
+            bombs = _bombs(
+                every,
+                kept if bomb_amount is None else bomb_amount,
+                changes.get("big_blind", base.big_blind),
+            )
         limits = runtime_of(interaction).options
         clock = (
             None
             if timer is None
-            else whole_number(timer, "timer", limits.min_timer, limits.max_timer)
+            else read_count(timer, "timer", limits.min_timer, limits.max_timer)
         )
-        if not changes and clock is None:
+        if not changes and clock is None and bombs is None:
             raise BotError("nothing_to_change")
         options = dataclasses.replace(base, **changes) if changes else None
-        waits = await runner.change_settings(options, clock)
+        waits = await runner.change_settings(options, clock, bombs)
         loc = locale_of(interaction)
         await reply(interaction, t("reply.settings_next_hand" if waits else "reply.settings", loc))
 
-    @poker.command(name="kick", description=t("command.poker.kick"))
-    @app_commands.describe(user=t("option.user"))
+    @poker.command(name="kick", description=command_text("command.poker.kick"))
+    @app_commands.describe(user=command_text("option.user"))
     async def kick(self, interaction: Interaction, user: discord.User) -> None:
         runner = self._hosted(interaction)
-        returned = await runner.leave(user.id, by=interaction.user.id)
+        returned = await runner.kick(user.id, interaction.user.id)
         loc = locale_of(interaction)
         if returned is None:
             await reply(interaction, t("reply.kicked_after_hand", loc, player=mention(user.id)))
@@ -351,12 +505,12 @@ class Poker(commands.Cog):
                 t("reply.kicked", loc, player=mention(user.id), amount=chips(returned, loc)),
             )
 
-    @poker.command(name="void", description=t("command.poker.void"))
+    @poker.command(name="void", description=command_text("command.poker.void"))
     async def void(self, interaction: Interaction) -> None:
         await self._hosted(interaction).void(interaction.user.id)
         await reply(interaction, t("reply.voided", locale_of(interaction)))
 
-    @poker.command(name="close", description=t("command.poker.close"))
+    @poker.command(name="close", description=command_text("command.poker.close"))
     async def close(self, interaction: Interaction) -> None:
         returned = await self._hosted(interaction).close(interaction.user.id)
         loc = locale_of(interaction)
@@ -364,6 +518,29 @@ class Poker(commands.Cog):
         await reply(
             interaction, t("reply.closed", loc, players=len(returned), amount=chips(total, loc))
         )
+
+
+async def _ledger_table(interaction: Interaction) -> tuple[TableRunner | None, int]:
+    """The table whose ledger this channel shows: its open table, else its last closed one
+    (of this server: a channel's id never names another server's table here)."""
+    guild_id = guild_id_of(interaction)
+    runtime = runtime_of(interaction)
+    channel_id = interaction.channel_id
+    if channel_id is None:
+        raise BotError("no_table")
+    try:
+        runner = runtime.in_channel(channel_id)
+    except BotError:
+        table_id = await sessions.latest_table_in_channel(runtime.db, guild_id, channel_id)
+        if table_id is None:
+            raise
+        return None, table_id
+    return runner, runner.table_id
+
+
+def _openings_file(name: str, root: str, openings: Sequence[Opening]) -> discord.File:
+    lines = [f"root {root}", *(opening.to_text() for opening in openings)]
+    return discord.File(io.BytesIO(("\n".join(lines) + "\n").encode()), filename=name)
 
 
 async def setup(bot: PokerBot) -> None:

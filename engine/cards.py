@@ -1,4 +1,4 @@
-"""Cards as small ints, their text forms, a secure shuffle and a deck commitment.
+"""Cards as small ints, their text forms and a secure shuffle.
 
 A card is an int 0..51 equal to ``rank * 4 + suit``: ranks 0..12 stand for 2..A and suits 0..3 for
 clubs, diamonds, hearts, spades. Plain ints keep hands cheap to copy, hash and store, and the same
@@ -9,15 +9,15 @@ numbering is the one the native evaluator reads, so evaluation needs no conversi
 (51, 12, 3, 'As', 'A♠')
 >>> format_cards(parse_cards("10h J♦ qc"))
 'ThJdQc'
+
+The shuffle's commitment (posted before a deal, opened card by card after it) is in
+:mod:`engine.commitment`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import NewType
 
 from engine.errors import EngineError
@@ -28,8 +28,7 @@ __all__ = [
     "SUITS",
     "SUIT_SYMBOLS",
     "Card",
-    "DeckCommitment",
-    "commit",
+    "check_deck",
     "format_card",
     "format_cards",
     "make_card",
@@ -40,7 +39,6 @@ __all__ = [
     "rank_of",
     "shuffled_deck",
     "suit_of",
-    "verify",
 ]
 
 Card = NewType("Card", int)
@@ -171,6 +169,23 @@ def _check(card: int) -> None:
         raise EngineError("bad_card", text=repr(card))
 
 
+def check_deck(cards: Iterable[object]) -> tuple[Card, ...]:
+    """``cards`` as a deck order: 1 to 52 distinct cards, or ``EngineError("bad_deck")``.
+
+    >>> check_deck([51, 45]) == (Card(51), Card(45))
+    True
+    """
+    if isinstance(cards, str | bytes):
+        raise EngineError("bad_deck", reason="not_a_list")
+    deck = tuple(cards)
+    for card in deck:
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+            raise EngineError("bad_deck", reason="bad_card", card=repr(card)[:20])
+    if not 1 <= len(deck) <= 52 or len(set(deck)) != len(deck):
+        raise EngineError("bad_deck", reason="size_or_duplicates", size=len(deck))
+    return tuple(Card(c) for c in deck)  # type: ignore[arg-type]
+
+
 def format_card(card: Card) -> str:
     """Two-character text: rank in ``23456789TJQKA``, suit in ``cdhs``.
 
@@ -220,56 +235,3 @@ def shuffled_deck() -> tuple[Card, ...]:
     deck = list(FULL_DECK)
     secrets.SystemRandom().shuffle(deck)
     return tuple(deck)
-
-
-def _digest(deck: Iterable[Card], salt: bytes) -> str:
-    return hashlib.sha256(salt + format_cards(deck).encode("ascii")).hexdigest()
-
-
-@dataclass(frozen=True, slots=True)
-class DeckCommitment:
-    """A published hash of a deck order, revealed after the hand so players can check the deal.
-
-    ``digest_hex = sha256(salt + "".join(format_card(c) for c in deck)).hexdigest()``. The random
-    salt stops anyone from recovering the order by hashing candidate decks before it is revealed.
-
-    >>> deck = shuffled_deck()
-    >>> c = DeckCommitment.commit(deck)
-    >>> DeckCommitment.verify(deck, c.salt_hex, c.digest_hex), c.matches(deck[::-1])
-    (True, False)
-    """
-
-    salt_hex: str
-    digest_hex: str
-
-    @classmethod
-    def commit(cls, deck: Sequence[Card], salt: bytes | None = None) -> DeckCommitment:
-        """Commit to ``deck``; a 32-byte random salt is drawn when none is given."""
-        if salt is None:
-            salt = secrets.token_bytes(32)
-        return cls(salt.hex(), _digest(deck, salt))
-
-    @staticmethod
-    def verify(deck: Sequence[Card], salt_hex: str, digest_hex: str) -> bool:
-        """True when ``deck`` is the order committed to as (``salt_hex``, ``digest_hex``).
-
-        Malformed hex or cards give False rather than an error: a bad commitment is simply one
-        that does not verify.
-        """
-        try:
-            salt = bytes.fromhex(salt_hex)
-            expected = _digest(deck, salt)
-        except (ValueError, TypeError, EngineError):
-            return False
-        # compare_digest needs ASCII on both sides; anything else cannot match anyway.
-        if not (isinstance(digest_hex, str) and digest_hex.isascii()):
-            return False
-        return hmac.compare_digest(expected, digest_hex.lower())
-
-    def matches(self, deck: Sequence[Card]) -> bool:
-        """True when ``deck`` is the order this commitment was made for."""
-        return DeckCommitment.verify(deck, self.salt_hex, self.digest_hex)
-
-
-commit = DeckCommitment.commit
-verify = DeckCommitment.verify

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from itertools import chain, combinations, repeat, starmap
-from operator import sub
+from operator import add, sub
 from typing import Final
 
 from phevaluator import _pheval  # its C extension (since 0.6); the public wrappers cost ~4x more
@@ -40,6 +40,7 @@ __all__ = [
     "evaluate",
     "rank_value",
     "rank_values",
+    "rank_values_on_boards",
 ]
 
 
@@ -235,6 +236,41 @@ def rank_values(hands: Sequence[Sequence[Card]]) -> list[int]:
         except TypeError:
             pass  # a hand of another size: the checked path below handles and reports it
     return [rank_value(hand) for hand in hands]
+
+
+def rank_values_on_boards(
+    holes: Sequence[Sequence[Card]], boards: Sequence[Sequence[Card]]
+) -> list[list[int]]:
+    """For each of ``holes``, its value with each of ``boards``: ``rank_values`` of every
+    ``hole + board``, hand by hand, for when many boards meet a few hands (equity).
+
+    Every card is checked to be in 0..51, the boards once for all hands; as in ``rank_values``
+    repeats are not checked. Hands and boards are the same size throughout (5 to 7 cards in all).
+
+    >>> from engine.cards import parse_cards
+    >>> holes = [parse_cards("AsKs"), parse_cards("7c2d")]
+    >>> boards = [parse_cards("QsJsTs2c3c"), parse_cards("7d7h2h4s5c")]
+    >>> values = rank_values_on_boards(holes, boards)
+    >>> values == [[rank_value(h + b) for b in boards] for h in holes], values[0][0]
+    (True, 7462)
+    """
+    if not boards:
+        return [[] for _ in holes]
+    size = len(boards[0])
+    natives = {len(hole) + size for hole in holes}
+    native = _NATIVE_BY_SIZE.get(natives.pop()) if len(natives) == 1 else None
+    if (
+        native is None
+        or set(map(len, boards)) != {size}
+        or not _CARD_IDS.issuperset(chain.from_iterable(holes))
+        or not _CARD_IDS.issuperset(chain.from_iterable(boards))
+    ):
+        raise EngineError("bad_hand", reason="batch", size=size)
+    flip = repeat(_FLIP)
+    return [
+        list(map(sub, flip, starmap(native, map(add, repeat(tuple(hole)), boards))))
+        for hole in holes
+    ]
 
 
 def _reading_order(five: tuple[Card, ...]) -> tuple[Card, ...]:

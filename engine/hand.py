@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from engine.cards import FULL_DECK, Card, format_card
 from engine.errors import EngineError
 from engine.evaluator import HandRank, evaluate, rank_value
+from engine.limits import MAX_SEATS
 
-MAX_PLAYERS = 23
 # Amounts above this are nonsense for any table and would only let a typo create noise.
 MAX_CHIPS = 10**15
 
@@ -43,6 +43,27 @@ class ReopenMode(StrEnum):
     TDA = "tda"
     STRICT = "strict"
     HALF = "half"
+
+
+class RunItTwice(StrEnum):
+    """What happens when every live hand is all-in (but one, matched) before the river.
+
+    Run twice, the second board comes from :func:`second_run_positions` and every pot two or
+    more can win is halved, the first run's half taking the odd chip unit; each half is then
+    split among its own board's winners by RULES 5 (:class:`PotAwarded` says which run).
+    """
+
+    OFF = "off"  # the rest of the board is dealt once
+    ASK = "ask"  # the hand waits for :meth:`Hand.choose_run_count` (the players' vote)
+    ALWAYS = "always"  # dealt twice whenever the deck has room for a second run
+
+
+class StraddleMode(StrEnum):
+    """Who may post a straddle (twice the big blind, before the deal): a table option."""
+
+    OFF = "off"
+    UTG = "utg"  # the first seat left of the big blind
+    BUTTON = "button"  # the button, when he is not also a blind
 
 
 class Street(StrEnum):
@@ -61,6 +82,7 @@ class ActionKind(StrEnum):
     BET = "bet"
     RAISE = "raise"
     ALL_IN = "all_in"
+    RUN_COUNT = "run_count"
     SHOW = "show"
     PRESELECT = "preselect"
     TIMEOUT = "timeout"
@@ -93,6 +115,14 @@ class HandConfig:
     match them); otherwise antes are posted first and count in each player's contribution, so a
     player short of a full ante can win only what he matched. ``dead_blinds`` (a missed small
     blind paid on return) are pooled like big-blind antes.
+
+    ``straddle_index`` names a player whose entry in ``blinds`` is a straddle: a live blind of at
+    least twice the big blind that he covers in full. Pre-flop the betting then opens at his
+    left, he acts last, and a raise must add at least the straddle (it plays as the big blind).
+    ``bomb_pot``: every entry of ``blinds`` is the same bomb, a live bet nobody acts on; the
+    flop is dealt at once and the betting starts there (no antes, no straddle). Short stacks are
+    all-in for less and side pots are built as for any bet. ``run_it_twice`` is the table's
+    choice for boards run out with nobody left to bet (see :class:`RunItTwice`).
     """
 
     stacks: tuple[int, ...]
@@ -104,10 +134,13 @@ class HandConfig:
     dead_blinds: tuple[int, ...] = ()
     chip_unit: int = 1
     reopen: ReopenMode = ReopenMode.TDA
+    straddle_index: int | None = None
+    bomb_pot: bool = False
+    run_it_twice: RunItTwice = RunItTwice.OFF
 
     def __post_init__(self) -> None:
         n = len(self.stacks)
-        if not 2 <= n <= MAX_PLAYERS:
+        if not 2 <= n <= MAX_SEATS:
             raise EngineError("bad_config", field="players", value=n)
         for name in ("stacks", "blinds", "antes"):
             values = getattr(self, name)
@@ -136,6 +169,33 @@ class HandConfig:
             raise EngineError("bad_config", field="ante_kind", value=repr(self.ante_kind))
         if not isinstance(self.reopen, ReopenMode):
             raise EngineError("bad_config", field="reopen", value=repr(self.reopen))
+        if not isinstance(self.run_it_twice, RunItTwice):
+            raise EngineError("bad_config", field="run_it_twice", value=repr(self.run_it_twice))
+        if self.straddle_index is not None:
+            self._check_straddle(self.straddle_index)
+        if not isinstance(self.bomb_pot, bool):
+            raise EngineError("bad_config", field="bomb_pot", value=repr(self.bomb_pot))
+        if self.bomb_pot and (
+            self.straddle_index is not None
+            or any(self.antes)
+            or min(self.blinds) == 0
+            or len(set(self.blinds)) != 1
+        ):
+            # One amount from everybody and nothing else: anything more would be a new game.
+            raise EngineError("bad_config", field="bomb_pot", value=repr(self.blinds))
+
+    def _check_straddle(self, index: object) -> None:
+        n = len(self.stacks)
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
+            raise EngineError("bad_config", field="straddle_index", value=repr(index))
+        amount = self.blinds[index]
+        if (
+            n < 3
+            or index == self.big_blind_index
+            or amount < 2 * self.big_blind
+            or self.stacks[index] < amount
+        ):
+            raise EngineError("bad_config", field="straddle_index", value=index, amount=amount)
 
     @property
     def players(self) -> int:
@@ -152,15 +212,31 @@ class HandConfig:
         ante: int = 0,
         chip_unit: int = 1,
         reopen: ReopenMode = ReopenMode.TDA,
+        straddle: StraddleMode = StraddleMode.OFF,
+        run_it_twice: RunItTwice = RunItTwice.OFF,
     ) -> HandConfig:
-        """A hand with the usual positions: SB left of the button, BB next (heads-up reversed)."""
+        """A hand with the usual positions: SB left of the button, BB next (heads-up reversed).
+
+        ``straddle`` puts a straddle of twice the big blind on that position.
+
+        >>> HandConfig.standard((100,) * 4, 1, 2, straddle=StraddleMode.BUTTON).blinds
+        (1, 2, 0, 4)
+        """
         n = len(stacks)
+        straddle_index: int | None = None
         if n == 2:
             blinds: tuple[int, ...] = (big_blind, small_blind)
             bb_index = 0
         else:
             blinds = (small_blind, big_blind) + (0,) * (n - 2)
             bb_index = 1
+        if straddle is not StraddleMode.OFF:
+            straddle_index = straddle_position(n, straddle)
+            if straddle_index is None:
+                raise EngineError("bad_config", field="straddle", value=straddle.value, players=n)
+            blinds = tuple(
+                2 * big_blind if i == straddle_index else b for i, b in enumerate(blinds)
+            )
         if ante_kind is AnteKind.PER_PLAYER:
             antes = (ante,) * n
         elif ante_kind is AnteKind.BIG_BLIND:
@@ -176,9 +252,56 @@ class HandConfig:
             ante_kind=ante_kind,
             chip_unit=chip_unit,
             reopen=reopen,
+            straddle_index=straddle_index,
+            run_it_twice=run_it_twice,
+        )
+
+    @classmethod
+    def bomb(
+        cls,
+        stacks: Sequence[int],
+        amount: int,
+        big_blind: int,
+        *,
+        chip_unit: int = 1,
+        reopen: ReopenMode = ReopenMode.TDA,
+        run_it_twice: RunItTwice = RunItTwice.OFF,
+    ) -> HandConfig:
+        """A bomb pot: everybody puts ``amount`` in, the flop comes at once.
+
+        ``big_blind`` stays the minimum bet after the flop.
+
+        >>> from engine.cards import FULL_DECK
+        >>> hand = Hand(HandConfig.bomb((50, 100, 100), 20, 2), FULL_DECK)
+        >>> hand.street, len(hand.board), hand.total_pot(), hand.to_act
+        (<Street.FLOP: 'flop'>, 3, 60, 0)
+        """
+        n = len(stacks)
+        return cls(
+            stacks=tuple(stacks),
+            blinds=(amount,) * n,
+            antes=(0,) * n,
+            big_blind=big_blind,
+            big_blind_index=0 if n == 2 else 1,
+            chip_unit=chip_unit,
+            reopen=reopen,
+            bomb_pot=True,
+            run_it_twice=run_it_twice,
         )
 
     def to_json(self) -> dict[str, Any]:
+        # The newer keys are written only when set, so a plain hand's JSON (stored, and compared
+        # on recovery) stays exactly what it was before they existed.
+        data = self._base_json()
+        if self.straddle_index is not None:
+            data["straddle_index"] = self.straddle_index
+        if self.bomb_pot:
+            data["bomb_pot"] = True
+        if self.run_it_twice is not RunItTwice.OFF:
+            data["run_it_twice"] = self.run_it_twice.value
+        return data
+
+    def _base_json(self) -> dict[str, Any]:
         return {
             "stacks": list(self.stacks),
             "blinds": list(self.blinds),
@@ -204,9 +327,30 @@ class HandConfig:
                 dead_blinds=tuple(data.get("dead_blinds", ())),
                 chip_unit=data.get("chip_unit", 1),
                 reopen=ReopenMode(data.get("reopen", "tda")),
+                straddle_index=data.get("straddle_index"),
+                bomb_pot=data.get("bomb_pot", False),
+                run_it_twice=RunItTwice(data.get("run_it_twice", "off")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError("bad_config", field="json", value=str(exc)) from None
+
+
+def straddle_position(players: int, mode: StraddleMode) -> int | None:
+    """The player index that may straddle under ``mode``, None when nobody may.
+
+    In the standard layout UTG is the first index left of the big blind and the button the last
+    index (a table whose button is dead has no button straddle: see
+    :meth:`engine.table.Table.straddle_candidate`). Heads-up nobody straddles (the button posts
+    the small blind), and with three players UTG is the button.
+
+    >>> straddle_position(6, StraddleMode.UTG), straddle_position(6, StraddleMode.BUTTON)
+    (2, 5)
+    >>> straddle_position(2, StraddleMode.UTG) is None
+    True
+    """
+    if mode is StraddleMode.OFF or players < 3:
+        return None
+    return 2 if mode is StraddleMode.UTG else players - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,6 +491,33 @@ class StreetDealt(Event):
 
 
 @dataclass(slots=True)
+class RunTwiceOffered(Event):
+    """Nobody can bet any more before the river and the table asks whether to run it twice.
+
+    The hand waits for :meth:`Hand.choose_run_count`; every live hand is already face up.
+    """
+
+    type: ClassVar[str] = "run_twice_offered"
+    players: tuple[int, ...]  # the live players, who must all agree
+    board_count: int  # board cards dealt so far, shared by both runs
+
+
+@dataclass(slots=True)
+class RunCountChosen(Event):
+    type: ClassVar[str] = "run_count"
+    runs: int  # 1 or 2
+
+
+@dataclass(slots=True)
+class SecondRunDealt(Event):
+    """A street of the second run; the first run's streets are ordinary :class:`StreetDealt`."""
+
+    type: ClassVar[str] = "second_run_street"
+    street: Street
+    cards: tuple[Card, ...]
+
+
+@dataclass(slots=True)
 class BetReturned(Event):
     type: ClassVar[str] = "bet_returned"
     player: int
@@ -376,6 +547,7 @@ class PotAwarded(Event):
     eligible: tuple[int, ...]
     shares: tuple[tuple[int, int], ...]  # (player, chips)
     showdown: bool
+    run: int = 0  # 1 or 2: the half of pot ``index`` settled on that run's board; 0: whole pot
 
 
 @dataclass(slots=True)
@@ -399,6 +571,16 @@ class HandResult:
     shown: tuple[int, ...]
     showdown: bool
     voided: bool
+    boards: tuple[tuple[Card, ...], ...] = ()  # the board, or both runs' boards; () if voided
+
+    @property
+    def won(self) -> tuple[int, ...]:
+        """Chips each player took from pots (his own uncalled bet coming back is not a win)."""
+        won = [0] * len(self.stacks)
+        for pot in self.pots:
+            for player, chips in pot.shares:
+                won[player] += chips
+        return tuple(won)
 
 
 # --- dealing convention -------------------------------------------------------------------
@@ -416,16 +598,63 @@ def board_positions(players: int) -> tuple[int, ...]:
     return (base + 1, base + 2, base + 3, base + 5, base + 7)
 
 
+# Cards per street still to come once ``k`` board cards are out.
+_STREETS_AFTER: Final[dict[int, tuple[tuple[Street, int], ...]]] = {
+    0: ((Street.FLOP, 3), (Street.TURN, 1), (Street.RIVER, 1)),
+    3: ((Street.TURN, 1), (Street.RIVER, 1)),
+    4: ((Street.RIVER, 1),),
+}
+
+
+def _second_run_layout(players: int, dealt: int) -> tuple[int, ...] | None:
+    if dealt not in _STREETS_AFTER:
+        return None
+    # The second run continues where the first stopped: the first undealt position is the one
+    # after the first run's river, and each street of it is burned for as the first run was.
+    next_position = board_positions(players)[-1] + 1
+    positions: list[int] = []
+    for _, count in _STREETS_AFTER[dealt]:
+        next_position += 1  # the burn
+        positions.extend(range(next_position, next_position + count))
+        next_position += count
+    return tuple(positions) if next_position <= len(FULL_DECK) else None
+
+
+def second_run_positions(players: int, dealt: int) -> tuple[int, ...]:
+    """Deck positions of the second run's cards when the board is run twice from ``dealt`` cards.
+
+    The first run is dealt as any board (:func:`board_positions`). The second run shares the
+    first ``dealt`` board cards and takes the next undealt positions after the first run's
+    river, burning one card before each street as the first run does. With ``p`` players the
+    first run's river is at ``2p + 7``, so the second run's cards are at ``2p + 9, 10, 11, 13,
+    15`` from no board (flop, turn, river), ``2p + 9, 11`` from the flop and ``2p + 9`` from the
+    turn. A deck too short for it (more than 18, 20 or 21 players) cannot run twice.
+
+    >>> second_run_positions(6, 0), second_run_positions(6, 3), second_run_positions(6, 4)
+    ((21, 22, 23, 25, 27), (21, 23), (21,))
+    >>> second_run_positions(19, 0)
+    Traceback (most recent call last):
+    ...
+    engine.errors.EngineError: bad_config: field='run_it_twice', players=19, dealt=0
+    """
+    layout = _second_run_layout(players, dealt)
+    if layout is None:
+        raise EngineError("bad_config", field="run_it_twice", players=players, dealt=dealt)
+    return layout
+
+
 def deck_from_cards(
     players: int,
     holes: Sequence[Sequence[Card] | None],
     board: Sequence[Card],
     filler: Iterable[Card] = FULL_DECK,
+    second_run: Sequence[Card] = (),
 ) -> tuple[Card, ...]:
     """A full deck order that deals the given hole cards and board (unknowns from ``filler``).
 
     Hole cards go one at a time round the table from index 0, twice; then burn, flop, burn,
-    turn, burn, river.
+    turn, burn, river. ``second_run`` is the second run's own cards, when the board was run
+    twice (:func:`second_run_positions`).
     """
     slots: list[Card | None] = [None] * 52
     for i, cards in enumerate(holes):
@@ -434,6 +663,11 @@ def deck_from_cards(
                 slots[i + k * players] = card
     for pos, card in zip(board_positions(players), board, strict=False):
         slots[pos] = card
+    if second_run:
+        for pos, card in zip(
+            second_run_positions(players, 5 - len(second_run)), second_run, strict=True
+        ):
+            slots[pos] = card
     used = {c for c in slots if c is not None}
     if len(used) != sum(c is not None for c in slots):
         raise EngineError("bad_deck", reason="duplicate_card")
@@ -474,9 +708,15 @@ class Hand:
         self.shown: set[int] = set()
         self.show_requested: set[int] = set()
         self.preselected: dict[int, tuple[PreAction, int]] = {}
+        # Run it twice: the second run's full board, and the board count both runs share.
+        self.second_board: tuple[Card, ...] | None = None
+        self.second_run_from: int | None = None
+        self.run_choice_pending = False
         # Betting-round state.
         self.high_bet = 0
         self.min_increment = config.big_blind
+        if config.straddle_index is not None:
+            self.min_increment = config.blinds[config.straddle_index]
         self.full_raises = 0
         self.acted: list[bool] = [False] * n
         self.acted_high: list[int] = [0] * n
@@ -487,10 +727,16 @@ class Hand:
         # to_act changes hands, so remember it for the current decision.
         self._legal: Legal | None = None
         self._legal_for: int | None = None
-        self._ranks: dict[tuple[int, int], HandRank] = {}
+        self._ranks: dict[tuple[int, int, int], HandRank] = {}
         self._post_forced_bets()
         self._emit(HoleCardsDealt(tuple(range(n))))
-        self._begin_round(first=self._next_index(config.big_blind_index))
+        if config.bomb_pot:
+            self._end_round()  # nobody acts on a bomb: straight to the flop
+        else:
+            opener = config.straddle_index
+            if opener is None:
+                opener = config.big_blind_index
+            self._begin_round(first=self._next_index(opener))
 
     # -- public queries ------------------------------------------------------------------
 
@@ -501,18 +747,34 @@ class Hand:
     def hole_cards(self, player: int) -> tuple[Card, Card]:
         return self.deck[player], self.deck[player + self.n]
 
-    def rank(self, player: int) -> HandRank | None:
+    def rank(self, player: int, run: int = 1) -> HandRank | None:
         """The best hand of ``player`` on the board so far (None before the flop).
 
+        ``run=2`` ranks it on the second run's board (None when the board was not run twice).
         Naming a hand costs far more than comparing it, so it is done only when asked.
         """
-        if len(self.board) < 3:
+        board = self.board if run == 1 else self.second_board if run == 2 else None
+        if board is None or len(board) < 3:
             return None
-        key = (player, len(self.board))
+        key = (player, len(board), run)
         rank = self._ranks.get(key)
         if rank is None:
-            rank = self._ranks[key] = evaluate(self.hole_cards(player) + self.board)
+            rank = self._ranks[key] = evaluate(self.hole_cards(player) + board)
         return rank
+
+    @property
+    def boards(self) -> tuple[tuple[Card, ...], ...]:
+        """The board, or the two runs' boards once the board has been run twice."""
+        if self.second_board is None:
+            return (self.board,)
+        return (self.board, self.second_board)
+
+    @property
+    def run_choice_players(self) -> tuple[int, ...]:
+        """Who must agree to run it twice while :attr:`run_choice_pending` (else ``()``)."""
+        if not self.run_choice_pending:
+            return ()
+        return tuple(j for j in range(self.n) if not self.folded[j])
 
     def total_pot(self) -> int:
         return sum(self.contributions) + sum(self.pooled)
@@ -562,6 +824,8 @@ class Hand:
             return self._show_request(action)
         if kind is ActionKind.PRESELECT:
             return self._preselect(action)
+        if kind is ActionKind.RUN_COUNT:
+            return self._run_count(action)
         if self.result is not None:
             raise EngineError("hand_over")
         player = self._check_player(action.player)
@@ -615,6 +879,11 @@ class Hand:
 
     def void(self) -> list[Event]:
         return self.apply(Action(ActionKind.VOID))
+
+    def choose_run_count(self, runs: int) -> list[Event]:
+        """Answer a :class:`RunTwiceOffered`: 2 when every one of :attr:`run_choice_players`
+        agreed, else 1 (a refusal, or the offer timing out). The board is then run out."""
+        return self.apply(Action(ActionKind.RUN_COUNT, amount=runs))
 
     @classmethod
     def replay(cls, config: HandConfig, deck: Sequence[Card], actions: Iterable[Action]) -> Hand:
@@ -730,7 +999,11 @@ class Hand:
             amount = min(blind, self.stacks[i])
             if amount:
                 self._put(i, amount)
-                if i == cfg.big_blind_index:
+                if cfg.bomb_pot:
+                    label = "bomb_pot"
+                elif i == cfg.straddle_index:
+                    label = "straddle"
+                elif i == cfg.big_blind_index:
                     label = "big_blind"
                 elif i == (cfg.big_blind_index - 1) % n:
                     label = "small_blind"
@@ -818,11 +1091,13 @@ class Hand:
             self._end_round()
 
     def _return_uncalled(self) -> None:
-        ordered = sorted(range(self.n), key=lambda j: self.bets[j], reverse=True)
+        # Whole contributions, not this street's bets: per-player antes count in them, and an
+        # ante nobody matched (everyone else all-in for less) goes back like a bet (RULES 5).
+        ordered = sorted(range(self.n), key=lambda j: self.contributions[j], reverse=True)
         top, second = ordered[0], ordered[1]
-        excess = self.bets[top] - self.bets[second]
+        excess = self.contributions[top] - self.contributions[second]
         if excess > 0:
-            self.bets[top] -= excess
+            self.bets[top] -= min(excess, self.bets[top])
             self.contributions[top] -= excess
             self.stacks[top] += excess
             self.all_in[top] = False
@@ -832,8 +1107,9 @@ class Hand:
         self.to_act = None
         self._return_uncalled()
         self.bets = [0] * self.n
-        if self.street_aggressor is not None:
-            self.last_aggressor = self.street_aggressor
+        # RULES 6: the last bettor *of the river* shows first; a bet on an earlier street does
+        # not carry over a street that was checked through.
+        self.last_aggressor = self.street_aggressor
         remaining = [j for j in range(self.n) if not self.folded[j]]
         if len(remaining) == 1:
             self._award_without_showdown(remaining[0])
@@ -847,9 +1123,14 @@ class Hand:
             self.last_aggressor = None
             for j in remaining:
                 self._table(j)
-            while len(self.board) < 5:
-                self._deal_next_street()
-            self._showdown()
+            if self.config.run_it_twice is RunItTwice.OFF or not self._can_run_twice():
+                self._run_out(1)
+            elif self.config.run_it_twice is RunItTwice.ASK:
+                self.run_choice_pending = True
+                self._emit(RunTwiceOffered(tuple(remaining), len(self.board)))
+            else:
+                self._emit(RunCountChosen(2))
+                self._run_out(2)
             return
         self._deal_next_street()
         self.high_bet = 0
@@ -859,6 +1140,25 @@ class Hand:
         self.street_aggressor = None
         self.preselected.clear()
         self._begin_round(first=0)
+
+    def _can_run_twice(self) -> bool:
+        layout = _second_run_layout(self.n, len(self.board))
+        return layout is not None and layout[-1] < len(self.deck)
+
+    def _run_out(self, runs: int) -> None:
+        dealt = len(self.board)
+        while len(self.board) < 5:
+            self._deal_next_street()
+        if runs == 2:
+            positions = iter(second_run_positions(self.n, dealt))
+            board = self.board[:dealt]
+            for street, count in _STREETS_AFTER[dealt]:
+                cards = tuple(self.deck[next(positions)] for _ in range(count))
+                board += cards
+                self._emit(SecondRunDealt(street, cards))
+            self.second_board = board
+            self.second_run_from = dealt
+        self._showdown()
 
     def _deal_next_street(self) -> None:
         pos = board_positions(self.n)
@@ -924,11 +1224,15 @@ class Hand:
         self._finish(awards, showdown=False)
 
     def _showdown(self) -> None:
+        if self.second_board is not None:
+            self._showdown_two_runs(self.second_board)
+            return
         self.street = Street.SHOWDOWN
         remaining = [j for j in range(self.n) if not self.folded[j]]
         values = {j: rank_value(self.hole_cards(j) + self.board) for j in remaining}
         pots = self._layers(self.contributions)
-        # Showing order: the river's last aggressor, else the first live seat left of the button.
+        # Showing order: the river's last bettor or raiser, else (the river was checked through)
+        # the first live seat left of the button; then clockwise.
         start = self.last_aggressor if self.last_aggressor is not None else remaining[0]
         order = sorted(remaining, key=lambda j: (j - start) % self.n)
         best_shown: dict[int, int] = {}
@@ -953,6 +1257,41 @@ class Hand:
             self._emit(award)
         self._finish(awards, showdown=True)
 
+    def _showdown_two_runs(self, second_board: tuple[Card, ...]) -> None:
+        """Each pot in two halves, one per run; every live hand is already face up.
+
+        A pot of an odd number of chip units cannot halve: the first run's half gets the odd
+        unit (and any chips below one unit), being the half dealt first. Each half is then split
+        among its run's winners by RULES 5. A pot only one player can win is not halved.
+        """
+        self.street = Street.SHOWDOWN
+        remaining = [j for j in range(self.n) if not self.folded[j]]
+        runs = (
+            {j: rank_value(self.hole_cards(j) + self.board) for j in remaining},
+            {j: rank_value(self.hole_cards(j) + second_board) for j in remaining},
+        )
+        unit = self.config.chip_unit
+        awards: list[PotAwarded] = []
+        for index, pot in enumerate(self._layers(self.contributions)):
+            if len(pot.eligible) == 1:
+                halves: tuple[tuple[int, int], ...] = ((0, pot.amount),)
+            else:
+                units, loose = divmod(pot.amount, unit)
+                first = (units + 1) // 2 * unit + loose
+                halves = ((1, first), (2, pot.amount - first))
+            for run, amount in halves:
+                if amount == 0:
+                    continue
+                values = runs[max(run, 1) - 1]
+                best = max(values[j] for j in pot.eligible)
+                shares = self._split(amount, [j for j in pot.eligible if values[j] == best])
+                for w, chips in shares:
+                    self.stacks[w] += chips
+                award = PotAwarded(index, amount, pot.eligible, tuple(shares), True, run)
+                awards.append(award)
+                self._emit(award)
+        self._finish(awards, showdown=True)
+
     def _finish(self, awards: list[PotAwarded], showdown: bool) -> None:
         self.street = Street.COMPLETE
         self.to_act = None
@@ -966,6 +1305,7 @@ class Hand:
             shown=tuple(sorted(self.shown)),
             showdown=showdown,
             voided=False,
+            boards=self.boards,
         )
         self._emit(HandEnded(stacks))
 
@@ -986,6 +1326,7 @@ class Hand:
         self.to_act = None
         self.street = Street.COMPLETE
         self.preselected.clear()
+        self.run_choice_pending = False
         self._emit(HandVoided(refunds, tuple(self.stacks)))
         self.result = HandResult(
             stacks=tuple(self.stacks),
@@ -1023,7 +1364,25 @@ class Hand:
             shown=tuple(sorted(self.shown)),
             showdown=False,
             voided=False,
+            boards=self.result.boards,
         )
+        return self.events[mark:]
+
+    def _run_count(self, action: Action) -> list[Event]:
+        if self.result is not None:
+            raise EngineError("hand_over")
+        if not self.run_choice_pending:
+            raise EngineError("bad_action", value="run_count", reason="no_run_choice")
+        if action.player is not None or action.pre is not None:
+            raise EngineError("bad_action", value="run_count takes only an amount")
+        runs = action.amount
+        if type(runs) is not int or runs not in (1, 2):
+            raise EngineError("bad_action", value="run_count", runs=repr(runs))
+        mark = len(self.events)
+        self.actions.append(action)
+        self.run_choice_pending = False
+        self._emit(RunCountChosen(runs))
+        self._run_out(runs)
         return self.events[mark:]
 
     def _preselect(self, action: Action) -> list[Event]:
@@ -1103,6 +1462,12 @@ class Hand:
         return {
             "street": self.street.value,
             "board": [format_card(c) for c in self.board],
+            "second_board": (
+                [format_card(c) for c in self.second_board]
+                if self.second_board is not None
+                else None
+            ),
+            "run_choice_players": list(self.run_choice_players),
             "players": players,
             "to_act": self.to_act,
             "legal": legal.to_json() if legal else None,
@@ -1112,6 +1477,7 @@ class Hand:
             "min_increment": self.min_increment,
             "config": self.config.to_json(),
             "over": self.is_over,
+            "run_choice_pending": self.run_choice_pending,
             "result": (
                 {
                     "stacks": list(self.result.stacks),
@@ -1130,6 +1496,8 @@ class Hand:
         return (
             self.street,
             self.board,
+            self.second_board,
+            self.run_choice_pending,
             tuple(self.stacks),
             tuple(self.bets),
             tuple(self.contributions),

@@ -27,14 +27,25 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar
 
 from engine.cards import Card
 from engine.errors import EngineError
-from engine.hand import AnteKind, Event, Hand, HandConfig, HandVoided, ReopenMode, json_value
+from engine.hand import (
+    AnteKind,
+    Event,
+    Hand,
+    HandConfig,
+    HandVoided,
+    ReopenMode,
+    RunItTwice,
+    StraddleMode,
+    json_value,
+)
+from engine.limits import MAX_CHIPS, MAX_SEATS
 from engine.seating import (
     HandPlan,
     NewPlayerPolicy,
@@ -64,7 +75,9 @@ __all__ = [
     "PlayerSatIn",
     "PlayerSatOut",
     "PlayerState",
+    "RunItTwice",
     "SeatView",
+    "StraddleMode",
     "Table",
     "TableEvent",
     "TableOptions",
@@ -72,13 +85,11 @@ __all__ = [
     "TableResumed",
 ]
 
-MAX_SEATS = 23
-"""Hard ceiling on seats (the seeds' theoretical limit); tables default to 10."""
 
 
 def _require_int(name: str, value: object, *, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise EngineError("bad_option", field=name, value=repr(value))
+        raise EngineError("bad_option", option=name, value=repr(value))
     return value
 
 
@@ -91,7 +102,12 @@ class PlayerState(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
-    """How a table plays. Buy-ins default to 20 and 100 big blinds."""
+    """How a table plays. Buy-ins default to 20 and 100 big blinds.
+
+    ``run_it_twice`` applies to every hand (see :class:`~engine.hand.RunItTwice`); ``straddle``
+    says which position may straddle, the players who want to being named to
+    :meth:`Table.start_hand` hand by hand.
+    """
 
     small_blind: int
     big_blind: int
@@ -103,6 +119,8 @@ class TableOptions:
     max_buy_in: int | None = None
     seats: int = 10
     new_player: NewPlayerPolicy = NewPlayerPolicy.WAIT_FOR_BB
+    run_it_twice: RunItTwice = RunItTwice.OFF
+    straddle: StraddleMode = StraddleMode.OFF
 
     def __post_init__(self) -> None:
         unit = _require_int("chip_unit", self.chip_unit, minimum=1)
@@ -110,30 +128,45 @@ class TableOptions:
         bb = _require_int("big_blind", self.big_blind, minimum=1)
         ante = _require_int("ante", self.ante)
         if sb > bb:
-            raise EngineError("bad_option", field="small_blind", value=sb, big_blind=bb)
+            raise EngineError("blinds_out_of_order", small_blind=sb, big_blind=bb)
         if not isinstance(self.ante_kind, AnteKind):
-            raise EngineError("bad_option", field="ante_kind", value=repr(self.ante_kind))
+            raise EngineError("bad_option", option="ante_kind", value=repr(self.ante_kind))
         if self.ante_kind is AnteKind.NONE and ante:
-            raise EngineError("bad_option", field="ante", value=ante, ante_kind="none")
+            raise EngineError("bad_option", option="ante", value=ante, ante_kind="none")
         if not isinstance(self.reopen, ReopenMode):
-            raise EngineError("bad_option", field="reopen", value=repr(self.reopen))
+            raise EngineError("bad_option", option="reopen", value=repr(self.reopen))
         if not isinstance(self.new_player, NewPlayerPolicy):
-            raise EngineError("bad_option", field="new_player", value=repr(self.new_player))
+            raise EngineError("bad_option", option="new_player", value=repr(self.new_player))
+        if not isinstance(self.run_it_twice, RunItTwice):
+            raise EngineError("bad_option", option="run_it_twice", value=repr(self.run_it_twice))
+        if not isinstance(self.straddle, StraddleMode):
+            raise EngineError("bad_option", option="straddle", value=repr(self.straddle))
         seats = _require_int("seats", self.seats, minimum=2)
         if seats > MAX_SEATS:
-            raise EngineError("bad_option", field="seats", value=seats, maximum=MAX_SEATS)
+            raise EngineError("bad_option", option="seats", value=seats, maximum=MAX_SEATS)
+        # Buy-ins left to their defaults (20 and 100 big blinds) must fit too: name the blind
+        # that makes them too large, since that is what the host typed.
+        for given, blinds in ((self.max_buy_in, 100), (self.min_buy_in, 20)):
+            if given is None and bb * blinds > MAX_CHIPS:
+                raise EngineError(
+                    "amount_too_large", option="big_blind", value=bb, maximum=MAX_CHIPS // blinds
+                )
         low, high = self.buy_in_range
         _require_int("min_buy_in", low, minimum=1)
         _require_int("max_buy_in", high, minimum=low)
         for name, value in (
+            ("chip_unit", unit),
             ("small_blind", sb),
             ("big_blind", bb),
             ("ante", ante),
             ("min_buy_in", low),
             ("max_buy_in", high),
         ):
+            # Derived buy-ins count too: 100 big blinds of a huge blind must not slip past.
+            if value > MAX_CHIPS:
+                raise EngineError("amount_too_large", option=name, value=value, maximum=MAX_CHIPS)
             if value % unit:
-                raise EngineError("bad_option", field=name, value=value, chip_unit=unit)
+                raise EngineError("amount_not_multiple", option=name, value=value, chip_unit=unit)
 
     @property
     def buy_in_range(self) -> tuple[int, int]:
@@ -174,9 +207,11 @@ class TableOptions:
                 max_buy_in=data.get("max_buy_in"),
                 seats=data.get("seats", 10),
                 new_player=NewPlayerPolicy(data.get("new_player", "wait_for_bb")),
+                run_it_twice=RunItTwice(data.get("run_it_twice", "off")),
+                straddle=StraddleMode(data.get("straddle", "off")),
             )
         except (KeyError, TypeError, ValueError) as exc:
-            raise EngineError("bad_option", field="json", value=str(exc)) from None
+            raise EngineError("bad_option", option="json", value=str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +224,7 @@ class SeatView:
     owes_big_blind: bool
     pending_chips: int  # a top-up that lands when the hand in progress ends
     in_hand: bool
+    leaving: str | None = None  # why he leaves when his hand ends: "left" or "removed"
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: json_value(getattr(self, f.name)) for f in fields(self)}
@@ -304,6 +340,8 @@ class HandStarted(TableEvent):
     ante: int
     ante_kind: AnteKind
     entering: tuple[int, ...]  # seats dealt in out of turn (posting what they owe, by policy)
+    straddle_seat: int | None = None  # who straddled this hand
+    bomb_pot: int = 0  # the bomb everybody put in (0: not a bomb pot; no blinds, no antes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,7 +423,7 @@ class Table:
         tournament: bool = False,
     ) -> None:
         if not isinstance(options, TableOptions):
-            raise EngineError("bad_option", field="options", value=repr(options))
+            raise EngineError("bad_option", option="options", value=repr(options))
         self._options = options
         self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self._tournament = tournament
@@ -773,16 +811,50 @@ class Table:
         """
         return self._plan_next(button, lambda seats: seats[0])
 
-    def start_hand(self, deck: Sequence[Card], button: int | None = None) -> list[TableEvent]:
+    def straddle_candidate(self) -> PlayerId | None:
+        """Who may straddle the next hand, if it started now (None: nobody, or not known yet).
+
+        The straddle position is the table option's (UTG: left of the big blind; button: the
+        button when it is live and not a blind), with three or more players dealt in and a
+        stack that covers twice the big blind. Ask between hands: during a hand the placement
+        of the next one is not known yet (this names the current hand's position), and before
+        the first hand the button is not drawn, so nobody is named.
+        """
+        if self._rotation is None or self._options.straddle is StraddleMode.OFF:
+            return None
+        plan = self.next_plan()
+        stacks = [self._seats[s].stack for s in plan.seats]
+        index = self._straddle_index(plan, stacks)
+        return None if index is None else self._seats[plan.seats[index]].player_id
+
+    def start_hand(
+        self,
+        deck: Sequence[Card],
+        button: int | None = None,
+        *,
+        straddlers: Collection[PlayerId] = (),
+        bomb_pot: int = 0,
+    ) -> list[TableEvent]:
         """Deal the next hand from ``deck``; play it through ``table.hand``.
 
         The first hand's button is drawn from the table's ``rng`` among the players dealt in,
         unless ``button`` names the seat (a high-card draw done elsewhere, or a test).
+
+        ``straddlers`` are the players who want to straddle this hand; the one on the straddle
+        position (see :meth:`straddle_candidate`), if any, posts twice the big blind.
+        ``bomb_pot`` > 0 makes the hand a bomb pot: everybody dealt in puts that amount in
+        instead of blinds and antes (and no straddle), and the hand starts on the flop. The
+        button and the blinds move on as after any hand; a player coming in by posting pays
+        the bomb and nothing he owed.
         """
         if self._hand is not None:
             raise EngineError("hand_in_progress", hand_number=self._hand_number)
         if self._paused:
             raise EngineError("table_paused")
+        if bomb_pot:
+            self._check_chips(bomb_pot)
+            if bomb_pot < 0 or bomb_pot > MAX_CHIPS:
+                raise EngineError("bad_amount", amount=bomb_pot)
         opts = self._options
         plan = self._plan_next(button, self._rng.choice)
         n = len(plan.seats)
@@ -806,17 +878,42 @@ class Table:
             per_player = opts.ante_kind is AnteKind.PER_PLAYER
             if per_player or (opts.ante_kind is AnteKind.BIG_BLIND and seat == plan.big_blind_seat):
                 antes[i] = opts.ante
-        config = HandConfig(
-            stacks=stacks,
-            blinds=tuple(blinds),
-            antes=tuple(antes),
-            big_blind=opts.big_blind,
-            big_blind_index=plan.big_blind_index,
-            ante_kind=opts.ante_kind,
-            dead_blinds=tuple(dead) if any(dead) else (),
-            chip_unit=opts.chip_unit,
-            reopen=opts.reopen,
-        )
+        straddle_index = None
+        if not bomb_pot and straddlers:
+            straddle_index = self._straddle_index(plan, stacks)
+            if straddle_index is not None:
+                if self._seats[plan.seats[straddle_index]].player_id in straddlers:
+                    # Never a player posting to come in: under the gun he would be next
+                    # hand's big blind, and nobody enters on the button.
+                    blinds[straddle_index] = 2 * opts.big_blind
+                else:
+                    straddle_index = None
+        if bomb_pot:
+            config = HandConfig(
+                stacks=stacks,
+                blinds=(bomb_pot,) * n,
+                antes=(0,) * n,
+                big_blind=opts.big_blind,
+                big_blind_index=plan.big_blind_index,
+                chip_unit=opts.chip_unit,
+                reopen=opts.reopen,
+                bomb_pot=True,
+                run_it_twice=opts.run_it_twice,
+            )
+        else:
+            config = HandConfig(
+                stacks=stacks,
+                blinds=tuple(blinds),
+                antes=tuple(antes),
+                big_blind=opts.big_blind,
+                big_blind_index=plan.big_blind_index,
+                ante_kind=opts.ante_kind,
+                dead_blinds=tuple(dead) if any(dead) else (),
+                chip_unit=opts.chip_unit,
+                reopen=opts.reopen,
+                straddle_index=straddle_index,
+                run_it_twice=opts.run_it_twice,
+            )
         hand = Hand(config, deck)  # raises on a bad deck before anything here has changed
         self._hand = hand
         self._plan = plan
@@ -846,6 +943,8 @@ class Table:
                 ante=opts.ante,
                 ante_kind=opts.ante_kind,
                 entering=plan.entering,
+                straddle_seat=None if straddle_index is None else plan.seats[straddle_index],
+                bomb_pot=bomb_pot,
             )
         ]
 
@@ -925,6 +1024,21 @@ class Table:
                 "amount_not_multiple", amount=amount, chip_unit=self._options.chip_unit
             )
 
+    def _straddle_index(self, plan: HandPlan, stacks: Sequence[int]) -> int | None:
+        n = len(plan.seats)
+        mode = self._options.straddle
+        if mode is StraddleMode.OFF or n < 3:
+            return None
+        if mode is StraddleMode.UTG:
+            index = (plan.big_blind_index + 1) % n
+        elif plan.seats[-1] == plan.button_seat:
+            index = n - 1
+        else:
+            return None  # a dead button: nobody is on it to straddle
+        if stacks[index] < 2 * self._options.big_blind:
+            return None
+        return index
+
     def _is_sitting_in(self, occupant: _Seat) -> bool:
         return occupant.stack > 0 and not occupant.sitting_out and not occupant.leaving
 
@@ -967,6 +1081,7 @@ class Table:
             owes_big_blind=s.owes_bb,
             pending_chips=s.pending,
             in_hand=self._in_hand(s.player_id),
+            leaving=s.leaving,
         )
 
     def _unseat(self, seat: int, reason: str) -> PlayerLeft:

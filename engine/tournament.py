@@ -1,32 +1,45 @@
-"""Tournaments on the table layer: freeze-out and time-limited (RULES.md section 7).
+"""Tournaments on the table layer: freeze-out and time-limited, one table or many (RULES.md 7).
 
 Everybody buys in for the same starting stack; blinds rise on a published schedule of levels
-driven by the clock the caller passes in (a new level applies from the next hand); players are
-ranked in reverse order of elimination, players busted in the same hand by their stacks at its
-start (equal stacks share places and prizes); a time-limited tournament plays out the hand in
-progress when time is up and ranks the survivors by chips. Prizes come from a payout table chosen
-by the number of entrants, odd chips going to the higher place.
+(with breaks between some of them, if the structure has any) driven by one clock for every
+table, read from the time the caller passes in; a new level applies from each table's next hand.
+Players are ranked in reverse order of elimination, players busted in the same hand by their
+stacks at its start (equal stacks share places and prizes); a time-limited tournament lets every
+table play out the hand in progress when time is up and ranks the survivors by chips. Prizes come
+from a payout table chosen by the number of entrants, odd chips going to the higher place.
 
-One table of up to ten for now. Entries are kept here, apart from the table, so that several
-tables of one tournament (balancing, breaking tables) can be added without changing how places
-and prizes are worked out.
+Seats are drawn at random; more players than ``seats`` are split over several tables of sizes
+differing by at most one. As players bust, tables are balanced and broken the way a tournament
+director does it (TDA): when the players left fit at one table fewer, the shortest table is
+broken and its players are drawn into the free seats of the others, shortest tables first; when
+one table has two players more than another, the player who would be big blind next at the long
+table moves to the seat of the short one that gets the big blind soonest (the same position
+relative to the blinds), a player already moved being passed over while someone who was not can
+go. A table only gives up players between hands; a table in a hand gets them at once (they are
+dealt in from its next hand). When everyone fits at one table, that is the final table.
+
+Between hands nothing happens on its own: the caller deals (``start_hand``), settles
+(``finish_hand``) and calls ``tick`` when convenient; every change returns the events it caused.
 
 >>> from engine.cards import FULL_DECK
->>> config = TournamentConfig(buy_in=100, starting_stack=1000,
+>>> config = TournamentConfig(buy_in=100, starting_stack=1000, seats=6,
 ...                           levels=(BlindLevel(10, 20, 20, minutes=10),))
 >>> t = Tournament(config, rng=3)
->>> for name in ("ann", "bob", "cy"):
-...     _ = t.register(name, now=0)
+>>> for n in range(8):
+...     _ = t.register(f"p{n}", now=0)
 >>> _ = t.start(now=0)
->>> _ = t.start_hand(FULL_DECK, now=5)
->>> t.hand is not None and t.prize_pool == 300
+>>> sorted(len(table.seats()) for table in t.tables.values()), t.prize_pool
+([4, 4], 800)
+>>> _ = t.start_hand(FULL_DECK, now=5, table=1)
+>>> t.hand_at(1) is not None and t.hand_at(2) is None
 True
 """
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -34,20 +47,30 @@ from typing import Any, ClassVar
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.hand import AnteKind, Event, Hand, ReopenMode
+from engine.limits import MAX_CHIPS
 from engine.seating import NewPlayerPolicy, PlayerId, clockwise
-from engine.table import PlayerBusted, Table, TableEvent, TableOptions
+from engine.table import PlayerBusted, PlayerLeft, Table, TableEvent, TableOptions
 
 __all__ = [
     "DEFAULT_PAYOUTS",
+    "MAX_LEVELS",
+    "MAX_TABLE_SEATS",
+    "MAX_TOURNAMENT_PLAYERS",
     "BlindLevel",
+    "BreakStarted",
+    "FinalTable",
     "LevelStarted",
     "PayoutTable",
     "PlayerAbsent",
     "PlayerEliminated",
+    "PlayerMoved",
     "PlayerRegistered",
     "PlayerUnregistered",
     "RegistrationClosed",
     "Standing",
+    "TableBroken",
+    "TableOpened",
+    "TableStatus",
     "TimeUp",
     "Tournament",
     "TournamentConfig",
@@ -56,7 +79,13 @@ __all__ = [
     "TournamentResumed",
     "TournamentStarted",
     "TournamentState",
+    "TournamentStatus",
+    "check_levels",
 ]
+
+MAX_TOURNAMENT_PLAYERS = 1_000
+MAX_TABLE_SEATS = 10
+MAX_LEVELS = 100
 
 
 def _int(name: str, value: object, minimum: int = 0) -> int:
@@ -65,12 +94,23 @@ def _int(name: str, value: object, minimum: int = 0) -> int:
     return value
 
 
+def _minutes(name: str, value: object, minimum: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= minimum:
+        raise EngineError("bad_tournament", field=name, value=repr(value))
+    if not math.isfinite(value):
+        raise EngineError("bad_tournament", field=name, value=repr(value))
+    return float(value)
+
+
 @dataclass(frozen=True, slots=True)
 class BlindLevel:
+    """One level of the schedule; ``break_minutes`` is a break after it (0: none)."""
+
     small_blind: int
     big_blind: int
     ante: int = 0
     minutes: float = 15.0
+    break_minutes: float = 0.0
 
     def __post_init__(self) -> None:
         sb = _int("small_blind", self.small_blind, 1)
@@ -78,16 +118,56 @@ class BlindLevel:
         _int("ante", self.ante)
         if sb > bb:
             raise EngineError("bad_tournament", field="small_blind", value=sb, big_blind=bb)
-        minutes = self.minutes
-        if isinstance(minutes, bool) or not isinstance(minutes, int | float) or not minutes > 0:
-            raise EngineError("bad_tournament", field="minutes", value=repr(minutes))
+        if not _minutes("minutes", self.minutes, 0) > 0:
+            raise EngineError("bad_tournament", field="minutes", value=repr(self.minutes))
+        _minutes("break_minutes", self.break_minutes, 0)
 
     def to_json(self) -> list[float]:
-        return [self.small_blind, self.big_blind, self.ante, self.minutes]
+        out: list[float] = [self.small_blind, self.big_blind, self.ante, self.minutes]
+        if self.break_minutes:
+            out.append(self.break_minutes)
+        return out
 
     @classmethod
     def from_json(cls, data: Sequence[Any]) -> BlindLevel:
         return cls(*data)
+
+
+def check_levels(levels: Sequence[BlindLevel], chip_unit: int, ante_kind: AnteKind) -> None:
+    """The rules a whole schedule keeps, each refused with its own code naming the level.
+
+    Big blinds never go down and neither do antes (RULES.md 7); every amount is a whole number
+    of chip units; antes need an ante format; a break needs a level after it.
+    """
+    if not levels:
+        raise EngineError("structure_empty")
+    if len(levels) > MAX_LEVELS:
+        raise EngineError("structure_too_many_levels", levels=len(levels), maximum=MAX_LEVELS)
+    previous: BlindLevel | None = None
+    for number, lv in enumerate(levels, start=1):
+        if not isinstance(lv, BlindLevel):
+            raise EngineError("bad_tournament", field="levels", value=repr(lv))
+        if max(lv.small_blind, lv.big_blind, lv.ante) > MAX_CHIPS:
+            raise EngineError("structure_amount_too_large", level=number, maximum=MAX_CHIPS)
+        if lv.small_blind % chip_unit or lv.big_blind % chip_unit or lv.ante % chip_unit:
+            raise EngineError("structure_not_multiple", level=number, chip_unit=chip_unit)
+        if lv.ante and ante_kind is AnteKind.NONE:
+            raise EngineError("ante_without_kind", level=number)
+        if previous is not None:
+            if lv.big_blind < previous.big_blind:
+                raise EngineError(
+                    "structure_big_blind_lower",
+                    level=number,
+                    big_blind=lv.big_blind,
+                    previous=previous.big_blind,
+                )
+            if lv.ante < previous.ante:
+                raise EngineError(
+                    "structure_ante_lower", level=number, ante=lv.ante, previous=previous.ante
+                )
+        previous = lv
+    if levels[-1].break_minutes:
+        raise EngineError("structure_break_position", level=len(levels))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +202,11 @@ class PayoutTable:
     @classmethod
     def from_json(cls, data: Sequence[Sequence[Any]]) -> PayoutTable:
         return cls(tuple((bound, tuple(shares)) for bound, shares in data))
+
+    @property
+    def most_places(self) -> int:
+        """The most places any tier pays."""
+        return max(len(shares) for _, shares in self.tiers)
 
     def shares(self, entrants: int) -> tuple[int, ...]:
         """The shares for a field of ``entrants`` (never more paid places than entrants)."""
@@ -165,7 +250,7 @@ class TournamentConfig:
     payouts: PayoutTable = DEFAULT_PAYOUTS
     late_registration_level: int = 0  # registration stays open through this level (0: off)
     max_players: int = 10
-    seats: int = 10
+    seats: int = 10  # per table; more players play at several tables
     chip_unit: int = 1
     prize_unit: int = 1
     reopen: ReopenMode = ReopenMode.TDA
@@ -175,34 +260,32 @@ class TournamentConfig:
         unit = _int("chip_unit", self.chip_unit, 1)
         _int("prize_unit", self.prize_unit, 1)
         stack = _int("starting_stack", self.starting_stack, 1)
-        if stack % unit:
+        if stack % unit or stack > MAX_CHIPS:
             raise EngineError("bad_tournament", field="starting_stack", value=stack)
-        if not self.levels or not all(isinstance(lv, BlindLevel) for lv in self.levels):
-            raise EngineError("bad_tournament", field="levels", value=repr(self.levels))
-        for lv in self.levels:
-            if lv.small_blind % unit or lv.big_blind % unit or lv.ante % unit:
-                raise EngineError("bad_tournament", field="levels", value=repr(lv), chip_unit=unit)
-        antes = [lv.ante for lv in self.levels]
-        if antes != sorted(antes):
-            raise EngineError("bad_tournament", field="levels", value="antes are never reduced")
         if not isinstance(self.ante_kind, AnteKind):
             raise EngineError("bad_tournament", field="ante_kind", value=repr(self.ante_kind))
-        if self.ante_kind is AnteKind.NONE and any(antes):
-            raise EngineError("bad_tournament", field="ante_kind", value="none")
-        if self.time_limit is not None and (
-            isinstance(self.time_limit, bool)
-            or not isinstance(self.time_limit, int | float)
-            or not self.time_limit > 0
-        ):
-            raise EngineError("bad_tournament", field="time_limit", value=repr(self.time_limit))
+        if not isinstance(self.levels, tuple):
+            raise EngineError("bad_tournament", field="levels", value=repr(self.levels))
+        check_levels(self.levels, unit, self.ante_kind)
+        if self.time_limit is not None:
+            _minutes("time_limit", self.time_limit, 0)
+            if not self.time_limit > 0:
+                raise EngineError("bad_tournament", field="time_limit", value=self.time_limit)
         if not isinstance(self.payouts, PayoutTable):
             raise EngineError("bad_tournament", field="payouts", value=repr(self.payouts))
-        _int("late_registration_level", self.late_registration_level)
+        late = _int("late_registration_level", self.late_registration_level)
+        if late > len(self.levels):
+            raise EngineError("late_levels_too_many", late_levels=late, levels=len(self.levels))
         seats = _int("seats", self.seats, 2)
+        if seats > MAX_TABLE_SEATS:
+            raise EngineError("bad_tournament", field="seats", value=seats)
         players = _int("max_players", self.max_players, 2)
-        if players > seats or seats > 10:
-            # One table for now; more players need table balancing, which is not built yet.
-            raise EngineError("bad_tournament", field="max_players", value=players, seats=seats)
+        if players > MAX_TOURNAMENT_PLAYERS:
+            raise EngineError("bad_tournament", field="max_players", value=players)
+        if self.buy_in * players > MAX_CHIPS or stack * players > MAX_CHIPS:
+            raise EngineError("bad_tournament", field="buy_in", value=self.buy_in)
+        if not isinstance(self.reopen, ReopenMode):
+            raise EngineError("bad_tournament", field="reopen", value=repr(self.reopen))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -247,6 +330,10 @@ class TournamentConfig:
         lv = self.levels[min(level, len(self.levels)) - 1]
         return lv.small_blind, lv.big_blind, lv.ante, self.ante_kind if lv.ante else AnteKind.NONE
 
+    def tables_for(self, players: int) -> int:
+        """How many tables ``players`` need (at least one)."""
+        return max(1, -(-players // self.seats))
+
 
 class TournamentState(StrEnum):
     REGISTERING = "registering"
@@ -261,7 +348,8 @@ class Standing:
     tied: int  # how many share these places (1: nobody)
     prize: int
     chips: int  # at the end (0 once eliminated)
-    eliminated_in_hand: int | None
+    eliminated_in_hand: int | None  # that table's hand number
+    eliminated_at_table: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -278,6 +366,7 @@ class PlayerRegistered(TableEvent):
     prize_pool: int
     late: bool
     seat: int | None  # late registration: his seat at once
+    table: int | None = None  # ... at this table
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,9 +380,18 @@ class PlayerUnregistered(TableEvent):
 @dataclass(frozen=True, slots=True)
 class TournamentStarted(TableEvent):
     type: ClassVar[str] = "tournament_started"
-    seats: tuple[tuple[int, PlayerId], ...]  # the seat draw
+    seats: tuple[tuple[int, int, PlayerId], ...]  # the seat draw: (table, seat, player)
     entrants: int
     prize_pool: int
+    tables: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableOpened(TableEvent):
+    """A table added after the start, for late registrants when every seat is taken."""
+
+    type: ClassVar[str] = "table_opened"
+    table: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,7 +402,16 @@ class LevelStarted(TableEvent):
     big_blind: int
     ante: int
     ante_kind: AnteKind
-    from_hand: int
+    from_hands: tuple[tuple[int, int], ...]  # (table, number of its first hand at this level)
+
+
+@dataclass(frozen=True, slots=True)
+class BreakStarted(TableEvent):
+    """No new hand until the next level; hands in progress are played out."""
+
+    type: ClassVar[str] = "break_started"
+    after_level: int
+    seconds: float  # until the next level
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,6 +429,35 @@ class PlayerEliminated(TableEvent):
     tied: int
     hand_number: int
     starting_stack: int
+    table: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMoved(TableEvent):
+    """A player changes tables, with his stack (his old table was between hands)."""
+
+    type: ClassVar[str] = "player_moved"
+    player_id: PlayerId
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    stack: int
+    reason: str  # "balance" or "table_broken"
+
+
+@dataclass(frozen=True, slots=True)
+class TableBroken(TableEvent):
+    type: ClassVar[str] = "table_broken"
+    table: int
+    tables_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinalTable(TableEvent):
+    type: ClassVar[str] = "final_table"
+    table: int
+    players: tuple[PlayerId, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,10 +481,10 @@ class TournamentResumed(TableEvent):
 
 @dataclass(frozen=True, slots=True)
 class TimeUp(TableEvent):
-    """A time-limited tournament's time is over: the hand in progress is the last."""
+    """A time-limited tournament's time is over: the hands in progress are the last."""
 
     type: ClassVar[str] = "time_up"
-    hand_in_progress: int | None
+    hands_in_progress: tuple[tuple[int, int], ...]  # (table, hand number)
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,6 +501,48 @@ class TournamentFinished(TableEvent):
         }
 
 
+# --- status (what a status board shows) -----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableStatus:
+    number: int
+    seats: tuple[tuple[int, PlayerId, int], ...]  # (seat, player, stack) in seat order
+    hand_number: int  # the hand in progress or last dealt (0: none yet)
+    in_hand: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentStatus:
+    """Everything a status board shows, at one instant; plain data."""
+
+    state: TournamentState
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    ante_kind: AnteKind
+    next_level: BlindLevel | None  # None on the last level
+    on_break: bool
+    paused: bool
+    seconds_to_next_level: float | None  # through any break; None on the last level
+    seconds_left: float | None  # a time-limited tournament's remaining time
+    time_up: bool
+    entrants: int
+    players_left: int
+    chips_in_play: int
+    average_stack: int
+    largest_stack: int
+    chip_leader: PlayerId | None
+    prize_pool: int
+    prizes: tuple[int, ...]  # by place, best first, for the field as it stands
+    registration_open: bool
+    late_registration_level: int
+    players: tuple[PlayerId, ...]  # still in (everyone registered, before the start)
+    tables: tuple[TableStatus, ...]
+    standings: tuple[Standing, ...]  # once finished
+
+
 # --- the tournament -----------------------------------------------------------------------
 
 
@@ -375,6 +553,8 @@ class _Entry:
     eliminated_hand: int | None = None
     starting_stack: int = 0  # at the start of the hand he was eliminated in
     order: int = 0  # clockwise from that hand's button: who gets odd chips of a shared prize
+    table: int | None = None  # where he was eliminated
+    moves: int = 0  # times he changed tables
 
 
 @dataclass(slots=True)
@@ -382,6 +562,7 @@ class _Clock:
     started: float | None = None
     paused_at: float | None = None
     paused_total: float = 0.0
+    seen: float | None = None  # the latest time the tournament was told of (see ``recover``)
 
     def elapsed(self, now: float) -> float:
         if self.started is None:
@@ -390,40 +571,59 @@ class _Clock:
         return max(0.0, stop - self.started - self.paused_total)
 
 
+class _TournamentTable(Table):
+    """A tournament's table, which can also let a player go to another table of it."""
+
+    @property
+    def size(self) -> int:
+        """Players seated (balancing asks after every hand: no views built for it)."""
+        return self.options.seats - len(self.free_seats())
+
+    def release(self, player_id: PlayerId) -> PlayerLeft:
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise EngineError("not_seated", player=player_id)
+        if self.hand is not None and player_id in self.hand_players:
+            raise EngineError("hand_in_progress", hand_number=self.hand_number)
+        return self._unseat(seat, "moved")
+
+
 class Tournament:
-    """A tournament from registration to prizes. Time is passed in as seconds (any epoch)."""
+    """A tournament from registration to prizes. Time is passed in as seconds (any epoch).
+
+    Tables are numbered from 1; methods that concern one table take ``table`` (which may be
+    left out while there is only one).
+    """
 
     def __init__(self, config: TournamentConfig, rng: random.Random | int | None = None) -> None:
         if not isinstance(config, TournamentConfig):
             raise EngineError("bad_tournament", field="config", value=repr(config))
         self._config = config
         self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
-        sb, bb, ante, kind = config.level_options(1)
-        self._table = Table(
-            TableOptions(
-                small_blind=sb,
-                big_blind=bb,
-                ante=ante,
-                ante_kind=kind,
-                chip_unit=config.chip_unit,
-                reopen=config.reopen,
-                seats=config.seats,
-                new_player=NewPlayerPolicy.DEAL_IN,
-            ),
-            rng=self._rng,
-            tournament=True,
-        )
+        self._tables: dict[int, _TournamentTable] = {}
+        self._next_table = 1
         self._entries: dict[PlayerId, _Entry] = {}
-        # Each hand's eliminations, in the order the hands ended.
+        # Each hand's eliminations, in the order the hands were settled.
         self._eliminations: list[list[_Entry]] = []
         self._state = TournamentState.REGISTERING
         self._clock = _Clock()
         self._level = 1
+        self._on_break = False
         self._registration_open = True
         self._time_up = False
+        self._final_table = False
         self._absent: set[PlayerId] = set()
         self._standings: tuple[Standing, ...] = ()
         self._finish_reason: str | None = None
+        # Where each segment of the schedule ends, in seconds of play: (end, level, is break).
+        self._segments: list[tuple[float, int, bool]] = []
+        end = 0.0
+        for k, lv in enumerate(config.levels, start=1):
+            end += lv.minutes * 60
+            self._segments.append((end, k, False))
+            if lv.break_minutes:
+                end += lv.break_minutes * 60
+                self._segments.append((end, k, True))
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -440,13 +640,29 @@ class Tournament:
         return self._state is TournamentState.FINISHED
 
     @property
+    def tables(self) -> Mapping[int, Table]:
+        """The tables in play by number (read them; change them only through the tournament)."""
+        return dict(self._tables)
+
+    @property
     def table(self) -> Table:
-        """The table (read it; change it only through the tournament)."""
-        return self._table
+        """The table, while there is exactly one (a one-table tournament, or the final table)."""
+        return self._tables[self._table_number(None)]
 
     @property
     def hand(self) -> Hand | None:
-        return self._table.hand
+        """The hand in progress at the only table (see ``hand_at`` for several)."""
+        return self._tables[self._table_number(None)].hand
+
+    def hand_at(self, table: int) -> Hand | None:
+        return self._tables[self._table_number(table)].hand
+
+    def table_of(self, player_id: PlayerId) -> int | None:
+        """The number of the table where he sits (None: not seated)."""
+        for number, t in self._tables.items():
+            if t.seat_of(player_id) is not None:
+                return number
+        return None
 
     @property
     def entrants(self) -> int:
@@ -474,6 +690,11 @@ class Tournament:
         return self._clock.paused_at is not None
 
     @property
+    def on_break(self) -> bool:
+        """The clock is in a break (as of the last ``tick``)."""
+        return self._on_break
+
+    @property
     def finish_reason(self) -> str | None:
         """ "last_player" or "time" once over."""
         return self._finish_reason
@@ -486,6 +707,11 @@ class Tournament:
     def players_left(self) -> tuple[PlayerId, ...]:
         return tuple(p for p, e in self._entries.items() if e.eliminated_hand is None)
 
+    def moves_of(self, player_id: PlayerId) -> int:
+        """How many times he has changed tables."""
+        entry = self._entries.get(player_id)
+        return entry.moves if entry is not None else 0
+
     def is_absent(self, player_id: PlayerId) -> bool:
         return player_id in self._absent
 
@@ -493,47 +719,117 @@ class Tournament:
         """Seconds of play so far (pauses excluded)."""
         return self._clock.elapsed(now)
 
-    def level_at(self, now: float) -> int:
-        """The level the clock shows at ``now`` (1-based; the last level lasts forever)."""
+    def _position(self, now: float) -> tuple[int, bool, float | None]:
+        """(level, in a break after it, seconds until the next level) on the clock at ``now``."""
         elapsed = self._clock.elapsed(now)
-        end = 0.0
-        for k, lv in enumerate(self._config.levels, start=1):
-            end += lv.minutes * 60
+        for end, level, is_break in self._segments:
             if elapsed < end:
-                return k
-        return len(self._config.levels)
+                return level, is_break, end - elapsed
+        return len(self._config.levels), False, None
+
+    def level_at(self, now: float) -> int:
+        """The level the clock shows at ``now`` (1-based; the last level lasts forever). In a
+        break it is the level before the break."""
+        return self._position(now)[0]
+
+    def on_break_at(self, now: float) -> bool:
+        return self._position(now)[1]
 
     def seconds_to_next_level(self, now: float) -> float | None:
-        elapsed = self._clock.elapsed(now)
-        end = 0.0
-        for lv in self._config.levels:
-            end += lv.minutes * 60
-            if elapsed < end:
-                return end - elapsed
-        return None
+        return self._position(now)[2]
+
+    def seconds_left(self, now: float) -> float | None:
+        """A time-limited tournament's remaining seconds of play (None: no time limit)."""
+        limit = self._config.time_limit
+        return None if limit is None else max(0.0, limit - self._clock.elapsed(now))
+
+    def can_start(self, table: int | None = None) -> bool:
+        """Whether ``start_hand`` would deal at this table now (the clock as of the last
+        ``tick``): running, not paused, not on a break, time not up, no hand in progress there,
+        two players with chips."""
+        if self._state is not TournamentState.RUNNING or self.paused or self._on_break:
+            return False
+        if self._time_up:
+            return False
+        return self._tables[self._table_number(table)].can_start()
+
+    def status(self, now: float) -> TournamentStatus:
+        """What a status board shows at ``now`` (changes nothing)."""
+        level, on_break, to_next = self._position(now)
+        level = max(level, self._level)
+        sb, bb, ante, kind = self._config.level_options(level)
+        levels = self._config.levels
+        stacks = {
+            v.player_id: v.stack for t in self._tables.values() for v in t.seats() if v.stack
+        }
+        left = self.players_left()
+        chips = sum(stacks.values()) if stacks else self._config.starting_stack * len(left)
+        leader = max(stacks, key=lambda p: stacks[p]) if stacks else None
+        running = self._state is TournamentState.RUNNING
+        return TournamentStatus(
+            state=self._state,
+            level=level,
+            small_blind=sb,
+            big_blind=bb,
+            ante=ante,
+            ante_kind=kind,
+            next_level=levels[level] if level < len(levels) else None,
+            on_break=on_break and running,
+            paused=self.paused,
+            seconds_to_next_level=to_next if running else None,
+            seconds_left=self.seconds_left(now) if not self.is_over else None,
+            time_up=self._time_up,
+            entrants=self.entrants,
+            players_left=len(left),
+            chips_in_play=chips,
+            average_stack=chips // len(left) if left else 0,
+            largest_stack=stacks[leader] if leader is not None else 0,
+            chip_leader=leader,
+            prize_pool=self.prize_pool,
+            prizes=self._config.payouts.prizes(
+                self.prize_pool, self.entrants, self._config.prize_unit
+            ),
+            registration_open=self.registration_open,
+            late_registration_level=self._config.late_registration_level,
+            players=left,
+            tables=tuple(
+                TableStatus(
+                    number,
+                    tuple((v.seat, v.player_id, v.stack) for v in t.seats()),
+                    t.hand_number,
+                    t.hand is not None,
+                )
+                for number, t in sorted(self._tables.items())
+            ),
+            standings=self._standings,
+        )
 
     # -- persistence -----------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The whole tournament, JSON-safe; like :meth:`Table.to_json`, without the hand in
-        progress (store its config, deck and actions)."""
+        """The whole tournament, JSON-safe; like :meth:`Table.to_json`, without the hands in
+        progress (store their config, deck and actions)."""
         clock = self._clock
         return {
             "config": self._config.to_json(),
             "state": self._state.value,
-            "clock": [clock.started, clock.paused_at, clock.paused_total],
+            "clock": [clock.started, clock.paused_at, clock.paused_total, clock.seen],
             "level": self._level,
+            "on_break": self._on_break,
             "registration_open": self._registration_open,
             "time_up": self._time_up,
+            "final_table": self._final_table,
             "absent": sorted(self._absent, key=str),
             "entries": [
-                [e.player_id, e.late, e.eliminated_hand, e.starting_stack, e.order]
+                [e.player_id, e.late, e.eliminated_hand, e.starting_stack, e.order, e.table,
+                 e.moves]
                 for e in self._entries.values()
             ],
             "eliminations": [[e.player_id for e in group] for group in self._eliminations],
             "finish_reason": self._finish_reason,
             "standings": [s.to_json() for s in self._standings],
-            "table": self._table.to_json(),
+            "next_table": self._next_table,
+            "tables": [[number, t.to_json()] for number, t in self._tables.items()],
         }
 
     @classmethod
@@ -542,25 +838,62 @@ class Tournament:
         data: dict[str, Any],
         rng: random.Random | int | None = None,
         hand: Hand | None = None,
+        hands: Mapping[int, Hand] | None = None,
     ) -> Tournament:
+        """A tournament from :meth:`to_json`. ``hands`` are the hands that were in progress,
+        by table, replayed (``hand`` for a tournament of one table)."""
         t = cls(TournamentConfig.from_json(data["config"]), rng)
         try:
             t._state = TournamentState(data["state"])
-            started, paused_at, paused_total = data["clock"]
-            t._clock = _Clock(started, paused_at, float(paused_total))
+            started, paused_at, paused_total, seen = data["clock"]
+            t._clock = _Clock(started, paused_at, float(paused_total), seen)
             t._level = int(data["level"])
+            t._on_break = bool(data["on_break"])
             t._registration_open = bool(data["registration_open"])
             t._time_up = bool(data["time_up"])
+            t._final_table = bool(data["final_table"])
             t._absent = set(data["absent"])
-            for pid, late, out, stack, order in data["entries"]:
-                t._entries[pid] = _Entry(pid, bool(late), out, int(stack), int(order))
+            for pid, late, out, stack, order, table, moves in data["entries"]:
+                t._entries[pid] = _Entry(pid, bool(late), out, int(stack), int(order), table,
+                                         int(moves))
             t._eliminations = [[t._entries[p] for p in group] for group in data["eliminations"]]
             t._finish_reason = data["finish_reason"]
             t._standings = tuple(Standing(**s) for s in data["standings"])
+            t._next_table = int(data["next_table"])
+            numbers = [int(number) for number, _ in data["tables"]]
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError("bad_tournament_state", value=str(exc)) from None
-        t._table = Table.from_json(data["table"], t._rng, hand)
+        given = dict(hands or {})
+        if hand is not None:
+            if len(numbers) != 1:
+                raise EngineError("bad_tournament_state", value="several tables, one hand")
+            given[numbers[0]] = hand
+        if not set(given) <= set(numbers):
+            raise EngineError("bad_tournament_state", value="a hand for a table not in play")
+        for number, table_data in data["tables"]:
+            table = _TournamentTable.from_json(table_data, t._rng, given.get(int(number)))
+            assert isinstance(table, _TournamentTable)
+            t._tables[int(number)] = table
         return t
+
+    def checkpoint(self, now: float) -> None:
+        """Note that the tournament was alive at ``now`` (store ``to_json`` after it): after a
+        crash, :meth:`recover` charges the players nothing from this moment on."""
+        self._see(now)
+
+    def recover(self, now: float) -> list[TableEvent]:
+        """After a restart: the clock goes on from where it was when the tournament was last
+        seen (its last call with a time), so the downtime is not charged to the players."""
+        clock = self._clock
+        if (
+            self._state is TournamentState.RUNNING
+            and clock.paused_at is None
+            and clock.seen is not None
+            and now > clock.seen
+        ):
+            clock.paused_total += now - clock.seen
+        clock.seen = now
+        return self.tick(now)
 
     # -- registration ----------------------------------------------------------------------
 
@@ -581,20 +914,29 @@ class Tournament:
         )
         if not open_now:
             raise EngineError("registration_closed")
-        events: list[TableEvent] = []
         if player_id in self._entries:
             raise EngineError("already_registered", player=player_id)
         if len(self._entries) >= self._config.max_players:
             raise EngineError("tournament_full", max_players=self._config.max_players)
+        self._see(now)
+        events: list[TableEvent] = []
         late = self._state is TournamentState.RUNNING
         seat: int | None = None
-        if late:
-            # A random free seat; the table deals him in at once unless that seat is on the
-            # button or in the small blind.
-            events.extend(self._table.join(player_id, self._config.starting_stack))
-            seat = self._table.seat_of(player_id)
+        number: int | None = None
         self._entries[player_id] = _Entry(player_id, late)
-        events.append(PlayerRegistered(player_id, self.entrants, self.prize_pool, late, seat))
+        if late:
+            number, opened = self._table_for_newcomer()
+            events.extend(opened)
+            # A random free seat; the table deals him in at once unless that seat is on the
+            # button or between it and the big blind.
+            table = self._tables[number]
+            table.join(player_id, self._config.starting_stack)
+            seat = table.seat_of(player_id)
+        events.append(
+            PlayerRegistered(player_id, self.entrants, self.prize_pool, late, seat, number)
+        )
+        if late:
+            events.extend(self._balance())
         return events
 
     def unregister(self, player_id: PlayerId) -> list[TableEvent]:
@@ -606,57 +948,79 @@ class Tournament:
         return [PlayerUnregistered(player_id, self.entrants, self.prize_pool)]
 
     def start(self, now: float) -> list[TableEvent]:
-        """Draw seats and start the clock at level 1."""
+        """Draw tables and seats and start the clock at level 1."""
         if self._state is not TournamentState.REGISTERING:
             raise EngineError("already_started")
         if len(self._entries) < 2:
             raise EngineError("not_enough_players", registered=len(self._entries))
         players = list(self._entries)
-        seats = self._rng.sample(range(1, self._config.seats + 1), len(players))
-        for pid, seat in zip(players, seats, strict=True):
-            self._table.join(pid, self._config.starting_stack, seat=seat)
+        self._rng.shuffle(players)
+        count = self._config.tables_for(len(players))
+        drawn: list[tuple[int, int, PlayerId]] = []
+        for k in range(count):
+            number = self._open_table()
+            group = players[k::count]  # dealt round the tables: sizes differ by one at most
+            seats = self._rng.sample(range(1, self._config.seats + 1), len(group))
+            for pid, seat in zip(group, seats, strict=True):
+                self._tables[number].join(pid, self._config.starting_stack, seat=seat)
+                drawn.append((number, seat, pid))
         self._state = TournamentState.RUNNING
         self._clock.started = now
-        drawn = tuple(sorted(((s, p) for p, s in zip(players, seats, strict=True))))
+        self._clock.seen = now
         sb, bb, ante, kind = self._config.level_options(1)
         events: list[TableEvent] = [
-            TournamentStarted(drawn, self.entrants, self.prize_pool),
-            LevelStarted(1, sb, bb, ante, kind, 1),
+            TournamentStarted(tuple(sorted(drawn, key=lambda d: (d[0], d[1]))), self.entrants,
+                              self.prize_pool, count),
+            LevelStarted(1, sb, bb, ante, kind, tuple((n, 1) for n in sorted(self._tables))),
         ]
         if self._config.late_registration_level < 1:
             events.append(self._close_registration())
+        # A tournament that starts at one table plays its final table from the first hand:
+        # nothing to announce.
+        self._final_table = count == 1
         events.extend(self.tick(now))
         return events
 
     # -- the clock -------------------------------------------------------------------------
 
     def tick(self, now: float) -> list[TableEvent]:
-        """Bring the tournament up to ``now``: new levels (for the next hand), late registration
-        closing, time running out. Call it whenever convenient; it is idempotent."""
+        """Bring the tournament up to ``now``: new levels (for each table's next hand), breaks,
+        late registration closing, time running out. Call it whenever convenient; it is
+        idempotent."""
         if self._state is not TournamentState.RUNNING:
             return []
+        self._see(now)
         events: list[TableEvent] = []
-        level = self.level_at(now)
+        level, on_break, to_next = self._position(now)
         if level > self._level:
             self._level = level
             sb, bb, ante, kind = self._config.level_options(level)
-            self._table.change_blinds(sb, bb, ante, kind)
-            events.append(LevelStarted(level, sb, bb, ante, kind, self._next_hand_number()))
+            for table in self._tables.values():
+                table.change_blinds(sb, bb, ante, kind)
+            starts = tuple((n, t.hand_number + 1) for n, t in sorted(self._tables.items()))
+            events.append(LevelStarted(level, sb, bb, ante, kind, starts))
+        if on_break != self._on_break:
+            self._on_break = on_break
+            if on_break:
+                events.append(BreakStarted(level, to_next or 0.0))
         if self._registration_open and level > self._config.late_registration_level:
             events.append(self._close_registration())
         limit = self._config.time_limit
         if limit is not None and not self._time_up and self._clock.elapsed(now) >= limit:
             self._time_up = True
-            hand = self._table.hand
-            events.append(TimeUp(self._table.hand_number if hand is not None else None))
+            playing = tuple(
+                (n, t.hand_number) for n, t in sorted(self._tables.items()) if t.hand is not None
+            )
+            events.append(TimeUp(playing))
             if self._registration_open:
                 events.append(self._close_registration())
-            if hand is None:
+            if not playing:
                 events.extend(self._finish("time"))
         return events
 
     def pause(self, now: float, by: PlayerId | None = None) -> list[TableEvent]:
-        """Stop the clock (levels, time limit) and dealing; a hand in progress may be finished."""
+        """Stop the clock (levels, breaks, time limit) and dealing at every table; hands in
+        progress may be finished."""
         if self._state is not TournamentState.RUNNING:
             raise EngineError("not_running")
         if self.paused:
@@ -665,7 +1029,8 @@ class Tournament:
         if self.is_over:
             return events
         self._clock.paused_at = now
-        self._table.pause(by)
+        for table in self._tables.values():
+            table.pause(by)
         events.append(TournamentPaused(by))
         return events
 
@@ -674,67 +1039,99 @@ class Tournament:
             raise EngineError("not_paused")
         self._clock.paused_total += max(0.0, now - self._clock.paused_at)
         self._clock.paused_at = None
-        self._table.resume(by)
+        self._see(now)
+        for table in self._tables.values():
+            table.resume(by)
         return [TournamentResumed(by)]
 
     # -- hands -----------------------------------------------------------------------------
 
     def start_hand(
-        self, deck: Sequence[Card], now: float, button: int | None = None
+        self,
+        deck: Sequence[Card],
+        now: float,
+        button: int | None = None,
+        table: int | None = None,
     ) -> list[TableEvent]:
-        """Deal the next hand at the level in force at ``now``. ``button`` places the first
-        hand's button (a high-card draw done elsewhere); it is drawn at random otherwise.
+        """Deal the next hand at ``table`` at the level in force at ``now``. ``button`` places
+        the table's first button (a high-card draw done elsewhere); it is drawn at random
+        otherwise.
 
-        When time has run out no hand is dealt: the events end the tournament (``is_over``).
+        When time has run out no hand is dealt: the events end the tournament once no table
+        is still in a hand (``is_over``).
         """
+        number = self._table_number(table)
         if self._state is not TournamentState.RUNNING:
             raise EngineError("not_running")
         if self.paused:
             raise EngineError("tournament_paused")
-        if self._table.hand is not None:
-            raise EngineError("hand_in_progress", hand_number=self._table.hand_number)
+        current = self._tables[number]
+        if current.hand is not None:
+            raise EngineError("hand_in_progress", hand_number=current.hand_number)
+        # Refusals come before ``tick`` so that they lose no event.
+        _, on_break, to_next = self._position(now)
+        if on_break and not self._time_up:
+            raise EngineError("tournament_on_break", seconds=round(to_next or 0))
+        if len(current.sitting_in()) < 2 and not self._time_up:
+            raise EngineError("table_waiting", table=number, players=len(current.seats()))
         events = self.tick(now)
-        if self.is_over:
+        if self.is_over or self._time_up:
             return events
-        events.extend(self._table.start_hand(deck, button=button))
+        events.extend(current.start_hand(deck, button=button))
         return events
 
-    def finish_hand(self, now: float) -> list[TableEvent]:
-        """Settle the hand that just ended: eliminations and places; the end of the tournament
-        when one player is left or time is up."""
+    def finish_hand(self, now: float, table: int | None = None) -> list[TableEvent]:
+        """Settle the hand that just ended at ``table``: eliminations and places, balancing,
+        the end of the tournament when one player is left or time is up."""
+        number = self._table_number(table)
         if self._state is not TournamentState.RUNNING:
             raise EngineError("not_running")
-        players = self._table.hand_players
-        return self._settle(self._table.finish_hand(), players, now)
+        current = self._tables[number]
+        players = current.hand_players
+        return self._settle(number, current.finish_hand(), players, now)
 
-    def void_hand(self, now: float, by: PlayerId | None = None) -> list[TableEvent]:
+    def void_hand(
+        self, now: float, by: PlayerId | None = None, table: int | None = None
+    ) -> list[TableEvent]:
         """The floor calls the hand in progress off: chips go back, the button stays."""
+        number = self._table_number(table)
         if self._state is not TournamentState.RUNNING:
             raise EngineError("not_running")
-        players = self._table.hand_players
-        return self._settle(self._table.void_hand(by), players, now)
+        current = self._tables[number]
+        players = current.hand_players
+        return self._settle(number, current.void_hand(by), players, now)
+
+    def balance(self) -> list[TableEvent]:
+        """Break and balance tables as far as tables between hands allow (settling a hand and
+        late registration do it already; this is for a caller that wants to be sure)."""
+        if self._state is not TournamentState.RUNNING:
+            raise EngineError("not_running")
+        return self._balance()
 
     def _settle(
-        self, events: list[TableEvent], players: tuple[PlayerId, ...], now: float
+        self, number: int, events: list[TableEvent], players: tuple[PlayerId, ...], now: float
     ) -> list[TableEvent]:
-        number = self._table.hand_number
+        table = self._tables[number]
+        hand_number = table.hand_number
         busted = [e for e in events if isinstance(e, PlayerBusted)]
         if busted:
             group: list[_Entry] = []
             for e in busted:
                 entry = self._entries[e.player_id]
-                entry.eliminated_hand = number
+                entry.eliminated_hand = hand_number
                 entry.starting_stack = e.starting_stack
                 entry.order = players.index(e.player_id)
+                entry.table = number
                 self._absent.discard(e.player_id)
                 group.append(entry)
             self._eliminations.append(group)
-            events.extend(self._eliminated_events(group, number))
+            events.extend(self._eliminated_events(group, hand_number, number))
         if len(self.players_left()) <= 1:
             events.extend(self._finish("last_player"))
             return events
+        events.extend(self._balance())
         events.extend(self.tick(now))
-        if self._time_up and not self.is_over:
+        if self._time_up and not self.is_over and self._no_hand_in_progress():
             events.extend(self._finish("time"))
         return events
 
@@ -749,26 +1146,183 @@ class Tournament:
             self._absent.discard(player_id)
         return [PlayerAbsent(player_id, absent)]
 
-    def act_for_absent(self) -> list[Event]:
-        """While the player to act is absent, time him out (check if free, else fold)."""
-        hand = self._table.hand
+    def act_for_absent(self, table: int | None = None) -> list[Event]:
+        """While the player to act at ``table`` is absent, time him out (check if free, else
+        fold)."""
+        current = self._tables[self._table_number(table)]
+        hand = current.hand
         events: list[Event] = []
         while hand is not None and hand.to_act is not None:
-            if self._table.hand_players[hand.to_act] not in self._absent:
+            if current.hand_players[hand.to_act] not in self._absent:
                 break
             events.extend(hand.timeout(hand.to_act))
         return events
 
+    # -- balancing -------------------------------------------------------------------------
+
+    def _balance(self) -> list[TableEvent]:
+        """Break the shortest table while the players fit at one table fewer, then move players
+        from long tables to short ones until no two tables differ by more than one; only tables
+        between hands give players up."""
+        events: list[TableEvent] = []
+        if self._state is not TournamentState.RUNNING or self._time_up:
+            return events
+        seats = self._config.seats
+        while len(self._tables) > 1:
+            sizes = {n: t.size for n, t in self._tables.items()}
+            if sum(sizes.values()) <= (len(sizes) - 1) * seats:
+                victim = self._table_to_break(sizes)
+                if victim is None:
+                    break
+                events.extend(self._break_table(victim))
+                continue
+            low, high = min(sizes.values()), max(sizes.values())
+            if high < low + 2:
+                break
+            # Players leave the longest tables only (the highest number first among equals),
+            # and only between hands: while all of them are in a hand, the move waits.
+            sources = [n for n, size in sizes.items() if size == high and not self._busy(n)]
+            if not sources:
+                break
+            source = max(sources)
+            target = min(n for n, size in sizes.items() if size == low)
+            events.append(self._move_for_balance(source, target))
+        events.extend(self._final_table_event())
+        return events
+
+    def _busy(self, number: int) -> bool:
+        return self._tables[number].hand is not None
+
+    def _table_to_break(self, sizes: dict[int, int]) -> int | None:
+        """The shortest table (the highest number among equals) if it is between hands; None
+        while it is in a hand (it is broken when that hand is settled)."""
+        low = min(sizes.values())
+        shortest = sorted((n for n, size in sizes.items() if size == low), reverse=True)
+        idle = [n for n in shortest if not self._busy(n)]
+        return idle[0] if idle else None
+
+    def _break_table(self, victim: int) -> list[TableEvent]:
+        broken = self._tables[victim]
+        players = [v.player_id for v in broken.seats()]
+        self._rng.shuffle(players)  # the draw for the seats they take
+        events: list[TableEvent] = []
+        for pid in players:
+            others = {n: t for n, t in self._tables.items() if n != victim and t.free_seats()}
+            low = min(t.size for t in others.values())
+            target = self._rng.choice(sorted(n for n, t in others.items() if t.size == low))
+            seat = self._rng.choice(others[target].free_seats())
+            events.append(self._move(pid, victim, target, seat, "table_broken"))
+        del self._tables[victim]
+        events.append(TableBroken(victim, len(self._tables)))
+        return events
+
+    def _move_for_balance(self, source: int, target: int) -> PlayerMoved:
+        order = self._big_blind_order(self._tables[source])
+        fewest = min(self._entries[p].moves for p in order)
+        # The next big blind goes, unless he has been moved more often than someone else there.
+        player = next(p for p in order if self._entries[p].moves == fewest)
+        return self._move(player, source, target, self._worst_seat(self._tables[target]),
+                          "balance")
+
+    def _move(self, pid: PlayerId, source: int, target: int, seat: int, why: str) -> PlayerMoved:
+        old = self._tables[source]
+        from_seat = old.seat_of(pid)
+        assert from_seat is not None
+        left = old.release(pid)
+        self._tables[target].join(pid, left.chips, seat=seat)
+        self._entries[pid].moves += 1
+        return PlayerMoved(pid, source, from_seat, target, seat, left.chips, why)
+
+    @staticmethod
+    def _big_blind_order(table: Table) -> list[PlayerId]:
+        """The table's players in the order the big blind will reach them (the next big blind
+        first); before any hand, by seat."""
+        rotation = table.rotation
+        views = {v.seat: v.player_id for v in table.seats()}
+        if rotation is None:
+            return [views[s] for s in sorted(views)]
+        ring = clockwise(rotation.big_blind_seat, table.options.seats)
+        return [views[s] for s in ring if s in views]
+
+    def _worst_seat(self, table: Table) -> int:
+        """The free seat that gets the big blind soonest: the first one clockwise from the big
+        blind of the hand in progress or last played (a random one before any hand)."""
+        free = table.free_seats()
+        plan = table.plan
+        if table.hand is not None and plan is not None:
+            reference: int | None = plan.rotation.big_blind_seat
+        else:
+            reference = table.rotation.big_blind_seat if table.rotation else None
+        if reference is None:
+            return self._rng.choice(free)
+        return next(s for s in clockwise(reference, table.options.seats) if s in free)
+
+    def _table_for_newcomer(self) -> tuple[int, list[TableEvent]]:
+        """A late registrant's table: the shortest with a free seat, else a new one."""
+        with_room = [n for n, t in self._tables.items() if t.free_seats()]
+        if not with_room:
+            number = self._open_table()
+            if self.paused:
+                self._tables[number].pause()
+            return number, [TableOpened(number)]
+        low = min(self._tables[n].size for n in with_room)
+        shortest = sorted(n for n in with_room if self._tables[n].size == low)
+        return self._rng.choice(shortest), []
+
+    def _open_table(self) -> int:
+        number = self._next_table
+        self._next_table += 1
+        sb, bb, ante, kind = self._config.level_options(self._level)
+        self._tables[number] = _TournamentTable(
+            TableOptions(
+                small_blind=sb,
+                big_blind=bb,
+                ante=ante,
+                ante_kind=kind,
+                chip_unit=self._config.chip_unit,
+                reopen=self._config.reopen,
+                seats=self._config.seats,
+                new_player=NewPlayerPolicy.DEAL_IN,
+            ),
+            rng=self._rng,
+            tournament=True,
+        )
+        return number
+
+    def _final_table_event(self) -> list[TableEvent]:
+        if self._final_table or len(self._tables) != 1:
+            return []
+        self._final_table = True
+        ((number, table),) = self._tables.items()
+        return [FinalTable(number, tuple(v.player_id for v in table.seats()))]
+
     # -- internals -------------------------------------------------------------------------
 
-    def _next_hand_number(self) -> int:
-        return self._table.hand_number + 1
+    def _table_number(self, table: int | None) -> int:
+        if table is None:
+            if len(self._tables) == 1:
+                return next(iter(self._tables))
+            if not self._tables:
+                raise EngineError("not_running")
+            raise EngineError("which_table", tables=sorted(self._tables))
+        if isinstance(table, bool) or not isinstance(table, int) or table not in self._tables:
+            raise EngineError("no_such_table", table=repr(table))
+        return table
+
+    def _see(self, now: float) -> None:
+        seen = self._clock.seen
+        self._clock.seen = now if seen is None else max(seen, now)
+
+    def _no_hand_in_progress(self) -> bool:
+        return all(t.hand is None for t in self._tables.values())
 
     def _close_registration(self) -> RegistrationClosed:
         self._registration_open = False
         return RegistrationClosed(self.entrants, self.prize_pool)
 
-    def _eliminated_events(self, group: list[_Entry], number: int) -> list[TableEvent]:
+    def _eliminated_events(
+        self, group: list[_Entry], hand_number: int, table: int
+    ) -> list[TableEvent]:
         left = len(self.players_left())
         out: list[TableEvent] = []
         for places, tied_group in _rank_by(group, lambda e: e.starting_stack, left + 1):
@@ -778,8 +1332,9 @@ class Tournament:
                         entry.player_id,
                         None if self._registration_open else places,
                         len(tied_group),
-                        number,
+                        hand_number,
                         entry.starting_stack,
+                        table,
                     )
                 )
         return out
@@ -793,15 +1348,17 @@ class Tournament:
 
     def _rank(self) -> tuple[Standing, ...]:
         """Survivors by chips, then each hand's eliminations from the last one back."""
-        table = self._table
         survivors = [e for e in self._entries.values() if e.eliminated_hand is None]
-        chips = {e.player_id: self._chips(e.player_id) for e in survivors}
-        button = table.button_seat or 1
-        seat_rank = {s: k for k, s in enumerate(clockwise(button, table.options.seats))}
-        for e in survivors:
-            e.order = seat_rank.get(table.seat_of(e.player_id) or 0, 0)
+        chips: dict[PlayerId, int] = {}
+        for number, table in sorted(self._tables.items()):
+            button = table.button_seat or 1
+            seat_rank = {s: k for k, s in enumerate(clockwise(button, table.options.seats))}
+            for v in table.seats():
+                chips[v.player_id] = v.stack
+                # Odd chips of a shared prize: by table, then clockwise from its button.
+                self._entries[v.player_id].order = number * 100 + seat_rank.get(v.seat, 0)
         ranked: list[tuple[int, list[_Entry]]] = list(
-            _rank_by(survivors, lambda e: chips[e.player_id], 1)
+            _rank_by(survivors, lambda e: chips.get(e.player_id, 0), 1)
         )
         place = len(survivors) + 1
         for group in reversed(self._eliminations):
@@ -825,13 +1382,10 @@ class Tournament:
                         prize,
                         chips.get(entry.player_id, 0),
                         entry.eliminated_hand,
+                        entry.table,
                     )
                 )
         return tuple(standings)
-
-    def _chips(self, player_id: PlayerId) -> int:
-        view = self._table.player(player_id)
-        return view.stack if view is not None else 0
 
 
 def _rank_by(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import discord
 
-from bot.__main__ import REQUIRED_PERMISSIONS, invite_url, permission_names
+from bot.invite import REQUIRED_PERMISSIONS, invite_url, permission_names
 
 
 def _run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:

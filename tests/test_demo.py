@@ -44,7 +44,7 @@ def test_writes_every_hand(demo_run: tuple[Path, str]) -> None:
         assert (out / f"{prefix}-1-preflop.png").is_file()
         ends = list(out.glob(f"{prefix}-5-*.png"))
         assert [p.name for p in ends] in ([f"{prefix}-5-showdown.png"], [f"{prefix}-5-end.png"])
-    assert summary.count("deck commitment sha256 ") == HANDS
+    assert summary.count("deck commitment (Merkle root) ") == HANDS
     assert summary.count(": verified") == HANDS
     assert "DOES NOT" not in summary
     assert any(name in summary for name in DEMO_PLAYERS[1:])  # the non-Latin names made it

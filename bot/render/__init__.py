@@ -1,4 +1,5 @@
-"""Table and hole-card images for the poker bot: a plain snapshot in, PNG bytes and alt text out.
+"""Table, hole-card and chart images for the poker bot: a plain snapshot in, PNG bytes and alt
+text out.
 
 Usage::
 
@@ -22,7 +23,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.render.alttext import hole_cards_alt_text, table_alt_text
-from bot.render.encode import encode_palette_png, hole_palette, table_palette
+from bot.render.charts import (
+    DEFAULT_CHART_LABELS,
+    ChartLabels,
+    ChartSeries,
+    ChartView,
+    chart_alt_text,
+    draw_chart,
+)
+from bot.render.encode import encode_palette_png, encode_png
 from bot.render.holecards import draw_hole_cards
 from bot.render.labels import DEFAULT_LABELS, Labels
 from bot.render.model import (
@@ -35,11 +44,23 @@ from bot.render.model import (
     Street,
     TableView,
 )
+from bot.render.palettes import hole_palette, table_palette
 from bot.render.table import draw_table
+from bot.render.tournament import (
+    DEFAULT_TOURNAMENT_LABELS,
+    TournamentLabels,
+    TournamentView,
+    draw_tournament,
+    tournament_alt_text,
+)
 
 __all__ = [
+    "DEFAULT_CHART_LABELS",
     "DEFAULT_LABELS",
     "Blind",
+    "ChartLabels",
+    "ChartSeries",
+    "ChartView",
     "DeckStyle",
     "HoleCardsView",
     "Labels",
@@ -49,10 +70,13 @@ __all__ = [
     "SeatView",
     "Street",
     "TableView",
+    "draw_chart",
     "draw_hole_cards",
     "draw_table",
+    "render_chart",
     "render_hole_cards",
     "render_table",
+    "render_tournament",
     "warm_up",
 ]
 
@@ -81,6 +105,25 @@ def render_hole_cards(view: HoleCardsView, labels: Labels = DEFAULT_LABELS) -> R
     return RenderedImage(encode_palette_png(image, hole_palette()),
                          hole_cards_alt_text(view, labels),
                          image.width, image.height, "cards.png")
+
+
+def render_tournament(
+    view: TournamentView, labels: TournamentLabels = DEFAULT_TOURNAMENT_LABELS
+) -> RenderedImage:
+    """The tournament status board (1280 px wide palette PNG) and its alt text."""
+    image = draw_tournament(view, labels)
+    return RenderedImage(encode_palette_png(image, table_palette()),
+                         tournament_alt_text(view, labels), image.width, image.height,
+                         "tournament.png")
+
+
+def render_chart(view: ChartView, labels: ChartLabels = DEFAULT_CHART_LABELS) -> RenderedImage:
+    """A line chart (1200 px wide, true-colour PNG: its smooth lines and shaded areas would band
+    in a fixed palette, and a chart is drawn once per request, not once per action) and its
+    alt text."""
+    image = draw_chart(view, labels)
+    return RenderedImage(encode_png(image), chart_alt_text(view, labels), image.width,
+                         image.height, view.filename)
 
 
 def warm_up() -> None:

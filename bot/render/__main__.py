@@ -1,9 +1,11 @@
 """``python -m bot.render cards [--out DIR]``: redraw the committed card art (default
 ``card_images/``) and the two PNG palettes sampled from tables drawn with it.
 
-``python -m bot.render sample --out DIR``: write sample images (2, 6, 9 and 10 seats, a pre-flop
-table, a river table with side pots, a showdown with a split pot, hole cards, both decks, names
-in several scripts) and ``alt_text.txt`` with every image's alt text.
+``python -m bot.render sample --out DIR [--locale zh-TW]``: write sample images (2, 6, 9 and 10
+seats, a pre-flop table, a river table with side pots, a showdown with a split pot, hole cards,
+both decks, names in several scripts, a tournament's status board before, during and after
+play, session and net charts) and ``alt_text.txt`` with every image's alt text, every word in
+the catalog of ``--locale`` (English by default).
 """
 
 from __future__ import annotations
@@ -16,14 +18,18 @@ from PIL import Image
 
 from bot.render import (
     DeckStyle,
+    render_chart,
     render_hole_cards,
     render_table,
+    render_tournament,
     samples,
 )
 from bot.render.assets import CARD_DIR
 from bot.render.cardart import write_deck
-from bot.render.encode import encode_png, write_palettes
+from bot.render.encode import encode_png
 from bot.render.fonts import draw_text
+from bot.render.labels import catalog_labels
+from bot.render.palettes import write_palettes
 
 NAMES = (
     "Alice", "张伟 (Zhāng Wěi)", "さくら 桜", "김민준", "Zoë Çelik-Øresund", "Đặng Thị Huyền",
@@ -45,8 +51,9 @@ def names_sheet() -> Image.Image:
     return sheet
 
 
-def write_samples(out: Path) -> list[Path]:
+def write_samples(out: Path, locale: str | None = None) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
+    labels = catalog_labels(locale)
     written: list[Path] = []
     alt_lines: list[str] = []
     tables = {
@@ -54,22 +61,43 @@ def write_samples(out: Path) -> list[Path]:
         "table_6_seats_flop_four_color.png": samples.six_seat_flop(),
         "table_9_seats_river_side_pots.png": samples.nine_seat_river(),
         "table_10_seats_names.png": samples.ten_seat_scripts(),
-        "table_showdown_split_pot.png": samples.showdown_split(),
+        "table_showdown_split_pot.png": samples.showdown_split(locale),
     }
     for name, view in tables.items():
-        image = render_table(view)
+        image = render_table(view, labels)
         (out / name).write_bytes(image.png)
         written.append(out / name)
         alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")
     for style in DeckStyle:
         name = f"hole_cards_{style.value}.png"
-        image = render_hole_cards(samples.hole_cards(style))
+        image = render_hole_cards(samples.hole_cards(style, locale), labels)
         (out / name).write_bytes(image.png)
         written.append(out / name)
         alt_lines.append(f"{name}: {image.alt_text}")
         sheet = out / f"deck_{style.value}.png"
         sheet.write_bytes(encode_png(samples.deck_sheet(style)))
         written.append(sheet)
+    boards = {
+        "tournament_registering.png": samples.tournament_registering(),
+        "tournament_running.png": samples.tournament_running(),
+        "tournament_finished.png": samples.tournament_finished(),
+    }
+    for name, board in boards.items():
+        image = render_tournament(board)
+        (out / name).write_bytes(image.png)
+        written.append(out / name)
+        alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")
+    charts = {
+        "chart_session_stacks.png": samples.session_chart(),
+        "chart_session_26_players_3000_hands.png": samples.crowded_session_chart(),
+        "chart_net_over_time.png": samples.net_chart(),
+        "chart_empty.png": samples.empty_chart(),
+    }
+    for name, chart in charts.items():
+        image = render_chart(chart)
+        (out / name).write_bytes(image.png)
+        written.append(out / name)
+        alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")
     names = out / "names_scripts.png"
     names.write_bytes(encode_png(names_sheet()))
     written.append(names)
@@ -85,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     cards.add_argument("--out", type=Path, default=CARD_DIR)
     sample = sub.add_parser("sample", help="write sample images")
     sample.add_argument("--out", type=Path, required=True)
+    sample.add_argument("--locale", default=None,
+                        help="the catalog whose words are drawn (en, zh-TW, zh-CN; default en)")
     args = parser.parse_args(argv)
     if args.command == "cards":
         files = write_deck(args.out, progress=print)
@@ -93,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         total = sum(f.stat().st_size for f in files)
         print(f"{len(files)} files, {total // 1024} KB")
     else:
-        for path in write_samples(args.out):
+        for path in write_samples(args.out, args.locale):
             print(path)
     return 0
 

@@ -26,7 +26,7 @@ def _symbol(card: str) -> str:
 def _names(labels: Labels, names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
-    return labels.name_separator.join(names[:-1]) + labels.alt_and + names[-1]
+    return labels.alt_list.join(names[:-1]) + labels.alt_and + names[-1]
 
 
 def _seat_words(n: int, seat: SeatView | None, labels: Labels,
@@ -51,7 +51,7 @@ def _seat_words(n: int, seat: SeatView | None, labels: Labels,
     faces = [c for c in cards if c is not None]
     hidden = len(cards) - len(faces)
     if faces:
-        bits.append(labels.alt_shows.format(cards=", ".join(card(c) for c in faces)))
+        bits.append(labels.alt_shows.format(cards=labels.alt_list.join(card(c) for c in faces)))
     if hidden:
         bits.append(labels.alt_face_down.format(count=hidden))
     if seat.hand_name and seat.shows_faces:
@@ -60,7 +60,7 @@ def _seat_words(n: int, seat: SeatView | None, labels: Labels,
         bits.append(labels.alt_winner)
     if seat.to_act:
         bits.append(labels.to_act.lower())
-    return ", ".join(bits)
+    return labels.alt_comma.join(bits)
 
 
 def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str:
@@ -68,7 +68,7 @@ def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str
     if view.hand_number is not None:
         head.append(labels.hand.format(n=view.hand_number))
     head.append(labels.street(view.street))
-    parts = [", ".join(head) + "."]
+    parts = [labels.alt_comma.join(head) + labels.alt_period]
     stakes = []
     if view.big_blind:
         stakes.append(labels.blinds.format(sb=labels.chips(view.small_blind),
@@ -76,12 +76,15 @@ def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str
     if view.ante:
         stakes.append(labels.ante.format(ante=labels.chips(view.ante)))
     if stakes:
-        parts.append(", ".join(stakes) + ".")
+        parts.append(labels.alt_comma.join(stakes) + labels.alt_period)
     if view.board:
-        parts.append(labels.alt_board.format(cards=", ".join(card(c) for c in view.board)))
+        parts.append(labels.alt_board.format(
+            cards=labels.alt_list.join(card(c) for c in view.board)))
     else:
         parts.append(labels.alt_no_board)
     count = len(view.pots)
+    if view.pot_total and not view.has_results:
+        parts.append(labels.alt_pot_total.format(amount=labels.chips(view.pot_total)))
     pending = []
     for i, pot in enumerate(view.pots):
         name = labels.pot_label(i, count, pot.label)
@@ -92,17 +95,18 @@ def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str
             parts.append(template.format(pot=name, amount=amount,
                                          names=_names(labels, winners)))
         else:
-            pending.append(f"{name} {amount}")
-    if pending:
-        parts.append(labels.alt_pots.format(pots=", ".join(pending)))
-    elif not view.pots:
+            pending.append(labels.pot_amount.format(pot=name, amount=amount))
+    if pending and (view.has_results or len(pending) > 1):
+        parts.append(labels.alt_pots.format(pots=labels.alt_comma.join(pending)))
+    elif not view.pot_total:
         parts.append(labels.alt_no_pot)
-    parts.append("; ".join(_seat_words(i + 1, seat, labels, card)
-                           for i, seat in enumerate(view.seats)) + ".")
+    parts.append(labels.alt_semicolon.join(_seat_words(i + 1, seat, labels, card)
+                                           for i, seat in enumerate(view.seats))
+                 + labels.alt_period)
     for seat in view.seats:
         if seat is not None and seat.to_act:
             parts.append(labels.alt_to_act.format(name=seat.name))
-    return " ".join(parts)
+    return labels.alt_space.join(parts)
 
 
 def _fit(text: str, limit: int) -> str:
@@ -120,10 +124,10 @@ def table_alt_text(view: TableView, labels: Labels = DEFAULT_LABELS,
 
 def hole_cards_alt_text(view: HoleCardsView, labels: Labels = DEFAULT_LABELS,
                         limit: int = ALT_TEXT_LIMIT) -> str:
-    parts = [labels.alt_hole_cards.format(cards=", ".join(labels.card_words(c)
-                                                          for c in view.cards))]
+    parts = [labels.alt_hole_cards.format(cards=labels.alt_list.join(labels.card_words(c)
+                                                                  for c in view.cards))]
     if view.hand_name:
         parts.append(labels.alt_current_hand.format(hand=view.hand_name))
     if view.caption:
         parts.append(view.caption)
-    return _fit(" ".join(parts), limit)
+    return _fit(labels.alt_space.join(parts), limit)

@@ -49,15 +49,16 @@ def hole_card_boxes(view: HoleCardsView) -> tuple[tuple[int, int, int, int], ...
 
 def draw_hole_cards(view: HoleCardsView) -> Image.Image:
     """The image as RGB."""
-    canvas = _background(bool(view.caption), bool(view.hand_name)).copy()
+    canvas = _background(bool(view.caption), bool(view.hand_label or view.hand_name)).copy()
     if view.caption:
         draw_text(canvas, (HOLE_WIDTH / 2, MARGIN + 18), view.caption, CAPTION_SIZE,
                   (214, 226, 218), weight=Weight.REGULAR, align="center",
                   max_width=HOLE_WIDTH - 2 * MARGIN)
     for card, box in zip(view.cards, hole_card_boxes(view), strict=True):
         assets.blit(canvas, assets.card_image(card, view.deck, MASTER_SIZE), (box[0], box[1]))
-    if view.hand_name:
+    hand = view.hand_label or view.hand_name
+    if hand:
         y = hole_card_boxes(view)[0][3] + 34
-        draw_text(canvas, (HOLE_WIDTH / 2, y), view.hand_name, HAND_SIZE, (255, 204, 77),
+        draw_text(canvas, (HOLE_WIDTH / 2, y), hand, HAND_SIZE, (255, 204, 77),
                   align="center", max_width=HOLE_WIDTH - 2 * MARGIN, shadow=(10, 30, 18))
     return canvas

@@ -1,17 +1,21 @@
 """Every word the renderer writes, in one replaceable object.
 
-The bot is localized; the renderer is not told the language. It draws and describes with a
-:class:`Labels`, English by default: build one from the bot's catalog and pass it to
-``render_table(view, labels=...)``. Templates use ``str.format`` fields named in each default.
+The renderer is not told the language. It draws and describes with a :class:`Labels`,
+English by default: :func:`catalog_labels` builds one from the bot's catalog (``render.<field>``
+keys) for any locale; pass it to ``render_table(view, labels=...)``. Templates use
+``str.format`` fields named in each default.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from functools import cache
 
+from bot.i18n import has_message, resolve_locale, t
 from bot.render.model import RANKS, SUITS, SeatState, Street
 
-__all__ = ["DEFAULT_LABELS", "Labels", "format_chips"]
+__all__ = ["DEFAULT_LABELS", "Labels", "catalog_labels", "format_chips", "hand_words"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +56,7 @@ class Labels:
     alt_board: str = "Board: {cards}."
     alt_no_board: str = "No board cards yet."
     alt_pots: str = "{pots}."
+    alt_pot_total: str = "Pot: {amount}."
     alt_no_pot: str = "No pot yet."
     alt_seat: str = "Seat {n}, {name}"
     alt_empty_seat: str = "Seat {n} empty"
@@ -71,6 +76,13 @@ class Labels:
     alt_card: str = "{rank} of {suit}"
     alt_hole_cards: str = "Your cards: {cards}."
     alt_current_hand: str = "Current hand: {hand}."
+    # How the alt text joins its pieces: the items of a list (cards, names), the facts of one
+    # seat, the seats, a sentence's end and the gap before the next sentence.
+    alt_list: str = ", "
+    alt_comma: str = ", "
+    alt_semicolon: str = "; "
+    alt_period: str = "."
+    alt_space: str = " "
     rank_names: tuple[str, ...] = (
         "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
         "jack", "queen", "king", "ace",
@@ -135,3 +147,45 @@ def short_chips(amount: int, separator: str = ",") -> str:
 
 
 DEFAULT_LABELS = Labels()
+
+
+def catalog_labels(locale: object = None) -> Labels:
+    """The renderer's words in ``locale`` from the message catalog (``render.<field>``; the
+    number format is the one every message uses)."""
+    return _catalog_labels(resolve_locale(locale))
+
+
+@cache
+def _catalog_labels(tag: str) -> Labels:
+    values: dict[str, object] = {}
+    for f in fields(Labels):
+        key = "number.thousands_separator" if f.name == "thousands_separator" else (
+            f"render.{f.name}")
+        if not has_message(key, tag):
+            continue  # the renderer's own English stays
+        text = t(key, tag)
+        if f.name in ("rank_names", "suit_names"):
+            values[f.name] = tuple(part.strip() for part in text.split(","))
+        else:
+            values[f.name] = text
+    return Labels(**values)  # type: ignore[arg-type]
+
+
+def hand_words(code: str, ranks: Sequence[str], locale: object = None, *,
+               short: bool = False) -> str:
+    """A hand's name in the catalog's words from its code and naming ranks (the engine's
+    ``HandRank.describe_parts()``): ``hand.<code>`` says it whole ("Two pair, jacks and fours,
+    ace kicker"), ``hand_short.<code>`` in the few words an image's badge holds ("Jacks and
+    fours"). Templates take ``{sN}`` / ``{pN}``, the N-th rank as one card or as several, and
+    ``{SN}`` / ``{PN}`` the same capitalized.
+
+    >>> hand_words("full_house", ("K", "4"), "en"), hand_words("two_pair", ("J", "4", "A"), "zh-TW")
+    ('Full house, kings over fours', '兩對 J 和 4，踢腳 A')
+    """
+    words: dict[str, str] = {}
+    for k, rank in enumerate(ranks):
+        one, many = t(f"rank.one.{rank}", locale), t(f"rank.many.{rank}", locale)
+        words[f"s{k}"], words[f"p{k}"] = one, many
+        words[f"S{k}"], words[f"P{k}"] = one[:1].upper() + one[1:], many[:1].upper() + many[1:]
+    prefix = "hand_short" if short else "hand"
+    return t(f"{prefix}.{code}", locale, **words)

@@ -123,7 +123,10 @@ class SeatView:
         is_winner: won (part of) a pot this hand; the seat gets a gold frame.
         best_five: the cards making this player's best five (from his hole cards and the
             board), highlighted at showdown when ``is_winner``.
-        hand_name: the hand in words at showdown, e.g. ``"Full house, kings over fives"``.
+        hand_name: the hand in words at showdown, e.g. ``"Full house, kings over fives"``
+            (the alt text says it whole).
+        hand_label: the same hand in the few words its badge holds, e.g. ``"Kings full of
+            fives"`` (``""``: the badge draws ``hand_name``, shortened to fit if it must).
     """
 
     name: str
@@ -138,6 +141,12 @@ class SeatView:
     is_winner: bool = False
     best_five: tuple[str, ...] = ()
     hand_name: str = ""
+    hand_label: str = ""
+
+    @property
+    def drawn_hand(self) -> str:
+        """What the badge writes of the hand."""
+        return self.hand_label or self.hand_name
 
     def __post_init__(self) -> None:
         if self.stack < 0 or self.bet < 0:
@@ -203,6 +212,7 @@ class TableView:
         small_blind, big_blind, ante: the stakes (ante 0: none).
         hand_number: shown as "Hand #N"; ``None`` hides it.
         street: see :class:`Street`.
+
         deck: card art.
     """
 
@@ -215,6 +225,13 @@ class TableView:
     hand_number: int | None = None
     street: Street = Street.PREFLOP
     deck: DeckStyle = DeckStyle.CLASSIC
+
+    @property
+    def pot_total(self) -> int:
+        """Every chip in the pot now: the pots and the bets in front of the seats. The table
+        message and the alt text both state this one figure."""
+        bets = sum(seat.bet for seat in self.seats if seat is not None)
+        return sum(pot.amount for pot in self.pots) + bets
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.seats) <= MAX_SEATS:
@@ -266,7 +283,8 @@ class HoleCardsView:
     Attributes:
         cards: his two cards, face up.
         hand_name: his current hand in words once there is a board, e.g. ``"Pair of aces"``
-            (``""`` pre-flop: nothing drawn).
+            (``""`` pre-flop: nothing drawn); the alt text says it whole.
+        hand_label: the same in the few words the image holds (``""``: ``hand_name``).
         caption: a short line naming the table and hand, e.g. ``"#high-stakes · Hand #17"``
             (``""``: none).
         deck: card art.
@@ -275,6 +293,7 @@ class HoleCardsView:
     cards: tuple[str, str]
     hand_name: str = ""
     caption: str = ""
+    hand_label: str = ""
     deck: DeckStyle = DeckStyle.CLASSIC
 
     def __post_init__(self) -> None:

@@ -347,8 +347,8 @@ def _badge(canvas: Image.Image, seat: SeatView, geo: SeatGeometry, labels: Label
     text, kind = "", ""
     if seat.mucked:
         text, kind = labels.mucked, "mucked"
-    elif seat.is_winner or (seat.hand_name and seat.shows_faces):
-        text = seat.hand_name if seat.hand_name and seat.shows_faces else labels.winner
+    elif seat.is_winner or (seat.drawn_hand and seat.shows_faces):
+        text = seat.drawn_hand if seat.drawn_hand and seat.shows_faces else labels.winner
         kind = "winner" if seat.is_winner else "shown"
     elif seat.state is not SeatState.ACTIVE:
         text, kind = labels.state(seat.state), seat.state.value

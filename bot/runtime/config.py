@@ -13,11 +13,9 @@ import dataclasses
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from dotenv import dotenv_values
-
+from bot.settings import read_environment
 from engine.cards import Card, shuffled_deck
 from engine.table import TableOptions
 
@@ -49,6 +47,27 @@ class RuntimeOptions:
     channel_window: float = 5.0
     # Edits that change nothing about whose turn it is wait this long after the last send.
     calm_edit_interval: float = 1.0
+    # A player's time starts when the message naming him goes out; if it cannot go out at all,
+    # his time starts anyway after this long, so an unreachable channel cannot stall a table.
+    prompt_grace: float = 15.0
+    # One member may ask for the table to be posted again this often.
+    repost_cooldown: float = 30.0
+    # How often open tables are checked for having nobody seated (closed after the server's
+    # idle time, ``/chips settings idle_minutes``).
+    idle_check_interval: float = 60.0
+    # On a graceful stop, how long queued messages may take to go out.
+    drain_timeout: float = 10.0
+    # How long a process's hold on a server's tables lasts unless renewed (renewed every third
+    # of it): after a crash, another process given that server's shard takes over this late.
+    lease_seconds: float = 30.0
+    # How long the players of an all-in hand have to agree to run it twice (table option "ask").
+    run_twice_vote: float = 15.0
+    # An all-in run-out is dealt street by street, each shown this long with every hand's
+    # chances, before the result.
+    runout_pause: float = 2.0
+    # REST requests a second the whole bot may make (Discord's global limit is 50); a process
+    # running some of the shards spends its share.
+    requests_per_second: float = 40.0
     deck_factory: DeckFactory = field(default=shuffled_deck, compare=False)
 
     @classmethod
@@ -59,11 +78,9 @@ class RuntimeOptions:
         dotenv_path: str | os.PathLike[str] | None = ".env",
     ) -> RuntimeOptions:
         """``POKER_NEXT_HAND_DELAY``, ``POKER_TIME_BANK``, ``POKER_TIME_BANK_REFILL``,
-        ``POKER_TIME_BANK_CAP``, ``POKER_MIN_TIMER``: the environment wins over ``.env``."""
-        values: dict[str, str] = {}
-        if dotenv_path is not None and Path(dotenv_path).is_file():
-            values.update({k: v for k, v in dotenv_values(dotenv_path).items() if v is not None})
-        values.update(os.environ if environ is None else environ)
+        ``POKER_TIME_BANK_CAP``, ``POKER_MIN_TIMER``, ``POKER_LEASE_SECONDS``,
+        ``POKER_REQUESTS_PER_SECOND``: the environment wins over ``.env``."""
+        values = read_environment(environ, dotenv_path)
         defaults = cls()
         changes: dict[str, Any] = {}
         for name, attribute in (
@@ -71,12 +88,13 @@ class RuntimeOptions:
             ("POKER_TIME_BANK", "time_bank"),
             ("POKER_TIME_BANK_REFILL", "time_bank_refill"),
             ("POKER_TIME_BANK_CAP", "time_bank_cap"),
+            ("POKER_LEASE_SECONDS", "lease_seconds"),
         ):
-            raw = (values.get(name) or "").strip()
-            if raw:
+            raw = values.get(name)
+            if raw is not None:
                 changes[attribute] = _seconds(name, raw)
-        raw_timer = (values.get("POKER_MIN_TIMER") or "").strip()
-        if raw_timer:
+        raw_timer = values.get("POKER_MIN_TIMER")
+        if raw_timer is not None:
             if not raw_timer.isdigit() or not 1 <= int(raw_timer) <= defaults.max_timer:
                 raise RuntimeOptionsError(
                     f"POKER_MIN_TIMER must be whole seconds from 1 to {defaults.max_timer},"
@@ -84,6 +102,22 @@ class RuntimeOptions:
                 )
             changes["min_timer"] = int(raw_timer)
             changes["default_timer"] = max(defaults.default_timer, int(raw_timer))
+        raw_rate = values.get("POKER_REQUESTS_PER_SECOND")
+        if raw_rate is not None:
+            try:
+                rate = float(raw_rate)
+            except ValueError:
+                rate = 0.0
+            # With its burst (a fifth of a second's worth), 40 a second stays under the 50
+            # Discord allows in any one second.
+            if not 1 <= rate <= 40:
+                raise RuntimeOptionsError(
+                    "POKER_REQUESTS_PER_SECOND must be a number from 1 to 40 (Discord allows 50"
+                    f" a second, bursts included), got {raw_rate!r}"
+                )
+            changes["requests_per_second"] = rate
+        if changes.get("lease_seconds", defaults.lease_seconds) < 3:
+            raise RuntimeOptionsError("POKER_LEASE_SECONDS must be at least 3 seconds")
         return dataclasses.replace(defaults, **changes)
 
 
@@ -103,6 +137,11 @@ class TableConfig:
 
     ``state`` is ``Table.to_json()`` as last saved (None before the first save); ``pending``
     holds options changed during a hand, applied before the next one is dealt.
+
+    The home-game extras live here too, since the engine decides each hand only from what it
+    is told at the deal: who asked to straddle (the next hand only, or every hand), the bomb
+    pot the host ordered for the next hand, every how many hands a bomb pot comes by itself
+    and for how much, and who asked to sit out when his big blind comes.
     """
 
     options: TableOptions
@@ -113,6 +152,32 @@ class TableConfig:
     banks: dict[int, float] = field(default_factory=dict)
     pending: TableOptions | None = None
     state: dict[str, Any] | None = None
+    straddle_once: set[int] = field(default_factory=set)
+    straddle_always: set[int] = field(default_factory=set)
+    bomb_next: int = 0
+    bomb_every: int = 0
+    bomb_amount: int = 0
+    skip_big_blind: set[int] = field(default_factory=set)
+
+    def copy(self) -> TableConfig:
+        """A copy to change as a draft (its dicts and sets are its own)."""
+        return dataclasses.replace(
+            self,
+            names=dict(self.names),
+            banks=dict(self.banks),
+            straddle_once=set(self.straddle_once),
+            straddle_always=set(self.straddle_always),
+            skip_big_blind=set(self.skip_big_blind),
+        )
+
+    def bomb_for(self, hand_number: int) -> int:
+        """The bomb pot of hand ``hand_number`` (0: an ordinary hand): the host's order first,
+        else every ``bomb_every``-th hand."""
+        if self.bomb_next:
+            return self.bomb_next
+        if self.bomb_every and self.bomb_amount and hand_number % self.bomb_every == 0:
+            return self.bomb_amount
+        return 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -126,6 +191,12 @@ class TableConfig:
             "banks": {str(k): round(v, 3) for k, v in self.banks.items()},
             "pending": self.pending.to_json() if self.pending is not None else None,
             "state": self.state,
+            "straddle_once": sorted(self.straddle_once),
+            "straddle_always": sorted(self.straddle_always),
+            "bomb_next": self.bomb_next,
+            "bomb_every": self.bomb_every,
+            "bomb_amount": self.bomb_amount,
+            "skip_big_blind": sorted(self.skip_big_blind),
         }
 
     @classmethod
@@ -140,4 +211,10 @@ class TableConfig:
             banks={int(k): float(v) for k, v in (data.get("banks") or {}).items()},
             pending=TableOptions.from_json(dict(pending)) if pending else None,
             state=data.get("state"),
+            straddle_once={int(u) for u in data.get("straddle_once") or ()},
+            straddle_always={int(u) for u in data.get("straddle_always") or ()},
+            bomb_next=int(data.get("bomb_next", 0)),
+            bomb_every=int(data.get("bomb_every", 0)),
+            bomb_amount=int(data.get("bomb_amount", 0)),
+            skip_big_blind={int(u) for u in data.get("skip_big_blind") or ()},
         )

@@ -1,16 +1,31 @@
 """Everything a table says in its channel, in order, within Discord's rate limits.
 
-One queue per table. The table message of the current hand is posted once and then edited;
-bursts of changes coalesce into one edit (only the latest state is drawn), and a change that
-does not affect whose turn it is waits ``calm_edit_interval`` after the previous send. Every
-send, edit or post counts against ``channel_sends`` per ``channel_window`` (Discord allows about
-5 per 5 s per channel), so the bot slows itself down instead of collecting 429s.
+One queue per table, worked through in order: a hand's result always goes out before the next
+hand's table message, and the next hand's hole cards are dealt (``then``) only once the messages
+queued before them went out. The table message of the current hand is posted once and then
+edited; bursts of changes coalesce into one edit (only the latest state is drawn), a change that
+does not affect whose turn it is waits ``calm_edit_interval`` after the previous send, and a
+repost asked while one is queued joins it. Every send, edit or post counts against
+``channel_sends`` per ``channel_window`` (Discord allows about 5 per 5 s per channel), so the bot
+slows itself down instead of collecting 429s.
 
-Images are rendered here, in a worker thread, from views built when the change happened: the
-event loop never draws, and what is drawn is exactly the state that was asked for.
+A table message that names the player to act gets its countdown when it goes out: the messenger
+asks ``on_prompt`` (the table's clock, which starts the player's time then) for the deadline. Only
+that player may be pinged by it; nothing else the table sends pings anybody.
 
-Discord is edited with the bot token (interaction tokens expire after 15 minutes); a failed
-send is logged and dropped: the next state replaces it anyway.
+Images are rendered here, in a worker thread, from views built when the change happened: the event
+loop never draws, and what is drawn is exactly the state that was asked for. Text longer than a
+Discord message is split on line boundaries.
+
+A press of a button on the table message is answered by the edit that shows its effect (an
+interaction response updating that message, which Discord does not count against the bot's
+request budget) whenever that edit can go out in time; otherwise the presser gets a private
+confirmation and the table message is edited as usual. An edit that would change nothing is not
+sent.
+
+If Discord refuses the bot access to the channel (permissions were taken away), the messenger
+stops sending there and calls ``on_forbidden`` once; the table decides what to do (it pauses).
+Other failed sends are logged and dropped: the next state replaces them anyway.
 """
 
 from __future__ import annotations
@@ -22,13 +37,14 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
 
 from bot.presenter import ButtonSpec, TableMessage
 from bot.render import Labels, RenderedImage, TableView, render_table
+from bot.runtime.budget import RequestBudget
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.rendering import render
 
@@ -36,18 +52,75 @@ log = logging.getLogger(__name__)
 
 ViewFactory = Callable[[int, Sequence[ButtonSpec]], "discord.ui.View | None"]
 PostedHook = Callable[[int], Awaitable[None]]
+PromptHook = Callable[[tuple[int, int]], "int | None"]
+
+MESSAGE_LIMIT = 2000
+# Discord's codes for "the bot may not see or post in this channel".
+NO_ACCESS = frozenset({50001, 50013})
+NOBODY = discord.AllowedMentions.none()
+
+
+def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut between lines where possible.
+
+    >>> split_text("a\\nbb\\ncc", 4)
+    ['a\\nbb', 'cc']
+    """
+    pieces: list[str] = []
+    current: str | None = None  # the piece being filled (None: nothing in it yet)
+    for line in text.split("\n"):
+        while len(line) > limit:  # a single line too long for a message: cut it hard
+            if current is not None:
+                pieces.append(current)
+                current = None
+            pieces.append(line[:limit])
+            line = line[limit:]
+        joined = line if current is None else f"{current}\n{line}"
+        if len(joined) > limit:
+            assert current is not None
+            pieces.append(current)
+            current = line
+        else:
+            current = joined
+    if current is not None:
+        pieces.append(current)
+    return pieces
+
+
+class Press:
+    """A button press on the table message, waiting to be answered by the table's next edit.
+
+    Exactly one side answers it: the messenger (updating the message) or, when that does not
+    happen in time, the handler (a private confirmation). ``take`` decides who.
+    """
+
+    __slots__ = ("answered", "interaction", "taken")
+
+    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+        self.interaction = interaction
+        self.taken = False
+        self.answered = asyncio.Event()
+
+    def take(self) -> bool:
+        if self.taken:
+            return False
+        self.taken = True
+        return True
 
 
 @dataclass(slots=True)
 class _Job:
-    table: bool  # the table message (create or edit) rather than a separate post
-    content: str
-    view: TableView | None
-    labels: Labels
-    buttons: tuple[ButtonSpec, ...]
+    kind: str  # "table" (the table message), "post" (a separate message) or "then"
+    message: TableMessage | None = None
+    content: str = ""
+    view: TableView | None = None
+    labels: Labels | None = None
+    buttons: tuple[ButtonSpec, ...] = ()
     new: bool = False  # post a new table message rather than edit the current one
     urgent: bool = True
-    hand_number: int = 0
+    callback: Callable[[], None] | None = None
+    presses: list[Press] = field(default_factory=list)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 def image_file(image: RenderedImage) -> discord.File:
@@ -67,6 +140,10 @@ class TableMessenger:
         view_factory: ViewFactory,
         on_posted: PostedHook,
         message_id: int | None = None,
+        *,
+        on_prompt: PromptHook | None = None,
+        on_forbidden: Callable[[], None] | None = None,
+        budget: RequestBudget | None = None,
     ) -> None:
         self.client = client
         self.table_id = table_id
@@ -74,9 +151,10 @@ class TableMessenger:
         self.options = options
         self.view_factory = view_factory
         self.on_posted = on_posted
+        self.on_prompt = on_prompt
+        self.on_forbidden = on_forbidden
+        self.budget = budget if budget is not None else RequestBudget(options.requests_per_second)
         self.message_id = message_id
-        # The hand the current message shows (None: unknown, e.g. posted before a restart).
-        self.message_hand: int | None = None
         # The current message may carry buttons from before a restart until proven otherwise.
         self._buttons_shown = message_id is not None
         self._jobs: deque[_Job] = deque()
@@ -86,31 +164,31 @@ class TableMessenger:
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
+        self.blocked = False  # the channel refused us; nothing is sent until ``unblock``
+        # What the table message shows now, so that an edit changing nothing is not sent.
+        self._shown: tuple[object, ...] | None = None
 
     # -- requests (synchronous: callers never wait on Discord) ---------------------------------
 
-    def show(self, message: TableMessage, labels: Labels, *, new: bool = False,
-             urgent: bool = True) -> None:
+    @property
+    def repost_pending(self) -> bool:
+        """A new table message is queued and nothing after it: another repost would join it."""
+        last = self._jobs[-1] if self._jobs else None
+        return last is not None and last.kind == "table" and last.new
+
+    def show(
+        self, message: TableMessage, labels: Labels, *, new: bool = False, urgent: bool = True
+    ) -> None:
         """Show this state of the table: on a new message, or by editing the current one."""
         last = self._jobs[-1] if self._jobs else None
-        if not new and last is not None and last.table:
-            # Coalesce: the queued send shows the newest state instead of an outdated one.
-            last.content, last.view, last.labels = message.content, message.view, labels
-            last.buttons, last.hand_number = message.buttons, message.hand_number
+        if last is not None and last.kind == "table":
+            # Coalesce: the queued send shows the newest state instead of an outdated one, and
+            # reposts asked while one waits are that same repost (at most one is ever queued).
+            last.message, last.labels = message, labels
             last.urgent = last.urgent or urgent
+            last.new = last.new or new
         else:
-            self._jobs.append(
-                _Job(
-                    True,
-                    message.content,
-                    message.view,
-                    labels,
-                    message.buttons,
-                    new,
-                    urgent,
-                    message.hand_number,
-                )
-            )
+            self._jobs.append(_Job("table", message, labels=labels, new=new, urgent=urgent))
         self._kick()
 
     def post(
@@ -122,14 +200,47 @@ class TableMessenger:
         buttons: Sequence[ButtonSpec] = (),
     ) -> None:
         """A separate message (a result, a notice), after everything asked before it."""
-        self._jobs.append(_Job(False, content, view, labels, tuple(buttons)))
+        self._jobs.append(
+            _Job("post", content=content, view=view, labels=labels, buttons=tuple(buttons))
+        )
         self._kick()
+
+    def answer(self, interaction: discord.Interaction[Any]) -> Press | None:
+        """Let the queued edit of the table message answer a press of one of its buttons;
+        None when no such edit is queued (the caller confirms privately instead)."""
+        pressed = interaction.message
+        if pressed is None or pressed.id != self.message_id or self.blocked or self._closed:
+            return None
+        for job in reversed(self._jobs):
+            if job.kind == "table":
+                if job.new:
+                    return None  # the pressed message is being replaced, not edited
+                press = Press(interaction)
+                job.presses.append(press)
+                job.urgent = True
+                self._wake.set()
+                return press
+        return None
+
+    def then(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once everything asked before has been sent (or given up)."""
+        self._jobs.append(_Job("then", callback=callback))
+        self._kick()
+
+    def unblock(self) -> None:
+        """Try the channel again (the host resumed the table after fixing permissions)."""
+        self.blocked = False
 
     async def flush(self, timeout: float = 10.0) -> None:
         """Wait until everything asked so far has been sent (or given up)."""
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
                 await self._idle.wait()
+
+    async def drain(self, timeout: float) -> None:
+        """Send what is queued (for at most ``timeout`` seconds), then stop."""
+        await self.flush(timeout)
+        await self.close()
 
     async def close(self) -> None:
         self._closed = True
@@ -151,13 +262,19 @@ class TableMessenger:
             self._task = asyncio.create_task(self._run(), name=f"table-{self.table_id}-messages")
 
     def _delay(self, job: _Job) -> float:
+        if job.kind == "then" or self.blocked:
+            return 0.0
+        if job.presses and not job.new:
+            return 0.0  # answered through the press: not one of the channel's sends
         now = time.monotonic()
         wait = 0.0
         if len(self._sent) == self._sent.maxlen:
             wait = self._sent[0] + self.options.channel_window - now
         if not job.urgent and self._sent:
             wait = max(wait, self._sent[-1] + self.options.calm_edit_interval - now)
-        return max(0.0, wait)
+        # Waiting for the bot's budget here, before the job leaves the queue, lets later
+        # changes join it: an overloaded bot sends fewer, newer table edits.
+        return max(0.0, wait, self.budget.delay())
 
     async def _run(self) -> None:
         while not self._closed:
@@ -176,74 +293,171 @@ class TableMessenger:
                 continue
             self._jobs.popleft()
             try:
-                await self._send(job)
+                await self._do(job)
             except asyncio.CancelledError:
                 raise
+            except discord.Forbidden as exc:
+                if exc.code in NO_ACCESS:
+                    self._lose_access(exc)
+                else:
+                    log.warning("table %d: message refused (%s)", self.table_id, exc)
             except discord.HTTPException as exc:
                 log.warning("table %d: message not sent (%s)", self.table_id, exc)
             except Exception:
                 if self.client.is_closed():
-                    return  # shutting down: storage has the state, the next start reposts it
+                    return  # shutting down: storage has the state, the next start shows it
                 log.exception("table %d: message not sent", self.table_id)
+            finally:
+                job.done.set()
+                for press in job.presses:
+                    press.answered.set()
 
-    def _stamp(self) -> None:
+    def _lose_access(self, exc: discord.Forbidden) -> None:
+        log.warning("table %d: no access to channel %d (%s)", self.table_id, self.channel_id, exc)
+        if not self.blocked:
+            self.blocked = True
+            if self.on_forbidden is not None:
+                self.on_forbidden()
+
+    async def _stamp(self) -> None:
+        """A request to the channel is about to go out: count it, within both budgets."""
+        await self.budget.spend()
         self._sent.append(time.monotonic())
 
-    async def _render(self, job: _Job) -> discord.File | None:
-        if job.view is None:
+    async def _image(self, view: TableView | None, labels: Labels | None) -> RenderedImage | None:
+        if view is None or labels is None:
             return None
-        image = await render(render_table, job.view, job.labels)
-        return image_file(image)
+        return await render(render_table, view, labels)
 
-    async def _send(self, job: _Job) -> None:
-        channel = self.client.get_partial_messageable(self.channel_id)
-        view = self.view_factory(self.table_id, job.buttons) if job.buttons else None
-        file = await self._render(job)
-        if not job.table:
-            kwargs: dict[str, Any] = {"content": job.content}
-            if file is not None:
-                kwargs["file"] = file
-            if view is not None:
-                kwargs["view"] = view
-            self._stamp()
-            await channel.send(**kwargs)
+    async def _do(self, job: _Job) -> None:
+        if job.kind == "then":
+            assert job.callback is not None
+            job.callback()
             return
+        if self.blocked:
+            # Nobody can read the channel's messages; the prompt's time still has to start.
+            if job.message is not None and job.message.prompt is not None and self.on_prompt:
+                self.on_prompt(job.message.prompt.marker)
+            return
+        if job.kind == "post":
+            await self._post(job)
+        else:
+            await self._show(job)
+
+    async def _post(self, job: _Job) -> None:
+        channel = self.client.get_partial_messageable(self.channel_id)
+        # Discord refuses an empty message; a piece of only blank lines says nothing anyway.
+        pieces = [piece for piece in split_text(job.content) if piece.strip()] or ["\u200b"]
+        image = await self._image(job.view, job.labels)
+        view = self.view_factory(self.table_id, job.buttons) if job.buttons else None
+        for k, piece in enumerate(pieces):
+            kwargs: dict[str, Any] = {"content": piece, "allowed_mentions": NOBODY}
+            if k == 0 and image is not None:
+                kwargs["file"] = image_file(image)
+            if k == len(pieces) - 1 and view is not None:
+                kwargs["view"] = view
+            while self._delay(job) > 0:
+                await asyncio.sleep(self._delay(job))
+            await self._stamp()
+            await channel.send(**kwargs)
+
+    async def _show(self, job: _Job) -> None:
+        message = job.message
+        assert message is not None
+        channel = self.client.get_partial_messageable(self.channel_id)
+        view = self.view_factory(self.table_id, message.buttons) if message.buttons else None
+        prompt = message.prompt
+        deadline = None
+        if prompt is not None and self.on_prompt is not None:
+            # The player's time starts now, as the message telling him goes out.
+            deadline = self.on_prompt(prompt.marker)
+        content = message.text(deadline)
+        mentions = (
+            discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False,
+                users=[discord.Object(id=prompt.player_id)],
+            )
+            if prompt is not None
+            else NOBODY
+        )
+        shown = (content, message.view, job.labels, message.buttons)
+        unchanged = shown == self._shown
         if not job.new and self.message_id is not None:
-            self._stamp()
+            if unchanged and not job.presses:
+                return  # the message shows exactly this already
+            image = await self._image(message.view, job.labels)
+            if await self._answer_press(job, content, image, view, mentions):
+                self._shown = shown
+                return
+            if unchanged:
+                return
+            await self._stamp()
             try:
                 await channel.get_partial_message(self.message_id).edit(
-                    content=job.content,
-                    attachments=[file] if file is not None else [],
+                    content=content,
+                    attachments=[image_file(image)] if image is not None else [],
                     view=view,
+                    allowed_mentions=mentions,
                 )
                 self._buttons_shown = view is not None
-                self.message_hand = job.hand_number
+                self._shown = shown
                 return
             except discord.NotFound:
                 log.info("table %d: its message is gone; posting it again", self.table_id)
                 self.message_id = None
-                file = await self._render(job)  # the first file's buffer was consumed
+        image = await self._image(message.view, job.labels)
         await self._retire_current()
-        self._stamp()
-        kwargs = {"content": job.content}
-        if file is not None:
-            kwargs["file"] = file
+        await self._stamp()
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions}
+        if image is not None:
+            kwargs["file"] = image_file(image)
         if view is not None:
             kwargs["view"] = view
-        message = await channel.send(**kwargs)
-        self.message_id = message.id
-        self.message_hand = job.hand_number
+        sent = await channel.send(**kwargs)
+        self.message_id = sent.id
         self._buttons_shown = view is not None
-        await self.on_posted(message.id)
+        self._shown = shown
+        await self.on_posted(sent.id)
+
+    async def _answer_press(
+        self,
+        job: _Job,
+        content: str,
+        image: RenderedImage | None,
+        view: discord.ui.View | None,
+        mentions: discord.AllowedMentions,
+    ) -> bool:
+        """Edit the table message through the first press still waiting for this edit;
+        True if that worked (the other presses are confirmed privately by their handlers)."""
+        for press in job.presses:
+            interaction = press.interaction
+            pressed = interaction.message
+            if pressed is None or pressed.id != self.message_id or not press.take():
+                continue
+            try:
+                await interaction.response.edit_message(
+                    content=content,
+                    attachments=[image_file(image)] if image is not None else [],
+                    view=view,
+                    allowed_mentions=mentions,
+                )
+            except discord.HTTPException as exc:
+                # Too late, or Discord refused: the edit goes out the usual way instead.
+                log.info("table %d: press not answered by the edit (%s)", self.table_id, exc)
+                return False
+            self._buttons_shown = view is not None
+            return True
+        return False
 
     async def _retire_current(self) -> None:
         """Take the buttons off the message being replaced, so nobody plays from it."""
         if self.message_id is None or not self._buttons_shown:
             return
         channel = self.client.get_partial_messageable(self.channel_id)
-        self._stamp()
+        await self._stamp()
         try:
             await channel.get_partial_message(self.message_id).edit(view=None)
         except discord.HTTPException as exc:
             log.info("table %d: could not clear old buttons (%s)", self.table_id, exc)
         self._buttons_shown = False
+        self._shown = None

@@ -26,7 +26,7 @@ from typing import Any
 from bot.storage import Database, StorageError, hands, stats, tables
 from bot.storage.hands import StoredHand
 from bot.storage.tables import TableInfo
-from engine.cards import DeckCommitment
+from engine.commitment import DeckCommitment
 from engine.errors import EngineError
 from engine.hand import Action, Hand, HandConfig
 from engine.table import PlayerLeft, Table, TableEvent, TableOptions
@@ -132,7 +132,7 @@ def _rebuild_running(state: dict[str, Any], stored: StoredHand, rng: random.Rand
         # Stored as started, saved just before: deal it again from the stored deck.
         table = Table.from_json(state, rng)
         button = stored.button_seat if table.rotation is None else None
-        table.start_hand(stored.deck, button=button)  # type: ignore[arg-type]
+        table.start_hand(stored.deck, button=button)
         hand = table.hand
         assert hand is not None
         if hand.config != HandConfig.from_json(stored.config):
@@ -174,7 +174,7 @@ async def restore_table(
     if stored is not None:
         try:
             table = _rebuild_running(state, stored, rng)
-            commitment = DeckCommitment(stored.deck_salt, stored.deck_digest)
+            commitment = stored.commitment  # None for a hand committed the old way
             return RestoredTable(table, stored.hand_id, commitment, settled=settled)
         except _REBUILD_ERRORS:
             log.exception(

@@ -15,30 +15,42 @@ _VOLUNTARY = frozenset({ActionKind.CALL, ActionKind.BET, ActionKind.RAISE})
 _AGGRESSIVE = frozenset({ActionKind.BET, ActionKind.RAISE})
 
 
-def chips_won(hand: Hand) -> list[int]:
-    """Chips each player took from pots (his own uncalled bet is returned, not won)."""
-    won = [0] * hand.config.players
-    if hand.result is not None:
-        for pot in hand.result.pots:
-            for player, chips in pot.shares:
-                won[player] += chips
-    return won
-
-
 def player_results(hand: Hand) -> list[PlayerResult]:
-    """One ``PlayerResult`` per player of a finished hand (VPIP and PFR from pre-flop play)."""
+    """One ``PlayerResult`` per player of a finished hand, with the statistics read from its
+    events: VPIP, PFR and 3-bets from the pre-flop decisions, the flop and the showdown from
+    who was still in.
+
+    A 3-bet chance is a pre-flop turn facing exactly one raise: the big blind is the opening
+    bet (RULES 4), so the first raise is the open and re-raising it is the 3-bet. A turn comes
+    with every decision, so a player who called before the raise (a limper) has his chance when
+    the action comes back to him.
+    """
     result = hand.result
     if result is None:
         raise ValueError("the hand is not over")
     n = hand.config.players
     vpip, pfr = [False] * n, [False] * n
+    chance, three_bet = [False] * n, [False] * n
+    folded = [False] * n
+    saw_flop = [False] * n
+    raises = 0
     for event in hand.events:
         if isinstance(event, StreetDealt):
+            # The first street dealt is the flop: whoever had not folded saw it.
+            saw_flop = [not f for f in folded]
             break
         if isinstance(event, ActionTaken):
-            vpip[event.player] |= event.kind in _VOLUNTARY
-            pfr[event.player] |= event.kind in _AGGRESSIVE
-    won = chips_won(hand)
+            player = event.player
+            if raises == 1:
+                chance[player] = True
+                three_bet[player] |= event.kind in _AGGRESSIVE
+            if event.kind in _AGGRESSIVE:
+                raises += 1
+            vpip[player] |= event.kind in _VOLUNTARY
+            pfr[player] |= event.kind in _AGGRESSIVE
+            folded[player] |= event.kind is ActionKind.FOLD
+    won = result.won
+    at_showdown = [result.showdown and not hand.folded[i] for i in range(n)]
     return [
         PlayerResult(
             player=i,
@@ -48,6 +60,11 @@ def player_results(hand: Hand) -> list[PlayerResult]:
             vpip=vpip[i],
             pfr=pfr[i],
             showdown=result.showdown and i in result.shown,
+            saw_flop=saw_flop[i],
+            went_to_showdown=at_showdown[i],
+            won_at_showdown=at_showdown[i] and won[i] > 0,
+            three_bet_chance=chance[i],
+            three_bet=three_bet[i],
         )
         for i in range(n)
     ]

@@ -1,19 +1,26 @@
-"""Storage on SQLite (aiosqlite): chips that are never lost, tables and hands that survive a crash.
+"""Storage on SQLite (the default) or PostgreSQL: chips that are never lost, tables and hands
+that survive a crash.
 
 Open once at start-up and pass the ``Database`` to the functions of the modules below::
 
-    db = await Database.open()            # $DATABASE_URL or sqlite:///./data/poker.db; migrates
+    db = await Database.open(url)         # sqlite:///./data/poker.db or postgresql://...
     await economy.ensure_guild(db, guild_id)
     seat = await tables.buy_in(db, table_id, user_id, 2_000)
     await invariant.verify_invariant(db)  # at start-up: logs loudly and raises if chips are off
 
-- ``db``: connection, WAL, pragmas, migrations, transactions (``Database``).
+- ``db``: the one API both backends give (``Database``, ``Tx``).
+- ``sqlite``, ``postgres``: each backend: connecting, transactions, dialect, migrations.
 - ``ledger``: the accounts model and the only statements that move chips.
 - ``economy``: guild settings, wallets, daily bonus, grants and removals, transfers.
+- ``locales``: the language each user's client speaks, for direct messages.
 - ``tables``: tables, seats, buy-in, top-up, leave, close.
 - ``hands``: start, actions, result, void, rebuild (engine replay) and PHH export.
 - ``stats``: leaderboard, player statistics, recent hands.
+- ``tournaments``: registration, prize pools, the engine's saved state, places and prizes.
+- ``stats``: leaderboards (all time or a period), player statistics, recent hands.
+- ``sessions``: a table's session ledger (buy-ins, top-ups, cash-outs, stacks) and its reset.
 - ``invariant``: the chip invariant check.
+- ``leases``: which process runs each server's tables.
 - ``backup``: online backup of the live file.
 
 Every refusal is a ``StorageError(code, **params)`` and changes nothing.
@@ -21,22 +28,39 @@ Every refusal is a ``StorageError(code, **params)`` and changes nothing.
 
 from __future__ import annotations
 
-from bot.storage import economy, hands, invariant, ledger, stats, tables
+from bot.storage import (
+    economy,
+    hands,
+    invariant,
+    leases,
+    ledger,
+    locales,
+    postgres,
+    sessions,
+    sqlite,
+    stats,
+    tables,
+    tournaments,
+)
 from bot.storage.backup import backup
-from bot.storage.db import DEFAULT_DATABASE_URL, Database, parse_database_url
-from bot.storage.errors import MAX_AMOUNT, StorageError
+from bot.storage.db import Database, parse_database_url
+from bot.storage.errors import StorageError
 
 __all__ = [
-    "DEFAULT_DATABASE_URL",
-    "MAX_AMOUNT",
     "Database",
     "StorageError",
     "backup",
     "economy",
     "hands",
     "invariant",
+    "leases",
     "ledger",
+    "locales",
     "parse_database_url",
+    "postgres",
+    "sessions",
+    "sqlite",
     "stats",
     "tables",
+    "tournaments",
 ]

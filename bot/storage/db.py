@@ -1,63 +1,82 @@
-"""The database: one SQLite file in WAL mode, its migrations, and its transactions.
+"""The database: one storage API over two backends, SQLite (the default) and PostgreSQL.
 
-Two connections are opened on the file. The *writer* runs every change; an ``asyncio.Lock``
-makes its transactions strictly one after another, because aiosqlite runs the statements of
-all coroutines on one thread and two transactions open across awaits would otherwise mix
-their statements into one SQLite transaction. Each write transaction starts with
-``BEGIN IMMEDIATE``, so it holds SQLite's write lock from its first statement and another
-process (a backup, a second bot by mistake) waits instead of failing half-way. The *reader* has
-``query_only`` set and serves queries from WAL snapshots, so a leaderboard never waits behind a
-hand and never sees a transaction half-done.
+``Database.open(url)`` picks the backend from the URL: ``sqlite:///./data/poker.db`` (a file,
+zero set-up) or ``postgresql://user:pass@host:5432/db`` (one store several processes share).
+Every module of ``bot.storage`` is written once against this API, in SQL both backends read
+(``?`` placeholders, ``RETURNING``, ``ON CONFLICT``, ``CASE``, explicit ``CAST`` where a
+placeholder's type cannot be inferred); each backend keeps its own differences in its own
+module (``bot.storage.sqlite``, ``bot.storage.postgres``): connecting, transactions, placeholders,
+row counts and migrations.
 
-Durability: WAL with ``synchronous=NORMAL`` by default. A commit is written to the WAL file
-(into the OS cache) before ``COMMIT`` returns, so everything acknowledged survives the process
-being killed, crashing or restarting, which is the failure a bot meets and the one the tests
-inflict (SIGKILL at random moments). What NORMAL gives up is the fsync at every commit: on power
-loss or a kernel crash the transactions since the latest checkpoint can be lost, each one
-whole (a chip move with its ledger row, an action with its hand), so the file stays consistent
-and the invariant holds. FULL (``Database.open(..., synchronous="FULL")``) adds that fsync; on
-the project's machines an fsync takes 0.2 to 4 ms depending on other load, which caps FULL
-between about 250 and 4,000 transfers/s and pushes an action append past the 1 ms budget when
-the disk is busy (``python -m bench.storage`` prints both modes side by side).
+``write()`` is the only way to change anything: one transaction, committed if the block ends
+normally and rolled back otherwise, so a refusal raised inside it (a ``StorageError`` from a
+failed check) leaves nothing behind. Write transactions run strictly one after another on one
+writer connection per process, on both backends. ``read()`` gives several queries one
+consistent snapshot.
 
-Migrations are ``bot/storage/migrations/NNNN_name.sql``. Each is applied in one transaction
-together with ``PRAGMA user_version = N`` and a row in ``schema_migrations``; SQLite's DDL is
-transactional, so a migration that fails leaves the file exactly as it was.
+Group commit. A commit is the expensive part of a small transaction (an fsync on PostgreSQL, a
+WAL append and now and then a checkpoint on SQLite), and with every table of the process behind
+one writer, a queue of transactions each paying its own commit is what makes acknowledgements
+slow under load. So when transactions are waiting, the writer runs several of them in one
+``BEGIN .. COMMIT``: the first as is, each later one inside its own ``SAVEPOINT`` (a body that
+raises is rolled back to its savepoint and released, and the others stand), and every caller's
+``write()`` returns only once the shared ``COMMIT`` succeeded. If that ``COMMIT`` or the
+connection fails, every caller of the batch gets the error and nothing of the batch is stored:
+all-or-nothing for the batch, and still all-or-nothing for each transaction, which is what
+callers rely on (an action is acknowledged only after ``write()`` returned). A transaction that
+finds the writer idle runs exactly as it would alone (``BEGIN``, body, ``COMMIT``; one
+autocommitted statement for ``write_one``), so a quiet bot pays nothing for batching. The batch
+is committed as soon as nobody waits, or at ``max_batch`` transactions, or ``max_batch_delay``
+after its ``BEGIN`` (the figures behind those defaults are in ``bench.writer``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-import os
-import sqlite3
+import re
 import time
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
-from pathlib import Path
-from typing import Any, Literal
-
-import aiosqlite
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, ClassVar, Literal
 
 from bot.storage.errors import StorageError
-from bot.storage.migrations import Migration, load_migrations
 
-log = logging.getLogger(__name__)
-
-DEFAULT_DATABASE_URL = "sqlite:///./data/poker.db"
-MEMORY = ":memory:"
-BUSY_TIMEOUT_MS = 10_000
-
+# A result row: read by index or by column name (sqlite3.Row and asyncpg.Record both are).
+Row = Any
 Synchronous = Literal["FULL", "NORMAL"]
+MEMORY = ":memory:"
 
 
 def unix_now() -> int:
     return int(time.time())
 
 
-def database_url_from_env() -> str:
-    return os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+def backend_of(url: str) -> str:
+    """``"sqlite"`` or ``"postgresql"``, from a database URL.
+
+    >>> backend_of("sqlite:///./data/poker.db"), backend_of("postgresql://u@h/db")
+    ('sqlite', 'postgresql')
+    """
+    if not isinstance(url, str) or not url.strip():
+        raise StorageError("bad_database_url", url=repr(url))
+    scheme = url.strip().split("://", 1)[0].lower() if "://" in url else ""
+    if scheme in ("postgresql", "postgres"):
+        return "postgresql"
+    if scheme in ("sqlite", "") or url.strip().startswith("sqlite:"):
+        return "sqlite"
+    raise StorageError("bad_database_url", url=url)
+
+
+def redact_url(url: str) -> str:
+    """The URL without its password, for messages and logs.
+
+    >>> redact_url("postgresql://poker:secret@db:5432/poker")
+    'postgresql://poker:***@db:5432/poker'
+    """
+    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
 
 
 def parse_database_url(url: str) -> str:
@@ -85,48 +104,30 @@ def parse_database_url(url: str) -> str:
     return path
 
 
-def split_statements(script: str) -> list[str]:
-    """The complete SQL statements of a script, in order (trigger bodies kept whole)."""
-    statements: list[str] = []
-    pending = ""
-    for line in script.splitlines(keepends=True):
-        pending += line
-        if sqlite3.complete_statement(pending):
-            statements.append(pending.strip())
-            pending = ""
-    if pending.strip() and not all(
-        not ln.strip() or ln.strip().startswith("--") for ln in pending.splitlines()
-    ):
-        raise ValueError(f"incomplete SQL statement at the end of the script: {pending.strip()!r}")
-    return statements
+# Each backend module registers how it opens a database (``bot.storage`` imports them all), so
+# this module, which they build on, never imports them.
+Opener = Callable[..., Awaitable["Database"]]
+_BACKENDS: dict[str, Opener] = {}
 
 
-class Tx:
+def register_backend(name: str, opener: Opener) -> None:
+    _BACKENDS[name] = opener
+
+
+class Tx(ABC):
     """The statements of one transaction (or one snapshot read) on one connection."""
 
-    __slots__ = ("_conn",)
+    __slots__ = ()
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
-
+    @abstractmethod
     async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
         """Run a statement; the number of rows it changed."""
-        cursor = await self._conn.execute(sql, params)
-        return cursor.rowcount
 
-    async def insert(self, sql: str, params: Sequence[object] = ()) -> int:
-        """Run an INSERT; the new row id."""
-        cursor = await self._conn.execute(sql, params)
-        rowid = cursor.lastrowid
-        if rowid is None:  # pragma: no cover - an INSERT always sets it
-            raise RuntimeError("INSERT gave no row id")
-        return rowid
-
-    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         """Every row; also how to run ``UPDATE ... RETURNING`` (no row: the condition failed)."""
-        return list(await self._conn.execute_fetchall(sql, params))
 
-    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> sqlite3.Row | None:
+    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
@@ -134,134 +135,186 @@ class Tx:
         row = await self.fetchone(sql, params)
         return None if row is None else row[0]
 
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        """One statement for each of ``rows`` (a bulk copy)."""
 
-async def _connect(path: str, synchronous: Synchronous, *, reader: bool) -> aiosqlite.Connection:
-    # isolation_level=None: the sqlite3 module must not open transactions behind our back;
-    # every transaction here is an explicit BEGIN ... COMMIT.
-    conn = await aiosqlite.connect(path, isolation_level=None)
-    try:
-        conn.row_factory = sqlite3.Row
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        if path != MEMORY:
-            rows = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
-            mode = next(iter(rows))[0]
-            if str(mode).lower() != "wal":
-                log.warning("SQLite refused WAL mode for %s (got %s)", path, mode)
-        await conn.execute(f"PRAGMA synchronous = {synchronous}")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        if reader:
-            await conn.execute("PRAGMA query_only = ON")
-    except BaseException:
-        await conn.close()
-        raise
-    return conn
+    async def insert(self, sql: str, params: Sequence[object] = ()) -> int:
+        """Run an ``INSERT ... RETURNING <id>``; the new row's id."""
+        row = await self.fetchone(sql, params)
+        if row is None:  # pragma: no cover - an INSERT with RETURNING always gives its row
+            raise RuntimeError("INSERT gave no row")
+        return int(row[0])
 
 
-async def _user_version(conn: aiosqlite.Connection) -> int:
-    rows = await conn.execute_fetchall("PRAGMA user_version")
-    return int(next(iter(rows))[0])
+# A batch never holds more transactions than this. PostgreSQL keeps the ids of a transaction's
+# first 64 subtransactions (savepoints that wrote) in shared memory; past that, every snapshot
+# of every connection has to look them up on disk (the "subtransaction overflow" slowdown).
+# The first transaction of a batch needs no savepoint, so 64 stays within it.
+MAX_BATCH = 64
+# How long after its BEGIN a batch stops taking more transactions (seconds): the first
+# caller of a batch waits for every body after his, so this bounds what batching adds to his
+# wait. The cap binds only while transactions keep queueing, that is when the writer is
+# saturated; then a cap shorter than a COMMIT spends the writer's time committing. A durable
+# PostgreSQL COMMIT (a WAL flush) takes 2 to 15 ms on the project's machines; in
+# ``python -m bench.writer --sweep 200`` (PostgreSQL, 1,000 tables, 200 actions/s, a loaded
+# machine) a 0.5 ms cap gave 2.2 transactions a commit and p50 794 ms, 8 ms gave 5.5 and
+# 437 ms, 32 ms gave 10.7 and 315 ms; below saturation (100 actions/s) the caps did not differ
+# beyond the noise (p50 12 to 13 ms). SQLite's COMMIT in WAL mode is cheap (no fsync with
+# synchronous=NORMAL), so there the cap seldom binds. 8 ms: well past a COMMIT, and a small
+# part of the 100 ms an acknowledgement may take.
+MAX_BATCH_DELAY = 0.008
 
 
-async def _rollback_quietly(conn: aiosqlite.Connection) -> None:
-    # "no transaction is active": SQLite already rolled back (some errors do that).
-    with contextlib.suppress(sqlite3.OperationalError):
-        await conn.execute("ROLLBACK")
+class DatabaseClosed(RuntimeError):
+    """A write submitted after ``close()`` began (those submitted before it are run first)."""
 
 
-async def migrate(conn: aiosqlite.Connection, migrations: Sequence[Migration]) -> list[int]:
-    """Apply the migrations newer than the file's ``user_version``; the versions applied."""
-    current = await _user_version(conn)
-    latest = migrations[-1].version if migrations else 0
-    if current > latest:
-        raise StorageError("schema_too_new", version=current, supported=latest)
-    applied: list[int] = []
-    for migration in migrations:
-        if migration.version <= current:
-            continue
-        await conn.execute("BEGIN IMMEDIATE")
-        try:
-            # Another process may have migrated while we waited for the write lock.
-            if await _user_version(conn) >= migration.version:
-                await conn.execute("COMMIT")
-                continue
-            for statement in split_statements(migration.sql):
-                await conn.execute(statement)
-            await conn.execute(
-                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                (migration.version, migration.name, unix_now()),
-            )
-            await conn.execute(f"PRAGMA user_version = {int(migration.version)}")
-            await conn.execute("COMMIT")
-        except Exception as exc:
-            await _rollback_quietly(conn)
-            raise StorageError(
-                "migration_failed", version=migration.version, name=migration.name, detail=str(exc)
-            ) from exc
-        log.info("applied migration %04d_%s", migration.version, migration.name)
-        applied.append(migration.version)
-    return applied
+class TransactionAborted(RuntimeError):
+    """The database ended the open transaction by itself (an SQLite error such as a full disk,
+    or ``RAISE(ROLLBACK)``, rolls back the whole transaction; a PostgreSQL ``COMMIT`` of a
+    transaction that had failed only rolls it back): nothing of the batch was stored."""
 
 
-class Database:
+class WriterStats:
+    """What the writer did since the database was opened: how many write transactions ran
+    (``write()`` blocks and ``write_one()`` statements, refused ones included) and how many
+    commits stored them. Under load ``commits`` falls behind ``transactions``: that gap is the
+    group commit at work, which the tests and ``bench.writer`` read here."""
+
+    __slots__ = ("batches", "commits", "failed_batches", "largest_batch", "transactions")
+
+    def __init__(self) -> None:
+        self.transactions = 0
+        self.commits = 0
+        self.batches = 0  # commits that stored more than one transaction
+        self.largest_batch = 0
+        self.failed_batches = 0  # batches whose COMMIT (or connection) failed
+
+    def __repr__(self) -> str:
+        return (
+            f"WriterStats(transactions={self.transactions}, commits={self.commits},"
+            f" batches={self.batches}, largest_batch={self.largest_batch},"
+            f" failed_batches={self.failed_batches})"
+        )
+
+
+def _settle(future: asyncio.Future[Any], value: object) -> None:
+    # The other side may have gone (a cancelled caller cancels the future it awaited).
+    if not future.done():
+        future.set_result(value)
+
+
+class _Turn:
+    """A write transaction waiting for the writer. ``done`` answers its caller: the result once
+    the batch committed, or the error."""
+
+    __slots__ = ("done",)
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.done: asyncio.Future[Any] = loop.create_future()
+
+    @property
+    def gone(self) -> bool:
+        """The caller stopped waiting before his turn came: skip it."""
+        return self.done.cancelled()
+
+    def succeed(self, value: object) -> None:
+        _settle(self.done, value)
+
+    def fail(self, exc: BaseException) -> None:
+        if not self.done.done():
+            self.done.set_exception(exc)
+
+
+class _Statement(_Turn):
+    """A ``write_one``: the writer runs the statement itself (no trip to the caller's task)."""
+
+    __slots__ = ("params", "rows", "sql")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, sql: str, params: Sequence[object]) -> None:
+        super().__init__(loop)
+        self.sql = sql
+        self.params = params
+        self.rows: list[Row] = []
+
+
+class _Body(_Turn):
+    """A ``write()`` block: it runs in its caller's task when the writer grants the turn, and
+    the writer waits for it to end before running anything else on the connection."""
+
+    __slots__ = ("ended", "granted")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(loop)
+        self.granted: asyncio.Future[None] = loop.create_future()
+        # How the body ended: None, or what it raised (a result, not an exception, so that an
+        # ordinary refusal is not reported as an exception nobody retrieved).
+        self.ended: asyncio.Future[BaseException | None] = loop.create_future()
+
+    @property
+    def gone(self) -> bool:
+        return self.granted.cancelled()
+
+    @property
+    def raised(self) -> bool:
+        return self.ended.done() and not self.ended.cancelled() and self.ended.result() is not None
+
+    def fail(self, exc: BaseException) -> None:
+        if not self.granted.done():
+            self.granted.set_exception(exc)
+        elif not self.raised:
+            # A body that raised has gone with its own error; the others wait on ``done``.
+            super().fail(exc)
+
+    def abandon(self, exc: BaseException) -> None:
+        """The caller was cancelled waiting for his turn. If the turn had just been granted the
+        writer is waiting for this body: it ended before it began."""
+        granted = self.granted
+        if granted.done() and not granted.cancelled() and granted.exception() is None:
+            _settle(self.ended, exc)
+
+
+class Database(ABC):
     """The open database. Create with ``await Database.open(url)``; ``await db.close()`` at exit.
 
-    ``write()`` is the only way to change anything, ``read()`` the way to see several queries
-    from one consistent snapshot.
+    ``group_commit`` (on by default) lets waiting write transactions share one commit; off,
+    each one commits on its own as it always did (``bench.writer`` compares the two in one run).
     """
 
-    def __init__(
-        self,
-        path: str,
-        writer: aiosqlite.Connection,
-        reader: aiosqlite.Connection,
-        synchronous: Synchronous,
-    ) -> None:
-        self.path = path
-        self.synchronous = synchronous
-        self._writer = writer
-        self._reader = reader
+    backend: ClassVar[str]
+    # The statement that opens a write transaction.
+    _begin_sql: ClassVar[str] = "BEGIN"
+    # Whether a failed statement undoes only itself and leaves the transaction open (SQLite), so
+    # a ``write_one`` in a batch needs no savepoint; on PostgreSQL any error aborts the whole
+    # transaction until it is rolled back to a savepoint.
+    _statement_error_keeps_transaction: ClassVar[bool] = False
+
+    def __init__(self) -> None:
         self._write_lock = asyncio.Lock()
-        # An in-memory database has one connection: reads then queue behind writes.
-        self._read_lock = self._write_lock if reader is writer else asyncio.Lock()
         self._closed = False
+        self.group_commit = True
+        self.max_batch = MAX_BATCH
+        self.max_batch_delay = MAX_BATCH_DELAY
+        self.writer_stats = WriterStats()
+        self._queue: deque[_Turn] = deque()
+        self._writer_task: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
         cls,
-        url: str | None = None,
+        url: str,
         *,
         synchronous: Synchronous = "NORMAL",
-        migrations: Sequence[Migration] | None = None,
+        migrations: Sequence[Any] | None = None,
     ) -> Database:
-        """Open (creating it and its folder if needed) and migrate the database at ``url``.
+        """Open and migrate the database at ``url`` (SQLite creates the file and its folder).
 
-        ``url`` defaults to ``$DATABASE_URL``, then ``sqlite:///./data/poker.db``.
+        The bot passes its ``DATABASE_URL`` setting (``bot.settings``); storage never reads the
+        environment itself. ``synchronous`` applies to SQLite only (see ``bot.storage.sqlite``).
         """
-        if synchronous not in ("FULL", "NORMAL"):
-            raise StorageError("bad_setting", name="synchronous", value=repr(synchronous))
-        if sqlite3.sqlite_version_info < (3, 37, 0):
-            # STRICT tables need 3.37; RETURNING needs 3.35.
-            raise StorageError("sqlite_too_old", version=sqlite3.sqlite_version, required="3.37")
-        path = parse_database_url(url if url is not None else database_url_from_env())
-        if path != MEMORY:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        writer = await _connect(path, synchronous, reader=False)
-        try:
-            await migrate(writer, load_migrations() if migrations is None else migrations)
-            reader = writer if path == MEMORY else await _connect(path, synchronous, reader=True)
-        except BaseException:
-            await writer.close()
-            raise
-        return cls(path, writer, reader, synchronous)
-
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        async with self._write_lock:
-            if self._reader is not self._writer:
-                await self._reader.close()
-            await self._writer.close()
+        opener = _BACKENDS[backend_of(url)]
+        return await opener(url, synchronous=synchronous, migrations=migrations)
 
     async def __aenter__(self) -> Database:
         return self
@@ -274,60 +327,277 @@ class Database:
         """One write transaction: committed if the block ends normally, rolled back otherwise.
 
         Raising inside the block (a ``StorageError`` from a failed check) undoes every statement
-        already run in it, which is what makes "bad input changes nothing" hold.
+        already run in it, which is what makes "bad input changes nothing" hold. When this
+        returns, the transaction is committed (with the batch it shared a commit with).
         """
-        async with self._write_lock:
-            conn = self._writer
-            await self._begin_immediate(conn)
-            try:
-                yield Tx(conn)
-                await conn.execute("COMMIT")
-            except BaseException:
-                # aiosqlite runs statements in order on one thread, so this ROLLBACK runs
-                # after any statement of ours still queued, and before the next BEGIN.
-                await _rollback_quietly(conn)
-                raise
+        if not self._must_queue():
+            self.writer_stats.transactions += 1
+            async with self._write_lock, self._transaction() as tx:
+                yield tx
+            self.writer_stats.commits += 1
+            return
+        turn = _Body(asyncio.get_running_loop())
+        self._submit(turn)
+        try:
+            await turn.granted
+        except BaseException as exc:
+            turn.abandon(exc)
+            raise
+        try:
+            yield self._writer_tx()
+        except BaseException as exc:
+            # The writer rolls the body back; its caller need not wait for that, as nothing
+            # of it can be committed any more.
+            _settle(turn.ended, exc)
+            raise
+        _settle(turn.ended, None)
+        # Cancelled here, the caller is not told; the transaction commits with its batch or
+        # not at all, as a cancellation during a lone COMMIT always left it undecided too.
+        await turn.done
 
-    async def write_one(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
-        """One statement as its own transaction (SQLite makes a single statement atomic).
+    async def write_one(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        """One statement as its own transaction (a single statement is atomic on its own).
 
         Cheaper than ``write()`` (one round trip instead of three) for appends that need no
         second statement; use ``RETURNING`` to learn whether a conditional statement applied.
+        When the writer is busy it joins the next batch like any ``write()``.
         """
-        async with self._write_lock:
-            return list(await self._writer.execute_fetchall(sql, params))
+        if not self._must_queue():
+            self.writer_stats.transactions += 1
+            async with self._write_lock:
+                rows = await self._one(sql, params)
+            self.writer_stats.commits += 1
+            return rows
+        turn = _Statement(asyncio.get_running_loop(), sql, params)
+        self._submit(turn)
+        answer: list[Row] = await turn.done
+        return answer
 
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[Tx]:
-        """Several queries that see one committed snapshot of the database."""
-        async with self._read_lock:
-            conn = self._reader
-            await conn.execute("BEGIN")
-            try:
-                yield Tx(conn)
-            finally:
-                await _rollback_quietly(conn)
-
-    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
-        async with self._read_lock:
-            return list(await self._reader.execute_fetchall(sql, params))
-
-    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> sqlite3.Row | None:
+    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
-    async def schema_version(self) -> int:
-        async with self._read_lock:
-            return await _user_version(self._reader)
+    async def close(self) -> None:
+        """Close every connection. Transactions submitted before are run and committed first
+        (a batch open now commits); those submitted from now on raise ``DatabaseClosed``."""
+        if self._closed:
+            return
+        self._closed = True
+        writer = self._writer_task
+        if writer is not None:
+            # wait(), not await: close() must go on whatever became of the writer.
+            await asyncio.wait({writer})
+        async with self._write_lock:
+            await self._disconnect()
 
-    async def _begin_immediate(self, conn: aiosqlite.Connection) -> None:
+    # -- the group commit ---------------------------------------------------------------------
+
+    def _must_queue(self) -> bool:
+        """Whether a new write goes through the writer's queue: with group commit on, unless
+        the writer is idle (then it runs at once, as without group commit, at no extra cost)."""
+        return self.group_commit and (
+            self._closed or self._writer_task is not None or self._write_lock.locked()
+        )
+
+    def _submit(self, turn: _Turn) -> None:
+        if self._closed:
+            raise DatabaseClosed("the database is closed")
+        self._queue.append(turn)
+        if self._writer_task is None:
+            self._writer_task = asyncio.get_running_loop().create_task(self._drain())
+
+    def _next_turn(self) -> _Turn | None:
+        while self._queue:
+            turn = self._queue.popleft()
+            if not turn.gone:
+                self.writer_stats.transactions += 1
+                return turn
+        return None
+
+    async def _drain(self) -> None:
+        """The writer: batches until the queue is empty, then it ends (the next write to find
+        the writer busy starts another), so an idle database has no task to stop."""
         try:
-            await conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            if "within a transaction" not in str(exc):
+            while self._queue:
+                # Held for the whole batch: the writer connection is the batch's, and with an
+                # in-memory SQLite database (one connection) reads share this lock and must
+                # not see, or break into, a transaction still open.
+                async with self._write_lock:
+                    await self._batch()
+        except BaseException as exc:
+            # Only a bug or the event loop shutting down gets here: nobody may wait forever.
+            while self._queue:
+                self._queue.popleft().fail(DatabaseClosed(f"the writer stopped: {exc!r}"))
+            raise
+        finally:
+            self._writer_task = None
+
+    async def _batch(self) -> None:
+        """Run queued transactions in one BEGIN .. COMMIT (or one alone, as it always ran)."""
+        turn = self._next_turn()
+        if turn is None:
+            return
+        members: list[_Turn] = []  # the transactions whose work the batch holds
+        try:
+            if isinstance(turn, _Statement) and not self._queue:
+                try:
+                    turn.rows = await self._one(turn.sql, turn.params)
+                except Exception as exc:
+                    turn.fail(exc)
+                    return
+                members.append(turn)
+            else:
+                try:
+                    await self._begin()
+                except Exception as exc:
+                    turn.fail(exc)
+                    return
+                # The first transaction needs no savepoint: if it fails, the batch holds
+                # nothing else yet, and rolling all back costs less than a savepoint each time.
+                if not await self._run(turn, None):
+                    await self._rollback_quietly()
+                    return
+                members.append(turn)
+                started, number = time.monotonic(), 0
+                while (
+                    len(members) < self.max_batch
+                    and time.monotonic() - started < self.max_batch_delay
+                ):
+                    self._check_transaction_open()
+                    next_turn = self._next_turn()
+                    if next_turn is None:
+                        break
+                    turn, number = next_turn, number + 1
+                    if await self._run(turn, f"gc{number}"):
+                        members.append(turn)
+                self._check_transaction_open()
+                await self._commit()
+        except BaseException as exc:
+            self.writer_stats.failed_batches += 1
+            await self._rollback_quietly()
+            failure = exc if isinstance(exc, Exception) else DatabaseClosed("writer cancelled")
+            for member in (*members, turn):
+                member.fail(failure)
+            if failure is not exc:
                 raise
-            # Only reachable if a cancelled transaction's ROLLBACK never ran: that transaction
-            # was abandoned, so undoing it is the right outcome.
-            log.warning("rolling back an abandoned transaction before a new one")
-            await _rollback_quietly(conn)
-            await conn.execute("BEGIN IMMEDIATE")
+            return
+        stats = self.writer_stats
+        stats.commits += 1
+        if len(members) > 1:
+            stats.batches += 1
+            stats.largest_batch = max(stats.largest_batch, len(members))
+        for member in members:
+            member.succeed(member.rows if isinstance(member, _Statement) else None)
+
+    async def _run(self, turn: _Turn, savepoint: str | None) -> bool:
+        """Run one queued transaction in the open batch: whether its work is kept. Raises only
+        when the batch as a whole can no longer commit.
+
+        A kept transaction's savepoint is not released: COMMIT releases them all, and a
+        RELEASE would cost one more round trip on the writer for every transaction. A later
+        transaction that fails rolls back to its own savepoint only, which the earlier ones
+        precede."""
+        if isinstance(turn, _Statement):
+            if self._statement_error_keeps_transaction:
+                savepoint = None
+            if savepoint is not None:
+                await self._control(f"SAVEPOINT {savepoint}")
+            try:
+                turn.rows = await self._writer_tx().fetchall(turn.sql, turn.params)
+            except Exception as exc:
+                turn.fail(exc)  # nothing of it will be stored, whatever becomes of the batch
+                if savepoint is not None:
+                    await self._undo(savepoint)
+                return False
+            return True
+        assert isinstance(turn, _Body)
+        if savepoint is not None:
+            await self._control(f"SAVEPOINT {savepoint}")
+        if turn.gone:  # cancelled while the savepoint was being made
+            if savepoint is not None:
+                await self._undo(savepoint)
+            return False
+        turn.granted.set_result(None)
+        error = await turn.ended
+        if error is not None:
+            if savepoint is not None:
+                await self._undo(savepoint)
+            return False
+        return True
+
+    async def _undo(self, savepoint: str) -> None:
+        await self._control(f"ROLLBACK TO SAVEPOINT {savepoint}")
+        await self._control(f"RELEASE SAVEPOINT {savepoint}")
+
+    def _check_transaction_open(self) -> None:
+        if not self._in_transaction():
+            raise TransactionAborted("the database rolled the transaction back")
+
+    # -- one transaction at a time, from the backends' hooks ----------------------------------
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Tx]:
+        """A write transaction on the writer connection (the caller holds the write lock)."""
+        await self._begin()
+        try:
+            yield self._writer_tx()
+            await self._commit()
+        except BaseException:
+            # Each backend runs the writer's statements in order, so this ROLLBACK runs after
+            # any statement of ours still under way, and before the next BEGIN.
+            await self._rollback_quietly()
+            raise
+
+    async def _begin(self) -> None:
+        await self._control(self._begin_sql)
+
+    async def _commit(self) -> None:
+        await self._control("COMMIT")
+
+    async def _rollback_quietly(self) -> None:
+        # The database may have rolled back already (some errors do that), or the connection
+        # be gone: either way nothing of the transaction is left to undo.
+        with contextlib.suppress(Exception):
+            await self._control("ROLLBACK")
+
+    # -- what each backend provides ----------------------------------------------------------
+
+    @abstractmethod
+    async def _control(self, sql: str) -> None:
+        """Run a transaction-control statement (BEGIN, SAVEPOINT, ...) on the writer."""
+
+    @abstractmethod
+    def _writer_tx(self) -> Tx:
+        """The statements of the open write transaction, on the writer connection."""
+
+    @abstractmethod
+    def _in_transaction(self) -> bool:
+        """Whether the writer connection has a transaction open (no round trip)."""
+
+    @abstractmethod
+    async def _one(self, sql: str, params: Sequence[object]) -> list[Row]:
+        """One statement, committed on its own (the caller holds the write lock)."""
+
+    @abstractmethod
+    async def _disconnect(self) -> None:
+        """Close every connection (the caller holds the write lock, the writer has stopped)."""
+
+    @abstractmethod
+    def read(self) -> AbstractAsyncContextManager[Tx]:
+        """Several queries that see one committed snapshot of the database."""
+
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        """One query, read outside any write transaction."""
+
+    @abstractmethod
+    async def schema_version(self) -> int:
+        """The number of the last migration applied."""
+
+    @abstractmethod
+    async def table_names(self) -> list[str]:
+        """The schema's tables, by name."""
+
+    @abstractmethod
+    async def continue_ids(self, tx: Tx, table: str, column: str) -> None:
+        """After rows were copied in with their ids, new rows of ``table`` get ids after them."""

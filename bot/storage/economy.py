@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from bot.storage.db import Database, Tx, unix_now
 from bot.storage.errors import (
-    MAX_AMOUNT,
     MAX_BALANCE,
     StorageError,
     check_amount,
@@ -32,12 +31,17 @@ from bot.storage.ledger import (
     require_guild,
     wallet_account,
 )
+from engine.limits import MAX_CHIPS
 
 DEFAULT_STARTING_BALANCE = 10_000
 DEFAULT_DAILY_AMOUNT = 1_000
 DEFAULT_DAILY_COOLDOWN = 24 * 3600
 MAX_COOLDOWN = 366 * 24 * 3600
+MAX_TABLES = 500  # per server, in all and per host
+MAX_IDLE_CLOSE = 7 * 24 * 3600
 MAX_NOTE = 200
+# The channel language a server may choose; "auto" follows the server's preferred locale.
+LANGUAGES = ("auto", "en", "zh-TW", "zh-CN")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +50,10 @@ class GuildSettings:
     starting_balance: int
     daily_amount: int
     daily_cooldown: int  # seconds between two daily bonuses
+    max_tables: int = 10  # tables open at once in the server
+    max_tables_per_host: int = 2  # tables one member may host at once
+    idle_close: int = 1800  # seconds a table with nobody seated stays open (0: forever)
+    language: str = "auto"  # of the channel messages: "auto" or a catalog's tag
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,12 +80,13 @@ def _note(note: object) -> str | None:
 
 async def _settings(tx: Tx, guild_id: int) -> GuildSettings:
     row = await tx.fetchone(
-        "SELECT starting_balance, daily_amount, daily_cooldown FROM guilds WHERE guild_id = ?",
+        "SELECT starting_balance, daily_amount, daily_cooldown, max_tables,"
+        " max_tables_per_host, idle_close, language FROM guilds WHERE guild_id = ?",
         (guild_id,),
     )
     if row is None:
         raise StorageError("unknown_guild", guild_id=guild_id)
-    return GuildSettings(guild_id, row[0], row[1], row[2])
+    return GuildSettings(guild_id, *row)
 
 
 async def ensure_guild(db: Database, guild_id: int, *, now: int | None = None) -> GuildSettings:
@@ -111,20 +120,36 @@ async def update_settings(
     starting_balance: int | None = None,
     daily_amount: int | None = None,
     daily_cooldown: int | None = None,
+    max_tables: int | None = None,
+    max_tables_per_host: int | None = None,
+    idle_close: int | None = None,
+    language: str | None = None,
 ) -> GuildSettings:
-    """Change some settings; a new starting balance applies to wallets opened from now on."""
+    """Change some settings; a new starting balance applies to wallets opened from now on,
+    new table limits to tables opened from now on."""
     check_id(guild_id, "guild_id")
-    changes: list[tuple[str, int]] = []
+    changes: list[tuple[str, int | str]] = []
+    if language is not None:
+        if language not in LANGUAGES:
+            raise StorageError("bad_setting", name="language", value=repr(language)[:50])
+        changes.append(("language", language))
     if starting_balance is not None:
         changes.append(
-            ("starting_balance", check_setting(starting_balance, "starting_balance", 0, MAX_AMOUNT))
+            ("starting_balance", check_setting(starting_balance, "starting_balance", 0, MAX_CHIPS))
         )
     if daily_amount is not None:
-        changes.append(("daily_amount", check_setting(daily_amount, "daily_amount", 0, MAX_AMOUNT)))
+        changes.append(("daily_amount", check_setting(daily_amount, "daily_amount", 0, MAX_CHIPS)))
     if daily_cooldown is not None:
         changes.append(
             ("daily_cooldown", check_setting(daily_cooldown, "daily_cooldown", 0, MAX_COOLDOWN))
         )
+    for column, limit, low, high in (
+        ("max_tables", max_tables, 1, MAX_TABLES),
+        ("max_tables_per_host", max_tables_per_host, 1, MAX_TABLES),
+        ("idle_close", idle_close, 0, MAX_IDLE_CLOSE),
+    ):
+        if limit is not None:
+            changes.append((column, check_setting(limit, column, low, high)))
     async with db.write() as tx:
         await require_guild(tx, guild_id)
         for column, value in changes:

@@ -9,14 +9,19 @@ Codes (stable): ``bad_id``, ``bad_amount``, ``amount_not_positive``, ``amount_to
 ``bad_setting``, ``bad_json``, ``bad_deck``, ``bad_players``, ``bad_state``, ``bad_database_url``,
 ``unknown_guild``, ``unknown_user``, ``unknown_table``, ``unknown_hand``,
 ``insufficient_funds``, ``balance_too_large``, ``daily_cooldown``, ``daily_disabled``,
-``self_transfer``, ``table_closed``, ``channel_has_table``, ``seat_taken``, ``seat_out_of_range``,
+``self_transfer``, ``table_closed``, ``channel_has_table``, ``too_many_tables``,
+``too_many_hosted``, ``seat_taken``, ``bad_seat``,
 ``table_full``, ``already_seated``, ``not_seated``, ``seat_in_hand``, ``buy_in_out_of_range``,
-``buy_in_not_multiple``, ``stack_above_max``, ``hand_in_progress``, ``hand_not_running``,
+``amount_not_multiple``, ``stack_above_max``, ``hand_in_progress``, ``hand_not_running``,
 ``hand_not_finished``,
 ``seat_mismatch``, ``action_out_of_order``, ``hand_chips_mismatch``, ``deck_commitment_mismatch``,
-``hand_corrupt``, ``engine_missing``, ``schema_too_new``, ``migration_failed``,
+``hand_corrupt``, ``schema_too_new``, ``migration_failed``,
 ``invariant_broken``, ``database_missing``, ``bad_backup_path``, ``backup_failed``,
-``sqlite_too_old``.
+``sqlite_too_old``, ``schema_differs``, ``target_not_empty``, ``copy_incomplete``,
+``unknown_tournament``, ``channel_has_tournament``, ``tournament_name_taken``,
+``tournament_over``, ``registration_closed``, ``already_registered``, ``not_registered``,
+``tournament_full``, ``already_started``, ``not_enough_players``, ``not_running``,
+``results_mismatch``, ``prizes_mismatch``, ``pool_mismatch``.
 """
 
 from __future__ import annotations
@@ -24,15 +29,50 @@ from __future__ import annotations
 import json
 from typing import Any
 
-# Large enough for any real economy, small enough that no sum of amounts can overflow SQLite's
-# 64-bit integers (10**15 per balance times any plausible number of rows stays below 9.2e18).
-MAX_AMOUNT = 10**12
+from engine.errors import CodedError
+from engine.limits import MAX_CHIPS
+
+# A wallet may hold more than any single move (many wins add up); 10**15 per balance times any
+# plausible number of rows stays below SQLite's 9.2e18.
 MAX_BALANCE = 10**15
 # Discord snowflakes and our own row ids are positive 64-bit integers.
 MAX_ID = 2**63 - 1
 
 
-class StorageError(Exception):
+# Codes that mean a bug or a damaged database rather than a user's mistake.
+INTERNAL_CODES = frozenset(
+    {
+        "bad_id",
+        "bad_json",
+        "bad_deck",
+        "bad_players",
+        "bad_state",
+        "seat_mismatch",
+        "action_out_of_order",
+        "hand_chips_mismatch",
+        "deck_commitment_mismatch",
+        "hand_corrupt",
+        "schema_too_new",
+        "migration_failed",
+        "invariant_broken",
+        "database_missing",
+        "sqlite_too_old",
+        "unknown_guild",
+        "hand_not_running",
+        "hand_not_finished",
+        "bad_database_url",
+        "bad_backup_path",
+        "backup_failed",
+        "schema_differs",
+        "copy_incomplete",
+        "results_mismatch",
+        "prizes_mismatch",
+        "pool_mismatch",
+    }
+)
+
+
+class StorageError(CodedError):
     """Bad input or a refused chip move: a stable ``code`` plus the ``params`` a message needs.
 
     >>> e = StorageError("insufficient_funds", balance=120, amount=200)
@@ -40,13 +80,13 @@ class StorageError(Exception):
     ('insufficient_funds', 120)
     >>> str(e)
     'insufficient_funds: balance=120, amount=200'
+    >>> StorageError("hand_corrupt", hand_id=3).internal
+    True
     """
 
-    def __init__(self, code: str, **params: object) -> None:
-        self.code = code
-        self.params: dict[str, object] = params
-        detail = ", ".join(f"{key}={value!r}" for key, value in params.items())
-        super().__init__(f"{code}: {detail}" if detail else code)
+    @property
+    def internal(self) -> bool:
+        return self.code in INTERNAL_CODES
 
 
 def check_id(value: object, field: str) -> int:
@@ -57,13 +97,13 @@ def check_id(value: object, field: str) -> int:
 
 
 def check_amount(value: object, field: str = "amount") -> int:
-    """A chip amount: an int from 1 to ``MAX_AMOUNT``; bool and float are refused, not coerced."""
+    """A chip amount: an int from 1 to ``MAX_CHIPS``; bool and float are refused, not coerced."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise StorageError("bad_amount", field=field, value=repr(value))
     if value <= 0:
         raise StorageError("amount_not_positive", field=field, value=value)
-    if value > MAX_AMOUNT:
-        raise StorageError("amount_too_large", field=field, value=value, maximum=MAX_AMOUNT)
+    if value > MAX_CHIPS:
+        raise StorageError("amount_too_large", field=field, value=value, maximum=MAX_CHIPS)
     return value
 
 

@@ -22,18 +22,19 @@ gap (two runners on one table, a retry after a timeout) is refused rather than s
 action is durable when ``append_action`` returns; the runtime acknowledges it only then.
 
 The deck order is stored in full from the start (it is needed to rebuild the hand) and must
-match the published commitment ``sha256(salt + "AsKd...")``; it is only for the server.
+match the commitment published before the deal (``engine.commitment.DeckCommitment``: the root
+is public, its seed stays here). It is only for the server: verifying a hand opens the positions
+that were seen, never the deck. Hands stored before position-by-position commitments existed keep
+their whole-deck digest (``deck_scheme = 'sha256'``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bot.storage.db import Database, Tx, unix_now
+from bot.storage.db import Database, Row, Tx, unix_now
 from bot.storage.errors import (
     StorageError,
     check_amount,
@@ -43,13 +44,13 @@ from bot.storage.errors import (
     to_json_text,
 )
 from bot.storage.ledger import Reason, hand_account, record, seat_account
-
-if TYPE_CHECKING:
-    from engine.hand import Hand
-
-MAX_PLAYERS = 23
-_RANKS = "23456789TJQKA"
-_SUITS = "cdhs"
+from bot.storage.tables import TableSave, check_save, close_in, unseat, write_save
+from engine.cards import Card, check_deck
+from engine.commitment import DeckCommitment, LegacyCommitment
+from engine.errors import EngineError
+from engine.hand import Action, Hand, HandConfig
+from engine.limits import MAX_SEATS
+from engine.phh import dump_played_hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +68,9 @@ class PlayerResult:
     """One player's outcome, given by the runtime when the hand ends.
 
     ``won``: chips he took from pots (not his own uncalled bet returned); ``vpip``: he put
-    chips in voluntarily before the flop; ``pfr``: he raised before the flop.
+    chips in voluntarily before the flop; ``pfr``: he raised before the flop; ``showdown``: he
+    showed his cards at a showdown. The flags after it feed 3-bet %, WTSD and W$SD (see
+    migration 0006); None stores "unknown", which statistics leave out of their denominators.
     """
 
     player: int
@@ -77,6 +80,11 @@ class PlayerResult:
     vpip: bool
     pfr: bool
     showdown: bool = False
+    saw_flop: bool | None = None
+    went_to_showdown: bool | None = None
+    won_at_showdown: bool | None = None
+    three_bet_chance: bool | None = None
+    three_bet: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +99,16 @@ class StoredPlayer:
     vpip: bool | None
     pfr: bool | None
     showdown: bool | None
+    saw_flop: bool | None = None
+    went_to_showdown: bool | None = None
+    won_at_showdown: bool | None = None
+    three_bet_chance: bool | None = None
+    three_bet: bool | None = None
+
+
+# The statistics flags beyond VPIP and PFR, as PlayerResult, StoredPlayer and hand_players name
+# them; each may be unknown (None / NULL).
+STAT_FLAGS = ("saw_flop", "went_to_showdown", "won_at_showdown", "three_bet_chance", "three_bet")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +121,10 @@ class StoredHand:
     hand_no: int
     status: str  # "running", "finished" or "voided"
     config: Any  # HandConfig.to_json()
-    deck: tuple[int, ...]
-    deck_salt: str
-    deck_digest: str
+    deck: tuple[Card, ...]
+    deck_salt: str  # the commitment's secret: the seed (merkle1) or the salt (sha256)
+    deck_digest: str  # the commitment's public part: the root (merkle1) or the digest (sha256)
+    deck_scheme: str
     button_seat: int | None
     chips: int
     pot: int | None
@@ -117,6 +136,23 @@ class StoredHand:
     actions: tuple[Any, ...]  # Action.to_json() of every accepted action, in order
 
     @property
+    def commitment(self) -> DeckCommitment | None:
+        """The position-by-position commitment (None for a hand stored before it existed)."""
+        if self.deck_scheme != "merkle1":
+            return None
+        try:
+            return DeckCommitment(self.deck_digest, self.deck_salt)
+        except EngineError:
+            return None
+
+    def deck_matches(self) -> bool:
+        """Whether the stored deck is the one committed to before the deal."""
+        if self.deck_scheme == "sha256":
+            return LegacyCommitment.verify(self.deck, self.deck_salt, self.deck_digest)
+        commitment = self.commitment
+        return commitment is not None and commitment.matches(self.deck)
+
+    @property
     def final_stacks(self) -> tuple[int, ...] | None:
         """Finishing stacks by player index, for a finished hand (PHH ``finishing_stacks``)."""
         stacks = [p.final_stack for p in self.players]
@@ -125,48 +161,22 @@ class StoredHand:
         return tuple(s for s in stacks if s is not None)
 
 
-def format_card(card: int) -> str:
-    return _RANKS[card // 4] + _SUITS[card % 4]
-
-
-def _card(value: object) -> int:
-    if isinstance(value, bool):
-        raise StorageError("bad_deck", card=repr(value))
-    if isinstance(value, int):
-        if 0 <= value < 52:
-            return value
-    elif isinstance(value, str) and len(value) == 2:
-        rank, suit = _RANKS.find(value[0].upper()), _SUITS.find(value[1].lower())
-        if rank >= 0 and suit >= 0:
-            return rank * 4 + suit
-    raise StorageError("bad_deck", card=repr(value)[:20])
-
-
-def normalize_deck(deck: Iterable[object]) -> tuple[int, ...]:
-    """Card ints (engine's ``rank * 4 + suit``) from ints or "As" strings; distinct, at most 52."""
-    if isinstance(deck, str | bytes):
-        raise StorageError("bad_deck", reason="not_a_list")
-    cards = tuple(_card(c) for c in deck)
-    if not cards or len(cards) > 52 or len(set(cards)) != len(cards):
-        raise StorageError("bad_deck", reason="size_or_duplicates", size=len(cards))
-    return cards
-
-
-def commitment_digest(deck: Sequence[int], salt_hex: str) -> str:
-    """The engine's commitment: ``sha256(salt + "".join(format_card(c) for c in deck))``."""
-    salt = bytes.fromhex(salt_hex)
-    return hashlib.sha256(salt + "".join(format_card(c) for c in deck).encode("ascii")).hexdigest()
+def _check_deck(deck: Iterable[object]) -> tuple[Card, ...]:
+    try:
+        return check_deck(deck)
+    except EngineError as exc:
+        raise StorageError("bad_deck", **exc.params) from None
 
 
 def _check_players(players: Sequence[HandSeat]) -> None:
-    if not 2 <= len(players) <= MAX_PLAYERS:
+    if not 2 <= len(players) <= MAX_SEATS:
         raise StorageError("bad_players", reason="count", count=len(players))
     for p in players:
         if not isinstance(p, HandSeat):
             raise StorageError("bad_players", reason="type", value=repr(p)[:50])
         check_id(p.user_id, "user_id")
         check_amount(p.stack, "stack")
-        check_setting(p.seat_no, "seat_no", 1, MAX_PLAYERS)
+        check_setting(p.seat_no, "seat_no", 1, MAX_SEATS)
     if sorted(p.player for p in players) != list(range(len(players))):
         raise StorageError("bad_players", reason="indices")
     if len({p.seat_no for p in players}) != len(players):
@@ -180,14 +190,15 @@ async def start_hand(
     table_id: int,
     *,
     config: object,
-    deck: Sequence[object],
-    deck_salt: str,
-    deck_digest: str,
+    deck: Sequence[Card],
+    commitment: DeckCommitment,
     players: Sequence[HandSeat],
     button_seat: int | None = None,
+    save: TableSave | None = None,
     now: int | None = None,
 ) -> int:
-    """Store a new hand and move the players' stacks into it; the hand id.
+    """Store a new hand and move the players' stacks into it, in one transaction with ``save``
+    (the table as the deal left it); the hand id.
 
     Each player's ``stack`` must be his whole stack at the seat (table stakes), and the config's
     ``stacks`` (when it has them, as ``HandConfig.to_json()`` does) must list the same values.
@@ -195,12 +206,8 @@ async def start_hand(
     check_id(table_id, "table_id")
     _check_players(players)
     players = sorted(players, key=lambda p: p.player)
-    cards = normalize_deck(deck)
-    try:
-        digest_ok = deck_digest.lower() == commitment_digest(cards, deck_salt)
-    except (ValueError, TypeError, AttributeError):
-        digest_ok = False
-    if not digest_ok:
+    cards = _check_deck(deck)
+    if not isinstance(commitment, DeckCommitment) or not commitment.matches(cards):
         raise StorageError("deck_commitment_mismatch", table_id=table_id)
     config_text = to_json_text(config, "config")
     config_json = from_json_text(config_text)
@@ -208,7 +215,8 @@ async def start_hand(
     if config_stacks is not None and list(config_stacks) != [p.stack for p in players]:
         raise StorageError("bad_players", reason="stacks_differ_from_config", stacks=config_stacks)
     if button_seat is not None:
-        check_setting(button_seat, "button_seat", 1, MAX_PLAYERS)
+        check_setting(button_seat, "button_seat", 1, MAX_SEATS)
+    checked = check_save(save)
     now = unix_now() if now is None else now
     total = sum(p.stack for p in players)
     async with db.write() as tx:
@@ -228,15 +236,16 @@ async def start_hand(
             raise StorageError("hand_in_progress", table_id=table_id, hand_id=running)
         hand_id = await tx.insert(
             "INSERT INTO hands (guild_id, table_id, hand_no, config, deck, deck_salt,"
-            " deck_digest, button_seat, chips, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " deck_digest, deck_scheme, button_seat, chips, started_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 'merkle1', ?, ?, ?) RETURNING hand_id",
             (
                 guild_id,
                 table_id,
                 hand_no,
                 config_text,
                 to_json_text(list(cards), "deck"),
-                deck_salt.lower(),
-                deck_digest.lower(),
+                commitment.seed_hex,
+                commitment.root_hex,
                 button_seat,
                 total,
                 now,
@@ -273,16 +282,24 @@ async def start_hand(
                 hand_id=hand_id,
                 now=now,
             )
+        await write_save(tx, table_id, checked)
         return hand_id
 
 
+# The next action of a running hand, or nothing (no row returned): the sequence number must be
+# the next one. Parameters: hand, seq, action, now, hand, seq, hand.
 _APPEND_ONE = (
     "INSERT INTO hand_actions (hand_id, seq, action, created_at)"
-    " SELECT ?1, ?2, ?3, ?4"
-    " WHERE EXISTS (SELECT 1 FROM hands WHERE hand_id = ?1 AND status = 'running')"
-    " AND ?2 = (SELECT COALESCE(MAX(seq) + 1, 0) FROM hand_actions WHERE hand_id = ?1)"
+    " SELECT CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT)"
+    " WHERE EXISTS (SELECT 1 FROM hands WHERE hand_id = ? AND status = 'running')"
+    " AND CAST(? AS BIGINT) = (SELECT COALESCE(MAX(seq) + 1, 0) FROM hand_actions"
+    " WHERE hand_id = ?)"
     " RETURNING seq"
 )
+
+
+def _append_params(hand_id: int, seq: int, text: str, now: int) -> tuple[object, ...]:
+    return (hand_id, seq, text, now, hand_id, seq, hand_id)
 
 
 def _check_seq(seq: object) -> int:
@@ -314,7 +331,8 @@ async def append_action(
     check_id(hand_id, "hand_id")
     _check_seq(seq)
     text = to_json_text(action, "action")
-    rows = await db.write_one(_APPEND_ONE, (hand_id, seq, text, unix_now() if now is None else now))
+    now = unix_now() if now is None else now
+    rows = await db.write_one(_APPEND_ONE, _append_params(hand_id, seq, text, now))
     if not rows:
         raise await _append_refusal(db, hand_id, seq)
 
@@ -325,28 +343,41 @@ async def append_actions(
     first_seq: int,
     actions: Sequence[object],
     *,
+    save: TableSave | None = None,
     now: int | None = None,
 ) -> None:
-    """Store several actions at once (one input that set off pre-selected ones), atomically."""
+    """Store several actions at once (one input that set off pre-selected ones), atomically,
+    with ``save`` when the input changed the table too (a timeout that sits a player out)."""
     check_id(hand_id, "hand_id")
     _check_seq(first_seq)
     texts = [to_json_text(a, "action") for a in actions]
-    if not texts:
+    checked = check_save(save)
+    if not texts and checked is None:
         return
     now = unix_now() if now is None else now
-    if len(texts) == 1:
+    if len(texts) == 1 and checked is None:
         # Nearly every input logs one action: one statement is atomic on its own, and one trip
         # to SQLite's thread instead of three keeps the shared writer lock free for other tables.
-        if not await db.write_one(_APPEND_ONE, (hand_id, first_seq, texts[0], now)):
+        if not await db.write_one(_APPEND_ONE, _append_params(hand_id, first_seq, texts[0], now)):
             raise await _append_refusal(db, hand_id, first_seq)
         return
     async with db.write() as tx:
-        for offset, text in enumerate(texts):
-            if not await tx.fetchall(_APPEND_ONE, (hand_id, first_seq + offset, text, now)):
-                raise await _append_refusal(tx, hand_id, first_seq + offset)
+        await _append_in(tx, hand_id, first_seq, texts, now)
+        if checked is not None:
+            table_id = await tx.scalar("SELECT table_id FROM hands WHERE hand_id = ?", (hand_id,))
+            if table_id is None:
+                raise StorageError("unknown_hand", hand_id=hand_id)
+            await write_save(tx, int(table_id), checked)
 
 
-async def _running_hand(tx: Tx, hand_id: int) -> sqlite3.Row:
+async def _append_in(tx: Tx, hand_id: int, first_seq: int, texts: Sequence[str], now: int) -> None:
+    for offset, text in enumerate(texts):
+        seq = first_seq + offset
+        if not await tx.fetchall(_APPEND_ONE, _append_params(hand_id, seq, text, now)):
+            raise await _append_refusal(tx, hand_id, seq)
+
+
+async def _running_hand(tx: Tx, hand_id: int) -> Row:
     row = await tx.fetchone(
         "SELECT guild_id, table_id, status, chips FROM hands WHERE hand_id = ?", (hand_id,)
     )
@@ -370,12 +401,20 @@ def _check_results(results: Sequence[PlayerResult]) -> None:
         for name in ("vpip", "pfr", "showdown"):
             if not isinstance(getattr(r, name), bool):
                 raise StorageError("bad_players", reason="flag", field=name)
+        for name in STAT_FLAGS:
+            if not isinstance(getattr(r, name), bool | None):
+                raise StorageError("bad_players", reason="flag", field=name)
+        # Flags that contradict each other would skew every percentage built on them.
+        if (r.three_bet and not r.three_bet_chance) or (
+            r.won_at_showdown and not r.went_to_showdown
+        ) or (r.went_to_showdown and r.saw_flop is False):
+            raise StorageError("bad_players", reason="flags_disagree", player=r.player)
 
 
 async def _return_to_seats(
     tx: Tx,
     *,
-    hand: sqlite3.Row,
+    hand: Row,
     hand_id: int,
     stacks: dict[int, int],
     reason: Reason,
@@ -433,15 +472,20 @@ async def record_hand_result(
     players: Sequence[PlayerResult],
     *,
     pot: int | None = None,
+    departures: Sequence[int] = (),
+    save: TableSave | None = None,
     now: int | None = None,
 ) -> None:
-    """Finish a hand: finishing stacks back to the seats, result and statistics, atomically.
+    """Finish a hand: finishing stacks back to the seats, result and statistics, the players
+    who were leaving sent home (``departures``: user ids) and the table saved, atomically.
 
     ``result`` is any JSON value (or an object with ``to_json()``); ``pot`` defaults to the sum
     of the contributions. The finishing stacks must add up to the chips the hand holds.
     """
     check_id(hand_id, "hand_id")
     _check_results(players)
+    departing = _check_departures(departures)
+    checked = check_save(save)
     if len({r.player for r in players}) != len(players):
         raise StorageError("bad_players", reason="duplicate_player")
     result_text = to_json_text(result, "result")
@@ -470,7 +514,9 @@ async def record_hand_result(
             user_id, _, start = seated[r.player]
             await tx.execute(
                 "UPDATE hand_players SET final_stack = ?, contributed = ?, won = ?, vpip = ?,"
-                " pfr = ?, showdown = ? WHERE hand_id = ? AND player = ?",
+                " pfr = ?, showdown = ?, saw_flop = ?, went_to_showdown = ?,"
+                " won_at_showdown = ?, three_bet_chance = ?, three_bet = ?"
+                " WHERE hand_id = ? AND player = ?",
                 (
                     r.final_stack,
                     r.contributed,
@@ -478,6 +524,7 @@ async def record_hand_result(
                     int(r.vpip),
                     int(r.pfr),
                     int(r.showdown),
+                    *(_stored_flag(getattr(r, name)) for name in STAT_FLAGS),
                     hand_id,
                     r.player,
                 ),
@@ -486,12 +533,13 @@ async def record_hand_result(
                 "INSERT INTO player_totals (guild_id, user_id, hands_played, hands_won, net,"
                 " biggest_pot, vpip_hands, pfr_hands) VALUES (?, ?, 1, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, user_id) DO UPDATE SET"
-                " hands_played = hands_played + 1,"
-                " hands_won = hands_won + excluded.hands_won,"
-                " net = net + excluded.net,"
-                " biggest_pot = max(biggest_pot, excluded.biggest_pot),"
-                " vpip_hands = vpip_hands + excluded.vpip_hands,"
-                " pfr_hands = pfr_hands + excluded.pfr_hands",
+                " hands_played = player_totals.hands_played + 1,"
+                " hands_won = player_totals.hands_won + excluded.hands_won,"
+                " net = player_totals.net + excluded.net,"
+                " biggest_pot = CASE WHEN excluded.biggest_pot > player_totals.biggest_pot"
+                " THEN excluded.biggest_pot ELSE player_totals.biggest_pot END,"
+                " vpip_hands = player_totals.vpip_hands + excluded.vpip_hands,"
+                " pfr_hands = player_totals.pfr_hands + excluded.pfr_hands",
                 (
                     guild_id,
                     user_id,
@@ -502,6 +550,43 @@ async def record_hand_result(
                     int(r.pfr),
                 ),
             )
+        await _depart_and_save(tx, hand, departing, checked, now)
+
+
+def _check_departures(departures: Sequence[int]) -> tuple[int, ...]:
+    users = tuple(check_id(user_id, "user_id") for user_id in departures)
+    if len(set(users)) != len(users):
+        raise StorageError("bad_players", reason="duplicate_departure")
+    return users
+
+
+async def _depart_and_save(
+    tx: Tx, hand: Row, departing: Sequence[int], save: Any, now: int
+) -> None:
+    table_id = int(hand["table_id"])
+    for user_id in departing:
+        await unseat(tx, table_id, user_id, actor_id=None, now=now)
+    await write_save(tx, table_id, save)
+
+
+async def note_rabbit(db: Database, hand_id: int) -> None:
+    """Remember that the rest of a finished hand's board was shown (a rabbit hunt), so that
+    verifying the hand opens those positions too. Only a finished hand has a rabbit."""
+    check_id(hand_id, "hand_id")
+    async with db.write() as tx:
+        row = await tx.fetchone(
+            "SELECT result FROM hands WHERE hand_id = ? AND status = 'finished'", (hand_id,)
+        )
+        if row is None:
+            raise StorageError("unknown_hand", hand_id=hand_id)
+        result = from_json_text(row[0]) if row[0] is not None else {}
+        if not isinstance(result, dict):
+            raise StorageError("unknown_hand", hand_id=hand_id)
+        result["rabbit"] = True
+        await tx.execute(
+            "UPDATE hands SET result = ? WHERE hand_id = ?",
+            (to_json_text(result, "result"), hand_id),
+        )
 
 
 async def void_hand(
@@ -510,42 +595,115 @@ async def void_hand(
     *,
     reason: str,
     actor_id: int | None = None,
+    first_seq: int | None = None,
+    actions: Sequence[object] = (),
+    departures: Sequence[int] = (),
+    save: TableSave | None = None,
     now: int | None = None,
 ) -> dict[int, int]:
-    """Cancel a running hand: every starting stack goes back to its seat; {user id: chips}."""
+    """Cancel a running hand: every starting stack goes back to its seat; {user id: chips}.
+
+    One transaction with everything that goes with it: the ``actions`` the engine logged for
+    the void (from ``first_seq``, so a replay ends voided too), the players who were leaving
+    sent home, and the table saved. A crash leaves either all of it or none.
+    """
+    checked = _check_void(hand_id, reason, actor_id, first_seq, actions)
+    departing = _check_departures(departures)
+    checked_save = check_save(save)
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        refunds = await _void_in(tx, hand_id, checked, now)
+        hand = await tx.fetchone("SELECT table_id FROM hands WHERE hand_id = ?", (hand_id,))
+        assert hand is not None
+        await _depart_and_save(tx, hand, departing, checked_save, now)
+        return refunds
+
+
+async def close_table(
+    db: Database,
+    table_id: int,
+    *,
+    actor_id: int | None = None,
+    hand_id: int | None = None,
+    reason: str = "table closed",
+    first_seq: int | None = None,
+    actions: Sequence[object] = (),
+    now: int | None = None,
+) -> dict[int, int]:
+    """Close a table, voiding its running hand ``hand_id`` first, in one transaction; {user
+    id: chips returned to the wallet}."""
+    check_id(table_id, "table_id")
+    checked = None if hand_id is None else _check_void(
+        hand_id, reason, actor_id, first_seq, actions
+    )
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        if checked is not None:
+            assert hand_id is not None
+            owner = await tx.scalar("SELECT table_id FROM hands WHERE hand_id = ?", (hand_id,))
+            if owner != table_id:
+                raise StorageError("unknown_hand", hand_id=hand_id, table_id=table_id)
+            await _void_in(tx, hand_id, checked, now)
+        return await close_in(tx, table_id, actor_id=actor_id, now=now)
+
+
+@dataclass(frozen=True, slots=True)
+class _Void:
+    hand_id: int
+    reason: str
+    actor_id: int | None
+    first_seq: int
+    texts: tuple[str, ...]
+
+
+def _check_void(
+    hand_id: int,
+    reason: str,
+    actor_id: int | None,
+    first_seq: int | None,
+    actions: Sequence[object],
+) -> _Void:
     check_id(hand_id, "hand_id")
     if actor_id is not None:
         check_id(actor_id, "actor_id")
     if not isinstance(reason, str) or not 1 <= len(reason) <= 200:
         raise StorageError("bad_setting", name="reason", value=repr(reason)[:50])
-    now = unix_now() if now is None else now
-    async with db.write() as tx:
-        hand = await _running_hand(tx, hand_id)
-        starts = {
-            row[0]: row[1]
-            for row in await tx.fetchall(
-                "SELECT player, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,)
-            )
-        }
-        seated = await _return_to_seats(
-            tx,
-            hand=hand,
-            hand_id=hand_id,
-            stacks=starts,
-            reason=Reason.HAND_VOID,
-            actor_id=actor_id,
-            now=now,
+    texts = tuple(to_json_text(a, "action") for a in actions)
+    if texts and first_seq is None:
+        raise StorageError("action_out_of_order", got=None)
+    seq = 0 if first_seq is None else _check_seq(first_seq)
+    return _Void(hand_id, reason, actor_id, seq, texts)
+
+
+async def _void_in(tx: Tx, hand_id: int, void: _Void, now: int) -> dict[int, int]:
+    hand = await _running_hand(tx, hand_id)
+    await _append_in(tx, hand_id, void.first_seq, void.texts, now)
+    starts = {
+        row[0]: row[1]
+        for row in await tx.fetchall(
+            "SELECT player, starting_stack FROM hand_players WHERE hand_id = ?", (hand_id,)
         )
-        await tx.execute(
-            "UPDATE hands SET status = 'voided', chips = 0, void_reason = ?, ended_at = ?"
-            " WHERE hand_id = ?",
-            (reason, now, hand_id),
-        )
-        return {user_id: start for user_id, _, start in seated.values()}
+    }
+    seated = await _return_to_seats(
+        tx,
+        hand=hand,
+        hand_id=hand_id,
+        stacks=starts,
+        reason=Reason.HAND_VOID,
+        actor_id=void.actor_id,
+        now=now,
+    )
+    await tx.execute(
+        "UPDATE hands SET status = 'voided', chips = 0, void_reason = ?, ended_at = ?"
+        " WHERE hand_id = ?",
+        (void.reason, now, hand_id),
+    )
+    return {user_id: start for user_id, _, start in seated.values()}
 
 
 _HAND_COLUMNS = (
     "hand_id, guild_id, table_id, hand_no, status, config, deck, deck_salt, deck_digest,"
+    " deck_scheme,"
     " button_seat, chips, pot, result, void_reason, started_at, ended_at"
 )
 
@@ -554,7 +712,19 @@ def _flag(value: int | None) -> bool | None:
     return None if value is None else bool(value)
 
 
-async def _load(tx: Tx, row: sqlite3.Row) -> StoredHand:
+def _stored_flag(value: bool | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def _stored_deck(text: str) -> tuple[Card, ...]:
+    # A damaged deck must not stop a hand from loading: rebuilding it checks the commitment.
+    try:
+        return check_deck(from_json_text(text))
+    except (EngineError, ValueError):
+        return ()
+
+
+async def _load(tx: Tx, row: Row) -> StoredHand:
     hand_id = row["hand_id"]
     players = tuple(
         StoredPlayer(
@@ -568,10 +738,16 @@ async def _load(tx: Tx, row: sqlite3.Row) -> StoredHand:
             vpip=_flag(p[7]),
             pfr=_flag(p[8]),
             showdown=_flag(p[9]),
+            saw_flop=_flag(p[10]),
+            went_to_showdown=_flag(p[11]),
+            won_at_showdown=_flag(p[12]),
+            three_bet_chance=_flag(p[13]),
+            three_bet=_flag(p[14]),
         )
         for p in await tx.fetchall(
             "SELECT player, user_id, seat_no, starting_stack, final_stack, contributed, won,"
-            " vpip, pfr, showdown FROM hand_players WHERE hand_id = ? ORDER BY player",
+            f" vpip, pfr, showdown, {', '.join(STAT_FLAGS)} FROM hand_players"
+            " WHERE hand_id = ? ORDER BY player",
             (hand_id,),
         )
     )
@@ -588,9 +764,10 @@ async def _load(tx: Tx, row: sqlite3.Row) -> StoredHand:
         hand_no=row["hand_no"],
         status=row["status"],
         config=from_json_text(row["config"]),
-        deck=tuple(from_json_text(row["deck"])),
+        deck=_stored_deck(row["deck"]),
         deck_salt=row["deck_salt"],
         deck_digest=row["deck_digest"],
+        deck_scheme=row["deck_scheme"],
         button_seat=row["button_seat"],
         chips=row["chips"],
         pot=row["pot"],
@@ -631,19 +808,15 @@ async def unfinished_hands(db: Database, table_id: int | None = None) -> list[St
 def rebuild_hand(stored: StoredHand) -> Hand:
     """The engine state of a stored hand, by replaying its configuration, deck and actions.
 
-    Raises ``engine_missing`` if the engine cannot be imported and ``hand_corrupt`` if the
-    stored data does not replay (the runtime then voids the hand and logs it).
+    Raises ``hand_corrupt`` if the stored data does not replay (the runtime then voids the hand
+    and logs it).
     """
-    try:
-        from engine.hand import Action, Hand, HandConfig
-    except ImportError as exc:
-        raise StorageError("engine_missing", detail=str(exc)) from exc
-    if commitment_digest(stored.deck, stored.deck_salt) != stored.deck_digest:
+    if not stored.deck_matches():
         raise StorageError("hand_corrupt", hand_id=stored.hand_id, detail="deck commitment")
     try:
         config = HandConfig.from_json(stored.config)
         actions = [Action.from_json(a) for a in stored.actions]
-        return Hand.replay(config, stored.deck, actions)  # type: ignore[arg-type]
+        return Hand.replay(config, stored.deck, actions)
     except Exception as exc:
         # Any failure (an EngineError from a refused action, a malformed JSON value) means the
         # stored hand cannot be trusted to continue.
@@ -675,17 +848,13 @@ async def export_phh(
     """A finished hand as PHH text, finishing stacks included, through the engine's writer.
 
     Unshown hole cards are written ``????`` unless ``reveal_all`` (only for the server's own
-    archive). ``players`` replaces the user ids as the players' names. Raises ``engine_missing``
-    without the engine, ``hand_corrupt`` if the stored hand does not replay to its stored result.
+    archive). ``players`` replaces the user ids as the players' names. Raises ``hand_corrupt``
+    if the stored hand does not replay to its stored result.
     """
     stored = await load_hand(db, hand_id)
     if stored.status != "finished":
         raise StorageError("hand_not_finished", hand_id=hand_id, status=stored.status)
     hand = rebuild_hand(stored)
-    try:
-        from engine.phh import dump_played_hand
-    except ImportError as exc:
-        raise StorageError("engine_missing", detail=str(exc)) from exc
     result = hand.result
     if result is None or list(result.stacks) != list(stored.final_stacks or ()):
         # The replay must end where the stored result says, or the export would tell a story

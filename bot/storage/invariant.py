@@ -1,9 +1,10 @@
 """The chip invariant, checked from one consistent snapshot.
 
-Per guild: ``sum(wallets) + sum(seat stacks) + sum(chips held by running hands)`` must equal
-the ledger's total, ``minted - burned``. The per-account check is stronger: every wallet, seat
-and hand must hold exactly what the ledger says flowed into it minus what flowed out, so a
-chip that moved without its ledger row (or the reverse) is found even when totals agree.
+Per guild: ``sum(wallets) + sum(seat stacks) + sum(chips held by running hands) + sum(tournament
+prize pools)`` must equal the ledger's total, ``minted - burned``. The per-account check is
+stronger: every wallet, seat, hand and prize pool must hold exactly what the ledger says flowed
+into it minus what flowed out, so a chip that moved without its ledger row (or the reverse) is
+found even when totals agree.
 
 The bot runs ``verify_invariant`` at start-up; it logs every discrepancy at CRITICAL and raises
 ``invariant_broken`` so the operator cannot miss it.
@@ -28,10 +29,11 @@ class GuildBalance:
     hands: int  # chips held by running hands
     minted: int
     burned: int
+    pools: int = 0  # buy-ins held by tournaments not paid out yet
 
     @property
     def held(self) -> int:
-        return self.wallets + self.seats + self.hands
+        return self.wallets + self.seats + self.hands + self.pools
 
     @property
     def ledger_total(self) -> int:
@@ -45,7 +47,7 @@ class GuildBalance:
 @dataclass(frozen=True, slots=True)
 class AccountMismatch:
     guild_id: int
-    account: str  # "wallet:<user>", "seat:<table>:<seat>" or "hand:<hand>"
+    account: str  # "wallet:<user>", "seat:<table>:<seat>", "hand:<hand>", "tournament:<id>"
     ledger: int  # what the ledger says it holds
     actual: int  # what its balance column says
 
@@ -61,7 +63,8 @@ class InvariantReport:
 
 
 async def _sums(tx: Tx, sql: str, params: tuple[object, ...]) -> dict[int, int]:
-    return {row[0]: int(row[1] or 0) for row in await tx.fetchall(sql, params)}
+    # SUM over big integers is a numeric in PostgreSQL: read it back as an int.
+    return {int(row[0]): int(row[1] or 0) for row in await tx.fetchall(sql, params)}
 
 
 async def _guild_balances(tx: Tx, guild_id: int | None) -> list[GuildBalance]:
@@ -83,6 +86,9 @@ async def _guild_balances(tx: Tx, guild_id: int | None) -> list[GuildBalance]:
         f"SELECT guild_id, SUM(chips) FROM hands {hand_where} status = 'running' GROUP BY guild_id",
         params,
     )
+    pools = await _sums(
+        tx, f"SELECT guild_id, SUM(pool) FROM tournaments {where} GROUP BY guild_id", params
+    )
     minted = await _sums(
         tx,
         "SELECT guild_id, SUM(CASE WHEN source = 'mint' THEN amount ELSE 0 END)"
@@ -96,7 +102,7 @@ async def _guild_balances(tx: Tx, guild_id: int | None) -> list[GuildBalance]:
         params,
     )
     # Chips found under a guild that is not registered are reported too, never ignored.
-    every = sorted(set(guilds) | set(wallets) | set(seats) | set(hands) | set(minted))
+    every = sorted(set(guilds) | set(wallets) | set(seats) | set(hands) | set(pools) | set(minted))
     return [
         GuildBalance(
             g,
@@ -105,6 +111,7 @@ async def _guild_balances(tx: Tx, guild_id: int | None) -> list[GuildBalance]:
             hands.get(g, 0),
             minted.get(g, 0),
             burned.get(g, 0),
+            pools.get(g, 0),
         )
         for g in every
     ]
@@ -113,19 +120,25 @@ async def _guild_balances(tx: Tx, guild_id: int | None) -> list[GuildBalance]:
 # Ledger flows count positive, actual balances negative: an account whose sum is not zero
 # holds something other than what the ledger says.
 _ACCOUNTS = """
-SELECT guild_id, account, SUM(ledger) AS ledger, SUM(actual) AS actual FROM (
+SELECT guild_id, account, CAST(SUM(ledger) AS BIGINT), CAST(SUM(actual) AS BIGINT) FROM (
     SELECT guild_id, dest AS account, amount AS ledger, 0 AS actual
         FROM ledger WHERE dest <> 'burn' {and_guild}
     UNION ALL
     SELECT guild_id, source, -amount, 0 FROM ledger WHERE source <> 'mint' {and_guild}
     UNION ALL
-    SELECT guild_id, 'wallet:' || user_id, 0, balance FROM wallets WHERE 1 {and_guild}
+    SELECT guild_id, 'wallet:' || CAST(user_id AS TEXT), 0, balance
+        FROM wallets WHERE TRUE {and_guild}
     UNION ALL
-    SELECT t.guild_id, 'seat:' || s.table_id || ':' || s.seat_no, 0, s.stack
-        FROM seats s JOIN poker_tables t USING (table_id) WHERE 1 {and_t_guild}
+    SELECT t.guild_id, 'seat:' || CAST(s.table_id AS TEXT) || ':' || CAST(s.seat_no AS TEXT),
+        0, s.stack
+        FROM seats s JOIN poker_tables t USING (table_id) WHERE TRUE {and_t_guild}
     UNION ALL
-    SELECT guild_id, 'hand:' || hand_id, 0, chips FROM hands WHERE chips <> 0 {and_guild}
-)
+    SELECT guild_id, 'hand:' || CAST(hand_id AS TEXT), 0, chips
+        FROM hands WHERE chips <> 0 {and_guild}
+    UNION ALL
+    SELECT guild_id, 'tournament:' || CAST(tournament_id AS TEXT), 0, pool
+        FROM tournaments WHERE pool <> 0 {and_guild}
+) AS flows
 GROUP BY guild_id, account
 HAVING SUM(ledger) <> SUM(actual)
 ORDER BY guild_id, account
@@ -138,7 +151,7 @@ async def _account_mismatches(tx: Tx, guild_id: int | None) -> list[AccountMisma
         params: tuple[object, ...] = ()
     else:
         sql = _ACCOUNTS.format(and_guild="AND guild_id = ?", and_t_guild="AND t.guild_id = ?")
-        params = (guild_id,) * 5
+        params = (guild_id,) * 6
     return [AccountMismatch(*row) for row in await tx.fetchall(sql, params)]
 
 
@@ -167,12 +180,13 @@ async def verify_invariant(db: Database, *, per_account: bool = True) -> Invaria
     for g in report.guilds:
         if not g.ok:
             log.critical(
-                "CHIP INVARIANT BROKEN in guild %d: wallets %d + seats %d + hands %d = %d,"
-                " ledger says %d (minted %d - burned %d)",
+                "CHIP INVARIANT BROKEN in guild %d: wallets %d + seats %d + hands %d"
+                " + prize pools %d = %d, ledger says %d (minted %d - burned %d)",
                 g.guild_id,
                 g.wallets,
                 g.seats,
                 g.hands,
+                g.pools,
                 g.held,
                 g.ledger_total,
                 g.minted,

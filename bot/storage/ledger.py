@@ -1,13 +1,15 @@
 """The ledger and the only statements that move chips.
 
 Every chip lives in exactly one *account*: a wallet (``wallet:<user>``, per guild), a seat at
-a table (``seat:<table>:<seat>``) or a hand in progress (``hand:<hand>``). Chips enter a
+a table (``seat:<table>:<seat>``), a hand in progress (``hand:<hand>``) or a tournament's prize
+pool (``tournament:<tournament>``, the buy-ins until they are paid out). Chips enter a
 guild's economy from ``mint`` (a new wallet's starting balance, the daily bonus, an admin's
 grant) and leave it to ``burn`` (an admin's removal). A movement is one ledger row written in
 the same transaction as the balance changes it describes, so for every guild, at every
 committed instant::
 
-    sum(wallets) + sum(seat stacks) + sum(chips held by running hands) == minted - burned
+    sum(wallets) + sum(seat stacks) + sum(chips held by running hands)
+        + sum(tournament prize pools) == minted - burned
 
 and each account's balance equals what the ledger says flowed in minus what flowed out
 (``bot.storage.invariant`` checks both).
@@ -44,6 +46,9 @@ class Reason(StrEnum):
     HAND_START = "hand_start"
     HAND_END = "hand_end"
     HAND_VOID = "hand_void"
+    TOURNAMENT_BUY_IN = "tournament_buy_in"
+    TOURNAMENT_REFUND = "tournament_refund"
+    TOURNAMENT_PRIZE = "tournament_prize"
 
 
 def wallet_account(user_id: int) -> str:
@@ -56,6 +61,10 @@ def seat_account(table_id: int, seat_no: int) -> str:
 
 def hand_account(hand_id: int) -> str:
     return f"hand:{hand_id}"
+
+
+def tournament_account(tournament_id: int) -> str:
+    return f"tournament:{tournament_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +109,8 @@ async def record(
     """Write one movement; the entry id. Callers skip zero amounts (nothing moved)."""
     return await tx.insert(
         "INSERT INTO ledger (guild_id, amount, source, dest, reason, user_id, table_id, hand_id,"
-        " counterparty_id, actor_id, note, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " counterparty_id, actor_id, note, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING entry_id",
         (
             guild_id,
             amount,
@@ -130,7 +140,8 @@ async def ensure_wallet(tx: Tx, guild_id: int, user_id: int, now: int) -> bool:
     """
     row = await tx.fetchone(
         "INSERT INTO wallets (guild_id, user_id, balance, created_at)"
-        " SELECT guild_id, ?, starting_balance, ? FROM guilds WHERE guild_id = ?"
+        " SELECT guild_id, CAST(? AS BIGINT), starting_balance, CAST(? AS BIGINT) FROM guilds"
+        " WHERE guild_id = ?"
         " ON CONFLICT DO NOTHING RETURNING balance",
         (user_id, now, guild_id),
     )

@@ -1,7 +1,13 @@
 """What the bot shows about play: leaderboards, a player's statistics, a table's last hands.
 
-Totals per player are kept in ``player_totals`` by the transaction that finishes each hand, so
-these queries read a handful of rows. Only finished hands count; voided hands never do.
+All-time totals per player are kept in ``player_totals`` by the transaction that finishes each
+hand, so the all-time leaderboard reads a handful of rows. A period (the last 7 or 30 days), a
+player's percentages and his net over time are counted from his hands (``hand_players`` joined
+with ``hands.ended_at``, both indexed for it). Only finished hands count; voided hands never do.
+
+Each percentage comes with its count (a :class:`Ratio`), so "3-bet 50%" from 1 chance in 2 is
+seen for the small sample it is. Hands stored before migration 0006 have no 3-bet or showdown
+flags: they are unknown, left out of those denominators, never counted as "no".
 """
 
 from __future__ import annotations
@@ -9,14 +15,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.storage.db import Database
+from bot.storage.db import Database, Tx, unix_now
 from bot.storage.errors import StorageError, check_id, check_setting
+
+DAY = 86_400
 
 
 class LeaderboardKey(StrEnum):
     NET = "net"  # chips won minus chips lost over all hands
     BIGGEST_POT = "biggest_pot"  # most chips taken from pots in one hand
     HANDS_WON = "hands_won"
+
+
+class Period(StrEnum):
+    """How far back figures reach: a rolling window ending now, so "week" means the same to
+    players in every time zone."""
+
+    WEEK = "week"  # the last 7 days
+    MONTH = "month"  # the last 30 days
+    ALL = "all"
+
+    def since(self, now: int) -> int | None:
+        """The earliest end time a hand may have to count (None: every hand)."""
+        days = {Period.WEEK: 7, Period.MONTH: 30}.get(self)
+        return None if days is None else now - days * DAY
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,15 +50,55 @@ class LeaderboardRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Ratio:
+    """``part`` out of ``whole`` as counted; the percentage is None when nothing was counted."""
+
+    part: int
+    whole: int
+
+    @property
+    def pct(self) -> float | None:
+        """Percent to one decimal.
+
+        >>> Ratio(1, 3).pct, Ratio(0, 0).pct
+        (33.3, None)
+        """
+        return round(100.0 * self.part / self.whole, 1) if self.whole else None
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerStats:
+    """A player's figures over a period.
+
+    ``vpip``, ``pfr``: over his hands. ``three_bet``: 3-bets over 3-bet chances (a pre-flop turn
+    facing exactly one raise). ``wtsd``: showdowns over hands in which he saw the flop.
+    ``wsd``: showdowns where he took chips over showdowns. ``tracked``: his hands that carry the
+    last three (every hand since migration 0006). ``net_series``: (end time, net so far) after
+    each hand, oldest first, when asked for.
+    """
+
     guild_id: int
     user_id: int
     hands_played: int
     hands_won: int
     net: int
     biggest_pot: int
-    vpip_pct: float  # share of hands where he put chips in voluntarily pre-flop, 0..100
-    pfr_pct: float  # share of hands where he raised pre-flop, 0..100
+    vpip: Ratio
+    pfr: Ratio
+    three_bet: Ratio
+    wtsd: Ratio
+    wsd: Ratio
+    tracked: int
+    period: Period = Period.ALL
+    net_series: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def vpip_pct(self) -> float:
+        return self.vpip.pct or 0.0
+
+    @property
+    def pfr_pct(self) -> float:
+        return self.pfr.pct or 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,58 +114,150 @@ class HandSummary:
     biggest_win: int  # most chips one player took from the pots
 
 
-def _pct(part: int, whole: int) -> float:
-    return round(100.0 * part / whole, 1) if whole else 0.0
+def _int(value: object) -> int:
+    # PostgreSQL sums BIGINTs into NUMERIC (asyncpg: Decimal); an empty sum is NULL.
+    return 0 if value is None else int(value)  # type: ignore[call-overload]
 
 
-async def leaderboard(
-    db: Database, guild_id: int, *, by: str = LeaderboardKey.NET, limit: int = 10
-) -> list[LeaderboardRow]:
-    """The best players of a guild by ``by`` (net, biggest_pot or hands_won)."""
-    check_id(guild_id, "guild_id")
-    limit = check_setting(limit, "limit", 1, 100)
+def _key(by: str) -> LeaderboardKey:
     try:
-        key = LeaderboardKey(by)
+        return LeaderboardKey(by)
     except ValueError:
         raise StorageError(
             "bad_setting", name="by", value=repr(by), allowed=[k.value for k in LeaderboardKey]
         ) from None
-    # The column name comes from the enum above, never from the caller's text.
-    rows = await db.fetchall(
-        f"SELECT user_id, {key.value}, hands_played FROM player_totals WHERE guild_id = ?"
-        f" ORDER BY {key.value} DESC, hands_played DESC, user_id LIMIT ?",
-        (guild_id, limit),
-    )
+
+
+def _period(period: str) -> Period:
+    try:
+        return Period(period)
+    except ValueError:
+        raise StorageError(
+            "bad_setting", name="period", value=repr(period), allowed=[p.value for p in Period]
+        ) from None
+
+
+# A period's value per player, from his hands; chosen by the enum, never from the caller's text.
+_PERIOD_VALUE = {
+    LeaderboardKey.NET: "SUM(hp.final_stack - hp.starting_stack)",
+    LeaderboardKey.BIGGEST_POT: "MAX(hp.won)",
+    LeaderboardKey.HANDS_WON: "SUM(CASE WHEN hp.won > 0 THEN 1 ELSE 0 END)",
+}
+
+
+async def leaderboard(
+    db: Database,
+    guild_id: int,
+    *,
+    by: str = LeaderboardKey.NET,
+    limit: int = 10,
+    period: str = Period.ALL,
+    now: int | None = None,
+) -> list[LeaderboardRow]:
+    """The best players of a guild by ``by`` (net, biggest_pot or hands_won) over ``period``
+    (the last week, the last month, or all time)."""
+    check_id(guild_id, "guild_id")
+    limit = check_setting(limit, "limit", 1, 100)
+    key = _key(by)
+    since = _period(period).since(unix_now() if now is None else now)
+    if since is None:
+        rows = await db.fetchall(
+            f"SELECT user_id, {key.value}, hands_played FROM player_totals WHERE guild_id = ?"
+            f" ORDER BY {key.value} DESC, hands_played DESC, user_id LIMIT ?",
+            (guild_id, limit),
+        )
+    else:
+        rows = await db.fetchall(
+            f"SELECT hp.user_id, {_PERIOD_VALUE[key]} AS score, COUNT(*) AS played"
+            " FROM hands h JOIN hand_players hp ON hp.hand_id = h.hand_id"
+            " WHERE h.guild_id = ? AND h.status = 'finished' AND h.ended_at >= ?"
+            " GROUP BY hp.user_id ORDER BY score DESC, played DESC, hp.user_id LIMIT ?",
+            (guild_id, since, limit),
+        )
     board: list[LeaderboardRow] = []
-    for position, (user_id, value, played) in enumerate(rows, start=1):
+    for position, (user_id, raw, played) in enumerate(rows, start=1):
+        value = _int(raw)
         rank = board[-1].rank if board and board[-1].value == value else position
-        board.append(LeaderboardRow(rank, user_id, value, played))
+        board.append(LeaderboardRow(rank, int(user_id), value, _int(played)))
     return board
 
 
-async def player_stats(db: Database, guild_id: int, user_id: int) -> PlayerStats:
-    """A player's statistics in a guild (zeros before his first hand)."""
+async def player_stats(
+    db: Database,
+    guild_id: int,
+    user_id: int,
+    *,
+    period: str = Period.ALL,
+    series: bool = False,
+    now: int | None = None,
+) -> PlayerStats:
+    """A player's statistics in a guild over ``period`` (zeros before his first hand), and with
+    ``series`` his net after each of those hands, all from one snapshot."""
     check_id(guild_id, "guild_id")
     check_id(user_id, "user_id")
+    chosen = _period(period)
+    since = chosen.since(unix_now() if now is None else now)
     async with db.read() as tx:
-        row = await tx.fetchone(
-            "SELECT hands_played, hands_won, net, biggest_pot, vpip_hands, pfr_hands"
-            " FROM player_totals WHERE guild_id = ? AND user_id = ?",
-            (guild_id, user_id),
-        )
-        if row is None:
+        if await tx.scalar(
+            "SELECT 1 FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        ) is None and await tx.scalar(
+            "SELECT 1 FROM player_totals WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        ) is None:
             if await tx.scalar("SELECT 1 FROM guilds WHERE guild_id = ?", (guild_id,)) is None:
                 raise StorageError("unknown_guild", guild_id=guild_id)
-            known = await tx.scalar(
-                "SELECT 1 FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-            )
-            if known is None:
-                raise StorageError("unknown_user", guild_id=guild_id, user_id=user_id)
-            return PlayerStats(guild_id, user_id, 0, 0, 0, 0, 0.0, 0.0)
-    played, won, net, biggest, vpip, pfr = row
-    return PlayerStats(
-        guild_id, user_id, played, won, net, biggest, _pct(vpip, played), _pct(pfr, played)
+            raise StorageError("unknown_user", guild_id=guild_id, user_id=user_id)
+        row = await tx.fetchone(
+            "SELECT COUNT(*), SUM(CASE WHEN hp.won > 0 THEN 1 ELSE 0 END),"
+            " SUM(hp.final_stack - hp.starting_stack), MAX(hp.won), SUM(hp.vpip), SUM(hp.pfr),"
+            " COUNT(hp.three_bet_chance), SUM(hp.three_bet), SUM(hp.three_bet_chance),"
+            " SUM(hp.went_to_showdown), SUM(hp.saw_flop), SUM(hp.won_at_showdown)"
+            f" {_HANDS_OF_PLAYER}",
+            (guild_id, user_id, since or 0),
+        )
+        assert row is not None  # an aggregate always gives its row
+        points = await _net_series(tx, guild_id, user_id, since or 0) if series else ()
+    played, won, net, biggest, vpip, pfr, tracked, three, chances, sd, flops, sd_won = (
+        _int(v) for v in row
     )
+    return PlayerStats(
+        guild_id=guild_id,
+        user_id=user_id,
+        hands_played=played,
+        hands_won=won,
+        net=net,
+        biggest_pot=biggest,
+        vpip=Ratio(vpip, played),
+        pfr=Ratio(pfr, played),
+        three_bet=Ratio(three, chances),
+        wtsd=Ratio(sd, flops),
+        wsd=Ratio(sd_won, sd),
+        tracked=tracked,
+        period=chosen,
+        net_series=points,
+    )
+
+
+# A player's finished hands that ended at or after a time (parameters: guild, user, since).
+_HANDS_OF_PLAYER = (
+    "FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id"
+    " WHERE hp.guild_id = ? AND hp.user_id = ? AND h.status = 'finished' AND h.ended_at >= ?"
+)
+
+
+async def _net_series(
+    tx: Tx, guild_id: int, user_id: int, since: int
+) -> tuple[tuple[int, int], ...]:
+    rows = await tx.fetchall(
+        f"SELECT h.ended_at, hp.final_stack - hp.starting_stack {_HANDS_OF_PLAYER}"
+        " ORDER BY h.ended_at, h.hand_id",
+        (guild_id, user_id, since),
+    )
+    points: list[tuple[int, int]] = []
+    total = 0
+    for ended_at, net in rows:
+        total += int(net)
+        points.append((int(ended_at), total))
+    return tuple(points)
 
 
 async def recent_hands(db: Database, table_id: int, *, limit: int = 10) -> list[HandSummary]:

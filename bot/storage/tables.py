@@ -9,13 +9,11 @@ was not dealt in keeps his stack at the seat and may top up or leave at any time
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.db import Database, Tx, unix_now
+from bot.storage.db import Database, Row, Tx, unix_now
 from bot.storage.errors import (
-    MAX_AMOUNT,
     StorageError,
     check_amount,
     check_id,
@@ -32,8 +30,8 @@ from bot.storage.ledger import (
     seat_account,
     wallet_account,
 )
+from engine.limits import MAX_CHIPS, MAX_SEATS
 
-MAX_SEATS = 23
 _STATE_MAX = 32
 
 
@@ -84,7 +82,7 @@ _SEAT_QUERY = (
 )
 
 
-async def _load_table(tx: Tx, row: sqlite3.Row) -> TableInfo:
+async def _load_table(tx: Tx, row: Row) -> TableInfo:
     seats = tuple(SeatInfo(*seat) for seat in await tx.fetchall(_SEAT_QUERY, (row[0],)))
     return TableInfo(
         table_id=row[0],
@@ -104,7 +102,7 @@ async def _load_table(tx: Tx, row: sqlite3.Row) -> TableInfo:
     )
 
 
-async def _table_row(tx: Tx, table_id: int, *, must_be_open: bool) -> sqlite3.Row:
+async def _table_row(tx: Tx, table_id: int, *, must_be_open: bool) -> Row:
     row = await tx.fetchone(
         f"SELECT {_TABLE_COLUMNS} FROM poker_tables WHERE table_id = ?", (table_id,)
     )
@@ -118,13 +116,53 @@ async def _table_row(tx: Tx, table_id: int, *, must_be_open: bool) -> sqlite3.Ro
 def _check_buy_in_range(min_buy_in: object, max_buy_in: object, chip_unit: object) -> None:
     check_amount(min_buy_in, "min_buy_in")
     check_amount(max_buy_in, "max_buy_in")
-    unit = check_setting(chip_unit, "chip_unit", 1, MAX_AMOUNT)
+    unit = check_setting(chip_unit, "chip_unit", 1, MAX_CHIPS)
     assert isinstance(min_buy_in, int) and isinstance(max_buy_in, int)
     if min_buy_in > max_buy_in:
         raise StorageError("bad_setting", name="max_buy_in", value=max_buy_in, minimum=min_buy_in)
     for name, value in (("min_buy_in", min_buy_in), ("max_buy_in", max_buy_in)):
         if value % unit:
-            raise StorageError("buy_in_not_multiple", name=name, value=value, chip_unit=unit)
+            raise StorageError("amount_not_multiple", name=name, value=value, chip_unit=unit)
+
+
+@dataclass(frozen=True, slots=True)
+class TableSave:
+    """The table's own state (the runtime's JSON and the buy-in range storage enforces), stored
+    in the same transaction as the chip move it goes with, so a crash never splits the two."""
+
+    config: object  # a JSON value, or an object with ``to_json()``
+    min_buy_in: int
+    max_buy_in: int
+
+
+@dataclass(frozen=True, slots=True)
+class _CheckedSave:
+    config_text: str
+    min_buy_in: int
+    max_buy_in: int
+
+
+def check_save(save: TableSave | None) -> _CheckedSave | None:
+    """Validate a save before its transaction opens (the chip unit is checked inside it)."""
+    if save is None:
+        return None
+    if not isinstance(save, TableSave):
+        raise StorageError("bad_json", field="save", detail=repr(save)[:50])
+    check_amount(save.min_buy_in, "min_buy_in")
+    check_amount(save.max_buy_in, "max_buy_in")
+    return _CheckedSave(to_json_text(save.config, "config"), save.min_buy_in, save.max_buy_in)
+
+
+async def write_save(tx: Tx, table_id: int, save: _CheckedSave | None) -> None:
+    """Store a checked save in the open transaction ``tx`` (refuses a closed table)."""
+    if save is None:
+        return
+    row = await _table_row(tx, table_id, must_be_open=True)
+    _check_buy_in_range(save.min_buy_in, save.max_buy_in, row["chip_unit"])
+    await tx.execute(
+        "UPDATE poker_tables SET config = ?, min_buy_in = ?, max_buy_in = ? WHERE table_id = ?",
+        (save.config_text, save.min_buy_in, save.max_buy_in, table_id),
+    )
 
 
 def _check_state(state: object) -> str:
@@ -144,9 +182,14 @@ async def create_table(
     max_buy_in: int,
     max_seats: int = 10,
     chip_unit: int = 1,
+    enforce_limits: bool = False,
     now: int | None = None,
 ) -> TableInfo:
-    """Open a table in a channel (one open table per channel)."""
+    """Open a table in a channel (one open table per channel).
+
+    ``enforce_limits``: refuse beyond the server's ``max_tables`` open tables, or the host's
+    ``max_tables_per_host`` (counted in this transaction, so two at once cannot both pass).
+    """
     check_id(guild_id, "guild_id")
     check_id(channel_id, "channel_id")
     check_id(host_id, "host_id")
@@ -161,9 +204,12 @@ async def create_table(
         )
         if existing is not None:
             raise StorageError("channel_has_table", channel_id=channel_id, table_id=existing)
+        if enforce_limits:
+            await _check_table_limits(tx, guild_id, host_id)
         table_id = await tx.insert(
             "INSERT INTO poker_tables (guild_id, channel_id, host_id, config, min_buy_in,"
-            " max_buy_in, chip_unit, max_seats, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " max_buy_in, chip_unit, max_seats, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING table_id",
             (
                 guild_id,
                 channel_id,
@@ -177,6 +223,43 @@ async def create_table(
             ),
         )
         return await _load_table(tx, await _table_row(tx, table_id, must_be_open=True))
+
+
+async def _check_table_limits(tx: Tx, guild_id: int, host_id: int) -> None:
+    limits = await tx.fetchone(
+        "SELECT max_tables, max_tables_per_host FROM guilds WHERE guild_id = ?", (guild_id,)
+    )
+    assert limits is not None  # require_guild ran first
+    counts = await tx.fetchone(
+        "SELECT COUNT(*), COALESCE(SUM(CASE WHEN host_id = ? THEN 1 ELSE 0 END), 0)"
+        " FROM poker_tables"
+        " WHERE guild_id = ? AND status = 'open'",
+        (host_id, guild_id),
+    )
+    assert counts is not None
+    if counts[0] >= limits[0]:
+        raise StorageError("too_many_tables", maximum=limits[0])
+    if counts[1] >= limits[1]:
+        raise StorageError("too_many_hosted", maximum=limits[1])
+
+
+async def closed_with_message(db: Database) -> list[tuple[int, int, int, int, str | None]]:
+    """Closed tables whose last message may not show it yet: (guild, table, channel, message,
+    locale). The runtime clears ``message_id`` once that message is up to date."""
+    async with db.read() as tx:
+        rows = await tx.fetchall(
+            "SELECT guild_id, table_id, channel_id, message_id, config FROM poker_tables"
+            " WHERE status = 'closed' AND message_id IS NOT NULL ORDER BY table_id"
+        )
+    found = []
+    for guild_id, table_id, channel_id, message_id, config in rows:
+        try:
+            locale = from_json_text(config).get("locale")
+        except (ValueError, AttributeError):
+            locale = None
+        tag = locale if isinstance(locale, str) else None
+        found.append((guild_id, table_id, channel_id, message_id, tag))
+    return found
 
 
 async def get_table(db: Database, table_id: int) -> TableInfo:
@@ -194,6 +277,15 @@ async def table_in_channel(db: Database, channel_id: int) -> TableInfo | None:
             (channel_id,),
         )
         return None if row is None else await _load_table(tx, row)
+
+
+async def open_table_guilds(db: Database) -> dict[int, int]:
+    """Every open table's server (table id -> guild id): cheap enough to ask every few
+    seconds, for the tables a process should take over."""
+    rows = await db.fetchall(
+        "SELECT table_id, guild_id FROM poker_tables WHERE status = 'open' ORDER BY table_id"
+    )
+    return {int(table_id): int(guild_id) for table_id, guild_id in rows}
 
 
 async def open_tables(db: Database, guild_id: int | None = None) -> list[TableInfo]:
@@ -227,29 +319,19 @@ async def set_table_message(db: Database, table_id: int, message_id: int | None)
 
 
 async def update_table(
-    db: Database,
-    table_id: int,
-    *,
-    config: object = None,
-    min_buy_in: int | None = None,
-    max_buy_in: int | None = None,
-    host_id: int | None = None,
+    db: Database, table_id: int, save: TableSave, *, host_id: int | None = None
 ) -> TableInfo:
-    """Change the table's options (between hands: the runtime decides when) or its host."""
+    """Store the table's own state (options, clock, names, the engine's table) or a new host."""
     check_id(table_id, "table_id")
     if host_id is not None:
         check_id(host_id, "host_id")
-    config_text = None if config is None else to_json_text(config, "config")
+    checked = check_save(save)
     async with db.write() as tx:
-        row = await _table_row(tx, table_id, must_be_open=True)
-        new_min = row["min_buy_in"] if min_buy_in is None else min_buy_in
-        new_max = row["max_buy_in"] if max_buy_in is None else max_buy_in
-        _check_buy_in_range(new_min, new_max, row["chip_unit"])
-        await tx.execute(
-            "UPDATE poker_tables SET config = COALESCE(?, config), min_buy_in = ?,"
-            " max_buy_in = ?, host_id = COALESCE(?, host_id) WHERE table_id = ?",
-            (config_text, new_min, new_max, host_id, table_id),
-        )
+        await write_save(tx, table_id, checked)
+        if host_id is not None:
+            await tx.execute(
+                "UPDATE poker_tables SET host_id = ? WHERE table_id = ?", (host_id, table_id)
+            )
         return await _load_table(tx, await _table_row(tx, table_id, must_be_open=True))
 
 
@@ -275,9 +357,11 @@ async def buy_in(
     *,
     seat_no: int | None = None,
     state: str = "active",
+    save: TableSave | None = None,
     now: int | None = None,
 ) -> SeatInfo:
-    """Sit down with ``amount`` chips from the wallet (opened if needed), in one transaction.
+    """Sit down with ``amount`` chips from the wallet (opened if needed), in one transaction
+    with ``save``.
 
     ``seat_no`` None takes the lowest free seat.
     """
@@ -288,7 +372,8 @@ async def buy_in(
     if seat_no is not None and (
         isinstance(seat_no, bool) or not isinstance(seat_no, int) or seat_no < 1
     ):
-        raise StorageError("seat_out_of_range", seat_no=repr(seat_no), max_seats=MAX_SEATS)
+        raise StorageError("bad_seat", seat=repr(seat_no), seats=MAX_SEATS)
+    checked = check_save(save)
     now = unix_now() if now is None else now
     async with db.write() as tx:
         table = await _table_row(tx, table_id, must_be_open=True)
@@ -301,7 +386,7 @@ async def buy_in(
                 maximum=table["max_buy_in"],
             )
         if amount % table["chip_unit"]:
-            raise StorageError("buy_in_not_multiple", value=amount, chip_unit=table["chip_unit"])
+            raise StorageError("amount_not_multiple", value=amount, chip_unit=table["chip_unit"])
         taken = {
             row[0]: row[1]
             for row in await tx.fetchall(
@@ -317,9 +402,9 @@ async def buy_in(
             if seat_no is None:
                 raise StorageError("table_full", table_id=table_id, max_seats=max_seats)
         elif seat_no > max_seats:
-            raise StorageError("seat_out_of_range", seat_no=seat_no, max_seats=max_seats)
+            raise StorageError("bad_seat", seat=seat_no, seats=max_seats)
         elif seat_no in taken:
-            raise StorageError("seat_taken", table_id=table_id, seat_no=seat_no)
+            raise StorageError("seat_taken", table_id=table_id, seat=seat_no)
         await debit_wallet(tx, guild_id, user_id, amount, now=now, create=True)
         await tx.execute(
             "INSERT INTO seats (table_id, seat_no, user_id, stack, state, joined_at)"
@@ -337,25 +422,34 @@ async def buy_in(
             table_id=table_id,
             now=now,
         )
+        await write_save(tx, table_id, checked)
         return SeatInfo(seat_no, user_id, amount, state, None, 0)
 
 
 async def top_up(
-    db: Database, table_id: int, user_id: int, amount: int, *, now: int | None = None
+    db: Database,
+    table_id: int,
+    user_id: int,
+    amount: int,
+    *,
+    save: TableSave | None = None,
+    now: int | None = None,
 ) -> SeatInfo:
-    """Add chips from the wallet to a seated player's stack (a rebuy when he is broke).
+    """Add chips from the wallet to a seated player's stack (a rebuy when he is broke), in one
+    transaction with ``save``.
 
     The new stack must lie within the table's buy-in range; not while his chips are in a hand.
     """
     check_id(table_id, "table_id")
     check_id(user_id, "user_id")
     check_amount(amount)
+    checked = check_save(save)
     now = unix_now() if now is None else now
     async with db.write() as tx:
         table = await _table_row(tx, table_id, must_be_open=True)
         guild_id = table["guild_id"]
         if amount % table["chip_unit"]:
-            raise StorageError("buy_in_not_multiple", value=amount, chip_unit=table["chip_unit"])
+            raise StorageError("amount_not_multiple", value=amount, chip_unit=table["chip_unit"])
         seat = await tx.fetchone(
             "SELECT seat_no, stack, hand_id, state FROM seats WHERE table_id = ? AND user_id = ?",
             (table_id, user_id),
@@ -393,6 +487,7 @@ async def top_up(
             table_id=table_id,
             now=now,
         )
+        await write_save(tx, table_id, checked)
         return SeatInfo(row[0], user_id, row[1], seat["state"], None, 0)
 
 
@@ -424,38 +519,98 @@ async def _unseat(
         )
 
 
-async def leave_table(db: Database, table_id: int, user_id: int, *, now: int | None = None) -> int:
-    """Stand up: the stack goes back to the wallet; the chips returned."""
-    check_id(table_id, "table_id")
-    check_id(user_id, "user_id")
-    now = unix_now() if now is None else now
-    async with db.write() as tx:
-        table = await _table_row(tx, table_id, must_be_open=False)
-        row = await tx.fetchone(
-            "DELETE FROM seats WHERE table_id = ? AND user_id = ? AND hand_id IS NULL"
-            " RETURNING seat_no, stack",
+async def unseat(
+    tx: Tx,
+    table_id: int,
+    user_id: int,
+    *,
+    actor_id: int | None,
+    now: int,
+    reason: Reason = Reason.LEAVE,
+) -> int:
+    """In the open transaction ``tx``: the player stands up and his stack goes back to his
+    wallet; the chips returned. Refused while his chips are in a running hand."""
+    table = await _table_row(tx, table_id, must_be_open=False)
+    row = await tx.fetchone(
+        "DELETE FROM seats WHERE table_id = ? AND user_id = ? AND hand_id IS NULL"
+        " RETURNING seat_no, stack",
+        (table_id, user_id),
+    )
+    if row is None:
+        hand_id = await tx.scalar(
+            "SELECT hand_id FROM seats WHERE table_id = ? AND user_id = ?",
             (table_id, user_id),
         )
-        if row is None:
-            hand_id = await tx.scalar(
-                "SELECT hand_id FROM seats WHERE table_id = ? AND user_id = ?",
-                (table_id, user_id),
-            )
-            if hand_id is not None:
-                raise StorageError("seat_in_hand", table_id=table_id, hand_id=hand_id)
-            raise StorageError("not_seated", table_id=table_id, user_id=user_id)
+        if hand_id is not None:
+            raise StorageError("seat_in_hand", table_id=table_id, hand_id=hand_id)
+        raise StorageError("not_seated", table_id=table_id, user_id=user_id)
+    await _unseat(
+        tx,
+        guild_id=table["guild_id"],
+        table_id=table_id,
+        seat_no=row[0],
+        user_id=user_id,
+        stack=row[1],
+        reason=reason,
+        actor_id=actor_id,
+        now=now,
+    )
+    return int(row[1])
+
+
+async def leave_table(
+    db: Database,
+    table_id: int,
+    user_id: int,
+    *,
+    actor_id: int | None = None,
+    save: TableSave | None = None,
+    now: int | None = None,
+) -> int:
+    """Stand up (``actor_id``: removed by a host): the stack goes back to the wallet, in one
+    transaction with ``save``; the chips returned."""
+    check_id(table_id, "table_id")
+    check_id(user_id, "user_id")
+    if actor_id is not None:
+        check_id(actor_id, "actor_id")
+    checked = check_save(save)
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        returned = await unseat(tx, table_id, user_id, actor_id=actor_id, now=now)
+        await write_save(tx, table_id, checked)
+        return returned
+
+
+async def close_in(tx: Tx, table_id: int, *, actor_id: int | None, now: int) -> dict[int, int]:
+    """In the open transaction ``tx``: close the table and send every stack home; {user id:
+    chips returned}. Refused while a hand runs (void it first, in the same transaction)."""
+    table = await _table_row(tx, table_id, must_be_open=True)
+    running = await tx.scalar(
+        "SELECT hand_id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
+    )
+    if running is not None:
+        raise StorageError("hand_in_progress", table_id=table_id, hand_id=running)
+    returned: dict[int, int] = {}
+    for seat_no, user_id, stack in await tx.fetchall(
+        "DELETE FROM seats WHERE table_id = ? RETURNING seat_no, user_id, stack", (table_id,)
+    ):
         await _unseat(
             tx,
             guild_id=table["guild_id"],
             table_id=table_id,
-            seat_no=row[0],
+            seat_no=seat_no,
             user_id=user_id,
-            stack=row[1],
-            reason=Reason.LEAVE,
-            actor_id=None,
+            stack=stack,
+            reason=Reason.TABLE_CLOSE,
+            actor_id=actor_id,
             now=now,
         )
-        return int(row[1])
+        returned[user_id] = stack
+    await tx.execute(
+        "UPDATE poker_tables SET status = 'closed', closed_at = ? WHERE table_id = ?",
+        (now, table_id),
+    )
+    return returned
 
 
 async def close_table(
@@ -463,37 +618,11 @@ async def close_table(
 ) -> dict[int, int]:
     """Close the table and send every stack home; {user id: chips returned}.
 
-    Refused while a hand runs (finish or void it first).
+    Refused while a hand runs (``hands.close_table`` voids it in the same transaction).
     """
     check_id(table_id, "table_id")
     if actor_id is not None:
         check_id(actor_id, "actor_id")
     now = unix_now() if now is None else now
     async with db.write() as tx:
-        table = await _table_row(tx, table_id, must_be_open=True)
-        running = await tx.scalar(
-            "SELECT hand_id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
-        )
-        if running is not None:
-            raise StorageError("hand_in_progress", table_id=table_id, hand_id=running)
-        returned: dict[int, int] = {}
-        for seat_no, user_id, stack in await tx.fetchall(
-            "DELETE FROM seats WHERE table_id = ? RETURNING seat_no, user_id, stack", (table_id,)
-        ):
-            await _unseat(
-                tx,
-                guild_id=table["guild_id"],
-                table_id=table_id,
-                seat_no=seat_no,
-                user_id=user_id,
-                stack=stack,
-                reason=Reason.TABLE_CLOSE,
-                actor_id=actor_id,
-                now=now,
-            )
-            returned[user_id] = stack
-        await tx.execute(
-            "UPDATE poker_tables SET status = 'closed', closed_at = ? WHERE table_id = ?",
-            (now, table_id),
-        )
-        return returned
+        return await close_in(tx, table_id, actor_id=actor_id, now=now)

@@ -9,8 +9,24 @@ decisions; replaying applies the decisions to a :class:`~engine.hand.Hand`, whic
 blinds, deals the board and settles the pots by itself. ``d db`` lines only tell us which
 cards the board holds, and the engine's board must come out the same. ``pN sm`` lines only
 reveal cards: the engine decides who shows, so an unknown hand mucked at showdown is given the
-weakest cards left (it lost). Anything the engine cannot play (other variants, straddles,
-unknown stacks...) raises ``EngineError("phh_unsupported", feature=...)``.
+weakest cards left (it lost). Anything the engine cannot play (other variants, straddles
+played by PHH's own minimum raise, unknown stacks...) raises
+``EngineError("phh_unsupported", feature=...)``.
+
+The home-game extras are written as far as PHH can say them, with user-defined fields (which
+PHH reserves to writers, prefixed ``_``) for the rest, which this module reads back:
+
+- a straddle is a straddle in ``blinds_or_straddles``. PHH (as PokerKit plays it) counts the
+  minimum raise from ``min_bet``, the engine from the straddle; ``_straddle = true`` says the
+  file follows the engine's rule, and only such a file's straddle is read.
+- a bomb pot has no PHH form: it is written as what it amounts to, chip for chip: antes of the
+  bomb (``ante_trimming_status = true``: a short stack wins what he matched) and a pre-flop
+  checked round by everyone who has chips behind, plus ``_bomb_pot = true``. Reading it back
+  skips those checks (the engine's bomb pot has no pre-flop round).
+- run it twice: PHH has no action for the number of runs (PokerKit's reader always runs once),
+  so ``actions`` hold the first run and ``_second_run`` the second run's own cards in dealing
+  order (``_run_it_twice`` keeps the table option). ``finishing_stacks`` are the real ones; a
+  reader ignoring ``_second_run`` replays the hand as if the board was run once.
 
 This module does no I/O; ``python -m engine.phh`` (``__main__``) reads files.
 
@@ -38,12 +54,12 @@ from engine.cards import FULL_DECK, Card, format_card, format_cards, parse_card
 from engine.errors import EngineError
 from engine.evaluator import rank_values
 from engine.hand import (
-    MAX_PLAYERS,
     Action,
     ActionKind,
     ActionTaken,
     AnteKind,
     Event,
+    ForcedBet,
     Hand,
     HandConfig,
     HandEnded,
@@ -52,9 +68,12 @@ from engine.hand import (
     HandVoided,
     HoleCardsDealt,
     ReopenMode,
+    RunItTwice,
+    SecondRunDealt,
     StreetDealt,
     deck_from_cards,
 )
+from engine.limits import MAX_SEATS
 from engine.phh._toml import loads as loads_toml
 
 __all__ = [
@@ -88,6 +107,10 @@ _PLAYER_OF_WORD: Final[dict[str, int]] = {f"p{i + 1}": i for i in range(64)}
 # PHH reserves underscore-prefixed names for user-defined fields, so PokerKit accepts them.
 _CHIP_UNIT_FIELD: Final = "_chip_unit"
 _REOPEN_FIELD: Final = "_reopen"
+_STRADDLE_FIELD: Final = "_straddle"
+_BOMB_POT_FIELD: Final = "_bomb_pot"
+_RUN_IT_TWICE_FIELD: Final = "_run_it_twice"
+_SECOND_RUN_FIELD: Final = "_second_run"
 
 _CORE_FIELDS: Final = frozenset(
     {
@@ -102,6 +125,10 @@ _CORE_FIELDS: Final = frozenset(
         "finishing_stacks",
         _CHIP_UNIT_FIELD,
         _REOPEN_FIELD,
+        _STRADDLE_FIELD,
+        _BOMB_POT_FIELD,
+        _RUN_IT_TWICE_FIELD,
+        _SECOND_RUN_FIELD,
     }
 )
 _BARE_KEY: Final = re.compile(r"[A-Za-z0-9_-]+")
@@ -124,6 +151,7 @@ class PhhHand:
     later ``sm``); ``board`` is every ``d db`` card in order. ``fields`` keeps the whole TOML
     table, so metadata (``hand``, ``event``...) stays at hand. ``hidden_mucks`` are the
     players whose unknown hand was mucked at showdown: the deck gives them the weakest cards.
+    ``second_run`` is the second run's own cards when the board was run twice.
     """
 
     config: HandConfig
@@ -135,6 +163,7 @@ class PhhHand:
     players: tuple[str, ...] | None
     fields: Mapping[str, object]
     hidden_mucks: tuple[int, ...] = ()
+    second_run: tuple[Card, ...] = ()
 
 
 # --- reading ----------------------------------------------------------------------------------
@@ -294,13 +323,43 @@ def hand_from_fields(fields: Mapping[str, object]) -> PhhHand:
         raise EngineError("phh_unsupported", feature="variant", variant=variant)
     stacks = _chip_list(fields, "starting_stacks", None)
     n = len(stacks)
-    blinds, antes, bb_index, ante_kind = _layout(
-        n,
-        _chip_list(fields, "blinds_or_straddles", n),
-        _chip_list(fields, "antes", n),
-    )
+    raw_blinds = _chip_list(fields, "blinds_or_straddles", n)
+    raw_antes = _chip_list(fields, "antes", n)
+    bomb = _flag(fields, _BOMB_POT_FIELD)
+    straddle_index: int | None = None
+    if bomb:
+        if any(raw_blinds) or len(set(raw_antes)) != 1 or not raw_antes[0]:
+            raise EngineError("phh_bad_field", field=_BOMB_POT_FIELD, value=repr(raw_antes))
+        # The engine's bomb is a live bet from everybody: the antes' amounts in its blinds.
+        blinds, antes, ante_kind = raw_antes, raw_blinds, AnteKind.NONE
+        bb_index = 0 if n == 2 else 1
+    else:
+        if _flag(fields, _STRADDLE_FIELD):
+            # The straddle is the largest post (at least twice the big blind); the rest must
+            # be ordinary blinds.
+            straddle_index = max(range(n), key=lambda i: (raw_blinds[i], i))
+            straddle = raw_blinds[straddle_index]
+            raw_blinds = tuple(0 if i == straddle_index else b for i, b in enumerate(raw_blinds))
+        blinds, antes, bb_index, ante_kind = _layout(n, raw_blinds, raw_antes)
+        if straddle_index is not None:
+            blinds = tuple(straddle if i == straddle_index else b for i, b in enumerate(blinds))
     min_bet = fields.get("min_bet")
-    big_blind = blinds[bb_index] if min_bet is None else _chips("min_bet", min_bet, positive=True)
+    if min_bet is not None:
+        big_blind = _chips("min_bet", min_bet, positive=True)
+    elif bomb:
+        raise _missing("min_bet")
+    else:
+        big_blind = blinds[bb_index]
+    run_it_twice = RunItTwice.OFF
+    if _RUN_IT_TWICE_FIELD in fields:
+        run_text = fields[_RUN_IT_TWICE_FIELD]
+        try:
+            run_it_twice = RunItTwice(str(run_text))
+        except ValueError:
+            raise EngineError(
+                "phh_bad_field", field=_RUN_IT_TWICE_FIELD, value=repr(run_text)
+            ) from None
+    second_run = _second_run(fields)
     chip_unit = 1
     reopen = ReopenMode.TDA
     if _CHIP_UNIT_FIELD in fields:
@@ -322,6 +381,9 @@ def hand_from_fields(fields: Mapping[str, object]) -> PhhHand:
         ante_kind=ante_kind,
         chip_unit=chip_unit,
         reopen=reopen,
+        straddle_index=straddle_index,
+        bomb_pot=bomb,
+        run_it_twice=run_it_twice,
     )
 
     actions = fields.get("actions")
@@ -337,6 +399,7 @@ def hand_from_fields(fields: Mapping[str, object]) -> PhhHand:
     add_move = moves.append
     player_of = _PLAYER_OF_WORD
     card_of = _CARD_OF_TEXT
+    first_board_at = len(actions)
     # The branches follow the word count so the usual lines cost a split and two dict hits;
     # everything unusual drops to _bad_action, which says precisely what is wrong.
     for at, text in enumerate(actions):
@@ -361,6 +424,7 @@ def hand_from_fields(fields: Mapping[str, object]) -> PhhHand:
             if first == "d":
                 cards = words[2]
                 if words[1] == "db" and len(cards) % 2 == 0:
+                    first_board_at = min(first_board_at, at)
                     for k in range(0, len(cards), 2):
                         card = card_of.get(cards[k : k + 2])
                         if card is None:
@@ -403,12 +467,18 @@ def hand_from_fields(fields: Mapping[str, object]) -> PhhHand:
         _bad_action(words, n, at)
     if len(board) > 5:
         raise EngineError("phh_unsupported", feature="multiple_boards")
+    if bomb:
+        # The checked pre-flop round is how PHH says "no pre-flop betting"; the engine has none.
+        for _, verb, _, at in moves:
+            if at < first_board_at and verb != CHECK_OR_CALL:
+                raise EngineError("phh_bad_action", at=at, reason="a bomb pot is not bet pre-flop")
+        moves = [move for move in moves if move[3] > first_board_at]
 
     merged = _merge_holes(holes, shown)
     # A hand mucked unseen at showdown lost; it gets the weakest cards left so the engine,
     # which decides showdowns from the cards, cannot make it win.
     hidden_mucks = tuple(i for i in mucked if (held := merged[i]) is None or None in held)
-    complete, deck = _deck(n, merged, board, hidden_mucks)
+    complete, deck = _deck(n, merged, board, hidden_mucks, second_run)
     finishing = fields.get("finishing_stacks")
     finishing_stacks: tuple[int | float, ...] | None = None
     if finishing is not None:
@@ -433,7 +503,28 @@ def hand_from_fields(fields: Mapping[str, object]) -> PhhHand:
         players=players,
         fields=fields,
         hidden_mucks=hidden_mucks,
+        second_run=second_run,
     )
+
+
+def _flag(fields: Mapping[str, object], name: str) -> bool:
+    value = fields.get(name, False)
+    if not isinstance(value, bool):
+        raise EngineError("phh_bad_field", field=name, value=repr(value))
+    return value
+
+
+def _second_run(fields: Mapping[str, object]) -> tuple[Card, ...]:
+    text = fields.get(_SECOND_RUN_FIELD)
+    if text is None:
+        return ()
+    # A second run deals the river, the turn and river, or the whole board again.
+    if not isinstance(text, str) or len(text) not in (2, 4, 10):
+        raise EngineError("phh_bad_field", field=_SECOND_RUN_FIELD, value=repr(text))
+    try:
+        return tuple(parse_card(text[k : k + 2]) for k in range(0, len(text), 2))
+    except EngineError:
+        raise EngineError("phh_bad_field", field=_SECOND_RUN_FIELD, value=repr(text)) from None
 
 
 def _merge_holes(
@@ -467,6 +558,7 @@ def _deck(
     holes: list[tuple[Card | None, Card | None] | None],
     board: list[Card],
     losers: tuple[int, ...],
+    second_run: tuple[Card, ...] = (),
 ) -> tuple[tuple[tuple[Card, Card] | None, ...], tuple[Card, ...]]:
     """The fully known hole cards, and a deck order dealing every known card where it fell.
 
@@ -485,9 +577,10 @@ def _deck(
             partial = True
     known = tuple(complete)
     if not partial and not (losers and len(board) == 5):
-        return known, deck_from_cards(n, complete, board)
+        return known, deck_from_cards(n, complete, board, second_run=second_run)
     used = {c for cards in holes if cards is not None for c in cards if c is not None}
     used.update(board)
+    used.update(second_run)
     if len(board) == 5:
         for i in losers:
             pair = _weakest_pair(board, used)
@@ -500,7 +593,7 @@ def _deck(
             first = cards[0] if cards[0] is not None else next(spare)
             second = cards[1] if cards[1] is not None else next(spare)
             complete[i] = (first, second)
-    return known, deck_from_cards(n, complete, board)
+    return known, deck_from_cards(n, complete, board, second_run=second_run)
 
 
 def _weakest_pair(board: Sequence[Card], used: set[Card]) -> tuple[Card, Card]:
@@ -513,9 +606,9 @@ def _weakest_pair(board: Sequence[Card], used: set[Card]) -> tuple[Card, Card]:
 # --- replaying --------------------------------------------------------------------------------
 
 # Actions are immutable, so the argument-free ones are made once rather than per move.
-_FOLDS: Final = tuple(Action(ActionKind.FOLD, i) for i in range(MAX_PLAYERS))
-_CHECKS: Final = tuple(Action(ActionKind.CHECK, i) for i in range(MAX_PLAYERS))
-_CALLS: Final = tuple(Action(ActionKind.CALL, i) for i in range(MAX_PLAYERS))
+_FOLDS: Final = tuple(Action(ActionKind.FOLD, i) for i in range(MAX_SEATS))
+_CHECKS: Final = tuple(Action(ActionKind.CHECK, i) for i in range(MAX_SEATS))
+_CALLS: Final = tuple(Action(ActionKind.CALL, i) for i in range(MAX_SEATS))
 
 
 def replay(phh: PhhHand, *, strict: bool = False) -> Hand:
@@ -544,6 +637,14 @@ def replay(phh: PhhHand, *, strict: bool = False) -> Hand:
             apply(action)
         except EngineError as exc:
             raise EngineError(exc.code, **exc.params, at=at) from None
+    if hand.run_choice_pending:
+        # A file that ran twice says so with its second run; one that did not, ran once.
+        hand.choose_run_count(2 if phh.second_run else 1)
+    second = hand.second_board[hand.second_run_from or 0 :] if hand.second_board else ()
+    if second != phh.second_run and (hand.is_over or phh.second_run):
+        raise EngineError(
+            "phh_board_mismatch", file=format_cards(phh.second_run), engine=format_cards(second)
+        )
     if phh.hidden_mucks and hand.result is not None:
         _check_hidden_mucks(hand, phh.hidden_mucks)
     dealt = hand.board
@@ -629,8 +730,40 @@ def _header(config: HandConfig) -> list[tuple[str, object]]:
     n = config.players
     if any(config.dead_blinds):
         raise EngineError("phh_unsupported", feature="dead_blind")
+    if config.bomb_pot:
+        # Antes of the bomb, trimmed: a short stack wins only what he matched, as with a bet.
+        antes, blinds, trimming = [config.blinds[0]] * n, [0] * n, True
+    else:
+        antes, blinds, trimming = _blinds_and_antes(config)
+    fields: list[tuple[str, object]] = [
+        ("variant", "NT"),
+        ("ante_trimming_status", trimming),
+        ("antes", antes),
+        ("blinds_or_straddles", blinds),
+        ("min_bet", config.big_blind),
+        ("starting_stacks", list(config.stacks)),
+    ]
+    if config.chip_unit != 1:
+        fields.append((_CHIP_UNIT_FIELD, config.chip_unit))
+    if config.reopen is not ReopenMode.TDA:
+        fields.append((_REOPEN_FIELD, config.reopen.value))
+    if config.straddle_index is not None:
+        fields.append((_STRADDLE_FIELD, True))
+    if config.bomb_pot:
+        fields.append((_BOMB_POT_FIELD, True))
+    if config.run_it_twice is not RunItTwice.OFF:
+        fields.append((_RUN_IT_TWICE_FIELD, config.run_it_twice.value))
+    return fields
+
+
+def _blinds_and_antes(config: HandConfig) -> tuple[list[int], list[int], bool]:
+    """PHH's ``antes``, ``blinds_or_straddles`` and ``ante_trimming_status`` for a hand."""
+    n = config.players
     blinds = list(config.blinds)
     antes = list(config.antes)
+    straddle = config.straddle_index
+    if straddle is not None:
+        blinds[straddle] = 0  # checked as blinds without it, put back after
     if n == 2:
         blinds.reverse()
         antes.reverse()
@@ -643,25 +776,20 @@ def _header(config: HandConfig) -> list[tuple[str, object]]:
     bba = config.ante_kind is AnteKind.BIG_BLIND
     if any(antes) and bba != (ante_kind is AnteKind.BIG_BLIND):
         raise EngineError("phh_unsupported", feature="ante_layout")
-    fields: list[tuple[str, object]] = [
-        ("variant", "NT"),
-        # True means a short ante only wins what it matched: the engine's per-player antes.
-        ("ante_trimming_status", config.ante_kind is not AnteKind.BIG_BLIND),
-        ("antes", antes),
-        ("blinds_or_straddles", blinds),
-        ("min_bet", config.big_blind),
-        ("starting_stacks", list(config.stacks)),
-    ]
-    if config.chip_unit != 1:
-        fields.append((_CHIP_UNIT_FIELD, config.chip_unit))
-    if config.reopen is not ReopenMode.TDA:
-        fields.append((_REOPEN_FIELD, config.reopen.value))
-    return fields
+    if straddle is not None:
+        blinds[straddle] = config.blinds[straddle]
+    # True means a short ante only wins what it matched: the engine's per-player antes.
+    return antes, blinds, not bba
 
 
-def _action_lines(events: Sequence[Event], holes: Sequence[Sequence[Card] | None]) -> list[str]:
-    """PHH action strings for a hand's events; ``holes[i] is None`` writes ``????``."""
+def _action_lines(
+    events: Sequence[Event], holes: Sequence[Sequence[Card] | None]
+) -> tuple[list[str], tuple[Card, ...]]:
+    """PHH action strings for a hand's events (``holes[i] is None`` writes ``????``), and the
+    second run's cards when the board was run twice."""
     lines: list[str] = []
+    second_run: list[Card] = []
+    bomb_behind: list[int] = []  # players with chips behind after a bomb
     ended = False
     for event in events:
         if isinstance(event, ActionTaken):
@@ -674,11 +802,20 @@ def _action_lines(events: Sequence[Event], holes: Sequence[Sequence[Card] | None
                 lines.append(f"p{event.player + 1} cbr {event.amount}")
         elif isinstance(event, StreetDealt):
             lines.append(f"d db {format_cards(event.cards)}")
+        elif isinstance(event, SecondRunDealt):
+            second_run.extend(event.cards)
+        elif isinstance(event, ForcedBet):
+            if event.kind == "bomb_pot" and not event.all_in:
+                bomb_behind.append(event.player)
         elif isinstance(event, HoleCardsDealt):
             for i in event.players:
                 cards = holes[i]
                 text = "????" if cards is None else format_cards(cards)
                 lines.append(f"d dh p{i + 1} {text}")
+            if len(bomb_behind) > 1:
+                # PHH's bomb pot is an ante hand checked round pre-flop, in seat order (the
+                # betting opens left of the largest blind; with none, at p1).
+                lines.extend(f"p{i + 1} cc" for i in sorted(bomb_behind))
         elif isinstance(event, HandShown | HandMucked):
             # A show after a win without showdown has no PHH action; the dealt cards say it.
             if ended:
@@ -692,19 +829,22 @@ def _action_lines(events: Sequence[Event], holes: Sequence[Sequence[Card] | None
             raise EngineError("phh_unsupported", feature="voided_hand")
         elif isinstance(event, HandEnded):
             ended = True
-    return lines
+    return lines, tuple(second_run)
 
 
 def _document(
     config: HandConfig,
-    lines: list[str],
+    lines: tuple[list[str], tuple[Card, ...]],
     finishing_stacks: Sequence[int] | None,
     players: Sequence[str] | None,
     extra: Mapping[str, object] | None,
 ) -> str:
     n = config.players
     fields = _header(config)
-    fields.append(("actions", lines))
+    actions, second_run = lines
+    fields.append(("actions", actions))
+    if second_run:
+        fields.append((_SECOND_RUN_FIELD, format_cards(second_run)))
     if players is not None:
         if len(players) != n:
             raise EngineError("phh_bad_field", field="players", value=len(players))
@@ -730,11 +870,13 @@ def dump_hand(
     finishing_stacks: Sequence[int] | None,
     players: Sequence[str] | None = None,
     extra: Mapping[str, object] | None = None,
+    second_run: Sequence[Card] = (),
 ) -> str:
     """PHH text for a hand given by its configuration, engine actions and the cards to reveal.
 
     ``hole_cards[i]`` is ``None`` for a hand that stays hidden (written ``????``; at showdown it
-    is written as mucked). ``board`` is the board as dealt. The actions are replayed to learn
+    is written as mucked). ``board`` is the board as dealt (the first run's, when it was run
+    twice) and ``second_run`` the second run's own cards. The actions are replayed to learn
     where the streets fall, so they must be legal for ``config``. ``extra`` adds fields such as
     ``hand`` or ``table``.
     """
@@ -742,7 +884,8 @@ def dump_hand(
     if len(hole_cards) != n:
         raise EngineError("phh_bad_field", field="hole_cards", value=len(hole_cards))
     known = [None if cards is None else (cards[0], cards[1]) for cards in hole_cards]
-    hand = Hand.replay(config, deck_from_cards(n, known, board), actions)
+    deck = deck_from_cards(n, known, board, second_run=second_run)
+    hand = Hand.replay(config, deck, actions)
     if hand.board != tuple(board):
         raise EngineError(
             "phh_board_mismatch", file=format_cards(board), engine=format_cards(hand.board)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import PokerBot
+from tests.e2e.game_kit import Game, running_game
 from tests.e2e.harness import World, make_world, running_bot
 from tests.e2e.probe_cog import TableButton
 from tests.fakediscord import FakeDiscord
@@ -22,6 +23,13 @@ def world() -> World:
 async def fake(world: World) -> AsyncIterator[FakeDiscord]:
     async with FakeDiscord(guilds=[world.guild], users=world.users) as fake:
         yield fake
+
+
+@pytest.fixture
+async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
+    """The real bot as ``poker-bot`` runs it (quick pacing, a deck the test may stack)."""
+    async with running_game(fake, world, tmp_path) as game:
+        yield game
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Helpers for the game's end-to-end tests: the real bot (``bot.app.build_bot``) against the
+"""Helpers for the game's end-to-end tests: the real bot (``bot.client.PokerBot``) against the
 fake Discord, with quick pacing, a deck the test may stack, and shortcuts to play."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.app import build_bot
 from bot.client import PokerBot
+from bot.i18n import t
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.manager import GameRuntime
 from bot.runtime.runner import TableRunner
@@ -24,11 +24,19 @@ from engine.cards import Card, shuffled_deck
 from engine.hand import Hand, deck_from_cards
 from engine.table import Table, TableOptions
 from tests.e2e.harness import World, running_bot, settings_for
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionCallback
+from tests.fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    InteractionCallback,
+    InteractionHandle,
+)
 
 T = TypeVar("T")
 
 STARTING_BALANCE = 10_000  # storage's default for a new wallet
+DEFERRED = 5  # the "thinking…" response that a later message replaces
 
 
 class StackedDeck:
@@ -46,7 +54,8 @@ class StackedDeck:
 
 def quick_options(deck: StackedDeck, **changes: Any) -> RuntimeOptions:
     """Pacing for tests: a short pause between hands, no time bank, a 1 s minimum timer, and
-    a generous channel budget (``test_game_pacing`` checks Discord's real one)."""
+    a generous channel budget, which ``running_game`` gives the fake Discord too
+    (``test_game_pacing`` runs with Discord's real one on both sides)."""
     base = RuntimeOptions(
         next_hand_delay=0.05,
         channel_sends=100,
@@ -57,6 +66,10 @@ def quick_options(deck: StackedDeck, **changes: Any) -> RuntimeOptions:
         time_bank_cap=0.0,
         min_timer=1,
         default_timer=30,
+        drain_timeout=2.0,
+        # Leases renew every third of this: never inside a test counting its writes.
+        lease_seconds=3600.0,
+        runout_pause=0.0,
         deck_factory=deck,
     )
     return replace(base, **changes)
@@ -91,7 +104,7 @@ class Game:
 
     @property
     def runtime(self) -> GameRuntime:
-        runtime = self.bot.storage
+        runtime = self.bot.runtime
         assert isinstance(runtime, GameRuntime)
         return runtime
 
@@ -163,7 +176,7 @@ class Game:
         handle = await self.fake.slash(
             who, channel or self.channel, name, subcommand=subcommand, options=options
         )
-        return await handle.response()
+        return await settled(handle)
 
     async def poker(self, who: FakeUser, subcommand: str, **options: Any) -> InteractionCallback:
         return await self.slash(who, "poker", subcommand, **options)
@@ -190,6 +203,16 @@ class Game:
         message_id = await until(lambda: runner.message_id, timeout=timeout, what="table msg")
         return self.fake.message(message_id)
 
+    async def open_table(
+        self, *players: FakeUser, buy_in: int = 1000, **options: Any
+    ) -> TableRunner:
+        """The first player opens a table in #poker (``options`` for ``/poker create``) and
+        every player sits down with ``buy_in``; the table's runner."""
+        await self.ok(players[0], "poker", "create", **options)
+        for player in players:
+            await self.ok(player, "poker", "join", buy_in=buy_in)
+        return self.runner()
+
     async def passive_round(self, number: int) -> None:
         """Play hand ``number`` to its end by checking or calling, through slash commands."""
         while True:
@@ -203,6 +226,49 @@ class Game:
             legal = hand.legal()
             assert legal is not None
             await self.ok(user, "check" if legal.can_check else "call")
+
+
+def button_id(message: FakeMessage, action: str, arg: int | None = None) -> str:
+    """The custom id of the button for ``action`` (and raise-to ``arg``) on a message."""
+    pattern = re.compile(
+        rf"poker:\d+:{re.escape(action)}(?:@\d+\.\d+)?" + (rf":{arg}" if arg is not None else "")
+    )
+    found = [cid for cid in message.custom_ids() if pattern.fullmatch(cid)]
+    assert len(found) == 1, (action, arg, message.custom_ids())
+    return found[0]
+
+
+async def settled(handle: InteractionHandle, timeout: float = 20.0) -> InteractionCallback:
+    """The bot's answer to an interaction: its first response, or, when that was a deferral
+    ("thinking…"), the message that replaced it."""
+    callback = await handle.response()
+    if callback.type != DEFERRED:
+        return callback
+    message = await handle.wait_original(timeout=timeout)
+    data = {"content": message.content, "flags": message.flags,
+            "embeds": list(message.embeds), "components": list(message.components)}
+    return InteractionCallback(4, data, message.attachments, message)
+
+
+UPDATED = 7  # the interaction answered by updating the message its button is on
+
+
+def last_action_line(content: str) -> str | None:
+    """The table message's "Last: ..." line, if it has one."""
+    prefix = t("table.last_action", action="")
+    return next((ln for ln in content.split("\n") if ln.startswith(prefix)), None)
+
+
+async def press_answer(handle: InteractionHandle, timeout: float = 20.0) -> str:
+    """What the presser saw: a private reply's text, or, when the press was answered by the
+    table message's own update, ``"table: "`` and that update's last-action line (its whole
+    text when it has none: the hand is over)."""
+    callback = await settled(handle, timeout)
+    if callback.type == UPDATED:
+        assert callback.message is not None and handle.message == callback.message.id
+        return f"table: {last_action_line(callback.content) or callback.content}"
+    assert callback.ephemeral, callback
+    return callback.content
 
 
 def seat_order(options: TableOptions, seats: dict[int, int], seed: int) -> tuple[int, ...]:
@@ -240,17 +306,27 @@ async def running_game(
     deck: StackedDeck | None = None,
     options: RuntimeOptions | None = None,
     seed: int | None = None,
+    database_url: str | None = None,
 ) -> AsyncIterator[Game]:
-    """The real bot as ``poker-bot`` builds it, running against ``fake``."""
+    """The real bot as ``poker-bot`` builds it, running against ``fake`` (on an SQLite file in
+    ``data_dir``, or on ``database_url``).
+
+    The fake's per-channel message limit is set to the bot's own channel budget
+    (``options.channel_sends`` per ``options.channel_window``), so the two agree: a test with
+    the quick budget stays fast, one with Discord's budget runs against Discord's limit. The
+    global limit stays Discord's. Leaving without an error, the game must not have been
+    refused a single request with 429.
+    """
     deck = deck if deck is not None else StackedDeck()
+    options = options if options is not None else quick_options(deck)
+    fake.set_rate_limits(channel_rate=(options.channel_sends, options.channel_window))
     settings = settings_for(fake, data_dir)
-    bot = build_bot(
-        settings,
-        runtime_options=options if options is not None else quick_options(deck),
-        guild_ready_timeout=0.01,
-    )
+    if database_url is not None:
+        settings = replace(settings, database_url=database_url)
+    bot = PokerBot(settings, runtime_options=options, guild_ready_timeout=0.01)
     async with running_bot(fake, data_dir, bot=bot) as running:
         game = Game(fake, running, world, deck)
         if seed is not None:
             game.runtime.rng = random.Random(seed)  # type: ignore[assignment]
         yield game
+    assert not fake.rate_limited, f"requests refused with 429: {fake.rate_limited}"

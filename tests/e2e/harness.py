@@ -66,7 +66,7 @@ async def running_bot(
 ) -> AsyncIterator[PokerBot]:
     """Start the bot, wait for READY (or its failure), yield it, then close it cleanly.
 
-    ``bot`` runs an already built bot (``bot.app.build_bot``) instead of a bare ``PokerBot``.
+    ``bot`` runs a bot built by the caller instead of one with the probe cog.
     ``guild_ready_timeout`` is lowered because discord.py otherwise waits 2 s after the last
     GUILD_CREATE before it reports READY.
     """

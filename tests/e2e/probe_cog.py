@@ -14,8 +14,9 @@ from discord.ext import commands
 from discord.ui.dynamic import DynamicItem
 from PIL import Image
 
-from bot.client import GuardedItem, PokerBot, PokerModal
+from bot.client import PokerBot
 from bot.errors import DM_CLOSED, BotError
+from bot.guards import GuardedItem, PokerModal
 from bot.i18n import t
 
 TABLE_TEMPLATE = r"poker:(?P<table>\d+):(?P<action>[a-z]+)"

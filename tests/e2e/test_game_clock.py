@@ -76,7 +76,7 @@ async def test_timeouts_check_or_fold_then_sit_the_player_out(
 
         # Only he can come back with the button (anyone else is not sitting out).
         refused = await (await fake.click(other, notice, back_id)).response()
-        assert refused.ephemeral and refused.content == t("engine.not_sitting_out")
+        assert refused.ephemeral and refused.content == t("error.not_sitting_out")
         back = await (await fake.click(idle, notice, back_id)).response()
         assert back.ephemeral and back.content == t("reply.sat_in")
         await game.wait_hand(3)
@@ -101,7 +101,8 @@ async def test_the_time_bank_runs_after_the_timer_and_is_spent(
         runner = game.runner()
         await game.wait_hand(1)
         idle = await game.wait_turn()
-        first_deadline = runner.decision.deadline  # type: ignore[union-attr]
+        # His time starts once the message naming him went out.
+        first_deadline = await until(lambda: runner.decision and runner.decision.deadline)
         # After the timer the deadline moves on by the bank, and the message shows it.
         mark = fake.mark()
         started = time.monotonic()

@@ -3,23 +3,13 @@ and leaves the table exactly as it was."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from bot.i18n import t
-from tests.e2e.game_kit import STARTING_BALANCE, Game, running_game, total_chips
-from tests.e2e.harness import World
-from tests.fakediscord import FakeDiscord, FakeUser
+from tests.e2e.game_kit import STARTING_BALANCE, Game, button_id, total_chips
+from tests.fakediscord import FakeUser
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture
-async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
-    async with running_game(fake, world, tmp_path) as game:
-        yield game
 
 
 async def refused(game: Game, who: FakeUser, name: str, subcommand: str | None = None,
@@ -50,38 +40,39 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
 
     # Creating: bad options, then a second table in the same channel.
     await refused(game, alice, "poker", "create", seats=11,
-                  expected=t("error.out_of_range", option="seats", minimum=2, maximum=10))
+                  expected=t("error.out_of_range", option=t("label.seats"), minimum=2, maximum=10))
     await refused(game, alice, "poker", "create", small_blind=20, big_blind=10,
-                  expected=t("engine.bad_option", field="small_blind", value=20))
+                  expected=t("error.blinds_out_of_order"))
     await refused(game, alice, "poker", "create", big_blind=-10,
-                  expected=t("error.amount_not_positive", option="big_blind"))
+                  expected=t("error.amount_not_positive", option=t("label.big_blind")))
     await refused(game, alice, "poker", "create", timer=0,
-                  expected=t("error.out_of_range", option="timer", minimum=1, maximum=300))
+                  expected=t("error.out_of_range", option=t("label.timer"), minimum=1, maximum=300))
     await refused(game, alice, "poker", "create", ante="big_blind",
                   expected=t("error.ante_missing"))
     await refused(game, alice, "poker", "create", reopen="sometimes",
-                  expected=t("error.bad_option", option="reopen"))
+                  expected=t("error.bad_option", option=t("label.reopen")))
     await game.ok(alice, "poker", "create", small_blind=5, big_blind=10, min_buy_in=100,
                   max_buy_in=20_000)
     await refused(game, bob, "poker", "create", expected=t("error.channel_has_table"))
 
     # Joining: amounts of every wrong shape, a seat that does not exist, a wallet too small.
     for amount, key, params in (
-        (-5, "error.amount_not_positive", {"option": "buy_in"}),
-        (0, "error.amount_not_positive", {"option": "buy_in"}),
-        (150.5, "error.amount_not_whole", {"option": "buy_in"}),
-        (10**13, "error.amount_too_large", {"option": "buy_in", "maximum": 10**12}),
-        (50, "engine.buy_in_out_of_range", {"amount": 50, "minimum": 100, "maximum": 20_000}),
-        (15_000, "storage.insufficient_funds", {"balance": 10_000, "amount": 15_000}),
+        (-5, "error.amount_not_positive", {"option": t("label.buy_in")}),
+        (0, "error.amount_not_positive", {"option": t("label.buy_in")}),
+        (150.5, "error.amount_not_whole", {"option": t("label.buy_in")}),
+        (10**13, "error.amount_too_large",
+         {"option": t("label.buy_in"), "maximum": "1,000,000,000,000"}),
+        (50, "error.buy_in_out_of_range", {"amount": 50, "minimum": 100, "maximum": "20,000"}),
+        (15_000, "error.insufficient_funds", {"balance": "10,000", "amount": "15,000"}),
     ):
         await refused(game, alice, "poker", "join", buy_in=amount, expected=t(key, **params))
     await refused(game, alice, "poker", "join", buy_in=500, seat=12,
-                  expected=t("error.out_of_range", option="seat", minimum=1, maximum=9))
+                  expected=t("error.out_of_range", option=t("label.seat"), minimum=1, maximum=9))
     await game.ok(alice, "poker", "join", buy_in=1000, seat=1)
     await refused(game, alice, "poker", "join", buy_in=1000,
-                  expected=t("engine.already_seated"))
+                  expected=t("error.already_seated"))
     await refused(game, bob, "poker", "join", buy_in=1000, seat=1,
-                  expected=t("engine.seat_taken", seat=1))
+                  expected=t("error.seat_taken", seat=1))
     await game.ok(bob, "poker", "join", buy_in=1000, seat=2)
 
     # Nothing to play yet; host commands by a guest.
@@ -89,7 +80,7 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
     await refused(game, bob, "poker", "void", expected=t("error.not_host"))
     await refused(game, bob, "poker", "kick", user=alice, expected=t("error.not_host"))
     await refused(game, bob, "chips", "grant", user=bob, amount=100,
-                  expected=t("error.missing_permissions", permissions="manage guild"))
+                  expected=t("error.missing_permissions", permissions="Manage Server"))
 
     await game.ok(alice, "poker", "start")
     await game.wait_hand(1)
@@ -99,45 +90,47 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
     assert legal is not None and legal.to_call == 5
 
     # Out of turn, not seated, in another channel.
-    await refused(game, other, "call", expected=t("engine.not_your_turn"))
+    await refused(game, other, "call", expected=t("error.not_your_turn"))
     await refused(game, carol, "call", expected=t("error.not_in_hand"))
     await refused(game, turn, "call", channel=lobby, expected=t("error.no_table"))
     await refused(game, carol, "poker", "cards", expected=t("error.no_cards"))
     # Amounts: negative, zero, fractional, too big, below the minimum raise, a check owed.
     await refused(game, turn, "raise", to=-20,
-                  expected=t("error.amount_not_positive", option="amount"))
+                  expected=t("error.amount_not_positive", option=t("label.amount")))
     await refused(game, turn, "raise", to=0,
-                  expected=t("error.amount_not_positive", option="amount"))
+                  expected=t("error.amount_not_positive", option=t("label.amount")))
     await refused(game, turn, "raise", to=25.5,
-                  expected=t("error.amount_not_whole", option="amount"))
+                  expected=t("error.amount_not_whole", option=t("label.amount")))
     await refused(game, turn, "raise", to=5000,
-                  expected=t("engine.amount_above_stack", amount=5000, maximum=1000))
+                  expected=t("error.amount_above_stack", amount=5000, maximum="1,000"))
     await refused(game, turn, "raise", to=15,
-                  expected=t("engine.amount_below_minimum", amount=15, minimum=20))
+                  expected=t("error.amount_below_minimum", amount=15, minimum=20))
     await refused(game, turn, "bet", amount=10**15,
-                  expected=t("error.amount_too_large", option="amount", maximum=10**12))
-    await refused(game, turn, "check", expected=t("engine.cannot_check", to_call=5))
+                  expected=t("error.amount_too_large", option=t("label.amount"),
+                             maximum="1,000,000,000,000"))
+    await refused(game, turn, "check", expected=t("error.cannot_check", to_call=5))
     await refused(game, turn, "poker", "rebuy", amount=100, expected=t("error.rebuy_in_hand"))
     # A pre-selection is for players waiting, not for the one to act.
     runner = game.runner()
     tid = runner.table_id
     await game.wait_idle()
     message = game.fake.message(runner.message_id)  # type: ignore[arg-type]
-    press = await game.fake.click(turn, message, f"poker:{tid}:pre_call_any")
+    press = await game.fake.click(turn, message, button_id(message, "pre_call_any"))
     reply = await press.response()
-    assert reply.ephemeral and reply.content == t("engine.preselect_on_turn")
+    assert reply.ephemeral and reply.content == t("error.preselect_on_turn")
     # The raise form is only for the player to act, and checks what is typed.
-    opener = await (await game.fake.click(other, message, f"poker:{tid}:raise_modal")).response()
+    raise_form = button_id(message, "raise_modal")
+    opener = await (await game.fake.click(other, message, raise_form)).response()
     assert opener.ephemeral and opener.content == t("error.not_your_turn")
-    opener = await (await game.fake.click(turn, message, f"poker:{tid}:raise_modal")).response()
-    assert opener.is_modal
+    opener = await (await game.fake.click(turn, message, raise_form)).response()
+    assert opener.is_modal and opener.custom_id == f"raise:{tid}:{turn.id}:1.0"
     for typed, expected in (
-        ("lots", t("error.amount_not_whole", option="amount")),
-        ("-30", t("error.amount_not_positive", option="amount")),
-        ("12.5", t("error.amount_not_whole", option="amount")),
-        ("15", t("engine.amount_below_minimum", amount=15, minimum=20)),
+        ("lots", t("error.amount_not_whole", option=t("label.amount"))),
+        ("-30", t("error.amount_not_positive", option=t("label.amount"))),
+        ("12.5", t("error.amount_not_whole", option=t("label.amount"))),
+        ("15", t("error.amount_below_minimum", amount=15, minimum=20)),
     ):
-        submit = await game.fake.submit_modal(turn, f"raise:{tid}:{turn.id}", {"amount": typed})
+        submit = await game.fake.submit_modal(turn, opener.custom_id, {"amount": typed})
         answer = await submit.response()
         assert answer.ephemeral and answer.content == expected, (typed, answer.content)
 

@@ -3,10 +3,7 @@ shuffle check, and the ``/chips`` economy."""
 
 from __future__ import annotations
 
-import hashlib
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -14,17 +11,11 @@ from bot.i18n import t
 from bot.storage import hands, stats
 from bot.storage.hands import StoredHand
 from engine.cards import format_cards
-from tests.e2e.game_kit import STARTING_BALANCE, Game, running_game, total_chips, until
-from tests.e2e.harness import World
-from tests.fakediscord import FakeDiscord
+from engine.commitment import Opening
+from tests.e2e.game_kit import STARTING_BALANCE, Game, total_chips
+from tests.engine.test_commitment import CHECKERS
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture
-async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
-    async with running_game(fake, world, tmp_path) as game:
-        yield game
 
 
 async def test_the_host_runs_the_table(game: Game) -> None:
@@ -54,19 +45,26 @@ async def test_the_host_runs_the_table(game: Game) -> None:
     hand = await game.wait_hand(2)
     assert hand.config.big_blind == 20
 
-    # Kicking a player in a hand folds him now and removes him when it ends.
+    # Kicking a player in a hand removes him when it ends (RULES 8: between hands); until then
+    # his hand is his to play.
     victim = carol
     reply = await game.ok(alice, "poker", "kick", user=victim)
     assert reply == t("reply.kicked_after_hand", player=victim.mention)
     index = runner.table.hand_index(victim.id)
     assert index is not None
-    await until(
-        lambda: hand.folded[index] or hand.preselected.get(index), what="the kicked player's fold"
-    )
+    assert not hand.folded[index] and index not in hand.preselected
     # Pause: this hand is played out, no other is dealt.
     reply = await game.slash(bob, "poker", "pause")
     assert reply.content == t("error.not_host")
     assert await game.ok(alice, "poker", "pause") == t("reply.paused")
+    # Bob folds when his turn comes, so hand 2 has a hand nobody may ever see.
+    while game.to_act() is not bob:
+        user = await game.wait_turn()
+        if user is bob:
+            break
+        legal = game.hand.legal()  # type: ignore[union-attr]
+        await game.ok(user, "check" if legal is not None and legal.can_check else "call")
+    await game.ok(bob, "fold")
     await game.passive_round(2)
     await game.wait_result(2)
     assert runner.table.seat_of(victim.id) is None
@@ -84,20 +82,34 @@ async def test_the_host_runs_the_table(game: Game) -> None:
     (phh,) = reply.attachments
     text = phh.data.decode()
     assert phh.filename == "hand-2.phh" and "finishing_stacks" in text
-    # Verify: the revealed deck and salt hash to the commitment shown during the hand.
+    # Verify: the cards everybody saw are opened against the root posted during the hand, with
+    # proofs anyone can check; nothing of an unshown hand is opened or written.
     reply = await game.slash(carol, "poker", "verify", hand=2)
-    digest = re.search(r"Commitment \(SHA-256\): `([0-9a-f]{64})`", reply.content)
-    salt = re.search(r"Salt: `([0-9a-f]+)`", reply.content)
-    deck = re.search(r"Deck in deal order: `([2-9TJQKA][cdhs](?:[2-9TJQKA][cdhs])*)`",
-                     reply.content)
-    assert digest and salt and deck, reply.content
-    assert hashlib.sha256(bytes.fromhex(salt[1]) + deck[1].encode()).hexdigest() == digest[1]
-    assert reply.content.startswith(t("reply.verify_ok", hand=2, digest="", salt="", deck="")[:30])
-    # The folded player's cards are not in the history (only shown hands are written).
-    index = next(p.player for p in second.players if p.user_id == victim.id)
+    root = re.search(r"Merkle root\): `([0-9a-f]{64})`", reply.content)
+    assert root and root[1] == second.deck_digest, reply.content
+    posted = [
+        e.message for e in game.fake.events
+        if e.message.channel_id == game.channel.id and not e.message.ephemeral
+        and root[1] in e.message.content
+    ]
+    assert posted and posted[0].content.startswith("**Texas Hold'em** · Hand #2")
+    proofs = next(a for a in reply.attachments if a.filename == "hand-2-proofs.txt")
+    lines = proofs.data.decode().splitlines()
+    assert lines[0] == f"root {root[1]}"
+    openings = [Opening.from_text(line) for line in lines[1:]]
+    assert openings and all(o.verify(root[1]) for o in openings)
+    # Anyone can check them with the few lines of Python the README shows.
+    readme_check = CHECKERS["README.md"]
+    assert all(readme_check(root[1], line) for line in lines[1:])
     n = len(second.players)
-    folded_cards = format_cards([second.deck[index], second.deck[index + n]])  # type: ignore[list-item]
-    assert folded_cards not in text and "????" in text
+    shown = set(second.result["shown"])
+    hidden = [p.player for p in second.players if p.player not in shown]
+    opened = {o.position for o in openings}
+    for index in hidden:
+        assert not {index, index + n} & opened
+        cards = format_cards([second.deck[index], second.deck[index + n]])
+        assert cards not in text  # the PHH file writes unshown hands as ????
+    assert hidden and "????" in text
 
     # Closing: the hand in progress is voided, every stack goes back to its wallet.
     reply = await game.ok(alice, "poker", "close")
@@ -135,14 +147,16 @@ async def test_chips_commands(game: Game) -> None:
     assert granted.content == t("reply.granted", user=carol.mention, amount="500",
                                 balance="10,500")
     refused = await game.slash(bob, "chips", "grant", user=bob, amount=500)
-    assert refused.content == t("error.missing_permissions", permissions="manage guild")
+    assert refused.content == t("error.missing_permissions", permissions="Manage Server")
     for bad in (-1, 0, 2.5):
         reply = await game.slash(alice, "chips", "grant", user=carol, amount=bad)
         assert reply.ephemeral and reply.content.startswith("The amount must"), reply.content
     settings = await game.slash(alice, "chips", "settings", starting_balance=5000,
                                 daily_amount=0, daily_hours=12)
-    assert settings.content == t("reply.economy", starting="5,000", daily="0", hours=12)
-    assert (await game.slash(carol, "chips", "daily")).content == t("storage.daily_disabled")
+    assert settings.content.splitlines()[0] == t(
+        "reply.economy", starting="5,000", daily="0", hours=12
+    )
+    assert (await game.slash(carol, "chips", "daily")).content == t("error.daily_disabled")
 
     # Statistics and the leaderboard after a hand.
     await game.ok(alice, "poker", "create")
@@ -150,10 +164,13 @@ async def test_chips_commands(game: Game) -> None:
     await game.ok(bob, "poker", "join", buy_in=500)
     await game.ok(alice, "poker", "start")
     await game.wait_hand(1)
-    await game.ok(await game.wait_turn(), "fold")
+    folder = await game.wait_turn()
+    await game.ok(folder, "fold")
     await game.wait_result(1)
     board = await game.slash(carol, "chips", "leaderboard")
     assert board.content.startswith("**Leaderboard: chips won**")
     assert "1. " in board.content and "(1 hands)" in board.content
     stats = await game.slash(carol, "chips", "stats", user=alice)
-    assert stats.content.startswith(f"{alice.mention}: 1 hands played")
+    won = 0 if folder is alice else 1
+    assert stats.content.startswith(f"**{alice.mention}** · All time\n1 hands, {won} won")
+    assert "VPIP 0.0% (0/1)" in stats.content and stats.attachments[0].filename == "net.png"

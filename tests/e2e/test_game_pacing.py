@@ -1,5 +1,9 @@
-"""The table keeps inside Discord's channel rate limit (about 5 messages per 5 s) by itself:
-bursts of actions coalesce into fewer edits, and the message still ends on the latest state."""
+"""The table keeps inside Discord's channel rate limit (5 message writes per 5 s) by itself:
+bursts of actions coalesce into fewer edits, and the message still ends on the latest state.
+
+This test runs with Discord's real limits on both sides: the bot's production channel budget,
+and the fake enforcing Discord's per-channel and global limits (with the rate-limit headers
+that let discord.py pace itself, as Discord sends them)."""
 
 from __future__ import annotations
 
@@ -7,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.runtime.config import RuntimeOptions
 from tests.e2e.game_kit import StackedDeck, quick_options, running_game
 from tests.e2e.harness import World
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import DISCORD_CHANNEL_RATE, DISCORD_GLOBAL_RATE, FakeDiscord
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -18,8 +23,18 @@ async def test_bursts_coalesce_within_the_channel_rate_limit(
     fake: FakeDiscord, world: World, tmp_path: Path
 ) -> None:
     deck = StackedDeck()
-    options = quick_options(deck, channel_sends=5, channel_window=5.0, calm_edit_interval=1.0)
+    production = RuntimeOptions()
+    options = quick_options(
+        deck,
+        channel_sends=production.channel_sends,
+        channel_window=production.channel_window,
+        calm_edit_interval=production.calm_edit_interval,
+    )
     async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:
+        # Both sides at Discord's values, not a test budget.
+        assert (options.channel_sends, options.channel_window) == DISCORD_CHANNEL_RATE
+        assert fake.channel_rate == DISCORD_CHANNEL_RATE
+        assert fake.global_rate == DISCORD_GLOBAL_RATE
         alice, bob = world.alice, world.bob
         await game.ok(alice, "poker", "create")
         await game.ok(alice, "poker", "join")
@@ -43,7 +58,7 @@ async def test_bursts_coalesce_within_the_channel_rate_limit(
         for i, start in enumerate(sends):
             inside = [at for at in sends[i:] if at < start + 4.9]
             assert len(inside) <= 5, (len(inside), sends)
-        assert not fake.rate_limited
+        assert not fake.rate_limited  # not one 429, per channel or global
         edits = [e for e in fake.events if e.kind == "edit" and e.message.id == runner.message_id]
         assert len(edits) < changes  # coalesced: not one edit per change
         # The table message ends on the state of the hand as it ended.

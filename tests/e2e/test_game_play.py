@@ -3,26 +3,28 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.i18n import t
 from engine.cards import parse_cards, pretty_cards
-from tests.e2e.game_kit import STARTING_BALANCE, Game, running_game, total_chips, until
+from tests.e2e.game_kit import (
+    STARTING_BALANCE,
+    Game,
+    button_id,
+    press_answer,
+    running_game,
+    settled,
+    total_chips,
+    until,
+)
 from tests.e2e.harness import World
 from tests.fakediscord import FakeDiscord, FakeMessage
 
 pytestmark = pytest.mark.timeout(60)
 
 CARDS_IN_DM = re.compile(r"Hand #(\d+) · Your cards: (\S+ \S+)")
-
-
-@pytest.fixture
-async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator[Game]:
-    async with running_game(fake, world, tmp_path) as game:
-        yield game
 
 
 def dm_cards(game: Game, message: FakeMessage) -> tuple[int, str]:
@@ -69,7 +71,7 @@ async def test_three_players_play_whole_hands_by_slash_commands(game: Game) -> N
     first = await game.wait_turn()
     message = await game.turn_message(first, 1)
     assert re.search(r"<t:\d+:R>", message.content)
-    assert f"`{game.runner().commitment.digest_hex}`" in message.content  # type: ignore[union-attr]
+    assert f"`{game.runner().commitment.root_hex}`" in message.content  # type: ignore[union-attr]
     assert "poker:" in message.custom_ids()[0]
 
     await game.passive_round(1)
@@ -131,21 +133,24 @@ async def test_a_hand_played_with_buttons_and_the_raise_form(game: Game) -> None
     table = await game.turn_message(first, 1)
     labels = {c["custom_id"]: c.get("label") for c in table.walk_components() if "custom_id" in c}
     tid = runner.table_id
-    assert labels[f"poker:{tid}:call"] == "Call 5"
-    assert labels[f"poker:{tid}:raise:20"] == "Min 20"
+    # Action buttons name the hand and decision they were drawn for.
+    assert labels[f"poker:{tid}:call@1.0"] == "Call 5"
+    assert labels[f"poker:{tid}:raise@1.0:20"] == "Min 20"
     assert labels[f"poker:{tid}:cards"] == "My cards"
 
     # "My cards" answers privately with the image.
-    cards = await (await fake.click(other, table, f"poker:{tid}:cards")).response()
+    cards = await settled(await fake.click(other, table, button_id(table, "cards")))
     assert cards.ephemeral and cards.attachments and cards.content.startswith("Your cards")
 
     # The player not to act pre-selects "check/fold".
-    pre = await (await fake.click(other, table, f"poker:{tid}:pre_check_fold")).response()
+    pre = await (await fake.click(other, table, button_id(table, "pre_check_fold"))).response()
     assert pre.ephemeral and pre.content == t("preselect.check_fold")
 
     # The button raises to the minimum; the pre-selection then folds the other player.
-    raised = await (await fake.click(first, table, f"poker:{tid}:raise:20")).response()
-    assert raised.ephemeral and raised.content == "You raised to 20."
+    # A press is answered by the table message itself, updated to show what it did (here the
+    # raise and the fold it brought, which ended the hand).
+    raised = await press_answer(await fake.click(first, table, button_id(table, "raise", 20)))
+    assert raised.startswith("table: ") and t("table.hand_over") in raised, raised
     result = await game.wait_result(1)
     assert f"{first.name} wins 20 from the pot" in result.content
     assert not fake.message(table).custom_ids()  # buttons removed from a finished hand
@@ -155,26 +160,36 @@ async def test_a_hand_played_with_buttons_and_the_raise_form(game: Game) -> None
     first = await game.wait_turn()
     other = bob if first is alice else alice
     table = await game.turn_message(first, 2)
-    called = await (await fake.click(first, table, f"poker:{tid}:call")).response()
-    assert called.content == "You called 5."
+    called = await press_answer(await fake.click(first, table, button_id(table, "call")))
+    assert called == "table: " + t("table.last_action", action=f"{first.name} calls 5")
     table = await game.turn_message(other, 2)
-    opened = await (await fake.click(other, table, f"poker:{tid}:raise_modal")).response()
-    assert opened.is_modal and opened.custom_id == f"raise:{tid}:{other.id}"
+    # The host pauses: hand 2 plays out and hand 3 waits, so the chips can be counted at rest
+    # (on a busy machine hand 3 used to be dealt before the result was read).
+    await game.ok(alice, "poker", "pause")
+    opened = await (await fake.click(other, table, button_id(table, "raise_modal"))).response()
+    assert opened.is_modal and opened.custom_id == f"raise:{tid}:{other.id}:2.1"
     mark = fake.mark()
-    submitted = await fake.submit_modal(other, f"raise:{tid}:{other.id}", {"amount": "45"})
-    assert (await submitted.response()).content == "You raised to 45."
+    submitted = await fake.submit_modal(other, f"raise:{tid}:{other.id}:2.1", {"amount": "45"})
+    assert await press_answer(submitted) == "table: " + t(
+        "table.last_action", action=f"{other.name} raises to 45"
+    )
     table = await game.turn_message(first, 2, after=mark)
     # A double click: one fold is taken, the other is refused, and the table is intact.
-    presses = [await fake.click(first, table, f"poker:{tid}:fold") for _ in range(2)]
-    answers = [(await p.response()).content for p in presses]
-    assert answers.count("You folded.") == 1
-    # The other press finds the hand over (or, if the next hand is already dealt, a message
-    # that belongs to the previous hand): it never acts again.
-    (other_answer,) = (a for a in answers if a != "You folded.")
-    assert other_answer in (t("error.no_hand"), t("error.stale_message"))
+    fold = button_id(table, "fold")
+    presses = [await fake.click(first, table, fold) for _ in range(2)]
+    answers = [await press_answer(p) for p in presses]
+    # The fold ends the hand: its press is answered by the table showing the hand over.
+    folded = [a for a in answers if a.startswith("table: ") and t("table.hand_over") in a]
+    assert len(folded) == 1, answers
+    # The other press was for a decision already made: it never acts again.
+    (other_answer,) = (a for a in answers if a not in folded)
+    assert other_answer in (t("error.already_acted"), t("error.no_hand"),
+                            t("error.stale_message"))
     result = await game.wait_result(2)
     assert f"{other.name} wins 20 from the pot" in result.content
-    assert await total_chips(game.db, world.guild.id) == (2 * STARTING_BALANCE - 2000, 2000, 0)
+    # The next hand may be dealt already: its chips are on the table either way.
+    wallets, seats, in_hands = await total_chips(game.db, world.guild.id)
+    assert (wallets, seats + in_hands) == (2 * STARTING_BALANCE - 2000, 2000)
 
 
 async def test_hole_cards_are_dealt_by_dm_with_a_link_back(game: Game) -> None:
@@ -193,3 +208,22 @@ async def test_hole_cards_are_dealt_by_dm_with_a_link_back(game: Game) -> None:
     assert attachment.description and "Your cards" in attachment.description
     assert pretty_cards([first, second]) in dm.content
     assert parse_cards("As")  # the catalog's card symbols are the engine's
+
+
+async def test_whole_hands_on_postgresql(
+    fake: FakeDiscord, world: World, tmp_path: Path, postgres_url: str
+) -> None:
+    """The same bot on the shared store: a table, two players, hands to their results, and
+    every chip where the ledger says (the storage tests run on both backends; this is the whole
+    bot on PostgreSQL)."""
+    async with running_game(fake, world, tmp_path, database_url=postgres_url) as game:
+        assert game.db.backend == "postgresql"
+        alice, bob = world.alice, world.bob
+        await game.open_table(alice, bob)
+        await game.ok(alice, "poker", "start")
+        for number in (1, 2):
+            await game.wait_hand(number)
+            await game.passive_round(number)
+            await game.wait_result(number)
+        wallets, seats, in_hands = await total_chips(game.db, world.guild.id)
+        assert wallets + seats + in_hands == 2 * STARTING_BALANCE

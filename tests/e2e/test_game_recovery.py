@@ -1,19 +1,22 @@
-"""Recovery from the crashes that fall between two writes, and from a hand that cannot be
-rebuilt. Each test stops the bot at the worst moment (the table's own state not yet saved),
-then starts a new bot on the same database and checks that play resumes with every chip
+"""Recovery from crashes right after a transition was stored, and from a hand that cannot be
+rebuilt. Each test stops every write at the worst moment (the transition stored, nothing after
+it), then starts a new bot on the same database and checks that play resumes with every chip
 accounted for."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.i18n import t
 from bot.runtime.runner import TableRunner
 from bot.storage import Database, hands
+from bot.storage.db import Tx
 from tests.e2e.game_kit import STARTING_BALANCE, Game, running_game, total_chips, until
 from tests.e2e.harness import World
 from tests.fakediscord import FakeDiscord
@@ -23,19 +26,30 @@ pytestmark = pytest.mark.timeout(60)
 Freeze = Callable[[TableRunner], bool]
 
 
-def freeze_save_when(monkeypatch: pytest.MonkeyPatch, when: Freeze) -> asyncio.Event:
-    """From the first moment ``when(runner)`` holds, the table's state is never saved again:
-    the process "died" just before. The event is set when that moment comes."""
-    original: Callable[[TableRunner], Awaitable[None]] = TableRunner._save
+def freeze_writes_when(monkeypatch: pytest.MonkeyPatch, game: Game, when: Freeze) -> asyncio.Event:
+    """From the first write that finds ``when(runner)`` true, no write ever completes again:
+    the process "died" right before it. The event is set when that moment comes."""
+    original_write = Database.write
+    original_one = Database.write_one
     frozen = asyncio.Event()
 
-    async def save(self: TableRunner) -> None:
-        if frozen.is_set() or when(self):
+    async def crash_if_due() -> None:
+        if frozen.is_set() or when(game.runner()):
             frozen.set()
             await asyncio.Event().wait()  # never returns: the "crash"
-        await original(self)
 
-    monkeypatch.setattr(TableRunner, "_save", save)
+    @contextlib.asynccontextmanager
+    async def write(self: Database) -> AsyncIterator[Tx]:
+        await crash_if_due()
+        async with original_write(self) as tx:
+            yield tx
+
+    async def write_one(self: Database, sql: str, params: Sequence[object] = ()) -> Any:
+        await crash_if_due()
+        return await original_one(self, sql, params)
+
+    monkeypatch.setattr(Database, "write", write)
+    monkeypatch.setattr(Database, "write_one", write_one)
     return frozen
 
 
@@ -58,7 +72,7 @@ async def test_a_crash_right_after_a_hand_was_stored_as_started(
 ) -> None:
     async with running_game(fake, world, tmp_path) as game:
         await seat_three(game)
-        frozen = freeze_save_when(monkeypatch, lambda r: r.hand_id is not None)
+        frozen = freeze_writes_when(monkeypatch, game, lambda r: r.hand_id is not None)
         await fake.slash(world.alice, game.channel, "poker", subcommand="start")
         await asyncio.wait_for(frozen.wait(), 10)
         (stored,) = await hands.unfinished_hands(game.db)
@@ -90,7 +104,7 @@ async def test_a_crash_right_after_a_hand_was_stored_as_finished(
         # Carol leaves during the hand: she goes when it ends, with her chips.
         reply = await game.ok(world.carol, "poker", "leave")
         assert reply == t("reply.leaving_after_hand")
-        frozen = freeze_save_when(monkeypatch, lambda r: r.hand_id is None)
+        frozen = freeze_writes_when(monkeypatch, game, lambda r: r.hand_id is None)
         while not frozen.is_set():
             turn = game.to_act()
             if turn is None:

@@ -8,12 +8,8 @@ middle of a hand, starts it again, and finishes the hand with every chip account
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
 import re
 import signal
-import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +17,7 @@ import pytest
 from bot.storage import Database, hands, invariant, stats, tables
 from tests.e2e.game_kit import STARTING_BALANCE, running_game, total_chips
 from tests.e2e.harness import World
+from tests.e2e.processes import bot_process
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 pytestmark = pytest.mark.timeout(90)
@@ -82,33 +79,6 @@ async def test_a_restarted_bot_resumes_the_hand_in_progress(
 
 
 # --- the same with a real process and SIGKILL ----------------------------------------------
-
-
-@contextlib.asynccontextmanager
-async def bot_process(fake: FakeDiscord, data_dir: Path, log: Path) -> AsyncIterator[
-    asyncio.subprocess.Process
-]:
-    """``python -m bot`` pointed at the fake Discord (SIGKILLed on exit if still running)."""
-    env = {
-        **os.environ,
-        "DISCORD_TOKEN": fake.token,
-        "DISCORD_API_BASE": fake.api_base,
-        "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "DATABASE_URL": f"sqlite:///{data_dir / 'poker.db'}",
-        "LOG_LEVEL": "INFO",
-        "POKER_NEXT_HAND_DELAY": "0.2",
-        "PYTHONPATH": str(REPO),
-    }
-    with log.open("ab") as out:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=data_dir, env=env, stdout=out, stderr=out
-        )
-    try:
-        yield process
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
 
 
 async def act_as_whoever_may(

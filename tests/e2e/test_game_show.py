@@ -42,12 +42,12 @@ async def test_uncontested_winner_may_show_and_nobody_else(game: Game) -> None:
     await game.ok(first, "raise", to=30)
     await game.ok(loser, "fold")
     result = await game.wait_result(1)
-    show_id = f"poker:{runner.table_id}:show"
+    show_id = f"poker:{runner.table_id}:show@1.0"
     assert show_id in result.custom_ids()
     assert winner_cards not in result.content  # nothing is shown unless he chooses
 
     refused = await (await fake.click(loser, result, show_id)).response()
-    assert refused.ephemeral and refused.content == t("engine.cannot_show_folded")
+    assert refused.ephemeral and refused.content == t("error.cannot_show_folded")
     stranger = await (await fake.click(carol, result, show_id)).response()
     assert stranger.ephemeral and stranger.content == t("error.nothing_to_show")
 
@@ -60,4 +60,4 @@ async def test_uncontested_winner_may_show_and_nobody_else(game: Game) -> None:
     )
     assert winner_cards in public.content
     again = await (await fake.click(first, result, show_id)).response()
-    assert again.content == t("engine.already_shown")
+    assert again.content == t("error.already_shown")

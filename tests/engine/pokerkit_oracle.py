@@ -5,20 +5,37 @@ player index ``i`` (both follow PHH: index 0 is first left of the button). Poker
 blinds and antes tuples heads-up (player 0, our big blind, posts ``blinds[1]``), so heads-up we
 hand it our tuples reversed.
 
+What is compared, before every decision: who acts, the call amount, the right to raise and the
+raise bounds; after every input: the actions it carried out (a pre-selected action or a timeout
+is resolved here by RULES.md 4, independently of the engine, and played in PokerKit); after the
+hand: each pot's odd chips against RULES.md 5, then the final stacks. Besides PokerKit, the right
+to raise is checked against :class:`StreetBook`, RULES.md 4's re-opening rule kept here from the
+actions alone, in each ``reopen`` mode.
+
 Where PokerKit and RULES.md disagree by design, the difference is recognised and counted under a
-name (the ``CASE_*`` constants) instead of failing; RULES.md is what the engine follows and the
-named cases are tested against RULES.md directly in test_pokerkit_diff.py. Anything else is a
-:class:`Mismatch`, which carries the seed that reproduces it.
+name (the ``CASE_*`` constants) instead of failing, but only in exactly the situation the name
+describes; RULES.md is what the engine follows and the named cases are tested against RULES.md
+directly in test_pokerkit_diff.py. Anything else is a :class:`Mismatch`, which carries the seed
+that reproduces it.
+
+What PokerKit cannot model at all is named in ``UNMODELLED`` and never compared: a live blind
+posted out of position by a player coming in (PokerKit opens after the largest blind), a dead
+small blind beside per-player antes (PokerKit trims all its antes or none), a player all-in from
+his dead blind (PokerKit lets him win the antes' layer), a voided hand, and 23 players (no burns;
+PokerKit always burns). The random tables never have them.
 
 ``python -m tests.engine.pokerkit_oracle --hands 5000 --seed 1`` runs the comparison outside
-pytest and prints the counts.
+pytest and prints the counts (without ``--seed``, a fresh seed, printed).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
+import secrets
 import time
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -29,6 +46,7 @@ from pokerkit import (
     Automation,
     Card,
     CardsLike,
+    ChipsPushing,
     Mode,
     NoLimitTexasHoldem,
     StandardHighHand,
@@ -40,10 +58,13 @@ from engine.cards import Card as OurCard
 from engine.hand import (
     Action,
     ActionKind,
+    ActionTaken,
     AnteKind,
     Hand,
     HandConfig,
     Legal,
+    PreAction,
+    ReopenMode,
     board_positions,
 )
 
@@ -61,24 +82,38 @@ CASE_OPENER_AFTER_LARGEST_BLIND = "opener_after_largest_blind"
 # one big blind: betting re-opens for everyone who had acted (pre-flop: the limpers), and later
 # all-ins as big as that one count as full too. RULES.md 4: a full raise is at least one big
 # blind and a short all-in never changes the yardstick, so a limper facing one short all-in may
-# only call or fold.
+# only call or fold. Recognised only when someone went all-in for less than a big blind on this
+# street, PokerKit's yardstick is still below one big blind, the player we refuse had already
+# acted on this street, and RULES.md refuses him too.
 CASE_SHORT_OPENING_ALLIN_REOPENS = "short_opening_allin_reopens"
 # PokerKit sums the short all-ins since the last full raise for everybody and starts the sum
 # again once it reaches a full raise; a player who acted before the first of three such all-ins
 # then faces a fresh sum that is too small and may not raise, although the high bet rose by
-# more than a full raise since his action, which RULES.md 4 (tda) counts.
+# more than a full raise since his action, which RULES.md 4 (tda) counts. Recognised only under
+# ``tda``, when our own sum since his action reaches a full raise and PokerKit's refusal is its
+# restarted sum.
 # (The converse, PokerKit re-opening for a player who called in the middle of a run that adds
 # up, does not happen: PokerKit also refuses a raise when the call amount, i.e. the rise since
 # his action, is below the yardstick, which is our test whenever the yardsticks agree.)
 CASE_REOPEN_SUM_RESTARTS = "reopen_short_allin_sum_restarts"
+# PokerKit adds short all-ins up (as RULES.md 4 does under ``tda``); ``strict`` never does and
+# ``half`` counts only a single all-in of half a raise or more. Recognised only under those two
+# modes, when no raise since the player's action counts in that mode and the short all-ins since
+# add up to a full raise.
+CASE_SHORT_ALLINS_ADDED_UP = "short_allins_added_up"
+# ``half``: one short all-in of at least half a raise re-opens; PokerKit has no such rule and
+# refuses while its sum of short all-ins is below a full raise. Recognised only under ``half``,
+# when a half raise and no full raise came since the player's action.
+CASE_HALF_RAISE_REOPENS = "half_raise_reopens"
 # PokerKit may ask the last player who is not all-in, with the high bet matched, to act; only a
 # check is possible. RULES.md 3 runs the board out with no more betting. Normalised by checking
 # in PokerKit; the hand is still compared to the end.
 CASE_LONE_MATCHED_PLAYER_ASKED = "lone_matched_player_asked"
-# A pot split n ways with a remainder of two or more chips: RULES.md 5 (TDA 20-A) hands the odd
-# chips out one unit at a time from the first winner clockwise from the button; PokerKit gives
-# the whole remainder to the first winner. Normalised by re-splitting our awards PokerKit's way
-# before the stacks are compared; the hand is still compared to the end.
+# A pot split n ways with a remainder of two or more chips (or any remainder with a chip unit
+# above 1): RULES.md 5 (TDA 20-A) hands the odd chips out one unit at a time from the first
+# winner clockwise from the button; PokerKit gives the whole remainder to the first winner. Our
+# split is first checked against RULES.md 5 here, then re-split PokerKit's way before the stacks
+# are compared; the hand is still compared to the end.
 CASE_ODD_CHIPS_ONE_UNIT_EACH = "odd_chips_one_unit_each"
 # PokerKit kills the hands that win nothing before it splits the pots, and merges adjacent pots
 # whose remaining players are then the same; their odd chips are then settled together. RULES.md
@@ -96,6 +131,22 @@ EXCLUDING_CASES = (
     CASE_OPENER_AFTER_LARGEST_BLIND,
     CASE_SHORT_OPENING_ALLIN_REOPENS,
     CASE_REOPEN_SUM_RESTARTS,
+    CASE_SHORT_ALLINS_ADDED_UP,
+    CASE_HALF_RAISE_REOPENS,
+)
+
+# Tables PokerKit cannot play at all (see the module's docstring); never compared.
+UNMODELLED_POSTED_BLIND = "unmodelled_posted_blind"
+UNMODELLED_DEAD_BLIND_WITH_ANTES = "unmodelled_dead_blind_with_per_player_antes"
+UNMODELLED_DEAD_BLIND_ALL_IN = "unmodelled_dead_blind_all_in"
+UNMODELLED_NO_BURNS = "unmodelled_no_burns"
+UNMODELLED_VOID = "unmodelled_void"
+UNMODELLED = (
+    UNMODELLED_POSTED_BLIND,
+    UNMODELLED_DEAD_BLIND_WITH_ANTES,
+    UNMODELLED_DEAD_BLIND_ALL_IN,
+    UNMODELLED_NO_BURNS,
+    UNMODELLED_VOID,
 )
 
 AUTOMATIONS = (
@@ -106,6 +157,9 @@ AUTOMATIONS = (
     Automation.HAND_KILLING,
     Automation.CHIPS_PUSHING,
     Automation.CHIPS_PULLING,
+    # Only outside tournament mode, which a fold when checking is free needs for a moment: no
+    # run-it-twice vote, one runout as in our engine.
+    Automation.RUNOUT_COUNT_SELECTION,
 )
 FULLY_AUTOMATED = (
     *AUTOMATIONS,
@@ -117,10 +171,12 @@ FULLY_AUTOMATED = (
 PK_CARDS: tuple[Card, ...] = tuple(next(iter(Card.parse(format_card(c)))) for c in FULL_DECK)
 
 BLIND_PAIRS = ((1, 2), (5, 10), (10, 15), (10, 20), (25, 50), (50, 100), (2, 5), (3, 6), (40, 60))
+CHIP_UNITS = (1, 1, 1, 1, 1, 1, 5, 10, 25)
+REOPEN_MODES = (ReopenMode.TDA,) * 3 + (ReopenMode.STRICT, ReopenMode.HALF)
 
 
 class Mismatch(AssertionError):
-    """An unexplained difference between the engine and PokerKit."""
+    """An unexplained difference between the engine and PokerKit (or RULES.md)."""
 
 
 @dataclass
@@ -130,10 +186,14 @@ class DiffStats:
     decisions: int = 0
     cases: Counter[str] = field(default_factory=Counter)
     case_seeds: dict[str, list[int]] = field(default_factory=dict)
+    features: Counter[str] = field(default_factory=Counter)  # what the compared hands used
 
     def count(self, case: str, seed: int) -> None:
         self.cases[case] += 1
         self.case_seeds.setdefault(case, []).append(seed)
+
+    def rate(self, case: str) -> float:
+        return self.cases[case] / self.hands if self.hands else 0.0
 
     def summary(self) -> str:
         parts = [
@@ -143,6 +203,8 @@ class DiffStats:
         ]
         for case in (*EXCLUDING_CASES, *NORMALISED_CASES):
             parts.append(f"{case}={self.cases[case]}")
+        parts.extend(f"{case}={self.cases[case]}" for case in UNMODELLED if self.cases[case])
+        parts.extend(f"{name}={count}" for name, count in sorted(self.features.items()))
         return ", ".join(parts)
 
 
@@ -181,23 +243,42 @@ class _OracleHoldem(NoLimitTexasHoldem):
 # --- building both sides --------------------------------------------------------------------
 
 
-def pokerkit_state(config: HandConfig, automations: Sequence[Automation] = AUTOMATIONS) -> State:
-    """A PokerKit state with our forced bets; only betting (and dealing, unless automated) left."""
+def pokerkit_state(
+    config: HandConfig,
+    automations: Sequence[Automation] = AUTOMATIONS,
+    mode: Mode = Mode.TOURNAMENT,
+) -> State:
+    """A PokerKit state with our forced bets; only betting (and dealing, unless automated) left.
+
+    A dead small blind is dead money nobody matches, like a big blind ante: PokerKit takes it as
+    an untrimmed ante of the player who posts it. The default mode has one runout and no
+    run-it-twice vote, as our engine by default. A straddle is one of PokerKit's
+    ``blinds_or_straddles``; our minimum raise counts from it, which PokerKit plays when its
+    pre-flop street's minimum completion is the straddle.
+    """
     n = config.players
-    blinds, antes = config.blinds, config.antes
+    blinds = config.blinds
+    antes = config.antes
+    if config.dead_blinds:
+        antes = tuple(a + d for a, d in zip(antes, config.dead_blinds, strict=True))
     if n == 2:
         blinds, antes = blinds[::-1], antes[::-1]
-    return _OracleHoldem.create_state(
+    game = _OracleHoldem(
         tuple(automations),
-        config.ante_kind is not AnteKind.BIG_BLIND,
+        config.ante_kind is AnteKind.PER_PLAYER or not any(antes),
         antes,
         blinds,
         config.big_blind,
-        config.stacks,
-        n,
-        # One runout and no run-it-twice vote, as in our engine.
-        mode=Mode.TOURNAMENT,
+        mode=mode,
     )
+    if config.straddle_index is not None:
+        first, *later = game.streets
+        straddle = config.blinds[config.straddle_index]
+        game.streets = (
+            dataclasses.replace(first, min_completion_betting_or_raising_amount=straddle),
+            *later,
+        )
+    return game(config.stacks, n)
 
 
 def deal_holes(state: State, deck: Sequence[OurCard], n: int) -> None:
@@ -227,12 +308,117 @@ def bba_short(config: HandConfig) -> bool:
     return config.stacks[bb] < config.blinds[bb] + config.antes[bb]
 
 
+def unmodelled(config: HandConfig) -> str | None:
+    """Why PokerKit cannot play this table at all, or None."""
+    n = config.players
+    small = (config.big_blind_index - 1) % n
+    forced = (config.big_blind_index, small, config.straddle_index)
+    if any(b and i not in forced for i, b in enumerate(config.blinds)):
+        return UNMODELLED_POSTED_BLIND
+    if any(config.dead_blinds):
+        if config.ante_kind is AnteKind.PER_PLAYER and any(config.antes):
+            return UNMODELLED_DEAD_BLIND_WITH_ANTES
+        posted = zip(config.stacks, config.blinds, config.antes, config.dead_blinds, strict=True)
+        if any(d and s <= b + a + d for s, b, a, d in posted):
+            return UNMODELLED_DEAD_BLIND_ALL_IN
+    if max(board_positions(n)) - min(board_positions(n)) == 4:
+        return UNMODELLED_NO_BURNS
+    return None
+
+
+# --- RULES.md 4, kept from the actions ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BookRaise:
+    player: int
+    increment: int
+    full: bool  # at least the street's last full raise (never less than one big blind)
+    half: bool  # short of that, but at least half of it (an all-in: nothing else is that short)
+
+
+@dataclass
+class StreetBook:
+    """One street's betting as RULES.md 4 reads it, written from the actions played.
+
+    Kept apart from the engine (which has its own counters) so that a wrong counter there is a
+    difference here.
+    """
+
+    big_blind: int
+    yardstick: int = 0  # the last full raise; one big blind until someone raises fully
+    raises: list[BookRaise] = field(default_factory=list)
+    # player: (the high bet once he acted, how many raises had been made then)
+    acted: dict[int, tuple[int, int]] = field(default_factory=dict)
+    sub_big_blind_all_in: bool = False  # someone went all-in raising by less than a big blind
+
+    def __post_init__(self) -> None:
+        self.yardstick = self.yardstick or self.big_blind
+
+    def record(self, player: int, high_before: int, high_after: int, all_in: bool) -> None:
+        if high_after > high_before:
+            increment = high_after - high_before
+            full = increment >= self.yardstick
+            if full:
+                self.yardstick = increment
+            if all_in and increment < self.big_blind:
+                self.sub_big_blind_all_in = True
+            half = not full and 2 * increment >= self.yardstick
+            self.raises.append(BookRaise(player, increment, full, half))
+        self.acted[player] = (high_after, len(self.raises))
+
+    def since(self, player: int) -> list[BookRaise]:
+        return self.raises[self.acted[player][1] :]
+
+    def rise_since(self, player: int, high: int) -> int:
+        return high - self.acted[player][0]
+
+    def reopened(self, player: int, high: int, mode: ReopenMode) -> bool:
+        """Whether re-opening lets ``player`` raise (RULES.md 4, each mode)."""
+        if player not in self.acted:
+            return True  # a player who has not acted on this street keeps every option
+        if mode is ReopenMode.TDA:
+            return self.rise_since(player, high) >= self.yardstick
+        if mode is ReopenMode.STRICT:
+            return any(r.full for r in self.since(player))
+        return any(r.full or r.half for r in self.since(player))
+
+
+def rules_split(amount: int, winners: Sequence[int], unit: int) -> list[tuple[int, int]]:
+    """RULES.md 5: equal shares in chip units, odd units one each from the first winner left
+    of the button (the lowest index), anything below one unit to that first winner too."""
+    ordered = sorted(winners)
+    units, loose = divmod(amount, unit)
+    each, odd = divmod(units, len(ordered))
+    return [
+        (w, each * unit + (unit if k < odd else 0) + (loose if k == 0 else 0))
+        for k, w in enumerate(ordered)
+    ]
+
+
+def _someone_can_answer(state: State, player: int) -> bool:
+    high = max(state.bets)
+    return any(
+        j != player and state.statuses[j] and state.stacks[j] + state.bets[j] > high
+        for j in range(state.player_count)
+    )
+
+
+def _lone_matched(state: State, player: int) -> bool:
+    """The only player with chips, nothing owed: RULES.md 3 runs the board out instead."""
+    return state.checking_or_calling_amount == 0 and not any(
+        j != player and state.statuses[j] and state.stacks[j] for j in range(state.player_count)
+    )
+
+
 # --- random hands -----------------------------------------------------------------------------
 
 
 def random_config(rng: random.Random) -> HandConfig:
-    n = rng.randint(2, 9)
+    n = rng.randint(2, 10)
     sb, bb = rng.choice(BLIND_PAIRS)
+    unit = rng.choice(CHIP_UNITS)
+    reopen = rng.choice(REOPEN_MODES)
     kind = rng.choice((AnteKind.NONE, AnteKind.PER_PLAYER, AnteKind.BIG_BLIND))
     if kind is AnteKind.PER_PLAYER:
         ante = rng.randint(1, bb)
@@ -241,21 +427,40 @@ def random_config(rng: random.Random) -> HandConfig:
     else:
         ante = 0
     if rng.random() < 0.25:
-        return HandConfig.standard(_ladder(rng, n, bb), sb, bb, ante_kind=kind, ante=ante)
-    stacks = []
-    for _ in range(n):
-        # Mostly short and medium stacks: all-ins, short all-ins and side pots need them.
-        tier = rng.random()
-        if tier < 0.12:
-            stack = rng.randint(1, bb + ante)
-        elif tier < 0.45:
-            stack = rng.randint(bb, 12 * bb)
-        elif tier < 0.8:
-            stack = rng.randint(12 * bb, 60 * bb)
-        else:
-            stack = rng.randint(60 * bb, 300 * bb)
-        stacks.append(stack)
-    return HandConfig.standard(stacks, sb, bb, ante_kind=kind, ante=ante)
+        stacks = _ladder(rng, n, bb)
+    else:
+        stacks = []
+        for _ in range(n):
+            # Mostly short and medium stacks: all-ins, short all-ins and side pots need them.
+            tier = rng.random()
+            if tier < 0.12:
+                stack = rng.randint(1, bb + ante)
+            elif tier < 0.45:
+                stack = rng.randint(bb, 12 * bb)
+            elif tier < 0.8:
+                stack = rng.randint(12 * bb, 60 * bb)
+            else:
+                stack = rng.randint(60 * bb, 300 * bb)
+            stacks.append(stack)
+    dead = [0] * n
+    if n >= 3 and kind is not AnteKind.PER_PLAYER and rng.random() < 0.1:
+        # A player coming back owing only the small blind posts it dead (engine.table).
+        j = rng.randrange(2, n)
+        dead[j] = sb
+        stacks[j] = max(stacks[j], sb + rng.randint(1, 12 * bb))
+    # Every amount is a whole number of chip units, as the table requires.
+    config = HandConfig.standard(
+        [s * unit for s in stacks],
+        sb * unit,
+        bb * unit,
+        ante_kind=kind,
+        ante=ante * unit,
+        chip_unit=unit,
+        reopen=reopen,
+    )
+    if any(dead):
+        config = dataclasses.replace(config, dead_blinds=tuple(d * unit for d in dead))
+    return config
 
 
 def _ladder(rng: random.Random, n: int, bb: int) -> list[int]:
@@ -280,10 +485,15 @@ def random_deck(rng: random.Random) -> tuple[OurCard, ...]:
     return tuple(deck)
 
 
-def choose_action(legal: Legal, rng: random.Random) -> Action:
-    """A random legal decision; never a fold when checking is free (PokerKit refuses it)."""
+def choose_action(
+    legal: Legal, rng: random.Random, chip_unit: int = 1, *, odd_inputs: bool = False
+) -> Action:
+    """A random legal decision; with ``odd_inputs``, now and then a timeout or a fold when
+    checking is free (a PokerKit replay outside the oracle cannot play those)."""
     i = legal.player
     r = rng.random()
+    if odd_inputs and r < 0.04:
+        return Action(ActionKind.TIMEOUT, i)
     if legal.can_raise and legal.min_raise_to == legal.max_raise_to:
         # Only an all-in is left, often a short one: shove more often to meet the re-open rules.
         aggressive = r < 0.6 if legal.to_call == 0 else 0.15 <= r < 0.75
@@ -297,21 +507,29 @@ def choose_action(legal: Legal, rng: random.Random) -> Action:
             amount = legal.max_raise_to
         else:
             amount = rng.randint(legal.min_raise_to, legal.max_raise_to)
+            amount = max(legal.min_raise_to, amount // chip_unit * chip_unit)
         return Action(ActionKind.BET if legal.is_bet else ActionKind.RAISE, i, amount)
     if legal.to_call == 0:
-        return Action(ActionKind.CHECK, i)
+        return Action(ActionKind.FOLD if odd_inputs and r > 0.98 else ActionKind.CHECK, i)
     if r < 0.2:
         return Action(ActionKind.FOLD, i)
     return Action(ActionKind.CALL, i)
 
 
-def apply_to_pokerkit(state: State, action: Action) -> None:
-    if action.kind is ActionKind.FOLD:
-        state.fold()
-    elif action.kind in (ActionKind.CHECK, ActionKind.CALL):
-        state.check_or_call()
-    else:
-        state.complete_bet_or_raise_to(action.amount)
+def choose_preselection(hand: Hand, rng: random.Random) -> Action | None:
+    """A pre-selected action the engine accepts, for a random player waiting for his turn."""
+    waiting = [
+        j
+        for j in range(hand.n)
+        if j != hand.to_act and not hand.folded[j] and not hand.all_in[j]
+    ]
+    if not waiting:
+        return None
+    player = rng.choice(waiting)
+    owed = hand.high_bet > hand.bets[player]
+    choices = [PreAction.FOLD, PreAction.CHECK_FOLD, PreAction.CALL_ANY, PreAction.NONE]
+    choices.append(PreAction.CALL if owed else PreAction.CHECK)
+    return Action(ActionKind.PRESELECT, player, pre=rng.choice(choices))
 
 
 # --- the comparison -----------------------------------------------------------------------
@@ -338,28 +556,42 @@ def _describe(hand: Hand, state: State, legal: Legal | None) -> str:
     return (
         f"ours(player, to_call, can_raise, min_to, max_to)={ours} pokerkit={pk} "
         f"street={hand.street.value} bets={hand.bets} stacks={hand.stacks} "
-        f"actions={[a.to_json() for a in hand.actions]}"
+        f"reopen={hand.config.reopen.value} actions={[a.to_json() for a in hand.actions]}"
     )
 
 
-def classify_raise_right(legal: Legal, state: State, big_blind: int) -> str | None:
+def classify_raise_right(
+    legal: Legal, state: State, book: StreetBook, mode: ReopenMode
+) -> str | None:
     """The named case behind a disagreement on the right to raise, or None if unexplained.
 
-    Every other condition of the right to raise is the same in both (he is not covered, someone
-    can still answer), so only the re-open rule can differ. Ours: a player who has acted may
-    raise if the high bet rose by a full raise (at least one big blind) since his last action.
-    PokerKit refuses if his call amount is below its completion amount (the same per-player
-    test whenever that amount equals our minimum increment, which it does once it reaches one
-    big blind) or if he has acted since the last full raise and the short all-ins since the last
-    full raise or completed sum add up to less.
+    Called once our answer is known to follow RULES.md 4 (:meth:`StreetBook.reopened`) and every
+    other condition of the right to raise (he is not covered, someone can still answer) holds in
+    both, so only PokerKit's re-open rule is left to explain the difference. PokerKit refuses if
+    his call amount is below its completion amount (its yardstick, the largest increment of the
+    street, starting at 0) or if he is in its set of players who acted since its last full raise
+    while its sum of short all-ins since then (restarted whenever it completes) is below it.
     """
+    i = legal.player
+    if i not in book.acted:
+        return None  # a player yet to act: PokerKit has no reason to refuse him, nor we
+    high = max(state.bets)
     completion = state.completion_betting_or_raising_amount
-    if legal.raise_closed:
-        # Only a yardstick below one big blind lets PokerKit re-open where we do not.
-        return CASE_SHORT_OPENING_ALLIN_REOPENS if completion < big_blind else None
+    since = book.since(i)
+    if not legal.can_raise:
+        # PokerKit re-opens where RULES.md does not.
+        if book.sub_big_blind_all_in and completion < book.big_blind:
+            return CASE_SHORT_OPENING_ALLIN_REOPENS
+        if mode is not ReopenMode.TDA and book.rise_since(i, high) >= book.yardstick:
+            return CASE_SHORT_ALLINS_ADDED_UP
+        return None
+    # RULES.md re-opens where PokerKit does not.
     shorts = state.consecutive_short_all_in_amounts
-    if legal.player in state.acted_player_indices and shorts and sum(shorts) < completion:
+    restarted = i in state.acted_player_indices and shorts and sum(shorts) < completion
+    if mode is ReopenMode.TDA and restarted and not any(r.full for r in since):
         return CASE_REOPEN_SUM_RESTARTS
+    if mode is ReopenMode.HALF and any(r.half for r in since) and not any(r.full for r in since):
+        return CASE_HALF_RAISE_REOPENS
     return None
 
 
@@ -390,12 +622,16 @@ def pokerkit_style_stacks(hand: Hand, *, merge: bool) -> list[int]:
     return stacks
 
 
+Played = tuple[int, ActionKind, int]  # (player, kind, chips put in or raise-to total)
+
+
 class Duel:
     """One hand played in both engines, compared before every decision.
 
-    Drive it with :meth:`decision` (compare, get our Legal) and :meth:`apply`; after the hand,
-    :meth:`finish` compares the stacks. A by-design difference stops the comparison and is kept
-    in :attr:`case`; from then on only our engine is played.
+    Drive it with :meth:`decision` (compare, get our Legal) and :meth:`apply` (any input:
+    decisions, timeouts, pre-selections, show requests); after the hand, :meth:`finish`
+    compares the stacks. A by-design difference stops the comparison and is kept in
+    :attr:`case`; from then on only our engine is played.
     """
 
     def __init__(self, config: HandConfig, deck: Sequence[OurCard], label: object = "-") -> None:
@@ -407,8 +643,14 @@ class Duel:
         self.normalised: list[str] = []
         self.decisions = 0
         self.state: State | None = None
-        if bba_short(config):
+        self.book = StreetBook(self._full_raise(0))
+        self._street: int | None = None
+        # Pending pre-selections as RULES.md 4 keeps them: player -> (choice, high bet then).
+        self.preselected: dict[int, tuple[PreAction, int]] = {}
+        self.case = unmodelled(config)
+        if self.case is None and bba_short(config):
             self.case = CASE_BBA_SHORT_BIG_BLIND
+        if self.case is not None:
             return
         self.state = pokerkit_state(config)
         deal_holes(self.state, self.deck, config.players)
@@ -417,32 +659,65 @@ class Duel:
         if pk_big_blind != config.big_blind_index and self.state.actor_index != hand.to_act:
             self.case = CASE_OPENER_AFTER_LARGEST_BLIND
 
+    def _full_raise(self, street_index: int | None) -> int:
+        """The smallest full raise of a street: the big blind, or pre-flop a straddle."""
+        straddle = self.config.straddle_index
+        if straddle is not None and street_index == 0:
+            return self.config.blinds[straddle]
+        return self.config.big_blind
+
     def _fail(self, what: str, legal: Legal | None) -> Mismatch:
         assert self.state is not None
         return Mismatch(f"seed={self.label}: {what}: " + _describe(self.hand, self.state, legal))
 
-    def decision(self) -> Legal | None:
-        """Our Legal for the next decision, after checking PokerKit agrees with it."""
-        legal = self.hand.legal()
-        state = self.state
-        if self.case is not None or state is None:
-            return legal
+    @property
+    def comparing(self) -> bool:
+        return self.case is None and self.state is not None
+
+    def _advance(self, state: State) -> None:
+        """Deal what PokerKit waits for, start a new book on a new street, and check for the
+        lone player PokerKit asks where RULES.md 3 runs the board out."""
         while True:
             deal_board(state, self.deck, self.config.players)
-            if legal is not None or state.actor_index is None:
-                break
-            if state.checking_or_calling_amount == 0 and not state.can_complete_bet_or_raise_to():
-                self.normalised.append(CASE_LONE_MATCHED_PLAYER_ASKED)
-                state.check_or_call()
-                continue
-            raise self._fail("PokerKit has an actor, we do not", legal)
+            if state.street_index != self._street:
+                self._street = state.street_index
+                self.book = StreetBook(self._full_raise(state.street_index))
+                self.preselected.clear()  # RULES.md 4: a pre-selection lasts one street
+            actor = state.actor_index
+            if actor is None or not _lone_matched(state, actor):
+                return
+            if state.can_complete_bet_or_raise_to():
+                raise self._fail("PokerKit lets the lone player bet", None)
+            self.normalised.append(CASE_LONE_MATCHED_PLAYER_ASKED)
+            state.check_or_call()
+
+    def decision(self) -> Legal | None:
+        """Our Legal for the next decision, after checking PokerKit and RULES.md agree with it."""
+        legal = self.hand.legal()
+        state = self.state
+        if not self.comparing or state is None:
+            return legal
+        self._advance(state)
         if legal is None:
+            if state.actor_index is not None:
+                raise self._fail("PokerKit has an actor, we do not", legal)
             return None
         self.decisions += 1
-        if state.actor_index != legal.player or state.checking_or_calling_amount != legal.to_call:
+        i = legal.player
+        if state.actor_index != i or state.checking_or_calling_amount != legal.to_call:
             raise self._fail("actor or call amount differs", legal)
+        high = max(state.bets)
+        basic = state.stacks[i] > legal.to_call and _someone_can_answer(state, i)
+        if legal.can_raise != (basic and self.book.reopened(i, high, self.config.reopen)):
+            raise self._fail("right to raise breaks RULES.md 4", legal)
+        if legal.raise_closed != (basic and not legal.can_raise):
+            raise self._fail("raise_closed is not 'refused only for re-opening'", legal)
         if state.can_complete_bet_or_raise_to() != legal.can_raise:
-            case = classify_raise_right(legal, state, self.config.big_blind)
+            case = (
+                classify_raise_right(legal, state, self.book, self.config.reopen)
+                if basic
+                else None
+            )
             if case is None:
                 raise self._fail("right to raise differs", legal)
             self.case = case
@@ -455,20 +730,127 @@ class Duel:
         return legal
 
     def apply(self, action: Action) -> None:
+        """Apply ``action`` to our engine (which may refuse it) and, resolved by RULES.md, to
+        PokerKit; the actions our engine carried out must be the ones PokerKit played."""
+        mark = len(self.hand.events)
         self.hand.apply(action)
-        if self.case is None and self.state is not None:
-            apply_to_pokerkit(self.state, action)
+        state = self.state
+        if action.kind is ActionKind.VOID:
+            self.case = self.case or UNMODELLED_VOID
+        if not self.comparing or state is None or action.kind is ActionKind.SHOW:
+            return
+        if action.kind is ActionKind.PRESELECT:
+            assert action.player is not None and action.pre is not None
+            if action.pre is PreAction.NONE:
+                self.preselected.pop(action.player, None)
+            else:
+                self.preselected[action.player] = (action.pre, max(state.bets))
+            return
+        assert action.player is not None
+        played: list[Played] = []
+        kind = action.kind
+        if kind is ActionKind.TIMEOUT:
+            # RULES.md 4 (TDA 29): a check when it is free, else a fold.
+            kind = ActionKind.CHECK if state.checking_or_calling_amount == 0 else ActionKind.FOLD
+        self._play(state, action.player, kind, action.amount, played)
+        self._run_preselections(state, played)
+        ours = [
+            (e.player, e.kind, e.amount)
+            for e in self.hand.events[mark:]
+            if isinstance(e, ActionTaken)
+        ]
+        if ours != played:
+            raise self._fail(f"actions carried out differ: ours={ours} expected={played}", None)
+
+    def _play(
+        self, state: State, player: int, kind: ActionKind, amount: int | None, played: list[Played]
+    ) -> None:
+        if state.actor_index != player:
+            raise self._fail(f"PokerKit's actor is {state.actor_index}, not {player}", None)
+        self.preselected.pop(player, None)  # acting drops his own pre-selection
+        high = max(state.bets)
+        stack, bet = state.stacks[player], state.bets[player]
+        if kind is ActionKind.ALL_IN:
+            if stack <= high - bet:
+                kind = ActionKind.CALL
+            else:
+                kind, amount = ActionKind.RAISE, stack + bet
+        if kind is ActionKind.FOLD and high == bet:
+            with warnings.catch_warnings():
+                # RULES.md 4 lets a player fold when he could check (a pre-selected fold, TDA
+                # 53); PokerKit allows it only outside tournament mode, and warns.
+                warnings.simplefilter("ignore")
+                state.mode = Mode.CASH_GAME
+                try:
+                    state.fold()
+                finally:
+                    state.mode = Mode.TOURNAMENT
+            played.append((player, ActionKind.FOLD, 0))
+            after = high
+        elif kind is ActionKind.FOLD:
+            state.fold()
+            played.append((player, ActionKind.FOLD, 0))
+            after = high
+        elif kind in (ActionKind.CHECK, ActionKind.CALL):
+            put = state.check_or_call().amount
+            played.append((player, ActionKind.CALL if put else ActionKind.CHECK, put))
+            after = high
+        else:
+            assert amount is not None
+            state.complete_bet_or_raise_to(amount)
+            played.append((player, ActionKind.BET if high == 0 else ActionKind.RAISE, amount))
+            after = amount
+        self.book.record(player, high, after, all_in=after == stack + bet and after > high)
+
+    def _run_preselections(self, state: State, played: list[Played]) -> None:
+        """Carry out the pre-selections whose turn has come (RULES.md 4, TDA 53)."""
+        while True:
+            self._advance(state)
+            i = state.actor_index
+            if i is None or i not in self.preselected:
+                return
+            pre, high_then = self.preselected.pop(i)
+            owed = state.checking_or_calling_amount
+            if pre is PreAction.FOLD:
+                kind = ActionKind.FOLD
+            elif pre is PreAction.CHECK_FOLD:
+                kind = ActionKind.CHECK if owed == 0 else ActionKind.FOLD
+            elif pre is PreAction.CALL_ANY:
+                kind = ActionKind.CALL
+            elif max(state.bets) != high_then:
+                return  # the bet changed since he chose: he decides again
+            else:
+                kind = ActionKind.CALL  # his check or call, on the bet he saw
+            self._play(state, i, kind, None, played)
 
     def finish(self) -> bool:
         """Compare the final stacks; False if a by-design case stopped the comparison earlier."""
         assert self.hand.is_over
         assert sum(self.hand.stacks) == sum(self.config.stacks), f"seed={self.label}: chips"
+        result = self.hand.result
+        assert result is not None
+        unit = self.config.chip_unit
+        for award in result.pots:
+            split = rules_split(award.amount, [p for p, _ in award.shares], unit)
+            if list(award.shares) != split:
+                raise Mismatch(
+                    f"seed={self.label}: pot {award.index} split {award.shares}, RULES.md 5 "
+                    f"gives {split}: actions={[a.to_json() for a in self.hand.actions]}"
+                )
         state = self.state
-        if self.case is not None or state is None:
+        if not self.comparing or state is None:
             return False
-        deal_board(state, self.deck, self.config.players)
+        self._advance(state)
         if state.status:
             raise self._fail("PokerKit hand not over", None)
+        if result.showdown:
+            # Every bet is matched or its excess handed back before a showdown, in both; so the
+            # pots hold the same chips (when all but one fold, PokerKit hands back the winner's
+            # whole last bet rather than its unmatched part: the stacks agree, the pots do not).
+            pushed = sum(sum(op.amounts) for op in state.operations if isinstance(op, ChipsPushing))
+            awarded = sum(award.amount for award in result.pots)
+            if pushed != awarded:
+                raise self._fail(f"pots hold {awarded}, PokerKit's {pushed}", None)
         per_pot = pokerkit_style_stacks(self.hand, merge=False)
         expected = pokerkit_style_stacks(self.hand, merge=True)
         if per_pot != self.hand.stacks:
@@ -483,6 +865,18 @@ class Duel:
             )
         return True
 
+    def features(self) -> list[str]:
+        """What this hand put to the test, for the summary."""
+        cfg = self.config
+        used = [f"reopen_{cfg.reopen.value}"]
+        if cfg.chip_unit > 1:
+            used.append("chip_unit_above_1")
+        if any(cfg.dead_blinds):
+            used.append("dead_blind")
+        autos = {e.auto for e in self.hand.events if isinstance(e, ActionTaken) and e.auto}
+        used.extend(f"auto_{auto}" for auto in sorted(autos))
+        return used
+
 
 def run_hand(seed: int, stats: DiffStats, config: HandConfig | None = None) -> Duel:
     """Play one random hand in both engines; raise Mismatch on an unexplained difference.
@@ -494,13 +888,20 @@ def run_hand(seed: int, stats: DiffStats, config: HandConfig | None = None) -> D
         config = random_config(rng)
     duel = Duel(config, random_deck(rng), label=seed)
     while (legal := duel.decision()) is not None:
-        duel.apply(choose_action(legal, rng))
+        if rng.random() < 0.12:
+            preselection = choose_preselection(duel.hand, rng)
+            if preselection is not None:
+                duel.apply(preselection)
+                continue
+        duel.apply(choose_action(legal, rng, config.chip_unit, odd_inputs=True))
     compared = duel.finish()
     stats.hands += 1
     stats.decisions += duel.decisions
     stats.hands_compared += compared
     for case in {*duel.normalised, *([duel.case] if duel.case else [])}:
         stats.count(case, seed)
+    if compared:
+        stats.features.update(duel.features())
     return duel
 
 
@@ -509,14 +910,20 @@ def run_many(first_seed: int, count: int, stats: DiffStats) -> None:
         run_hand(seed, stats)
 
 
+def fresh_seed() -> int:
+    return secrets.randbelow(10**9)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--hands", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first hand")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the first hand")
     args = parser.parse_args(argv)
+    first = fresh_seed() if args.seed is None else args.seed
+    print(f"first seed {first}", flush=True)
     stats = DiffStats()
     start = time.perf_counter()
-    run_many(args.seed, args.hands, stats)
+    run_many(first, args.hands, stats)
     elapsed = time.perf_counter() - start
     print(f"{stats.summary()} in {elapsed:.2f}s")
     for case, seeds in sorted(stats.case_seeds.items()):

@@ -1,10 +1,8 @@
-"""Cards: numbering, parsing and formatting, the shuffle, the deck commitment."""
+"""Cards: numbering, parsing and formatting, the shuffle (commitments: test_commitment.py)."""
 
 from __future__ import annotations
 
-import dataclasses
 import doctest
-import hashlib
 import random
 import secrets
 
@@ -18,8 +16,6 @@ from engine.cards import (
     RANKS,
     SUITS,
     Card,
-    DeckCommitment,
-    commit,
     format_card,
     format_cards,
     make_card,
@@ -30,7 +26,6 @@ from engine.cards import (
     rank_of,
     shuffled_deck,
     suit_of,
-    verify,
 )
 from engine.errors import EngineError
 
@@ -224,56 +219,3 @@ def test_shuffled_deck_uses_system_random(monkeypatch: pytest.MonkeyPatch) -> No
     expected = list(FULL_DECK)
     random.Random(7).shuffle(expected)
     assert deck == tuple(expected)
-
-
-# --- commitment ------------------------------------------------------------------------------
-
-
-def test_commitment_digest_is_the_documented_hash() -> None:
-    deck = shuffled_deck()
-    salt = bytes(range(32))
-    made = DeckCommitment.commit(deck, salt)
-    text = "".join(format_card(c) for c in deck)
-    assert made.salt_hex == salt.hex()
-    assert made.digest_hex == hashlib.sha256(salt + text.encode()).hexdigest()
-
-
-def test_commitment_verifies_the_same_deck() -> None:
-    deck = shuffled_deck()
-    made = DeckCommitment.commit(deck)
-    assert len(bytes.fromhex(made.salt_hex)) == 32
-    assert DeckCommitment.verify(deck, made.salt_hex, made.digest_hex)
-    assert DeckCommitment.verify(list(deck), made.salt_hex, made.digest_hex.upper())
-    assert made.matches(deck)
-    assert verify(deck, made.salt_hex, made.digest_hex)  # module-level aliases
-    assert commit(deck, bytes.fromhex(made.salt_hex)) == made
-
-
-def test_commitment_rejects_other_decks_and_forgeries() -> None:
-    deck = shuffled_deck()
-    made = DeckCommitment.commit(deck)
-    swapped = (deck[1], deck[0], *deck[2:])
-    other_salt = DeckCommitment.commit(deck)
-    assert other_salt.salt_hex != made.salt_hex  # a fresh random salt each time
-    assert not DeckCommitment.verify(swapped, made.salt_hex, made.digest_hex)
-    assert not DeckCommitment.verify(deck[:-1], made.salt_hex, made.digest_hex)
-    assert not DeckCommitment.verify(deck, other_salt.salt_hex, made.digest_hex)
-    assert not DeckCommitment.verify(deck, made.salt_hex, other_salt.digest_hex)
-    assert not DeckCommitment.verify(deck, "not hex", made.digest_hex)
-    assert not DeckCommitment.verify(deck, made.salt_hex, "")
-    assert not DeckCommitment.verify(deck, made.salt_hex, "é" * 64)
-    assert not DeckCommitment.verify((Card(99), *deck[1:]), made.salt_hex, made.digest_hex)
-    assert not made.matches(swapped)
-
-
-def test_commitment_is_frozen() -> None:
-    made = DeckCommitment.commit(FULL_DECK, b"salt")
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        made.digest_hex = "0" * 64  # type: ignore[misc]
-
-
-@given(st.permutations(FULL_DECK), st.binary(max_size=40))
-def test_commitment_round_trip(deck: list[Card], salt: bytes) -> None:
-    made = DeckCommitment.commit(deck, salt)
-    assert DeckCommitment.verify(deck, made.salt_hex, made.digest_hex)
-    assert not DeckCommitment.verify(deck[::-1], made.salt_hex, made.digest_hex)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import doctest
 import random
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations, islice, pairwise
@@ -530,14 +529,12 @@ def chunks(hands: Iterable[tuple[Card, ...]], size: int) -> Iterable[list[tuple[
 
 
 def test_all_five_card_hands_exact_category_counts() -> None:
-    started = time.perf_counter()
     by_value: Counter[int] = Counter()
     example: dict[int, tuple[Card, ...]] = {}
     for chunk in chunks(combinations(FULL_DECK, 5), 1 << 18):
         values = rank_values(chunk)
         by_value.update(values)
         example.update(zip(values, chunk, strict=True))
-    elapsed = time.perf_counter() - started
 
     assert by_value.total() == 2_598_960
     per_category: Counter[Category] = Counter()
@@ -554,5 +551,4 @@ def test_all_five_card_hands_exact_category_counts() -> None:
     # this checks the whole ordering of the 7,462 classes against the rules text.
     keys = [reference_key(example[value]) for value in range(MIN_VALUE, MAX_VALUE + 1)]
     assert all(k1 < k2 for k1, k2 in pairwise(keys))
-    # Generous bound: about 1 s here; it guards against the batch path silently going slow.
-    assert elapsed < 20, elapsed
+    # Its speed is bench.evaluator's business (ratios in one run), not a test's.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from engine.errors import EngineError
@@ -12,11 +14,13 @@ from engine.hand import (
     AnteKind,
     BetReturned,
     ForcedBet,
+    Hand,
     HandConfig,
     HandMucked,
     HandShown,
     PotAwarded,
     PreAction,
+    ReopenMode,
     Street,
     StreetDealt,
 )
@@ -391,3 +395,335 @@ def test_small_blind_equal_to_big_blind_is_still_the_small_blind() -> None:
     hand = rigged(cfg, [None] * 3, DRY)
     posts = [(e.player, e.kind) for e in hand.events if isinstance(e, ForcedBet)]
     assert posts == [(0, "small_blind"), (1, "big_blind")]
+
+
+# --- RULES 6, order of showing, on every street pattern ------------------------------------
+# Three players: index 0 is the small blind (first left of the button), 1 the big blind and 2
+# the button. Everyone sees the flop for 10; one player bets 20 on ``street`` and the others
+# call; every other decision is a check. Hands: 1 holds aces, 0 kings, 2 deuce-four (no pair on
+# this board), so 2 can never win and is mucked unless he must show first.
+
+
+def _play_to_showdown(bet_street: str | None, bettor: int) -> list[tuple[str, int]]:
+    cfg = HandConfig.standard((1000,) * 3, 5, 10)
+    hand = rigged(cfg, ["KsKh", "AsAh", "2c4d"], DRY)
+    if bet_street == "preflop":
+        # Pre-flop the bet is a raise to 30 by ``bettor``; the others call.
+        order = [2, 0, 1]
+        for p in order:
+            if p == bettor:
+                hand.raise_to(p, 30)
+            else:
+                hand.call(p) if hand.legal().to_call else hand.check(p)  # type: ignore[union-attr]
+        while hand.street is Street.PREFLOP:
+            p = hand.to_act
+            assert p is not None
+            hand.call(p)
+    else:
+        hand.call(2)
+        hand.call(0)
+        hand.check(1)
+    for street in ("flop", "turn", "river"):
+        assert hand.street.value == street
+        betting = bet_street == street
+        for p in (0, 1, 2):
+            if betting and p == bettor:
+                hand.bet(p, 20)
+            elif betting and hand.legal() is not None and hand.legal().to_call:  # type: ignore[union-attr]
+                hand.call(p)
+            else:
+                hand.check(p)
+        # Players before the bettor were asked again: they call.
+        while hand.street.value == street and hand.to_act is not None:
+            hand.call(hand.to_act)
+    assert hand.is_over
+    return _shows(hand)
+
+
+def _shows(hand: Hand) -> list[tuple[str, int]]:
+    return [
+        (type(e).__name__, e.player) for e in hand.events if isinstance(e, HandShown | HandMucked)
+    ]
+
+
+@pytest.mark.parametrize("bettor", [0, 1, 2])
+@pytest.mark.parametrize("bet_street", [None, "preflop", "flop", "turn"])
+def test_a_checked_river_shows_from_the_left_of_the_button(
+    bet_street: str | None, bettor: int
+) -> None:
+    """Whoever bet on an earlier street, a river checked through shows from seat left of the
+    button (the small blind here): his kings, then the aces; the deuce-four is mucked."""
+    shows = _play_to_showdown(bet_street, bettor)
+    assert shows == [("HandShown", 0), ("HandShown", 1), ("HandMucked", 2)]
+
+
+@pytest.mark.parametrize("bettor", [0, 1, 2])
+def test_a_river_bet_shows_first(bettor: int) -> None:
+    shows = _play_to_showdown("river", bettor)
+    first = shows[0]
+    assert first == ("HandShown", bettor)
+    # Then clockwise; a hand that cannot win any more is mucked, aces are always shown.
+    assert ("HandShown", 1) in shows
+    if bettor != 2:
+        assert ("HandMucked", 2) in shows
+
+
+def test_the_flop_bettor_does_not_show_first_after_checked_streets() -> None:
+    """The reported case: the button raises pre-flop, both blinds call; on the flop the button
+    bets and the big blind calls (the small blind folds); turn and river are checked. The big
+    blind shows first; the button shows only if he can win."""
+    cfg = HandConfig.standard((1000,) * 3, 5, 10)
+    hand = rigged(cfg, ["7c2d", "QsQh", "4c4h"], DRY)  # the big blind's queens beat fours
+    hand.raise_to(2, 30)
+    hand.call(0)
+    hand.call(1)
+    hand.check(0)
+    hand.check(1)
+    hand.bet(2, 20)
+    hand.fold(0)
+    hand.call(1)
+    for _ in range(2):
+        hand.check(1)
+        hand.check(2)
+    assert _shows(hand) == [("HandShown", 1), ("HandMucked", 2)]
+    assert hand.result is not None and hand.result.shown == (1,)
+
+
+def test_all_in_before_the_river_tables_every_hand_at_once() -> None:
+    cfg = HandConfig.standard((1000, 1000, 1000), 5, 10)
+    hand = rigged(cfg, ["KsKh", "AsAh", "2c4d"], DRY)
+    hand.call(2)
+    hand.call(0)
+    hand.check(1)
+    hand.bet(0, 990)  # all-in on the flop
+    hand.call(1)
+    hand.call(2)
+    kinds = [type(e).__name__ for e in hand.events]
+    turn = max(i for i, k in enumerate(kinds) if k == "StreetDealt")
+    shown = [i for i, k in enumerate(kinds) if k == "HandShown"]
+    # Every live hand is face up before the turn and river are dealt; nobody mucks.
+    assert len(shown) == 3 and "HandMucked" not in kinds
+    assert all(i < turn for i in shown)
+
+
+# --- dead money belongs to the main pot, not to a side pot (RULES 5) ------------------------
+# Each hand below has a main pot and a side pot with different winners, so chips put into the
+# wrong pot change who gets them.
+
+
+def test_dead_small_blind_goes_to_the_main_pot_beside_a_side_pot() -> None:
+    # Player 3 comes back owing the small blind and posts it dead (5). UTG is all-in for 40,
+    # player 3 raises to 100, the small blind folds, the big blind calls; then checked down.
+    cfg = HandConfig(
+        stacks=(1000, 1000, 40, 1000),
+        blinds=(5, 10, 0, 0),
+        antes=(0, 0, 0, 0),
+        big_blind=10,
+        big_blind_index=1,
+        dead_blinds=(0, 0, 0, 5),
+    )
+    hand = rigged(cfg, ["7c2d", "KsKh", "AsAh", "QsQh"], DRY)
+    hand.go_all_in(2)
+    hand.raise_to(3, 100)
+    hand.fold(0)
+    hand.call(1)
+    while hand.to_act is not None:
+        hand.check(hand.to_act)
+    awards = [(a.amount, a.eligible, a.shares) for a in hand.events if isinstance(a, PotAwarded)]
+    # Main: 5 (the folded small blind) + 3 x 40 + the dead 5; side: 2 x 60, which UTG's chips
+    # never reached.
+    assert awards == [(130, (1, 2, 3), ((2, 130),)), (120, (1, 3), ((1, 120),))]
+    assert hand.stacks == [995, 1020, 130, 895]
+
+
+def test_big_blind_ante_goes_to_the_main_pot_beside_a_side_pot() -> None:
+    # 5/10 with a big blind ante of 10. UTG is all-in for 50, the button raises to 200, the
+    # small blind folds, the big blind calls; then checked down.
+    cfg = HandConfig.standard(
+        (1000, 1000, 50, 1000), 5, 10, ante_kind=AnteKind.BIG_BLIND, ante=10
+    )
+    hand = rigged(cfg, ["7c2d", "KsKh", "AsAh", "QsQh"], DRY)
+    hand.go_all_in(2)
+    hand.raise_to(3, 200)
+    hand.fold(0)
+    hand.call(1)
+    while hand.to_act is not None:
+        hand.check(hand.to_act)
+    awards = [(a.amount, a.eligible, a.shares) for a in hand.events if isinstance(a, PotAwarded)]
+    # Main: 5 + 3 x 50 + the ante 10; side: 2 x 150.
+    assert awards == [(165, (1, 2, 3), ((2, 165),)), (300, (1, 3), ((1, 300),))]
+    assert hand.stacks == [995, 1090, 165, 800]
+
+
+def test_per_player_antes_are_layered_like_bets_beside_a_side_pot() -> None:
+    # Per-player antes of 10 count in each contribution: UTG, all-in for 30 with his ante,
+    # can win 4 x 10 of antes + what he matched, never the antes beyond.
+    cfg = HandConfig.standard(
+        (1000, 1000, 30, 1000), 5, 10, ante_kind=AnteKind.PER_PLAYER, ante=10
+    )
+    hand = rigged(cfg, ["7c2d", "KsKh", "AsAh", "QsQh"], DRY)
+    assert hand.all_in[2] is False and hand.bets[2] == 0
+    hand.go_all_in(2)  # 20 more after his ante
+    hand.raise_to(3, 100)
+    hand.fold(0)
+    hand.call(1)
+    while hand.to_act is not None:
+        hand.check(hand.to_act)
+    awards = [(a.amount, a.eligible, a.shares) for a in hand.events if isinstance(a, PotAwarded)]
+    # Contributions 15, 110, 30, 110: main 15 x 4 + 15 x 3 = 105, side 80 x 2 = 160.
+    assert awards == [(105, (1, 2, 3), ((2, 105),)), (160, (1, 3), ((1, 160),))]
+
+
+# --- re-opening the betting (RULES 4, beyond E9) --------------------------------------------
+# 5/10; index 0 small blind, 1 big blind, 2 UTG, then one player per stack in ``shoves``, then
+# the button. UTG raises to 30 (a full raise of 20), each of ``shoves`` goes all-in in turn,
+# the button calls, the blinds fold: the action is back on UTG, who acted at 30.
+
+
+def _after_shoves(mode: ReopenMode, shoves: Sequence[int]) -> Hand:
+    stacks = (1000, 1000, 1000, *shoves, 1000)
+    cfg = HandConfig.standard(stacks, 5, 10, reopen=mode)
+    hand = rigged(cfg, [None] * len(stacks), DRY)
+    hand.raise_to(2, 30)
+    for player in range(3, 3 + len(shoves)):
+        hand.go_all_in(player)
+    hand.call(len(stacks) - 1)
+    hand.fold(0)
+    hand.fold(1)
+    return hand
+
+
+def _reopened_for_utg(hand: Hand) -> bool:
+    legal = hand.legal()
+    assert legal is not None and legal.player == 2 and legal.to_call == max(hand.bets) - 30
+    assert legal.raise_closed is not legal.can_raise
+    if legal.can_raise:
+        # The minimum raise is still the last full raise (20), whatever re-opened it.
+        assert legal.min_raise_to == max(hand.bets) + 20
+    else:
+        with pytest.raises(EngineError) as err:
+            hand.raise_to(2, max(hand.bets) + 20)
+        assert err.value.code == "raise_not_reopened"
+    return legal.can_raise
+
+
+@pytest.mark.parametrize("mode", list(ReopenMode))
+def test_an_exact_minimum_raise_reopens_in_every_mode(mode: ReopenMode) -> None:
+    # An all-in to 50 raises by 20, exactly the last full raise: it is a full raise itself.
+    assert _reopened_for_utg(_after_shoves(mode, [50]))
+
+
+@pytest.mark.parametrize(
+    ("mode", "reopened"),
+    [(ReopenMode.TDA, False), (ReopenMode.STRICT, False), (ReopenMode.HALF, True)],
+)
+def test_one_chip_short_of_a_full_raise(mode: ReopenMode, reopened: bool) -> None:
+    # All-in to 49: 19, one chip short of 20. Only ``half`` (at least half a raise) re-opens.
+    assert _reopened_for_utg(_after_shoves(mode, [49])) is reopened
+
+
+@pytest.mark.parametrize(
+    ("mode", "shoves", "reopened"),
+    [
+        # Two short all-ins of 10 add up to exactly a full raise since UTG acted: tda re-opens,
+        # strict never adds them up, and each is half a raise for ``half``.
+        (ReopenMode.TDA, [40, 50], True),
+        (ReopenMode.STRICT, [40, 50], False),
+        (ReopenMode.HALF, [40, 50], True),
+        # 10 + 9: one chip short of a full raise in total.
+        (ReopenMode.TDA, [40, 49], False),
+        (ReopenMode.STRICT, [40, 49], False),
+        # Three of 7 (21 in all): tda adds them up; ``half`` does not, none is half a raise.
+        (ReopenMode.TDA, [37, 44, 51], True),
+        (ReopenMode.STRICT, [37, 44, 51], False),
+        (ReopenMode.HALF, [37, 44, 51], False),
+    ],
+)
+def test_short_all_ins_adding_up(mode: ReopenMode, shoves: list[int], reopened: bool) -> None:
+    assert _reopened_for_utg(_after_shoves(mode, shoves)) is reopened
+
+
+@pytest.mark.parametrize(
+    ("mode", "reopened"),
+    [(ReopenMode.TDA, False), (ReopenMode.STRICT, False), (ReopenMode.HALF, True)],
+)
+def test_half_a_raise_exactly(mode: ReopenMode, reopened: bool) -> None:
+    # All-in to 40: 10, exactly half the last full raise; 9 is less than half in every mode.
+    assert _reopened_for_utg(_after_shoves(mode, [40])) is reopened
+    assert not _reopened_for_utg(_after_shoves(mode, [39]))
+
+
+@pytest.mark.parametrize("mode", list(ReopenMode))
+def test_a_full_raise_after_short_all_ins_reopens_in_every_mode(mode: ReopenMode) -> None:
+    # 7, then a full raise of 25 (to 62): whatever came before, one full raise re-opens, and
+    # the minimum raise becomes 25.
+    hand = _after_shoves(mode, [37, 62])
+    legal = hand.legal()
+    assert legal is not None and legal.player == 2 and legal.can_raise
+    assert legal.min_raise_to == 62 + 25
+
+
+@pytest.mark.parametrize("mode", list(ReopenMode))
+def test_a_short_all_in_is_closed_to_whoever_acted_after_the_last_raise(mode: ReopenMode) -> None:
+    # UTG raises to 30, player 3 calls 30, player 4 is all-in to 40 (+10), the button calls,
+    # the blinds fold. UTG and player 3 both acted at 30; the +10 is half a raise: it re-opens
+    # for both under ``half`` only. A player who has not acted keeps every option: the button
+    # (first to act after the all-in) may raise in every mode.
+    stacks = (1000, 1000, 1000, 1000, 40, 1000)
+    cfg = HandConfig.standard(stacks, 5, 10, reopen=mode)
+    hand = rigged(cfg, [None] * 6, DRY)
+    hand.raise_to(2, 30)
+    hand.call(3)
+    hand.go_all_in(4)
+    legal = hand.legal()
+    assert legal is not None and legal.player == 5 and legal.can_raise
+    assert legal.min_raise_to == 60
+    hand.call(5)
+    hand.fold(0)
+    hand.fold(1)
+    for player in (2, 3):
+        legal = hand.legal()
+        assert legal is not None and legal.player == player and legal.to_call == 10
+        assert legal.can_raise is (mode is ReopenMode.HALF)
+        hand.call(player)
+    assert hand.street is Street.FLOP
+
+
+@pytest.mark.parametrize("mode", list(ReopenMode))
+def test_a_player_who_has_not_acted_on_this_street_keeps_every_option(mode: ReopenMode) -> None:
+    # Everyone limps for 10. On the flop the small blind bets 10 and the big blind is all-in to
+    # 15 (+5, short). Players 2 and 3 have not acted on the flop: each may call or raise (to 25),
+    # whatever they did pre-flop. Back on the small blind, who acted at 10: closed, except for
+    # ``half`` (5 is half a raise of 10).
+    cfg = HandConfig.standard((1000, 25, 1000, 1000), 5, 10, reopen=mode)
+    hand = rigged(cfg, [None] * 4, DRY)
+    hand.call(2)
+    hand.call(3)
+    hand.call(0)
+    hand.check(1)
+    assert hand.street is Street.FLOP
+    hand.bet(0, 10)
+    hand.go_all_in(1)
+    for player in (2, 3):
+        legal = hand.legal()
+        assert legal is not None and legal.player == player and legal.to_call == 15
+        assert legal.can_raise and legal.min_raise_to == 25
+        hand.call(player)
+    legal = hand.legal()
+    assert legal is not None and legal.player == 0 and legal.to_call == 5
+    assert legal.can_raise is (mode is ReopenMode.HALF)
+
+
+def test_an_unmatched_ante_goes_back_like_an_uncalled_bet() -> None:
+    # Heads-up, antes of 2: the button has 1 chip and is all-in from his ante. The big blind's
+    # 2 + 2 are matched by that 1 chip only; the other 3 nobody matched, so they go back to him
+    # and are never a pot of his own that he "wins" (RULES 5).
+    cfg = HandConfig.standard((36, 1), 1, 2, ante_kind=AnteKind.PER_PLAYER, ante=2)
+    hand = rigged(cfg, ["7c2d", "AsAh"], DRY)
+    assert hand.is_over
+    returned = [e for e in hand.events if isinstance(e, BetReturned)]
+    assert returned == [BetReturned(0, 3)]
+    awards = [(a.amount, a.eligible, a.shares) for a in hand.events if isinstance(a, PotAwarded)]
+    assert awards == [(2, (0, 1), ((1, 2),))]
+    assert hand.result is not None and hand.result.won == (0, 2)
+    assert hand.stacks == [35, 2]

@@ -135,19 +135,22 @@ def test_options_defaults_and_validation() -> None:
     assert TableOptions.from_json(json.loads(json.dumps(OPTIONS.to_json()))) == OPTIONS
     assert TableOptions(5, 10, seats=23).seats == 23
     bad = [
-        dict(small_blind=10, big_blind=5),
-        dict(small_blind=0, big_blind=10),
-        dict(small_blind=5, big_blind=10, seats=1),
-        dict(small_blind=5, big_blind=10, seats=24),
-        dict(small_blind=5, big_blind=10, ante=1),  # an ante needs an ante kind
-        dict(small_blind=5, big_blind=10, chip_unit=2),
-        dict(small_blind=5, big_blind=10, min_buy_in=500, max_buy_in=400),
-        dict(small_blind=True, big_blind=10),
+        (dict(small_blind=10, big_blind=5), "blinds_out_of_order"),
+        (dict(small_blind=0, big_blind=10), "bad_option"),
+        (dict(small_blind=5, big_blind=10, seats=1), "bad_option"),
+        (dict(small_blind=5, big_blind=10, seats=24), "bad_option"),
+        (dict(small_blind=5, big_blind=10, ante=1), "bad_option"),  # an ante needs a kind
+        (dict(small_blind=5, big_blind=10, chip_unit=2), "amount_not_multiple"),
+        (dict(small_blind=5, big_blind=10, min_buy_in=500, max_buy_in=400), "bad_option"),
+        (dict(small_blind=True, big_blind=10), "bad_option"),
+        # The derived maximum buy-in (100 big blinds) is checked like a given one.
+        (dict(small_blind=10**11, big_blind=10**11), "amount_too_large"),
+        (dict(small_blind=5, big_blind=10, max_buy_in=10**12 + 1), "amount_too_large"),
     ]
-    for kwargs in bad:
+    for kwargs, code in bad:
         with pytest.raises(EngineError) as err:
             TableOptions(**kwargs)  # type: ignore[arg-type]
-        assert err.value.code == "bad_option"
+        assert err.value.code == code, kwargs
 
 
 def test_join_rules() -> None:
@@ -724,7 +727,7 @@ def test_floor_changes_blinds_from_the_next_hand() -> None:
     fold_round(table)
     hand = deal(table)
     assert hand.config.big_blind == 50 and sorted(hand.config.blinds) == [0, 25, 50]
-    with pytest.raises(EngineError, match="bad_option"):
+    with pytest.raises(EngineError, match="blinds_out_of_order"):
         table.change_blinds(60, 50)
 
 

@@ -59,15 +59,18 @@ def first_seat(t: Tournament) -> int:
     return t.table.seats()[0].seat
 
 
-def fold_round(t: Tournament, now: float, button: int | None = None) -> list[TableEvent]:
-    if t.hand is None:
-        t.start_hand(FULL_DECK, now, button=button)
-    hand = t.hand
+def fold_round(
+    t: Tournament, now: float, button: int | None = None, table: int | None = None
+) -> list[TableEvent]:
+    at = t.tables[table] if table is not None else t.table
+    if at.hand is None:
+        t.start_hand(FULL_DECK, now, button=button, table=table)
+    hand = at.hand
     assert hand is not None
     while not hand.is_over:
         assert hand.to_act is not None
         hand.timeout(hand.to_act)
-    return t.finish_hand(now)
+    return t.finish_hand(now, table=table)
 
 
 def shootout(
@@ -76,16 +79,19 @@ def shootout(
     winner: PlayerId,
     shovers: Iterable[PlayerId],
     button: int | None = None,
+    table: int | None = None,
 ) -> list[TableEvent]:
     """A hand ``winner`` wins with aces: the shovers go all-in, he calls, the rest fold."""
-    plan = t.table.next_plan(button)
-    order = [t.table.seat(s).player_id for s in plan.seats]  # type: ignore[union-attr]
+    at = t.tables[table] if table is not None else t.table
+    plan = at.next_plan(button)
+    order = [at.seat(s).player_id for s in plan.seats]  # type: ignore[union-attr]
     losers = iter(LOSERS)
     holes = [parse_cards(WINNER if p == winner else next(losers)) for p in order]
-    t.start_hand(deck_from_cards(len(order), holes, parse_cards(BOARD)), now, button=button)
-    hand = t.hand
+    t.start_hand(deck_from_cards(len(order), holes, parse_cards(BOARD)), now, button=button,
+                 table=table)
+    hand = at.hand
     assert hand is not None
-    assert list(t.table.hand_players) == order
+    assert list(at.hand_players) == order
     all_in = set(shovers) | {winner}
     while not hand.is_over:
         legal = hand.legal()
@@ -102,7 +108,7 @@ def shootout(
             hand.fold(i)
         else:
             hand.check(i)
-    return t.finish_hand(now)
+    return t.finish_hand(now, table=table)
 
 
 def stacks(t: Tournament) -> dict[PlayerId, int]:
@@ -156,17 +162,23 @@ def test_payout_table_validation() -> None:
 
 
 def test_config_validation() -> None:
-    for kwargs in [
-        dict(levels=()),
-        dict(starting_stack=0),
-        dict(max_players=11, seats=11),  # one table for now
-        dict(levels=(BlindLevel(10, 20, 20), BlindLevel(20, 40, 0))),  # antes never go down
-        dict(ante_kind=AnteKind.NONE, levels=(BlindLevel(10, 20, 20),)),
-        dict(time_limit=0),
-        dict(chip_unit=25),
+    for kwargs, code in [
+        (dict(levels=()), "structure_empty"),
+        (dict(starting_stack=0), "bad_tournament"),
+        (dict(max_players=1001, seats=10), "bad_tournament"),
+        (dict(seats=11), "bad_tournament"),  # ten to a table at most
+        (dict(levels=(BlindLevel(10, 20, 20), BlindLevel(20, 40, 0))), "structure_ante_lower"),
+        (dict(levels=(BlindLevel(10, 20), BlindLevel(5, 10))), "structure_big_blind_lower"),
+        (dict(ante_kind=AnteKind.NONE, levels=(BlindLevel(10, 20, 20),)), "ante_without_kind"),
+        (dict(levels=(BlindLevel(10, 20, break_minutes=5),)), "structure_break_position"),
+        (dict(late_registration_level=4), "late_levels_too_many"),
+        (dict(time_limit=0), "bad_tournament"),
+        (dict(chip_unit=25), "structure_not_multiple"),
     ]:
-        with pytest.raises(EngineError, match="bad_tournament"):
+        with pytest.raises(EngineError, match=code):
             config(**kwargs)
+    # More players than seats play at several tables.
+    assert config(max_players=30, seats=9).tables_for(30) == 4
     with pytest.raises(EngineError, match="bad_tournament"):
         BlindLevel(20, 10)
     with pytest.raises(EngineError, match="bad_tournament"):
@@ -212,8 +224,9 @@ def test_seats_are_drawn_at_random() -> None:
             t.register(name, now=0)
         (start, *_) = t.start(now=0)
         assert isinstance(start, TournamentStarted)
-        assert {v.seat for v in t.table.seats()} == {s for s, _ in start.seats}
-        return start.seats
+        assert {v.seat for v in t.table.seats()} == {s for _, s, _ in start.seats}
+        assert {table for table, _, _ in start.seats} == {1} and start.tables == 1
+        return tuple((seat, player) for _, seat, player in start.seats)
 
     draws = [draw(seed) for seed in range(20)]
     assert draws[3] == draw(3)
@@ -246,7 +259,7 @@ def test_levels_advance_on_the_clock_from_the_next_hand() -> None:
     assert hand is not None and hand.config.big_blind == 20 and t.level == 1
     events = t.tick(now=601)  # the level changes during the hand
     (level,) = of_type(events, LevelStarted)
-    assert (level.level, level.big_blind, level.ante, level.from_hand) == (2, 40, 40, 2)
+    assert (level.level, level.big_blind, level.ante, level.from_hands) == (2, 40, 40, ((1, 2),))
     assert hand.config.big_blind == 20  # the hand in progress keeps its blinds
     assert t.tick(now=602) == []
     fold_round(t, now=610)
@@ -345,7 +358,7 @@ def test_time_limited_tournament_ends_after_the_hand_in_progress() -> None:
     assert hand is not None
     events = t.tick(now=601)
     assert [e.type for e in events] == ["level_started", "time_up"]
-    assert of_type(events, TimeUp)[0].hand_in_progress == t.table.hand_number
+    assert of_type(events, TimeUp)[0].hands_in_progress == ((1, t.table.hand_number),)
     assert not t.is_over  # the hand in progress is played out
     with pytest.raises(EngineError, match="hand_in_progress"):
         t.start_hand(FULL_DECK, now=602)

@@ -98,7 +98,7 @@ def tournaments(draw: st.DrawFn) -> tuple[TournamentConfig, int, int, int, float
         minutes = draw(st.sampled_from([0.5, 1, 2, 5, 10]))
         levels.append(BlindLevel(bb // 2, bb, ante, minutes=minutes))
     # A last level whose blinds swallow any stack ends a freeze-out in a bounded number of hands.
-    big = 4 * stack
+    big = max(4 * stack, levels[-1].big_blind)  # big blinds never go down
     ante = 0 if ante_kind is AnteKind.NONE else max(big, levels[-1].ante)
     levels.append(BlindLevel(big // 2, big, ante, minutes=1))
     start = draw(st.integers(2, 10))

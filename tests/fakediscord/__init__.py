@@ -27,6 +27,13 @@ Watching the bot (everything it posts, edits or deletes is an event; waits alway
     table.attachment("table.png").open_image()                           # PIL image
     fake.sync_calls; fake.command("poker"); fake.requests; fake.unhandled
     fake.rate_limit("POST", r"/channels/\d+/messages", retry_after=0.05)   # next send gets 429
+    message.pinged_user_ids                                   # who it notifies (allowed_mentions)
+
+Discord's limits are enforced (see ``state`` for message, embed, file and command checks and
+``rest`` for rate limits): 5 message writes per 5 s per channel and 50 bot-token requests per
+second by default; ``FakeDiscord(channel_rate=..., global_rate=...)`` or, live,
+``fake.set_rate_limits(channel_rate=(2, 1.0))`` change them, and ``fake.rate_limited`` lists
+the requests that were refused with 429.
 """
 
 from .interactions import InteractionCallback, InteractionHandle
@@ -45,12 +52,17 @@ from .models import (
     new_snowflake,
     snowflake_time,
 )
-from .server import ApiError, FakeDiscord, RecordedRequest, SyncCall
+from .rest import DISCORD_CHANNEL_RATE, DISCORD_GLOBAL_RATE, INTERACTION_TOKEN_LIFETIME
+from .server import FakeDiscord
+from .state import ApiError, FakeState, RecordedRequest, SyncCall
 
 __all__ = [
     "ADMINISTRATOR",
     "CHANNEL_DM",
+    "DISCORD_CHANNEL_RATE",
+    "DISCORD_GLOBAL_RATE",
     "EPHEMERAL",
+    "INTERACTION_TOKEN_LIFETIME",
     "LOADING",
     "ApiError",
     "FakeAttachment",
@@ -59,6 +71,7 @@ __all__ = [
     "FakeGuild",
     "FakeMessage",
     "FakeRole",
+    "FakeState",
     "FakeUser",
     "InteractionCallback",
     "InteractionHandle",

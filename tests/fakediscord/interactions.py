@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .models import (
+    ALL_PERMISSIONS,
     EPHEMERAL,
     FakeAttachment,
     FakeChannel,
@@ -18,7 +21,12 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from .server import FakeDiscord
+    from .state import FakeState
+
+# Interaction types (Discord API).
+INTERACTION_COMMAND = 2
+INTERACTION_COMPONENT = 3
+INTERACTION_MODAL = 5
 
 # Application command option types (Discord API).
 SUB_COMMAND = 1
@@ -91,7 +99,7 @@ class InteractionCallback:
 class InteractionHandle:
     """One interaction the fake pushed; await the bot's answers on it."""
 
-    fake: FakeDiscord
+    state: FakeState
     id: int
     token: str
     type: int
@@ -108,16 +116,20 @@ class InteractionHandle:
     modal: dict[str, Any] | None = None
     expired: bool = False
 
+    def age(self) -> float:
+        """Seconds since the interaction was created (Discord's deadlines count from then)."""
+        return time.time() - self.created_at
+
     async def response(self, timeout: float = 5.0) -> InteractionCallback:
         """The interaction callback, once the bot has sent it."""
-        return await self.fake.wait_for(
+        return await self.state.wait_for(
             lambda: self.callback, timeout=timeout, what=f"a response to interaction {self.id}"
         )
 
     @property
     def original(self) -> FakeMessage | None:
         """Current version of the original response (or of the component's message after 6/7)."""
-        return None if self.original_id is None else self.fake.messages.get(self.original_id)
+        return None if self.original_id is None else self.state.messages.get(self.original_id)
 
     async def wait_original(
         self, predicate: Callable[[FakeMessage], bool] | None = None, timeout: float = 5.0
@@ -132,7 +144,7 @@ class InteractionHandle:
                 return None
             return message
 
-        return await self.fake.wait_for(
+        return await self.state.wait_for(
             check, timeout=timeout, what=f"the original response of interaction {self.id}"
         )
 
@@ -142,19 +154,19 @@ class InteractionHandle:
         def check() -> FakeMessage | None:
             if len(self.followup_ids) <= index:
                 return None
-            return self.fake.messages[self.followup_ids[index]]
+            return self.state.messages[self.followup_ids[index]]
 
-        return await self.fake.wait_for(
+        return await self.state.wait_for(
             check, timeout=timeout, what=f"followup #{index} of interaction {self.id}"
         )
 
     @property
     def followups(self) -> list[FakeMessage]:
-        return [self.fake.messages[i] for i in self.followup_ids]
+        return [self.state.messages[i] for i in self.followup_ids]
 
 
 def _resolve_value(
-    fake: FakeDiscord,
+    state: FakeState,
     guild: FakeGuild | None,
     kind: int,
     value: Any,
@@ -166,7 +178,7 @@ def _resolve_value(
         and isinstance(value, FakeUser | int)
         and not isinstance(value, bool)
     ):
-        user = value if isinstance(value, FakeUser) else fake.users.get(int(value))
+        user = value if isinstance(value, FakeUser) else state.users.get(int(value))
         user_id = value.id if isinstance(value, FakeUser) else int(value)
         if user is not None:
             resolved.setdefault("users", {})[str(user.id)] = user.payload()
@@ -180,7 +192,7 @@ def _resolve_value(
         resolved.setdefault("roles", {})[str(value.id)] = value.payload()
         return str(value.id)
     if kind == CHANNEL and isinstance(value, FakeChannel):
-        entry = value.payload(permissions=guild.permissions_of(fake.bot_user) if guild else None)
+        entry = value.payload(permissions=guild.permissions_of(state.bot_user) if guild else None)
         resolved.setdefault("channels", {})[str(value.id)] = entry
         return str(value.id)
     if kind == ATTACHMENT and isinstance(value, FakeAttachment):
@@ -210,7 +222,7 @@ def _infer_type(value: Any) -> int:
 
 
 def build_command_data(
-    fake: FakeDiscord,
+    state: FakeState,
     *,
     name: str,
     command: Mapping[str, Any] | None,
@@ -253,13 +265,76 @@ def build_command_data(
             {
                 "name": option_name,
                 "type": kind,
-                "value": _resolve_value(fake, guild, kind, value, resolved),
+                "value": _resolve_value(state, guild, kind, value, resolved),
             }
         )
     container["options"] = built
     if resolved:
         data["resolved"] = resolved
     return data
+
+
+def build_interaction(
+    state: FakeState,
+    interaction_type: int,
+    user: FakeUser,
+    channel: FakeChannel,
+    data: dict[str, Any],
+    *,
+    created: float,
+    message: FakeMessage | None = None,
+    locale: str | None = None,
+    permissions: int | None = None,
+) -> InteractionHandle:
+    """An INTERACTION_CREATE payload as Discord sends it, wrapped in the handle tests await."""
+    interaction_id = new_snowflake(created)
+    token = f"itok.{interaction_id}.{secrets.token_urlsafe(16)}"
+    guild = state.guild_of(channel)
+    if guild is not None:
+        user_permissions = guild.permissions_of(user) if permissions is None else permissions
+    else:
+        user_permissions = ALL_PERMISSIONS if permissions is None else permissions
+    payload: dict[str, Any] = {
+        "id": str(interaction_id),
+        "application_id": str(state.application_id),
+        "type": interaction_type,
+        "data": data,
+        "token": token,
+        "version": 1,
+        "channel_id": str(channel.id),
+        "channel": channel.payload(permissions=user_permissions),
+        "locale": locale if locale is not None else user.locale,
+        "app_permissions": str(channel.app_permissions),
+        "entitlements": [],
+        # discord.py reads this key unconditionally.
+        "attachment_size_limit": state.attachment_size_limit,
+    }
+    if guild is not None:
+        payload["guild_id"] = str(guild.id)
+        payload["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
+        payload["guild_locale"] = guild.locale
+        payload["member"] = guild.member_payload(user, permissions=user_permissions)
+        payload["authorizing_integration_owners"] = {"0": str(guild.id)}
+        payload["context"] = 0
+    else:
+        payload["user"] = user.payload()
+        payload["authorizing_integration_owners"] = {"0": "0"}
+        payload["context"] = 1
+    if message is not None:
+        payload["message"] = message.payload()
+    return InteractionHandle(
+        state=state,
+        id=interaction_id,
+        token=token,
+        type=interaction_type,
+        user=user,
+        channel=channel,
+        guild=guild,
+        data=data,
+        payload=payload,
+        created_at=created,
+        message=None if message is None else message.id,
+    )
 
 
 def _submitted(

@@ -10,6 +10,7 @@ import dataclasses
 import datetime as dt
 import io
 import itertools
+import re
 import threading
 import time
 from collections.abc import Sequence
@@ -45,6 +46,12 @@ MEMBER_PERMISSIONS = (
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+SILENT = 1 << 12  # SUPPRESS_NOTIFICATIONS
+IS_COMPONENTS_V2 = 1 << 15
+
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+ROLE_MENTION = re.compile(r"<@&(\d+)>")
+EVERYONE_MENTION = re.compile(r"@(?:everyone|here)\b")
 
 CHANNEL_TEXT = 0
 CHANNEL_DM = 1
@@ -392,10 +399,74 @@ class FakeMessage:
     interaction_user: FakeUser | None = None
     visible_to: int | None = None
     version: int = 0
+    # The allowed_mentions that governed this version's mentions (None: none was sent). An
+    # edit that leaves the content alone keeps the previous version's; one that changes it
+    # is parsed again with its own, or with the defaults when it sent none.
+    allowed_mentions: dict[str, Any] | None = None
 
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
+
+    @property
+    def mention_text(self) -> str:
+        """The text Discord parses mentions from: the content, or with components v2 the
+        text displays (embeds never mention anyone)."""
+        if not self.flags & IS_COMPONENTS_V2:
+            return self.content
+        texts = [str(c.get("content", "")) for c in self.walk_components() if c.get("type") == 10]
+        return "\n".join(texts)
+
+    def _allows(self, kind: str) -> bool:
+        """Whether every mention of ``kind`` in the text counts (``parse``, or the default)."""
+        allowed = self.allowed_mentions
+        if allowed is None:
+            # Without allowed_mentions Discord parses everything, except in interaction
+            # responses and followups, where only users are parsed by default.
+            return kind == "users" or self.interaction_id is None
+        return kind in (allowed.get("parse") or [])
+
+    def _listed(self, kind: str) -> set[int]:
+        allowed = self.allowed_mentions or {}
+        return {int(item) for item in allowed.get(kind) or []}
+
+    @property
+    def mentioned_user_ids(self) -> frozenset[int]:
+        """Users this version mentions (Discord's ``mentions``): with no ``allowed_mentions``
+        every ``<@id>``/``<@!id>`` in the text; with one, all of them if ``parse`` has
+        "users", else those of its ``users`` list that the text mentions."""
+        found = {int(user) for user in USER_MENTION.findall(self.mention_text)}
+        return frozenset(found if self._allows("users") else found & self._listed("users"))
+
+    @property
+    def mentioned_role_ids(self) -> frozenset[int]:
+        found = {int(role) for role in ROLE_MENTION.findall(self.mention_text)}
+        return frozenset(found if self._allows("roles") else found & self._listed("roles"))
+
+    @property
+    def mentions_everyone(self) -> bool:
+        return bool(EVERYONE_MENTION.search(self.mention_text)) and self._allows("everyone")
+
+    @property
+    def notifies(self) -> bool:
+        """Whether this version sends its mentions a notification: only a message as created
+        does (an edit, including the followup that fills in a deferred reply, highlights but
+        never notifies); an ephemeral message or one sent with SUPPRESS_NOTIFICATIONS never
+        does."""
+        return not (self.edited_at is not None or self.ephemeral or self.flags & SILENT)
+
+    @property
+    def pinged_user_ids(self) -> frozenset[int]:
+        """Users this version pings: its mentioned users, if it notifies at all."""
+        return self.mentioned_user_ids if self.notifies else frozenset()
+
+    @property
+    def pinged_role_ids(self) -> frozenset[int]:
+        return self.mentioned_role_ids if self.notifies else frozenset()
+
+    @property
+    def pings_everyone(self) -> bool:
+        return self.mentions_everyone and self.notifies
 
     @property
     def loading(self) -> bool:
@@ -444,9 +515,9 @@ class FakeMessage:
             "timestamp": iso_timestamp(self.created_at),
             "edited_timestamp": None if self.edited_at is None else iso_timestamp(self.edited_at),
             "tts": False,
-            "mention_everyone": False,
+            "mention_everyone": self.mentions_everyone,
             "mentions": [],
-            "mention_roles": [],
+            "mention_roles": [str(role) for role in sorted(self.mentioned_role_ids)],
             "attachments": [a.payload() for a in self.attachments],
             "embeds": list(self.embeds),
             "components": list(self.components),

@@ -76,7 +76,7 @@ def test_suits_are_shapes_without_any_font() -> None:
 
 def test_committed_palettes_match_the_art() -> None:
     # The bot loads these instead of sampling tables at start-up; stale ones would band colours.
-    from bot.render.encode import build_palettes, palette_file
+    from bot.render.palettes import build_palettes, palette_file
 
     for name, raw in build_palettes().items():
         assert palette_file(name).read_bytes() == raw, f"run python -m bot.render cards ({name})"

@@ -26,6 +26,13 @@ def test_sample_writes_images_that_open(tmp_path: Path) -> None:
         "deck_classic.png": None,
         "deck_four_color.png": None,
         "names_scripts.png": None,
+        "tournament_registering.png": None,
+        "tournament_running.png": None,
+        "tournament_finished.png": None,
+        "chart_session_stacks.png": None,
+        "chart_session_26_players_3000_hands.png": None,
+        "chart_net_over_time.png": None,
+        "chart_empty.png": None,
     }
     for name, size in expected.items():
         with Image.open(tmp_path / name) as img:
@@ -35,6 +42,8 @@ def test_sample_writes_images_that_open(tmp_path: Path) -> None:
                 assert (tmp_path / name).stat().st_size <= 100 * 1024
     alt = (tmp_path / "alt_text.txt").read_text(encoding="utf-8")
     assert "Eitan to act." in alt
+    assert "Tournament Friday Night Deepstack. Level 7" in alt
+    assert "Line chart: Alice: net chips." in alt
 
 
 def test_cards_cli_is_deterministic(tmp_path: Path) -> None:

@@ -60,6 +60,8 @@ SEAT_CASES: dict[str, list[tuple[int, object, str | None]]] = {
     "is_winner": [(5, True, None), (0, False, None)],
     "best_five": [(0, ("Ah", "Ks", "Qd", "Jd"), None)],
     "hand_name": [(5, "Two pair, nines and fours", "Two pair, nines and fours")],
+    # The badge's words: drawn, while the alt text keeps the whole name.
+    "hand_label": [(5, "Nines and fours", None), (0, "Ace-high straight", None)],
 }
 
 TABLE_CASES: dict[str, list[tuple[object, str | None]]] = {
@@ -166,10 +168,11 @@ def test_alt_text_never_names_hidden_cards() -> None:
     ("hand_name", "Two pair, aces and kings", "Two pair, aces and kings"),
     ("caption", "#lounge · Hand #9", "#lounge · Hand #9"),
     ("deck", DeckStyle.FOUR_COLOR, None),
+    ("hand_label", "Aces and kings", None),
 ])
 def test_hole_card_fields(field: str, value: object, said: str | None) -> None:
     assert {f.name for f in dataclasses.fields(HoleCardsView)} == {
-        "cards", "hand_name", "caption", "deck"}
+        "cards", "hand_name", "caption", "deck", "hand_label"}
     base = HoleCardsView(cards=("As", "Kd"), hand_name="High card, ace", caption="#t · Hand #1")
     changed = dataclasses.replace(base, **{field: value})  # type: ignore[arg-type]
     assert ImageChops.difference(draw_hole_cards(base), draw_hole_cards(changed)).getbbox() \

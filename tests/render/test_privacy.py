@@ -13,9 +13,9 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.render import assets, render_table, samples
-from bot.render.encode import table_palette
 from bot.render.layout import SEAT_CARD, Box, table_layout
 from bot.render.model import DeckStyle, SeatState, SeatView, TableView
+from bot.render.palettes import table_palette
 from bot.render.table import _background, draw_table
 
 from .conftest import replace_seat

@@ -1,8 +1,8 @@
-"""Fixtures for the storage tests: a migrated database file with one registered guild."""
+"""Fixtures for the storage tests: a migrated database with one registered guild, on each
+backend (an SQLite file, and a fresh database on the test PostgreSQL server)."""
 
 from __future__ import annotations
 
-import secrets
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Database, economy, hands, invariant, tables
-from bot.storage.hands import HandSeat, commitment_digest
+from bot.storage.hands import HandSeat
+from engine.cards import check_deck
+from engine.commitment import DeckCommitment
+from tests.pgserver import PostgresServer
 
 GUILD = 1_000_000_001
 HOST = 500
@@ -18,13 +21,42 @@ USERS = (101, 102, 103, 104)
 CHANNEL = 9_000
 
 
+BACKENDS = ("sqlite", "postgresql")
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
+    """The SQLite file (for the tests about SQLite itself)."""
     return tmp_path / "data" / "poker.db"
 
 
+@pytest.fixture(params=BACKENDS)
+async def db_url(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[str]:
+    """A database URL on each backend: the storage tests run against both."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{db_path}"
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    url = await server.create_database()
+    try:
+        yield url
+    finally:
+        await server.drop_database(url)
+
+
 @pytest.fixture
-async def db(db_path: Path) -> AsyncIterator[Database]:
+async def db(db_url: str) -> AsyncIterator[Database]:
+    database = await Database.open(db_url)
+    await economy.ensure_guild(database, GUILD, now=1_000)
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+@pytest.fixture
+async def sqlite_db(db_path: Path) -> AsyncIterator[Database]:
+    """The database as an SQLite file (for the tests about SQLite itself)."""
     database = await Database.open(f"sqlite:///{db_path}")
     await economy.ensure_guild(database, GUILD, now=1_000)
     try:
@@ -33,8 +65,8 @@ async def db(db_path: Path) -> AsyncIterator[Database]:
         await database.close()
 
 
-def snapshot(path: Path) -> dict[str, object]:
-    """Every row of every table plus the schema version, read from the file as committed."""
+def file_snapshot(path: Path) -> dict[str, object]:
+    """Every row of every table of an SQLite file, its schema and its version, as committed."""
     conn = sqlite3.connect(path)
     try:
         names = [
@@ -54,6 +86,22 @@ def snapshot(path: Path) -> dict[str, object]:
         return state
     finally:
         conn.close()
+
+
+async def snapshot(db: Database) -> dict[str, object]:
+    """Every row of every table plus the schema version, as committed."""
+    state: dict[str, object] = {}
+    for name in await db.table_names():
+        rows = await db.fetchall(f'SELECT * FROM "{name}"')
+        state[name] = sorted((tuple(row) for row in rows), key=repr)
+    state["schema_version"] = await db.schema_version()
+    return state
+
+
+async def tamper(db: Database, sql: str, params: Sequence[object] = ()) -> None:
+    """Change the database behind storage's back (what a bug or a hand-edit would do)."""
+    async with db.write() as tx:
+        await tx.execute(sql, params)
 
 
 async def assert_invariant(db: Database) -> None:
@@ -77,9 +125,8 @@ async def make_table(
 
 
 def deck_and_commitment(deck: Sequence[int] | None = None) -> dict[str, object]:
-    cards = list(range(52)) if deck is None else list(deck)
-    salt = secrets.token_hex(16)
-    return {"deck": cards, "deck_salt": salt, "deck_digest": commitment_digest(cards, salt)}
+    cards = check_deck(range(52) if deck is None else deck)
+    return {"deck": cards, "commitment": DeckCommitment.commit(cards)}
 
 
 async def start_simple_hand(

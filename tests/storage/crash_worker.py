@@ -1,7 +1,7 @@
 """A stand-in bot for the SIGKILL test: streams chip moves and hand actions into a database
 and prints an acknowledgement after each commit, until it is killed.
 
-``python tests/storage/crash_worker.py DB_PATH SEED``
+``python tests/storage/crash_worker.py DATABASE_URL SEED`` (a bare path means an SQLite file)
 
 Lines on stdout, each written only after the transaction it names has committed:
 
@@ -21,7 +21,9 @@ import random
 import sys
 
 from bot.storage import Database, StorageError, economy, hands, tables
-from bot.storage.hands import HandSeat, PlayerResult, StoredHand, commitment_digest
+from bot.storage.hands import HandSeat, PlayerResult, StoredHand
+from engine.cards import check_deck
+from engine.commitment import DeckCommitment
 
 GUILD = 42
 CHANNEL = 4242
@@ -71,16 +73,16 @@ async def start(db: Database, table_id: int, rng: random.Random) -> None:
     if len(ready) < 2:
         return
     chosen = rng.sample(ready, rng.randint(2, min(4, len(ready))))
-    deck = list(range(52))
-    rng.shuffle(deck)
-    salt = rng.randbytes(16).hex()
+    order = list(range(52))
+    rng.shuffle(order)
+    deck = check_deck(order)
+    commitment = DeckCommitment.commit(deck, rng.randbytes(32))
     hand_id = await hands.start_hand(
         db,
         table_id,
         config={"stacks": [s.stack for s in chosen]},
         deck=deck,
-        deck_salt=salt,
-        deck_digest=commitment_digest(deck, salt),
+        commitment=commitment,
         players=[HandSeat(i, s.seat_no, s.user_id, s.stack) for i, s in enumerate(chosen)],
     )
     ack("hand", hand_id, "running")
@@ -123,7 +125,7 @@ async def step(db: Database, table_id: int, rng: random.Random) -> None:
 
 async def main(path: str, seed: int) -> None:
     rng = random.Random(seed)
-    db = await Database.open(f"sqlite:///{path}")
+    db = await Database.open(path if "://" in path else f"sqlite:///{path}")
     await economy.ensure_guild(db, GUILD)
     table = await tables.table_in_channel(db, CHANNEL)
     if table is None:

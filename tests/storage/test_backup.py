@@ -13,15 +13,15 @@ from bot.storage import Database, StorageError, backup, economy, invariant
 from .conftest import GUILD, HOST
 
 
-async def test_backup_while_writing(db: Database, db_path: Path, tmp_path: Path) -> None:
+async def test_backup_while_writing(sqlite_db: Database, db_path: Path, tmp_path: Path) -> None:
     for user in range(10):
-        await economy.open_wallet(db, GUILD, 100 + user)
+        await economy.open_wallet(sqlite_db, GUILD, 100 + user)
     stop = asyncio.Event()
 
     async def writer() -> int:
         done = 0
         while not stop.is_set():
-            await economy.transfer(db, GUILD, 100 + done % 10, 100 + (done + 1) % 10, 1)
+            await economy.transfer(sqlite_db, GUILD, 100 + done % 10, 100 + (done + 1) % 10, 1)
             done += 1
         return done
 
@@ -47,17 +47,19 @@ async def test_backup_while_writing(db: Database, db_path: Path, tmp_path: Path)
         await copy.close()
 
 
-async def test_backup_replaces_an_old_copy(db: Database, db_path: Path, tmp_path: Path) -> None:
+async def test_backup_replaces_an_old_copy(
+    sqlite_db: Database, db_path: Path, tmp_path: Path
+) -> None:
     dest = tmp_path / "copy.db"
     dest.write_bytes(b"old junk")
-    await economy.grant(db, GUILD, 5, 42, actor_id=HOST)
+    await economy.grant(sqlite_db, GUILD, 5, 42, actor_id=HOST)
     await backup(str(db_path), str(dest))
     conn = sqlite3.connect(dest)
     assert conn.execute("SELECT balance FROM wallets WHERE user_id = 5").fetchone()[0] == 10_042
     conn.close()
 
 
-async def test_backup_refusals(db: Database, db_path: Path, tmp_path: Path) -> None:
+async def test_backup_refusals(sqlite_db: Database, db_path: Path, tmp_path: Path) -> None:
     cases = [
         ((f"sqlite:///{tmp_path / 'missing.db'}", str(tmp_path / "x.db")), "database_missing"),
         ((f"sqlite:///{db_path}", str(db_path)), "bad_backup_path"),

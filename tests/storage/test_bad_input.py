@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
-from bot.storage import MAX_AMOUNT, Database, StorageError, economy, stats, tables
+from bot.storage import Database, StorageError, economy, stats, tables
 from bot.storage.hands import append_action, record_hand_result, void_hand
+from engine.limits import MAX_CHIPS
 
 from .conftest import CHANNEL, GUILD, HOST, make_table, snapshot, start_simple_hand
 
@@ -56,7 +56,7 @@ CASES: list[tuple[str, Case, str]] = [
     ),
     (
         "huge amount",
-        lambda w: economy.grant(w.db, GUILD, 104, MAX_AMOUNT + 1, actor_id=HOST),
+        lambda w: economy.grant(w.db, GUILD, 104, MAX_CHIPS + 1, actor_id=HOST),
         "amount_too_large",
     ),
     ("float amount", lambda w: economy.transfer(w.db, GUILD, 104, 105, 10.0), "bad_amount"),  # type: ignore[arg-type]
@@ -117,7 +117,7 @@ CASES: list[tuple[str, Case, str]] = [
     ),
     (
         "huge daily",
-        lambda w: economy.update_settings(w.db, GUILD, daily_amount=MAX_AMOUNT + 1),
+        lambda w: economy.update_settings(w.db, GUILD, daily_amount=MAX_CHIPS + 1),
         "bad_setting",
     ),
     (
@@ -160,12 +160,12 @@ CASES: list[tuple[str, Case, str]] = [
     (
         "buy-in seat out of range",
         lambda w: tables.buy_in(w.db, w.table_id, 104, 100, seat_no=11),
-        "seat_out_of_range",
+        "bad_seat",
     ),
     (
         "buy-in seat zero",
         lambda w: tables.buy_in(w.db, w.table_id, 104, 100, seat_no=0),
-        "seat_out_of_range",
+        "bad_seat",
     ),
     (
         "buy-in closed table",
@@ -201,7 +201,7 @@ CASES: list[tuple[str, Case, str]] = [
         lambda w: tables.create_table(
             w.db, GUILD, 6, HOST, config={}, min_buy_in=15, max_buy_in=100, chip_unit=10
         ),
-        "buy_in_not_multiple",
+        "amount_not_multiple",
     ),
     (
         "config not JSON",
@@ -249,10 +249,10 @@ async def _result_creating_chips(w: World) -> object:
 
 @pytest.mark.parametrize(("name", "case", "code"), CASES, ids=[c[0] for c in CASES])
 async def test_bad_input_changes_nothing(
-    world: World, db_path: Path, name: str, case: Case, code: str
+    world: World, name: str, case: Case, code: str
 ) -> None:
-    before = snapshot(db_path)
+    before = await snapshot(world.db)
     with pytest.raises(StorageError) as info:
         await case(world)
     assert info.value.code == code, (name, info.value)
-    assert snapshot(db_path) == before
+    assert await snapshot(world.db) == before

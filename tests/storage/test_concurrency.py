@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 
 from bot.storage import Database, StorageError, economy, tables
 
@@ -72,11 +71,11 @@ async def test_random_amounts_never_overdraw(db: Database) -> None:
     await assert_invariant(db)
 
 
-async def test_two_connections_on_one_file(db: Database, db_path: Path) -> None:
+async def test_two_connections_on_one_database(db: Database, db_url: str) -> None:
     """Two Database objects (as two processes would) racing on the same wallet."""
     await economy.update_settings(db, GUILD, starting_balance=2_000)
     await economy.open_wallet(db, GUILD, SOURCE)
-    other = await Database.open(f"sqlite:///{db_path}")
+    other = await Database.open(db_url)
     try:
         table_ids = await _tables(db, 100)
         outcomes = await asyncio.gather(

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.settings import DEFAULT_DATABASE_URL, Settings
 from bot.storage import Database, StorageError, parse_database_url
-from bot.storage.db import DEFAULT_DATABASE_URL, split_statements
 from bot.storage.migrations import Migration, load_migrations
+from bot.storage.sqlite import split_statements
 
-from .conftest import snapshot
+from .conftest import file_snapshot
 
 
 @pytest.mark.parametrize(
@@ -41,12 +42,10 @@ def test_default_url_is_data_poker_db() -> None:
     assert parse_database_url(DEFAULT_DATABASE_URL) == "./data/poker.db"
 
 
-async def test_database_url_from_environment(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_the_database_url_setting_opens_that_file(tmp_path: Path) -> None:
     target = tmp_path / "nested" / "env.db"
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{target}")
-    db = await Database.open()
+    settings = Settings.from_env({"DATABASE_URL": f"sqlite:///{target}"}, require_token=False)
+    db = await Database.open(settings.database_url)
     await db.close()
     assert target.is_file()
 
@@ -67,22 +66,23 @@ async def test_wal_mode_and_pragmas(db_path: Path) -> None:
 async def test_migrations_recorded_and_never_reapplied(db_path: Path) -> None:
     migrations = load_migrations()
     db = await Database.open(f"sqlite:///{db_path}")
-    assert await db.schema_version() == len(migrations)
+    assert await db.schema_version() == migrations[-1].version
     rows = await db.fetchall("SELECT version, name FROM schema_migrations ORDER BY version")
     assert [(r[0], r[1]) for r in rows] == [(m.version, m.name) for m in migrations]
     await db.close()
-    before = snapshot(db_path)
+    before = file_snapshot(db_path)
     # Reopening applies nothing: same rows, same schema, same version.
     db = await Database.open(f"sqlite:///{db_path}")
     await db.close()
-    assert snapshot(db_path) == before
+    assert file_snapshot(db_path) == before
 
 
 async def test_new_migration_applied_in_order(db_path: Path) -> None:
     base = list(load_migrations())
     db = await Database.open(f"sqlite:///{db_path}", migrations=base)
     await db.close()
-    extra = Migration(len(base) + 1, "add_notes", "CREATE TABLE notes (id INTEGER PRIMARY KEY);")
+    extra = Migration(base[-1].version + 1, "add_notes",
+                      "CREATE TABLE notes (id INTEGER PRIMARY KEY);")
     db = await Database.open(f"sqlite:///{db_path}", migrations=[*base, extra])
     try:
         assert await db.schema_version() == extra.version
@@ -95,10 +95,10 @@ async def test_failed_migration_leaves_file_as_it_was(db_path: Path) -> None:
     base = list(load_migrations())
     db = await Database.open(f"sqlite:///{db_path}", migrations=base)
     await db.close()
-    before = snapshot(db_path)
+    before = file_snapshot(db_path)
     # The first statement succeeds, the second fails: the first must be undone too.
     broken = Migration(
-        len(base) + 1,
+        base[-1].version + 1,
         "broken",
         "CREATE TABLE half_done (id INTEGER PRIMARY KEY);\n"
         "ALTER TABLE wallets ADD COLUMN balance INTEGER;\n",
@@ -107,14 +107,14 @@ async def test_failed_migration_leaves_file_as_it_was(db_path: Path) -> None:
         await Database.open(f"sqlite:///{db_path}", migrations=[*base, broken])
     assert info.value.code == "migration_failed"
     assert info.value.params["version"] == broken.version
-    assert snapshot(db_path) == before
+    assert file_snapshot(db_path) == before
 
 
 async def test_failed_first_migration_leaves_empty_file(db_path: Path) -> None:
     broken = Migration(1, "broken", "CREATE TABLE a (x INTEGER);\nCREATE TABLE a (y INTEGER);\n")
     with pytest.raises(StorageError):
         await Database.open(f"sqlite:///{db_path}", migrations=[broken])
-    state = snapshot(db_path)
+    state = file_snapshot(db_path)
     assert state["user_version"] == 0
     assert state["schema"] == []
 
@@ -130,7 +130,7 @@ async def test_schema_newer_than_code_is_refused(db_path: Path) -> None:
 async def test_in_memory_database() -> None:
     db = await Database.open("sqlite:///:memory:")
     try:
-        assert await db.schema_version() == len(load_migrations())
+        assert await db.schema_version() == load_migrations()[-1].version
     finally:
         await db.close()
 
@@ -149,6 +149,7 @@ def test_split_statements_keeps_trigger_bodies() -> None:
     assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
 
 
-def test_migration_files_are_numbered_without_gaps() -> None:
-    migrations = load_migrations()
-    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+def test_migration_files_are_numbered_from_one_up_each_number_once() -> None:
+    versions = [m.version for m in load_migrations()]
+    assert versions[0] == 1 and versions == sorted(set(versions))
+    assert [m.version for m in load_migrations("postgresql")] == versions

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.storage import Database, StorageError, economy
@@ -92,12 +90,12 @@ async def test_grant_and_remove(db: Database) -> None:
     await assert_invariant(db)
 
 
-async def test_remove_from_unknown_user_creates_nothing(db: Database, db_path: Path) -> None:
-    before = snapshot(db_path)
+async def test_remove_from_unknown_user_creates_nothing(db: Database) -> None:
+    before = await snapshot(db)
     with pytest.raises(StorageError) as info:
         await economy.remove(db, GUILD, 7, 1, actor_id=99)
     assert info.value.code == "unknown_user"
-    assert snapshot(db_path) == before
+    assert await snapshot(db) == before
 
 
 async def test_transfer(db: Database) -> None:
@@ -123,6 +121,51 @@ async def test_balance_ceiling(db: Database, monkeypatch: pytest.MonkeyPatch) ->
             break
     else:  # pragma: no cover
         pytest.fail("no ceiling")
+    await assert_invariant(db)
+
+
+async def test_a_wallet_spends_exactly_its_whole_balance_never_more(db: Database) -> None:
+    # Removal, transfer and buy-in all debit through one conditional update: the whole balance
+    # may go, one chip more is refused and changes nothing.
+    await economy.open_wallet(db, GUILD, 7)
+    assert await economy.remove(db, GUILD, 7, DEFAULT_STARTING_BALANCE, actor_id=99) == 0
+    done = await economy.transfer(db, GUILD, 8, 9, DEFAULT_STARTING_BALANCE)
+    assert (done.from_balance, done.to_balance) == (0, 2 * DEFAULT_STARTING_BALANCE)
+    before = await snapshot(db)
+    for attempt in (
+        economy.remove(db, GUILD, 7, 1, actor_id=99),
+        economy.transfer(db, GUILD, 9, 8, 2 * DEFAULT_STARTING_BALANCE + 1),
+    ):
+        with pytest.raises(StorageError) as info:
+            await attempt
+        assert info.value.code == "insufficient_funds"
+    assert await snapshot(db) == before
+    await assert_invariant(db)
+
+
+async def test_a_wallet_is_credited_up_to_exactly_the_ceiling_never_past(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ceiling = 50_000  # the real one (10**15) behaves the same, only slower to reach
+    monkeypatch.setattr("bot.storage.ledger.MAX_BALANCE", ceiling)
+    room = ceiling - DEFAULT_STARTING_BALANCE
+    assert await economy.grant(db, GUILD, 7, room, actor_id=99) == ceiling
+    done = await economy.transfer(db, GUILD, 8, 9, 1)
+    assert done.to_balance == DEFAULT_STARTING_BALANCE + 1
+    before = await snapshot(db)
+    for attempt in (
+        economy.grant(db, GUILD, 7, 1, actor_id=99),
+        economy.transfer(db, GUILD, 8, 7, 1),
+    ):
+        with pytest.raises(StorageError) as info:
+            await attempt
+        assert info.value.code == "balance_too_large"
+        assert info.value.params["maximum"] == ceiling
+    assert await snapshot(db) == before
+    # One chip of room again: exactly that chip fits.
+    await economy.remove(db, GUILD, 7, 1, actor_id=99)
+    done = await economy.transfer(db, GUILD, 8, 7, 1)
+    assert (done.from_balance, done.to_balance) == (DEFAULT_STARTING_BALANCE - 2, ceiling)
     await assert_invariant(db)
 
 

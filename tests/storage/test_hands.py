@@ -1,20 +1,19 @@
 """Hands: start, actions, result, void; the chips of a hand and the statistics it feeds.
 
-These tests use JSON configs and actions, so they need no engine; test_hands_engine.py replays
-real engine hands.
+Most of these tests store small JSON configs (storage does not read a config it is given);
+the ones that rebuild a hand use the engine's, and test_hands_engine.py plays real hands.
 """
 
 from __future__ import annotations
 
-import sys
-import types
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.storage import Database, StorageError, economy, hands, stats, tables
 from bot.storage.hands import HandSeat, PlayerResult
+from engine.commitment import DeckCommitment
+from engine.hand import Action, ActionKind, HandConfig
 
 from .conftest import (
     GUILD,
@@ -23,6 +22,7 @@ from .conftest import (
     make_table,
     snapshot,
     start_simple_hand,
+    tamper,
 )
 
 
@@ -137,10 +137,10 @@ async def test_finish_hand_moves_finishing_stacks_and_records_stats(db: Database
     await assert_invariant(db)
 
 
-async def test_result_that_creates_chips_is_refused(db: Database, db_path: Path) -> None:
+async def test_result_that_creates_chips_is_refused(db: Database) -> None:
     table_id = await _table_with(db, {101: 1_000, 102: 1_000})
     hand_id = await start_simple_hand(db, table_id, [(1, 101, 1_000), (2, 102, 1_000)])
-    before = snapshot(db_path)
+    before = await snapshot(db)
     bad_results: list[tuple[list[PlayerResult], str]] = [
         ([_result(0, 1_500, 0, 500), _result(1, 1_000, 0, 0)], "hand_chips_mismatch"),
         ([_result(0, 2_000, 0, 1_000)], "bad_players"),
@@ -152,7 +152,33 @@ async def test_result_that_creates_chips_is_refused(db: Database, db_path: Path)
         with pytest.raises(StorageError) as info:
             await hands.record_hand_result(db, hand_id, {}, results)
         assert info.value.code == code, results
-    assert snapshot(db_path) == before
+    assert await snapshot(db) == before
+    await assert_invariant(db)
+
+
+async def test_result_that_destroys_chips_is_refused(db: Database) -> None:
+    # The finishing stacks must add up to the chips the hand holds exactly: one chip short is
+    # a chip destroyed, refused like one created.
+    table_id = await _table_with(db, {101: 1_000, 102: 1_000})
+    hand_id = await start_simple_hand(db, table_id, [(1, 101, 1_000), (2, 102, 1_000)])
+    before = await snapshot(db)
+    for results in (
+        [_result(0, 1_999, 1_000, 1_999), _result(1, 0, 1_000, 0)],
+        [_result(0, 1_000, 0, 0), _result(1, 999, 1, 0)],
+        [_result(0, 0, 1_000, 0), _result(1, 0, 1_000, 0)],
+    ):
+        with pytest.raises(StorageError) as info:
+            await hands.record_hand_result(db, hand_id, {}, results)
+        assert info.value.code == "hand_chips_mismatch", results
+        assert info.value.params["expected"] == 2_000
+        assert info.value.params["got"] == sum(r.final_stack for r in results)
+    assert await snapshot(db) == before
+    await assert_invariant(db)
+    # The exact sum is still accepted afterwards.
+    await hands.record_hand_result(
+        db, hand_id, {}, [_result(0, 2_000, 1_000, 2_000), _result(1, 0, 1_000, 0)]
+    )
+    assert (await hands.load_hand(db, hand_id)).final_stacks == (2_000, 0)
     await assert_invariant(db)
 
 
@@ -191,9 +217,9 @@ async def test_hand_numbers_and_one_running_hand_per_table(db: Database) -> None
     assert (await hands.load_hand(db, second)).hand_no == 2
 
 
-async def test_start_hand_checks(db: Database, db_path: Path) -> None:
+async def test_start_hand_checks(db: Database) -> None:
     table_id = await _table_with(db, {101: 1_000, 102: 1_000})
-    before = snapshot(db_path)
+    before = await snapshot(db)
     good = [HandSeat(0, 1, 101, 1_000), HandSeat(1, 2, 102, 1_000)]
     commitment = deck_and_commitment()
     cases: list[tuple[dict[str, Any], str]] = [
@@ -204,8 +230,8 @@ async def test_start_hand_checks(db: Database, db_path: Path) -> None:
         ({"players": [good[0], HandSeat(2, 2, 102, 1_000)]}, "bad_players"),
         ({"players": [good[0], HandSeat(1, 1, 102, 1_000)]}, "bad_players"),
         ({"config": {"stacks": [1_000, 999]}}, "bad_players"),
-        ({"deck_digest": "00" * 32}, "deck_commitment_mismatch"),
-        ({"deck_salt": "not hex"}, "deck_commitment_mismatch"),
+        ({"commitment": DeckCommitment("00" * 32, "11" * 32)}, "deck_commitment_mismatch"),
+        ({"commitment": "not a commitment"}, "deck_commitment_mismatch"),
         ({"deck": [0, 0, 1]}, "bad_deck"),
         ({"deck": [52]}, "bad_deck"),
         ({"deck": "AsKd"}, "bad_deck"),
@@ -221,90 +247,50 @@ async def test_start_hand_checks(db: Database, db_path: Path) -> None:
         with pytest.raises(StorageError) as info:
             await hands.start_hand(db, table_id, **kwargs)
         assert info.value.code == code, change
-    assert snapshot(db_path) == before
+    assert await snapshot(db) == before
 
 
-async def test_deck_as_card_text(db: Database) -> None:
+async def test_a_deck_that_is_not_a_deck_is_refused(db: Database) -> None:
     table_id = await _table_with(db, {101: 1_000, 102: 1_000})
-    deck_text = ["As", "Kd", "2c", "Th"]
-    cards = hands.normalize_deck(deck_text)
-    assert cards == (51, 45, 0, 34)
-    salt = "ab" * 16
+    players = [HandSeat(0, 1, 101, 1_000), HandSeat(1, 2, 102, 1_000)]
+    commitment = deck_and_commitment()
+    for deck in (["As", "Kd"], [0, 0, 1], [52], [True, 1], []):
+        with pytest.raises(StorageError) as info:
+            await hands.start_hand(
+                db,
+                table_id,
+                config={},
+                deck=deck,  # type: ignore[arg-type]
+                commitment=commitment["commitment"],  # type: ignore[arg-type]
+                players=players,
+            )
+        assert info.value.code == "bad_deck"
+
+
+async def test_rebuild_refuses_actions_the_engine_refuses(db: Database) -> None:
+    table_id = await _table_with(db, {101: 1_000, 102: 1_000})
+    players = [HandSeat(0, 1, 101, 1_000), HandSeat(1, 2, 102, 1_000)]
+    config = HandConfig.standard((1_000, 1_000), 5, 10)
     hand_id = await hands.start_hand(
-        db,
-        table_id,
-        config={},
-        deck=deck_text,
-        deck_salt=salt,
-        deck_digest=hands.commitment_digest(cards, salt),
-        players=[HandSeat(0, 1, 101, 1_000), HandSeat(1, 2, 102, 1_000)],
+        db, table_id, config=config, players=players, **deck_and_commitment()  # type: ignore[arg-type]
     )
-    assert (await hands.load_hand(db, hand_id)).deck == cards
-
-
-async def test_rebuild_passes_exact_stored_data_to_the_engine(
-    db: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With a stand-in engine: rebuild hands over exactly what was stored, in order."""
-    calls: list[tuple[object, object, object]] = []
-
-    class FakeConfig:
-        @staticmethod
-        def from_json(data: object) -> object:
-            return ("config", data)
-
-    class FakeAction:
-        @staticmethod
-        def from_json(data: object) -> object:
-            return ("action", data)
-
-    class FakeHand:
-        @staticmethod
-        def replay(config: object, deck: object, actions: object) -> object:
-            calls.append((config, deck, list(actions)))  # type: ignore[call-overload]
-            if any(a == ("action", {"kind": "boom"}) for a in actions):  # type: ignore[attr-defined]
-                raise ValueError("refused")
-            return "hand"
-
-    fake = types.ModuleType("engine.hand")
-    fake.Hand = FakeHand  # type: ignore[attr-defined]
-    fake.HandConfig = FakeConfig  # type: ignore[attr-defined]
-    fake.Action = FakeAction  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "engine.hand", fake)
-
-    table_id = await _table_with(db, {101: 1_000, 102: 1_000})
-    hand_id = await start_simple_hand(db, table_id, [(1, 101, 1_000), (2, 102, 1_000)])
-    actions = [{"kind": "call", "player": 1}, {"kind": "check", "player": 0}]
-    for seq, action in enumerate(actions):
-        await hands.append_action(db, hand_id, seq, action)
-    stored = (await hands.unfinished_hands(db))[0]
-    rebuilt: object = hands.rebuild_hand(stored)
-    assert rebuilt == "hand"
-    assert calls == [
-        (
-            ("config", {"stacks": [1_000, 1_000]}),
-            tuple(range(52)),
-            [("action", a) for a in actions],
-        )
-    ]
-    await hands.append_action(db, hand_id, 2, {"kind": "boom"})
+    # Heads-up the button (index 1) acts first pre-flop: a call, then the big blind checks.
+    await hands.append_action(db, hand_id, 0, Action(ActionKind.CALL, 1))
+    await hands.append_action(db, hand_id, 1, Action(ActionKind.CHECK, 0))
+    rebuilt = hands.rebuild_hand(await hands.load_hand(db, hand_id))
+    assert rebuilt.board and rebuilt.to_act is not None
+    await hands.append_action(db, hand_id, 2, Action(ActionKind.CHECK, 1))  # out of turn
     with pytest.raises(StorageError) as info:
         hands.rebuild_hand(await hands.load_hand(db, hand_id))
     assert info.value.code == "hand_corrupt"
 
 
-async def test_rebuild_refuses_a_tampered_deck(db: Database, db_path: Path) -> None:
-    pytest.importorskip("engine.hand")
+async def test_rebuild_refuses_a_tampered_deck(db: Database) -> None:
     table_id = await _table_with(db, {101: 1_000, 102: 1_000})
     hand_id = await start_simple_hand(db, table_id, [(1, 101, 1_000), (2, 102, 1_000)])
-    import sqlite3
-
-    conn = sqlite3.connect(db_path)
     deck = list(range(52))
     deck[0], deck[1] = deck[1], deck[0]
-    conn.execute("UPDATE hands SET deck = ? WHERE hand_id = ?", (str(deck), hand_id))
-    conn.commit()
-    conn.close()
+    await tamper(db, "UPDATE hands SET deck = ? WHERE hand_id = ?", (str(deck), hand_id))
     with pytest.raises(StorageError) as info:
         hands.rebuild_hand(await hands.load_hand(db, hand_id))
     assert info.value.code == "hand_corrupt"

@@ -9,16 +9,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+import engine.cards as engine_cards
+import engine.hand as engine_hand
 from bot.storage import Database, hands, invariant, tables
 from bot.storage.hands import HandSeat, PlayerResult
+from engine.commitment import DeckCommitment
 
 from .conftest import GUILD, HOST
-
-engine_hand = pytest.importorskip("engine.hand")
-engine_cards = pytest.importorskip("engine.cards")
-pytest.importorskip("engine.phh")
 
 Action = engine_hand.Action
 ActionKind = engine_hand.ActionKind
@@ -108,14 +105,13 @@ async def _play_hands(db_path: Path, count: int, seed: int) -> tuple[list[int], 
                 await tables.buy_in(db, table.table_id, user, stack)
             config = HandConfig.standard(stacks, 5, 10)
             deck = engine_cards.shuffled_deck()
-            commitment = engine_cards.DeckCommitment.commit(deck)
+            commitment = DeckCommitment.commit(deck)
             hand_id = await hands.start_hand(
                 db,
                 table.table_id,
                 config=config,
                 deck=deck,
-                deck_salt=commitment.salt_hex,
-                deck_digest=commitment.digest_hex,
+                commitment=commitment,
                 players=[HandSeat(i, i + 1, users[i], stacks[i]) for i in range(n)],
             )
             hand = Hand(config, deck)

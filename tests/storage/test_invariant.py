@@ -4,14 +4,12 @@ vanish or move without their ledger row."""
 from __future__ import annotations
 
 import logging
-import sqlite3
-from pathlib import Path
 
 import pytest
 
 from bot.storage import Database, StorageError, economy, invariant, tables
 
-from .conftest import GUILD, HOST, make_table, start_simple_hand
+from .conftest import GUILD, HOST, make_table, start_simple_hand, tamper
 
 
 async def _busy_guild(db: Database) -> int:
@@ -25,13 +23,6 @@ async def _busy_guild(db: Database) -> int:
     await tables.buy_in(db, table_id, 102, 2_000)
     await start_simple_hand(db, table_id, [(1, 101, 1_000), (2, 102, 2_000)])
     return table_id
-
-
-def _tamper(path: Path, sql: str) -> None:
-    conn = sqlite3.connect(path)
-    conn.execute(sql)
-    conn.commit()
-    conn.close()
 
 
 async def test_invariant_holds_with_a_hand_running(db: Database) -> None:
@@ -56,10 +47,10 @@ async def test_invariant_holds_with_a_hand_running(db: Database) -> None:
     ],
 )
 async def test_broken_invariant_is_found_and_logged(
-    db: Database, db_path: Path, sql: str, account: str, caplog: pytest.LogCaptureFixture
+    db: Database, sql: str, account: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     await _busy_guild(db)
-    _tamper(db_path, sql)
+    await tamper(db, sql)
     report = await invariant.check_invariant(db)
     assert not report.ok
     assert account in {a.account for a in report.accounts}
@@ -70,11 +61,11 @@ async def test_broken_invariant_is_found_and_logged(
     assert "CHIP INVARIANT BROKEN" in caplog.text
 
 
-async def test_chips_moved_without_ledger_row_are_found(db: Database, db_path: Path) -> None:
+async def test_chips_moved_without_ledger_row_are_found(db: Database) -> None:
     """Totals still agree, only the per-account check sees it."""
     await _busy_guild(db)
-    _tamper(db_path, "UPDATE wallets SET balance = balance - 7 WHERE user_id = 101")
-    _tamper(db_path, "UPDATE wallets SET balance = balance + 7 WHERE user_id = 102")
+    await tamper(db, "UPDATE wallets SET balance = balance - 7 WHERE user_id = 101")
+    await tamper(db, "UPDATE wallets SET balance = balance + 7 WHERE user_id = 102")
     totals_only = await invariant.check_invariant(db, per_account=False)
     assert totals_only.ok
     report = await invariant.check_invariant(db)

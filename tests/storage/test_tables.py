@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.storage import Database, StorageError, economy, tables
+from bot.storage.tables import TableSave
 
 from .conftest import CHANNEL, GUILD, HOST, assert_invariant, make_table, start_simple_hand
 
@@ -31,12 +32,13 @@ async def test_table_message_and_options(db: Database) -> None:
     await tables.set_table_message(db, table_id, None)
     assert (await tables.get_table(db, table_id)).message_id is None
     updated = await tables.update_table(
-        db, table_id, config={"small_blind": 10}, max_buy_in=8000, host_id=42
+        db, table_id, TableSave({"small_blind": 10}, 100, 8000), host_id=42
     )
     assert (updated.config, updated.max_buy_in, updated.host_id) == ({"small_blind": 10}, 8000, 42)
     with pytest.raises(StorageError) as info:
-        await tables.update_table(db, table_id, min_buy_in=9000)
+        await tables.update_table(db, table_id, TableSave({}, 9000, 8000))
     assert info.value.code == "bad_setting"
+    assert (await tables.get_table(db, table_id)).config == {"small_blind": 10}
 
 
 async def test_buy_in_top_up_leave(db: Database) -> None:

@@ -1,7 +1,13 @@
-"""The schema's migrations: ``NNNN_name.sql`` files in this folder, applied in number order.
+"""The schema's migrations: ``<backend>/NNNN_name.sql`` files, applied in number order.
 
-A file is never edited once released; a change to the schema is a new file with the next
-number. ``bot.storage.db`` applies each in its own transaction and records it.
+Each backend has its own folder (``sqlite/``, ``postgresql/``) with the same numbers and names:
+the same schema written in each dialect (``tests/storage/test_schema.py`` compares the two).
+A file is never edited once released; a change to the schema is a new file with the next number
+in both folders. Each backend applies a migration in its own transaction and records it.
+
+Numbers only have to increase: changes made side by side take their numbers ahead of time, so
+one may land before a smaller number does. A database applies every migration it has not
+recorded yet, in number order, whatever larger numbers it already has.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+BACKENDS = ("sqlite", "postgresql")
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,15 +27,17 @@ class Migration:
     sql: str
 
 
-def load_migrations() -> tuple[Migration, ...]:
-    """Every migration shipped with the package, by version; numbers must run 1, 2, 3, ..."""
+def load_migrations(backend: str = "sqlite") -> tuple[Migration, ...]:
+    """Every migration shipped for ``backend``, by version; each number once, from 1 up."""
+    if backend not in BACKENDS:
+        raise ValueError(f"no migrations for {backend!r}")
     found: list[Migration] = []
-    for entry in resources.files(__name__).iterdir():
+    for entry in resources.files(__name__).joinpath(backend).iterdir():
         match = _NAME.match(entry.name)
         if match:
             found.append(Migration(int(match[1]), match[2], entry.read_text(encoding="utf-8")))
     found.sort(key=lambda m: m.version)
     versions = [m.version for m in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migration numbers must run 1..n without gaps, got {versions}")
+    if len(set(versions)) != len(versions) or (versions and versions[0] < 1):
+        raise RuntimeError(f"migration numbers must be distinct and from 1 up, got {versions}")
     return tuple(found)

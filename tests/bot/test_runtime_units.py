@@ -13,8 +13,9 @@ import pytest
 import yarl
 from discord import app_commands
 
-from bot.client import CommandSyncState, InteractionClock, command_schema_hash
+from bot.client import CommandSyncState, command_schema_hash
 from bot.errors import BotError, describe_error
+from bot.guards import InteractionClock
 from bot.i18n import resolve_locale, t
 from bot.settings import Settings, SettingsError, apply_proxies
 from engine.errors import EngineError
@@ -77,11 +78,17 @@ def test_apply_proxies_points_discord_py_at_the_proxy_and_back() -> None:
 
 
 def test_i18n_falls_back_to_english_and_keeps_unknown_placeholders() -> None:
-    assert resolve_locale("zh-CN", "en-US") == "en"
+    # Chinese has catalogs of its own now (issue 12): other Chinese variants read Traditional
+    # Chinese, every other language English.
+    assert resolve_locale("zh-CN", "en-US") == "zh-CN"
+    assert resolve_locale(discord.Locale.taiwan_chinese) == "zh-TW"
+    assert resolve_locale("zh-HK") == resolve_locale("zh") == resolve_locale("zh-MO") == "zh-TW"
+    assert resolve_locale("fr", None) == resolve_locale(discord.Locale.japanese) == "en"
     assert resolve_locale(discord.Locale.american_english) == "en"
-    assert t("error.cooldown", discord.Locale.chinese, retry_after=3) == (
+    assert t("error.cooldown", discord.Locale.french, retry_after=3) == (
         "Slow down: try again in 3 seconds."
     )
+    assert t("error.cooldown", discord.Locale.chinese, retry_after=3) == "慢一点：请 3 秒后再试。"
     assert t("error.cooldown", "en-US") == "Slow down: try again in {retry_after} seconds."
     assert t("no.such.key", "en-US") == "no.such.key"
 
@@ -89,7 +96,7 @@ def test_i18n_falls_back_to_english_and_keeps_unknown_placeholders() -> None:
 def test_known_errors_become_sentences() -> None:
     assert describe_error(BotError("guild_only")) == (t("error.guild_only"), True)
     assert describe_error(EngineError("not_your_turn", player=1, to_act=2)) == (
-        t("engine.not_your_turn"),
+        t("error.not_your_turn"),
         True,
     )
     assert describe_error(EngineError("unheard_of")) == (t("error.illegal_action"), True)

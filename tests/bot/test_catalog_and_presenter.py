@@ -11,6 +11,7 @@ import pytest
 from bot.i18n import catalog, t
 from bot.presenter import Scene, describe_rank, raise_targets, table_view
 from bot.runtime.config import RuntimeOptions, RuntimeOptionsError, TableConfig
+from bot.storage.errors import INTERNAL_CODES
 from bot.storage.errors import __doc__ as storage_codes_doc
 from engine.cards import FULL_DECK, parse_cards
 from engine.evaluator import evaluate
@@ -29,13 +30,25 @@ def _sources(*folders: str) -> str:
     )
 
 
-def test_every_engine_and_storage_code_has_a_sentence() -> None:
-    engine_codes = set(re.findall(r'EngineError\(\s*"([a-z_]+)"', _sources("engine")))
-    assert engine_codes and not {c for c in engine_codes if f"engine.{c}" not in ENGLISH}
+def test_every_refusal_code_has_one_sentence() -> None:
+    """Engine, storage and bot refusals share one vocabulary: ``error.<code>`` per meaning."""
+    sources = _sources("engine", "bot", "cogs")
+    codes = set(re.findall(r'(?:Engine|Storage|Bot)Error\(\s*"([a-z_]+)"', sources))
     listed = (storage_codes_doc or "").split("Codes (stable):", 1)[1]
-    storage_codes = set(re.findall(r"``([a-z_]+)``", listed))
-    storage_codes |= set(re.findall(r'StorageError\(\s*"([a-z_]+)"', _sources("bot/storage")))
-    assert storage_codes and not {c for c in storage_codes if f"storage.{c}" not in ENGLISH}
+    codes |= set(re.findall(r"``([a-z_]+)``", listed))
+    assert len(codes) > 100
+    missing = {c for c in codes if c not in INTERNAL_CODES and f"error.{c}" not in ENGLISH}
+    assert not sorted(missing)
+    # No layer keeps a namespace of its own any more.
+    assert not [key for key in ENGLISH if key.split(".")[0] in ("engine", "storage")]
+
+
+def test_no_two_refusals_say_the_same_thing() -> None:
+    sentences: dict[str, str] = {}
+    for key, text in ENGLISH.items():
+        if key.startswith("error."):
+            assert text not in sentences, f"{key} repeats {sentences.get(text)}"
+            sentences[text] = key
 
 
 def test_every_message_the_bot_names_is_in_the_catalog() -> None:

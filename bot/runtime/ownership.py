@@ -1,0 +1,236 @@
+"""Which servers' tables this process runs, when several processes share one database.
+
+Discord splits a large bot into shards: shard ``(guild_id >> 22) % count`` carries a server's
+events. Each process runs some shards (``SHARD_COUNT``, ``SHARD_IDS``) and may run only the
+tables of the servers on them — and, since a process may be started twice by mistake or hang
+and come back, only while it holds that server's lease in the database (``bot.storage.leases``).
+A lease is taken the first time the process needs the server, renewed every third of its
+lifetime, and given back when the process stops. If renewal fails for as long as a lease lasts,
+the process stops acting for those servers: another process may hold them by then.
+
+A lease held by a process that ran on this machine and is gone is taken at once (a bot restarted
+after a crash need not wait it out). A server whose lease another live process holds is left
+alone: its interactions are not
+answered here (the holder answers them), and a warning says why once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from bot.storage import Database, StorageError, leases
+
+log = logging.getLogger(__name__)
+
+RELEASE_TIMEOUT = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class ShardPlan:
+    """The shards this process runs: ``count`` None means every server (one process for the
+    whole bot); ``ids`` None means all ``count`` shards.
+
+    >>> plan = ShardPlan(2, (1,))
+    >>> plan.covers(1 << 22), plan.covers(2 << 22), plan.covers(None)
+    (True, False, False)
+    >>> ShardPlan().covers(12345)
+    True
+    """
+
+    count: int | None = None
+    ids: tuple[int, ...] | None = None
+
+    def shard_of(self, guild_id: int) -> int:
+        return (guild_id >> 22) % (self.count or 1)
+
+    def covers(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this server's events here (None: direct messages, shard 0)."""
+        if self.count is None or self.ids is None:
+            return True
+        shard = 0 if guild_id is None else self.shard_of(guild_id)
+        return shard in self.ids
+
+    @property
+    def share(self) -> float:
+        """The fraction of the bot's shards this process runs."""
+        if self.count is None or self.ids is None:
+            return 1.0
+        return len(self.ids) / self.count
+
+    def describe(self) -> str:
+        if self.count is None:
+            return "every shard"
+        if self.ids is None:
+            return f"all {self.count} shards"
+        return f"shards {','.join(map(str, self.ids))} of {self.count}"
+
+
+def process_name() -> str:
+    """A name for this process's leases, ``host:pid:random``: readable in the database, new at
+    every start (a restarted process must not mistake a lease of its previous life for a
+    twin's, nor a twin's for its own)."""
+    return f"{socket.gethostname()[:60]}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def died_here(holder: str, me: str) -> bool:
+    """Whether the process named ``holder`` ran on this machine and is gone: a lease it held
+    need not be waited out (a bot restarted after a crash takes its tables back at once).
+
+    Same host and same pid is this process's previous life (a container restarts with the
+    same pid); same host and another pid is alive if that pid exists.
+    """
+    try:
+        host, pid_text, token = holder.rsplit(":", 2)
+        my_host, my_pid, my_token = me.rsplit(":", 2)
+        pid = int(pid_text)
+    except ValueError:
+        return False
+    if host != my_host or token == my_token:
+        return False
+    if pid == int(my_pid):
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # it exists (another user's process): alive as far as we can tell
+    return False
+
+
+class Ownership:
+    """This process's leases: which servers it runs, asked before every interaction."""
+
+    def __init__(
+        self,
+        db: Database,
+        plan: ShardPlan,
+        *,
+        lease_seconds: float,
+        owner: str | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.db = db
+        self.plan = plan
+        self.owner = owner if owner is not None else process_name()
+        self.ttl = max(3, round(lease_seconds))
+        self._monotonic = monotonic
+        self._held: set[int] = set()
+        # Until when (monotonic) the leases are surely still ours: the start of the last
+        # successful renewal plus a lifetime, less a margin for clocks between machines.
+        self._valid_until = 0.0
+        # Servers another process holds: not asked again before this (monotonic) time.
+        self._refused: dict[int, float] = {}
+        self._warned: set[int] = set()
+
+    @property
+    def held(self) -> frozenset[int]:
+        return frozenset(self._held) if self._fresh() else frozenset()
+
+    def _fresh(self) -> bool:
+        return self._monotonic() < self._valid_until
+
+    def _margin(self) -> float:
+        return self.ttl / 3
+
+    async def serves(self, guild_id: int | None) -> bool:
+        """Whether this process acts for the server (taking its lease if free)."""
+        if not self.plan.covers(guild_id):
+            return False
+        if guild_id is None:
+            return True
+        if guild_id in self._held and self._fresh():
+            return True
+        if self._refused.get(guild_id, 0.0) > self._monotonic():
+            return False
+        return await self.acquire(guild_id)
+
+    async def acquire(self, guild_id: int) -> bool:
+        started = self._monotonic()
+        try:
+            holder = await leases.acquire(self.db, guild_id, self.owner, self.ttl)
+        except StorageError:
+            log.exception("could not take the lease of server %d", guild_id)
+            return False
+        if holder is not None and died_here(holder, self.owner):
+            taken = await self._take_over(guild_id, holder)
+            holder = None if taken else holder
+        if holder is not None:
+            self._refused[guild_id] = self._monotonic() + self._margin()
+            if guild_id not in self._warned:
+                self._warned.add(guild_id)
+                log.warning(
+                    "server %d is run by another process (%s), which holds its lease: this"
+                    " process (%s) leaves its tables alone. If that process is not meant to run"
+                    " this server's shard, check SHARD_COUNT and SHARD_IDS of both.",
+                    guild_id,
+                    holder,
+                    self.plan.describe(),
+                )
+            return False
+        self._refused.pop(guild_id, None)
+        self._warned.discard(guild_id)
+        if self._fresh():
+            self._held.add(guild_id)
+        else:
+            # Renewal has been failing: of our leases, only this one is surely still ours.
+            self._held = {guild_id}
+            self._valid_until = started + self.ttl - self._margin()
+        return True
+
+    async def _take_over(self, guild_id: int, holder: str) -> bool:
+        try:
+            taken = await leases.take_over(self.db, guild_id, self.owner, holder, self.ttl)
+        except StorageError:
+            log.exception("could not take over the lease of server %d", guild_id)
+            return False
+        if taken:
+            log.info("server %d: took over the lease of %s, which is gone", guild_id, holder)
+        return taken
+
+    async def renew(self) -> set[int]:
+        """Renew every lease; the servers lost since the last renewal (taken by another
+        process after ours ran out). A storage failure loses nothing yet: the leases stay ours
+        until they would have run out."""
+        started = self._monotonic()
+        try:
+            kept = await leases.renew(self.db, self.owner, self.ttl)
+        except StorageError:
+            log.exception("could not renew the leases of %d server(s)", len(self._held))
+            return set() if self._fresh() else self._drop_all()
+        lost = self._held - kept
+        self._held = kept
+        self._valid_until = started + self.ttl - self._margin()
+        for guild_id in sorted(lost):
+            log.error(
+                "lost the lease of server %d to another process: its tables stop here", guild_id
+            )
+        return lost
+
+    def _drop_all(self) -> set[int]:
+        lost, self._held = set(self._held), set()
+        if lost:
+            log.error(
+                "leases ran out without renewal: stopping the tables of %d server(s)", len(lost)
+            )
+        return lost
+
+    async def release(self, guilds: Iterable[int] | None = None) -> None:
+        """Give leases back (all of them when stopping), so another process need not wait."""
+        try:
+            # One statement; a database that does not answer must not hold up the stop.
+            async with asyncio.timeout(RELEASE_TIMEOUT):
+                await leases.release(self.db, self.owner, guilds)
+        except (StorageError, TimeoutError):
+            log.exception("could not give the leases back; they run out in %d s", self.ttl)
+        if guilds is None:
+            self._held.clear()
+        else:
+            self._held.difference_update(guilds)

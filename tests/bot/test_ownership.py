@@ -1,0 +1,190 @@
+"""Which servers a process runs: its shards (SHARD_COUNT, SHARD_IDS) and its leases."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.runtime.config import RuntimeOptions, RuntimeOptionsError
+from bot.runtime.ownership import Ownership, ShardPlan, died_here
+from bot.settings import Settings, SettingsError
+from bot.storage import Database, leases
+
+GUILD = 1 << 22  # shard 1 of 2
+OTHER = 2 << 22  # shard 0 of 2
+
+
+# -- settings --------------------------------------------------------------------------------
+
+
+def read(**environ: str) -> Settings:
+    return Settings.from_env(environ, dotenv_path=None, require_token=False)
+
+
+def test_shards_from_the_environment() -> None:
+    assert (read().shard_count, read().shard_ids) == (None, None)
+    assert (read(SHARD_COUNT="4").shard_count, read(SHARD_COUNT="4").shard_ids) == (4, None)
+    settings = read(SHARD_COUNT="4", SHARD_IDS=" 3, 0 ")
+    assert (settings.shard_count, settings.shard_ids) == (4, (0, 3))
+
+
+@pytest.mark.parametrize(
+    ("environ", "words"),
+    [
+        ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be"),
+        ({"SHARD_COUNT": "two"}, "SHARD_COUNT must be"),
+        ({"SHARD_COUNT": "-1"}, "SHARD_COUNT must be"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "run from 0 to 1"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,,1"}, "separated by commas"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0;1"}, "separated by commas"),
+        ({"SHARD_COUNT": "3", "SHARD_IDS": "1,1"}, "names a shard twice"),
+    ],
+)
+def test_bad_shard_settings_name_the_variable(environ: dict[str, str], words: str) -> None:
+    with pytest.raises(SettingsError, match=words):
+        read(**environ)
+
+
+def test_lease_seconds_from_the_environment() -> None:
+    options = RuntimeOptions.from_env({"POKER_LEASE_SECONDS": "12"}, dotenv_path=None)
+    assert options.lease_seconds == 12
+    for bad in ("2", "soon", "-5"):
+        with pytest.raises(RuntimeOptionsError, match="POKER_LEASE_SECONDS"):
+            RuntimeOptions.from_env({"POKER_LEASE_SECONDS": bad}, dotenv_path=None)
+
+
+# -- shard plans -----------------------------------------------------------------------------
+
+
+@given(st.integers(1, 2**63 - 1), st.integers(1, 16))
+def test_each_server_is_covered_by_exactly_one_process(guild_id: int, count: int) -> None:
+    plans = [ShardPlan(count, (shard,)) for shard in range(count)]
+    assert sum(plan.covers(guild_id) for plan in plans) == 1
+    assert ShardPlan(count, tuple(range(count))).covers(guild_id)
+    assert ShardPlan().covers(guild_id) and ShardPlan(count).covers(guild_id)
+
+
+def test_direct_messages_belong_to_shard_zero() -> None:
+    assert ShardPlan(2, (0,)).covers(None) and not ShardPlan(2, (1,)).covers(None)
+
+
+# -- the process that held a lease -----------------------------------------------------------
+
+
+def test_a_dead_process_on_this_machine_is_recognised(tmp_path: Path) -> None:
+    me = f"box:{os.getpid()}:aaaa"
+    assert died_here(f"box:{os.getpid()}:bbbb", me)  # my previous life (same pid, new token)
+    assert not died_here(me, me)  # myself
+    assert not died_here(f"box:{os.getppid()}:bbbb", me)  # alive: my parent
+    assert died_here("box:999999999:bbbb", me)  # no such process
+    assert not died_here("elsewhere:999999999:bbbb", me)  # another machine: cannot tell
+    for garbage in ("", "box", "box:x:y", "::"):
+        assert not died_here(garbage, me)
+
+
+# -- leases in use ---------------------------------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def database(db_url: str) -> AsyncIterator[Database]:
+    database = await Database.open(db_url)
+    try:
+        yield database
+    finally:
+        await database.close()
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'poker.db'}"
+
+
+def owner(db: Database, name: str, plan: ShardPlan, clock: Clock) -> Ownership:
+    return Ownership(db, plan, lease_seconds=30, owner=f"far:{name}:x", monotonic=clock)
+
+
+async def test_a_process_serves_only_its_shards(database: Database) -> None:
+    clock = Clock()
+    first = owner(database, "1", ShardPlan(2, (1,)), clock)
+    assert await first.serves(GUILD)
+    assert not await first.serves(OTHER)  # not its shard: no lease taken either
+    assert set(await leases.holders(database)) == {GUILD}
+
+
+async def test_an_overlapping_process_leaves_a_live_owners_server_alone(
+    database: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = Clock()
+    first = owner(database, "1", ShardPlan(2, (1,)), clock)
+    second = owner(database, "2", ShardPlan(2, (0, 1)), clock)
+    assert await first.serves(GUILD)
+    with caplog.at_level(logging.WARNING, logger="bot.runtime.ownership"):
+        assert not await second.serves(GUILD)
+        assert not await second.serves(GUILD)
+    warnings = [r for r in caplog.records if "leaves its tables alone" in r.getMessage()]
+    assert len(warnings) == 1  # said once, not at every interaction
+    assert "far:1:x" in warnings[0].getMessage() and "SHARD_IDS" in warnings[0].getMessage()
+    assert await second.serves(OTHER)  # its other shard is free
+
+
+async def test_a_dead_owners_server_is_taken_once_its_lease_runs_out(database: Database) -> None:
+    clock = Clock()
+    first = owner(database, "1", ShardPlan(), clock)
+    second = owner(database, "2", ShardPlan(), clock)
+    assert await first.serves(GUILD)
+    await leases.acquire(database, GUILD, "far:1:x", 1, now=0)  # it stopped renewing long ago
+    assert await second.serves(GUILD)
+    assert await first.renew() == {GUILD}  # the first learns it lost the server
+    assert not await first.serves(GUILD)
+
+
+async def test_without_renewal_a_process_stops_acting_before_its_lease_could_run_out(
+    database: Database,
+) -> None:
+    clock = Clock()
+    first = owner(database, "1", ShardPlan(), clock)
+    assert await first.serves(GUILD)
+    clock.now += 19  # less than the 30 s lease, less a third for safety
+    assert first.held == {GUILD}
+    clock.now += 2
+    assert first.held == frozenset()  # no renewal for 21 s: not sure any more
+    assert await first.serves(GUILD)  # asking again renews it (nobody else took it)
+    assert first.held == {GUILD}
+
+
+async def test_release_frees_the_servers_at_once(database: Database) -> None:
+    clock = Clock()
+    first = owner(database, "1", ShardPlan(), clock)
+    second = owner(database, "2", ShardPlan(), clock)
+    assert await first.serves(GUILD) and await first.serves(OTHER)
+    await first.release()
+    assert first.held == frozenset()
+    assert await second.serves(GUILD) and await second.serves(OTHER)
+
+
+def test_requests_per_second_from_the_environment() -> None:
+    options = RuntimeOptions.from_env({"POKER_REQUESTS_PER_SECOND": "12.5"}, dotenv_path=None)
+    assert options.requests_per_second == 12.5
+    for bad in ("0", "41", "fast", "nan"):
+        with pytest.raises(RuntimeOptionsError, match="POKER_REQUESTS_PER_SECOND"):
+            RuntimeOptions.from_env({"POKER_REQUESTS_PER_SECOND": bad}, dotenv_path=None)
+
+
+def test_a_process_spends_its_shards_share_of_the_budget() -> None:
+    assert ShardPlan().share == 1.0 and ShardPlan(4).share == 1.0
+    assert ShardPlan(4, (0, 2)).share == 0.5

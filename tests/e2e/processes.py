@@ -1,0 +1,54 @@
+"""The bot as a real process (``python -m bot``) pointed at the fake Discord, for the tests that
+kill it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from tests.fakediscord import FakeDiscord
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@contextlib.asynccontextmanager
+async def bot_process(
+    fake: FakeDiscord,
+    data_dir: Path,
+    log: Path,
+    kill_after: int = 0,
+    *,
+    database_url: str | None = None,
+    environ: dict[str, str] | None = None,
+) -> AsyncIterator[asyncio.subprocess.Process]:
+    """The bot (SIGKILLed on exit if still running). ``kill_after``: it kills itself right
+    after that many database commits (``tests.e2e.kill_switch``). ``environ`` adds settings."""
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": fake.token,
+        "DISCORD_API_BASE": fake.api_base,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+        "DATABASE_URL": database_url or f"sqlite:///{data_dir / 'poker.db'}",
+        "LOG_LEVEL": "INFO",
+        "POKER_NEXT_HAND_DELAY": "0.2",
+        "POKER_TEST_KILL_AFTER_COMMIT": str(kill_after),
+        "PYTHONPATH": str(REPO),
+        **(environ or {}),
+    }
+    module = "tests.e2e.kill_switch" if kill_after else "bot"
+    with log.open("ab") as out:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", module, cwd=data_dir, env=env, stdout=out, stderr=out
+        )
+    try:
+        yield process
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+

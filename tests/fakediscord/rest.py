@@ -1,0 +1,747 @@
+"""The fake Discord's REST API: routes, authentication, request bodies and rate limits.
+
+Handlers translate HTTP into changes of the ``FakeState`` (which validates what is stored) and
+answer in Discord's shapes. Every request is recorded in ``state.requests``.
+
+Rate limits are Discord's, enforced on every request:
+
+- per channel: creating, editing and deleting messages in one channel (DMs included) share a
+  bucket of 5 per 5 s. Every answer on those routes carries the bucket's ``X-RateLimit-*``
+  headers, as Discord's do, so discord.py paces itself from them; a request beyond the bucket
+  gets 429 with ``retry_after``, ``global: false`` and scope ``user``.
+- global: 50 requests per second per bot token across every bot-token route. Routes
+  authenticated by an interaction token (``/interactions/...``, ``/webhooks/{app}/{token}``)
+  do not count. Beyond it: 429 with ``global: true`` and ``X-RateLimit-Global: true``.
+
+A bucket is a fixed window that opens with its first request and refills completely when it
+ends, which is what ``X-RateLimit-Reset-After`` tells the client. Requests refused with 429 are
+recorded in ``state.rate_limited``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import re
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import BodyPartReader, web
+
+from .interactions import (
+    INTERACTION_COMMAND,
+    INTERACTION_MODAL,
+    InteractionCallback,
+    InteractionHandle,
+)
+from .models import (
+    ATTACH_FILES,
+    EPHEMERAL,
+    LOADING,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
+    FakeChannel,
+    FakeGuild,
+    FakeMessage,
+)
+from .state import ApiError, FakeState, UploadedFile, modal_problems
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[..., Awaitable[web.StreamResponse]]
+# (requests, seconds) a bucket allows; None turns that limit off.
+Rate = tuple[int, float]
+
+DISCORD_CHANNEL_RATE: Rate = (5, 5.0)
+DISCORD_GLOBAL_RATE: Rate = (50, 1.0)
+# Interaction tokens (callback and webhook routes) stop working after 15 minutes.
+INTERACTION_TOKEN_LIFETIME = 15 * 60.0
+CHANNEL_MESSAGES = "channel-messages"
+
+
+def json_response(
+    data: Any, status: int = 200, headers: Mapping[str, str] | None = None
+) -> web.Response:
+    # discord.py only decodes JSON when the header is exactly "application/json" (no charset).
+    merged = {"Content-Type": "application/json"}
+    if headers:
+        merged.update(headers)
+    return web.Response(status=status, body=json.dumps(data).encode(), headers=merged)
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+def error_response(error: ApiError) -> web.Response:
+    return json_response({"message": error.message, "code": error.code}, error.status)
+
+
+class Unset:
+    """The default of ``set_rate_limits``: leave that limit as it is."""
+
+
+UNSET = Unset()
+
+
+@dataclass
+class RateLimitRule:
+    """A 429 a test asked for (``FakeDiscord.rate_limit``), on top of the automatic limits."""
+
+    method: str
+    pattern: re.Pattern[str]
+    retry_after: float
+    remaining: int
+    is_global: bool
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    pattern: re.Pattern[str]
+    handler: Handler
+    # Authenticated with the bot token (the others carry an interaction token in the path).
+    bot_auth: bool
+    # The shared per-resource bucket this route counts against (keyed by its channel id).
+    bucket: str | None = None
+
+
+class Bucket:
+    """A fixed window of ``limit`` requests per ``per`` seconds that opens on first use."""
+
+    def __init__(self, limit: int, per: float, name: str) -> None:
+        self.limit = limit
+        self.per = per
+        # Discord names a bucket by an opaque hash; discord.py keys its own limiter by it.
+        self.hash = hashlib.sha1(name.encode()).hexdigest()[:16]
+        self.count = 0
+        self.resets_at = 0.0
+
+    def take(self, now: float) -> bool:
+        """Count one request; False (and nothing counted) when the window is spent."""
+        if now >= self.resets_at:
+            self.count = 0
+            self.resets_at = now + self.per
+        if self.count >= self.limit:
+            return False
+        self.count += 1
+        return True
+
+    def reset_after(self, now: float) -> float:
+        return max(0.001, round(self.resets_at - now, 3))
+
+    def headers(self, now: float) -> dict[str, str]:
+        reset_after = self.reset_after(now)
+        return {
+            "X-RateLimit-Limit": str(self.limit),
+            "X-RateLimit-Remaining": str(max(0, self.limit - self.count)),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": self.hash,
+        }
+
+
+class RateLimiter:
+    """Discord's automatic limits: per-channel message buckets and the global budget."""
+
+    def __init__(self, channel_rate: Rate | None, global_rate: Rate | None) -> None:
+        self.channel_rate = channel_rate
+        self.global_rate = global_rate
+        self._channels: dict[str, Bucket] = {}
+        self._global: Bucket | None = None
+
+    def configure(self, channel_rate: Rate | None, global_rate: Rate | None) -> None:
+        """New limits; a limit that changes starts fresh windows, one that stays keeps its
+        (a restarted bot still meets the buckets its previous process filled)."""
+        if channel_rate != self.channel_rate:
+            self.channel_rate = channel_rate
+            self._channels.clear()
+        if global_rate != self.global_rate:
+            self.global_rate = global_rate
+            self._global = None
+
+    def take_global(self, now: float) -> web.Response | None:
+        """None if the request fits the global budget, else the 429 to answer."""
+        if self.global_rate is None:
+            return None
+        if self._global is None:
+            self._global = Bucket(*self.global_rate, name="global")
+        if self._global.take(now):
+            return None
+        retry_after = self._global.reset_after(now)
+        headers = {
+            "X-RateLimit-Global": "true",
+            "X-RateLimit-Scope": "global",
+        }
+        return _too_many(retry_after, is_global=True, headers=headers)
+
+    def bucket(self, kind: str, key: str) -> Bucket | None:
+        if kind != CHANNEL_MESSAGES or self.channel_rate is None:
+            return None
+        bucket = self._channels.get(key)
+        if bucket is None:
+            bucket = Bucket(*self.channel_rate, name=kind)
+            self._channels[key] = bucket
+        return bucket
+
+
+def _too_many(
+    retry_after: float, *, is_global: bool, headers: Mapping[str, str]
+) -> web.Response:
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": retry_after,
+        "global": is_global,
+    }
+    merged = {
+        # Without Via discord.py takes a 429 for a Cloudflare ban and gives up.
+        "Via": "1.1 google",
+        "Retry-After": str(math.ceil(retry_after)),
+        **headers,
+    }
+    return json_response(body, 429, merged)
+
+
+class RestApi:
+    """The HTTP side of the fake: ``handle`` serves ``/api/v{n}/...``."""
+
+    def __init__(
+        self,
+        state: FakeState,
+        *,
+        interaction_deadline: float = 3.0,
+        interaction_token_lifetime: float = INTERACTION_TOKEN_LIFETIME,
+        channel_rate: Rate | None = DISCORD_CHANNEL_RATE,
+        global_rate: Rate | None = DISCORD_GLOBAL_RATE,
+        shards: int = 1,
+    ) -> None:
+        self.state = state
+        self.shards = shards
+        self.interaction_deadline = interaction_deadline
+        self.interaction_token_lifetime = interaction_token_lifetime
+        self.limiter = RateLimiter(channel_rate, global_rate)
+        self._rules: list[RateLimitRule] = []
+        self.routes = self._build_routes()
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _build_routes(self) -> list[Route]:
+        webhook_message = (
+            r"/webhooks/(?P<app_id>\d+)/(?P<token>[^/]+)/messages/(?P<message_id>@original|\d+)"
+        )
+        channel_message = r"/channels/(?P<channel_id>\d+)/messages/(?P<message_id>\d+)"
+        guild_commands = r"/applications/(?P<app_id>\d+)/guilds/(?P<guild_id>\d+)/commands"
+        table: list[tuple[str, str, Handler, bool] | tuple[str, str, Handler, bool, str]] = [
+            ("GET", r"/users/@me", self._get_me, True),
+            ("GET", r"/users/(?P<user_id>\d+)", self._get_user, True),
+            ("POST", r"/users/@me/channels", self._create_dm, True),
+            ("GET", r"/oauth2/applications/@me", self._get_application, True),
+            ("GET", r"/applications/@me", self._get_application, True),
+            ("GET", r"/gateway", self._get_gateway, False),
+            ("GET", r"/gateway/bot", self._get_gateway_bot, True),
+            ("PUT", r"/applications/(?P<app_id>\d+)/commands", self._put_commands, True),
+            ("GET", r"/applications/(?P<app_id>\d+)/commands", self._get_commands, True),
+            ("PUT", guild_commands, self._put_commands, True),
+            ("GET", guild_commands, self._get_commands, True),
+            (
+                "POST",
+                r"/interactions/(?P<interaction_id>\d+)/(?P<token>[^/]+)/callback",
+                self._interaction_callback,
+                False,
+            ),
+            ("POST", r"/webhooks/(?P<app_id>\d+)/(?P<token>[^/]+)", self._webhook_post, False),
+            ("GET", webhook_message, self._webhook_get, False),
+            ("PATCH", webhook_message, self._webhook_patch, False),
+            ("DELETE", webhook_message, self._webhook_delete, False),
+            ("GET", r"/channels/(?P<channel_id>\d+)", self._get_channel, True),
+            (
+                "POST",
+                r"/channels/(?P<channel_id>\d+)/messages",
+                self._channel_post,
+                True,
+                CHANNEL_MESSAGES,
+            ),
+            ("GET", r"/channels/(?P<channel_id>\d+)/messages", self._channel_history, True),
+            ("GET", channel_message, self._channel_get, True),
+            ("PATCH", channel_message, self._channel_patch, True, CHANNEL_MESSAGES),
+            ("DELETE", channel_message, self._channel_delete, True, CHANNEL_MESSAGES),
+            ("POST", r"/channels/(?P<channel_id>\d+)/typing", self._typing, True),
+            ("GET", r"/guilds/(?P<guild_id>\d+)", self._get_guild, True),
+            ("GET", r"/guilds/(?P<guild_id>\d+)/channels", self._get_guild_channels, True),
+            ("GET", r"/guilds/(?P<guild_id>\d+)/roles", self._get_guild_roles, True),
+            (
+                "GET",
+                r"/guilds/(?P<guild_id>\d+)/members/(?P<user_id>\d+)",
+                self._get_member,
+                True,
+            ),
+        ]
+        return [Route(entry[0], re.compile(entry[1]), *entry[2:]) for entry in table]
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """Entry point for ``/api/v{version}/{path}``."""
+        state = self.state
+        path = "/" + request.match_info["path"]
+        method = request.method
+        limited = self._take_rule(method, path)
+        if limited is not None:
+            state.record_request(method, path, 429, state.rate_limited, limit="rule")
+            return limited
+        for route in self.routes:
+            if route.method != method:
+                continue
+            match = route.pattern.fullmatch(path)
+            if match is None:
+                continue
+            response: web.StreamResponse
+            if route.bot_auth and request.headers.get("Authorization") != f"Bot {state.token}":
+                response = json_response({"message": "401: Unauthorized", "code": 0}, 401)
+                state.record_request(method, path, response.status)
+                return response
+            now = time.monotonic()
+            if route.bot_auth:
+                refused = self.limiter.take_global(now)
+                if refused is not None:
+                    state.record_request(method, path, 429, state.rate_limited, limit="global")
+                    return refused
+            bucket = None
+            if route.bucket is not None:
+                bucket = self.limiter.bucket(route.bucket, match["channel_id"])
+            if bucket is not None and not bucket.take(now):
+                refused = _too_many(
+                    bucket.reset_after(now),
+                    is_global=False,
+                    headers={**bucket.headers(now), "X-RateLimit-Scope": "user"},
+                )
+                state.record_request(method, path, 429, state.rate_limited, limit="user")
+                return refused
+            try:
+                response = await route.handler(request, **match.groupdict())
+            except ApiError as error:
+                response = error_response(error)
+            if bucket is not None:
+                response.headers.update(bucket.headers(time.monotonic()))
+            state.record_request(method, path, response.status)
+            return response
+        log.warning("fake discord: unhandled %s %s", method, path)
+        state.record_request(method, path, 404, state.unhandled)
+        return json_response({"message": "404: Not Found", "code": 0}, 404)
+
+    # ------------------------------------------------------------------ rate limits
+
+    def rate_limit(
+        self,
+        method: str,
+        path_pattern: str,
+        *,
+        retry_after: float = 0.05,
+        count: int = 1,
+        is_global: bool = False,
+    ) -> None:
+        """Answer the next ``count`` matching requests with 429."""
+        self._rules.append(
+            RateLimitRule(method.upper(), re.compile(path_pattern), retry_after, count, is_global)
+        )
+
+    def set_rate_limits(
+        self,
+        *,
+        channel_rate: Rate | Unset | None = UNSET,
+        global_rate: Rate | Unset | None = UNSET,
+    ) -> None:
+        """Change the automatic limits of a live fake (None turns one off)."""
+        self.limiter.configure(
+            self.limiter.channel_rate if isinstance(channel_rate, Unset) else channel_rate,
+            self.limiter.global_rate if isinstance(global_rate, Unset) else global_rate,
+        )
+
+    def _take_rule(self, method: str, path: str) -> web.Response | None:
+        for rule in self._rules:
+            if rule.remaining > 0 and rule.method == method and rule.pattern.fullmatch(path):
+                rule.remaining -= 1
+                headers = {
+                    "X-RateLimit-Limit": "5",
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset-After": f"{rule.retry_after:.3f}",
+                    "X-RateLimit-Scope": "global" if rule.is_global else "user",
+                }
+                if rule.is_global:
+                    headers["X-RateLimit-Global"] = "true"
+                return _too_many(rule.retry_after, is_global=rule.is_global, headers=headers)
+        return None
+
+    # ------------------------------------------------------------------ bodies
+
+    async def read_body(self, request: web.Request) -> tuple[Any, list[UploadedFile]]:
+        """The JSON payload (``payload_json`` of a multipart body) and the uploaded files."""
+        files: list[UploadedFile] = []
+        if request.content_type.startswith("multipart/"):
+            payload: Any = None
+            reader = await request.multipart()
+            while True:
+                part = await reader.next()
+                if part is None:
+                    break
+                if not isinstance(part, BodyPartReader):
+                    continue
+                raw = await part.read(decode=False)
+                name = part.name or ""
+                if name == "payload_json":
+                    payload = json.loads(raw.decode())
+                elif part.filename is not None:
+                    files.append(
+                        UploadedFile(
+                            field_name=name,
+                            filename=part.filename,
+                            data=bytes(raw),
+                            content_type=part.headers.get("Content-Type"),
+                        )
+                    )
+            return payload, files
+        raw_body = await request.read()
+        if not raw_body:
+            return None, files
+        return json.loads(raw_body), files
+
+    async def _read_message_body(
+        self, request: web.Request
+    ) -> tuple[dict[str, Any], list[UploadedFile]]:
+        payload, files = await self.read_body(request)
+        return (payload if isinstance(payload, dict) else {}), files
+
+    # ------------------------------------------------------------------ identity
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        me = self.state.bot_user.payload()
+        return json_response({**me, "verified": True, "mfa_enabled": False})
+
+    async def _get_user(self, request: web.Request, user_id: str) -> web.Response:
+        user = self.state.users.get(int(user_id))
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return json_response(user.payload())
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        state = self.state
+        return json_response(
+            {
+                "id": str(state.application_id),
+                "name": state.bot_user.name,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "bot": state.bot_user.payload(),
+                "owner": state.owner.payload(),
+                "team": None,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "approximate_guild_count": len(state.guilds),
+                "integration_types_config": {"0": {}},
+            }
+        )
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.state.endpoint.gateway_url})
+
+    async def _get_gateway_bot(self, request: web.Request) -> web.Response:
+        return json_response(
+            {
+                "url": self.state.endpoint.gateway_url,
+                "shards": self.shards,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    # ------------------------------------------------------------------ commands
+
+    async def _put_commands(
+        self, request: web.Request, app_id: str, guild_id: str | None = None
+    ) -> web.Response:
+        state = self.state
+        if int(app_id) != state.application_id:
+            raise ApiError(403, 50001, "Missing Access")
+        scope = None if guild_id is None else int(guild_id)
+        if scope is not None and state.guild(scope) is None:
+            raise ApiError(403, 50001, "Missing Access")
+        payload, _ = await self.read_body(request)
+        return json_response(state.replace_commands(scope, payload))
+
+    async def _get_commands(
+        self, request: web.Request, app_id: str, guild_id: str | None = None
+    ) -> web.Response:
+        scope = None if guild_id is None else int(guild_id)
+        return json_response(self.state.commands.get(scope, []))
+
+    # ------------------------------------------------------------------ interactions
+
+    def _handle_for(self, app_id: str, token: str) -> InteractionHandle:
+        handle = self.state.interactions_by_token.get(token)
+        if handle is None or int(app_id) != self.state.application_id:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        if handle.age() > self.interaction_token_lifetime:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
+        return handle
+
+    async def _interaction_callback(
+        self, request: web.Request, interaction_id: str, token: str
+    ) -> web.Response:
+        state = self.state
+        handle = state.interactions_by_id.get(int(interaction_id))
+        if handle is None or handle.token != token:
+            raise ApiError(404, 10062, "Unknown interaction")
+        if handle.callback is not None:
+            raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        if handle.age() > self.interaction_deadline:
+            handle.expired = True
+            raise ApiError(404, 10062, "Unknown interaction")
+        payload, files = await self.read_body(request)
+        if not isinstance(payload, dict) or "type" not in payload:
+            raise ApiError(400, 50035, "Invalid Form Body")
+        kind = int(payload["type"])
+        data = payload.get("data") or {}
+        message: FakeMessage | None = None
+        if kind == 4:
+            message = state.create_message(
+                handle.channel, data, files, interaction=handle, message_type=_reply_type(handle)
+            )
+            handle.original_id = message.id
+        elif kind == 5:
+            flags = LOADING | (int(data.get("flags", 0)) & EPHEMERAL)
+            message = state.create_message(
+                handle.channel,
+                {"content": "", "flags": flags},
+                [],
+                interaction=handle,
+                message_type=_reply_type(handle),
+                allow_empty=True,
+                raw_flags=flags,
+            )
+            handle.original_id = message.id
+        elif kind in (6, 7):
+            if handle.message is None:
+                raise ApiError(400, 50035, "Invalid Form Body: no message to update")
+            handle.original_id = handle.message
+            if kind == 7:
+                message = state.edit_message(state.messages[handle.message], data, files)
+        elif kind == 9:
+            problems = modal_problems(data)
+            if handle.type == INTERACTION_MODAL:
+                problems.append("a modal cannot answer a modal submit")
+            if problems:
+                raise ApiError(400, 50035, "Invalid Form Body: " + "; ".join(problems))
+            handle.modal = data
+            state.modal_sources[data["custom_id"]] = handle
+        elif kind != 8:
+            raise ApiError(400, 50035, f"Invalid Form Body: unknown callback type {kind}")
+        new_attachments = tuple(message.attachments) if message is not None and kind == 4 else ()
+        handle.callback = InteractionCallback(
+            type=kind, data=data, attachments=new_attachments, message=message
+        )
+        state.notify()
+        if request.query.get("with_response", "").lower() not in ("1", "true"):
+            return no_content()
+        original = None if handle.original_id is None else state.messages.get(handle.original_id)
+        interaction_info: dict[str, Any] = {"id": str(handle.id), "type": handle.type}
+        if original is not None:
+            interaction_info["response_message_id"] = str(original.id)
+            interaction_info["response_message_loading"] = original.loading
+            interaction_info["response_message_ephemeral"] = original.ephemeral
+        resource: dict[str, Any] = {"type": kind}
+        if message is not None:
+            resource["message"] = message.payload()
+        return json_response({"interaction": interaction_info, "resource": resource})
+
+    async def _webhook_post(self, request: web.Request, app_id: str, token: str) -> web.Response:
+        state = self.state
+        handle = self._handle_for(app_id, token)
+        if handle.callback is None:
+            raise ApiError(404, 10015, "Unknown Webhook")
+        data, files = await self._read_message_body(request)
+        original = None if handle.original_id is None else state.messages.get(handle.original_id)
+        if original is not None and original.loading:
+            # The first followup after a "thinking" defer replaces the loading message.
+            flags = original.flags & EPHEMERAL
+            message = state.edit_message(
+                original, {**data, "flags": flags}, files, clear_loading=True
+            )
+        else:
+            message = state.create_message(
+                handle.channel, data, files, interaction=handle, message_type=0
+            )
+        handle.followup_ids.append(message.id)
+        state.notify()
+        if request.query.get("wait", "").lower() in ("1", "true"):
+            return json_response(message.payload())
+        return no_content()
+
+    def _webhook_message(self, handle: InteractionHandle, message_id: str) -> FakeMessage:
+        messages = self.state.messages
+        if message_id == "@original":
+            if handle.original_id is None:
+                raise ApiError(404, 10008, "Unknown Message")
+            return messages[handle.original_id]
+        message = messages.get(int(message_id))
+        allowed = {handle.original_id, *handle.followup_ids}
+        if message is None or message.id not in allowed or message.deleted:
+            raise ApiError(404, 10008, "Unknown Message")
+        return message
+
+    async def _webhook_get(
+        self, request: web.Request, app_id: str, token: str, message_id: str
+    ) -> web.Response:
+        handle = self._handle_for(app_id, token)
+        return json_response(self._webhook_message(handle, message_id).payload())
+
+    async def _webhook_patch(
+        self, request: web.Request, app_id: str, token: str, message_id: str
+    ) -> web.Response:
+        handle = self._handle_for(app_id, token)
+        current = self._webhook_message(handle, message_id)
+        data, files = await self._read_message_body(request)
+        message = self.state.edit_message(current, data, files, clear_loading=True)
+        return json_response(message.payload())
+
+    async def _webhook_delete(
+        self, request: web.Request, app_id: str, token: str, message_id: str
+    ) -> web.Response:
+        handle = self._handle_for(app_id, token)
+        self.state.delete_message(self._webhook_message(handle, message_id))
+        return no_content()
+
+    # ------------------------------------------------------------------ channels
+
+    def _channel(self, channel_id: str) -> FakeChannel:
+        channel = self.state.channels.get(int(channel_id))
+        if channel is None:
+            raise ApiError(404, 10003, "Unknown Channel")
+        return channel
+
+    @staticmethod
+    def _check_bot_can_post(channel: FakeChannel, files: Sequence[UploadedFile]) -> None:
+        if channel.is_dm:
+            return
+        allowed = channel.app_permissions
+        if not allowed & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if not allowed & SEND_MESSAGES or (files and not allowed & ATTACH_FILES):
+            raise ApiError(403, 50013, "Missing Permissions")
+
+    def _channel_message(self, channel: FakeChannel, message_id: str) -> FakeMessage:
+        message = self.state.messages.get(int(message_id))
+        # Ephemeral messages do not exist for the bot-token channel routes.
+        if (
+            message is None
+            or message.channel_id != channel.id
+            or message.deleted
+            or message.ephemeral
+        ):
+            raise ApiError(404, 10008, "Unknown Message")
+        return message
+
+    async def _create_dm(self, request: web.Request) -> web.Response:
+        payload, _ = await self.read_body(request)
+        recipient = self.state.users.get(int((payload or {}).get("recipient_id", 0)))
+        if recipient is None or recipient.bot:
+            raise ApiError(400, 50033, "Invalid Recipient(s)")
+        return json_response(self.state.dm_channel(recipient).payload())
+
+    async def _get_channel(self, request: web.Request, channel_id: str) -> web.Response:
+        return json_response(self._channel(channel_id).payload())
+
+    async def _channel_post(self, request: web.Request, channel_id: str) -> web.Response:
+        channel = self._channel(channel_id)
+        if channel.is_dm and channel.recipient is not None and not channel.recipient.dms_open:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
+        data, files = await self._read_message_body(request)
+        self._check_bot_can_post(channel, files)
+        if int(data.get("flags", 0)) & EPHEMERAL:
+            raise ApiError(400, 50035, "Invalid Form Body: only interaction replies are ephemeral")
+        message = self.state.create_message(channel, data, files)
+        return json_response(message.payload())
+
+    async def _channel_history(self, request: web.Request, channel_id: str) -> web.Response:
+        channel = self._channel(channel_id)
+        limit = int(request.query.get("limit", "50"))
+        visible = [m for m in self.state.messages_in(channel) if not m.ephemeral]
+        newest_first = list(reversed(visible))[:limit]
+        return json_response([m.payload() for m in newest_first])
+
+    async def _channel_get(
+        self, request: web.Request, channel_id: str, message_id: str
+    ) -> web.Response:
+        return json_response(self._channel_message(self._channel(channel_id), message_id).payload())
+
+    async def _channel_patch(
+        self, request: web.Request, channel_id: str, message_id: str
+    ) -> web.Response:
+        current = self._channel_message(self._channel(channel_id), message_id)
+        if current.author.id != self.state.bot_user.id:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        data, files = await self._read_message_body(request)
+        return json_response(self.state.edit_message(current, data, files).payload())
+
+    async def _channel_delete(
+        self, request: web.Request, channel_id: str, message_id: str
+    ) -> web.Response:
+        self.state.delete_message(self._channel_message(self._channel(channel_id), message_id))
+        return no_content()
+
+    async def _typing(self, request: web.Request, channel_id: str) -> web.Response:
+        self._channel(channel_id)
+        return no_content()
+
+    # ------------------------------------------------------------------ guilds
+
+    def _guild(self, guild_id: str) -> FakeGuild:
+        guild = self.state.guild(int(guild_id))
+        if guild is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        return guild
+
+    async def _get_guild(self, request: web.Request, guild_id: str) -> web.Response:
+        payload = self._guild(guild_id).payload()
+        for key in ("members", "channels", "threads", "presences", "voice_states"):
+            payload.pop(key, None)
+        return json_response(payload)
+
+    async def _get_guild_channels(self, request: web.Request, guild_id: str) -> web.Response:
+        return json_response([c.payload() for c in self._guild(guild_id).channels])
+
+    async def _get_guild_roles(self, request: web.Request, guild_id: str) -> web.Response:
+        guild = self._guild(guild_id)
+        return json_response([r.payload() for r in (guild.everyone_role(), *guild.roles)])
+
+    async def _get_member(self, request: web.Request, guild_id: str, user_id: str) -> web.Response:
+        guild = self._guild(guild_id)
+        member = next((m for m in guild.members if m.id == int(user_id)), None)
+        if member is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        return json_response(guild.member_payload(member))
+
+    # ------------------------------------------------------------------ the CDN
+
+    async def serve_attachment(self, request: web.Request) -> web.Response:
+        attachment = self.state.attachments.get(int(request.match_info["attachment_id"]))
+        if attachment is None:
+            return web.Response(status=404)
+        content_type = attachment.content_type or "application/octet-stream"
+        return web.Response(body=attachment.data, headers={"Content-Type": content_type})
+
+
+def _reply_type(handle: InteractionHandle) -> int:
+    # A reply to a slash command is a CHAT_INPUT_COMMAND message; to a component, a DEFAULT one.
+    return 20 if handle.type == INTERACTION_COMMAND else 0
