@@ -12,13 +12,15 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.client import PAYLOAD_LOGGERS, silence_payload_loggers
 from bot.render.labels import DEFAULT_LABELS
+from bot.ui import TEMPLATE
 from engine.cards import Card, format_card, format_cards, parse_cards, pretty_card
-from engine.hand import ActionKind, ActionTaken, Hand
+from engine.hand import Hand
 from engine.table import Table
 from tests.fakediscord import (
     CHANNEL_DM,
@@ -30,8 +32,8 @@ from tests.fakediscord import (
     FakeUser,
     InteractionHandle,
 )
+from tests.fakediscord.interactions import INTERACTION_COMPONENT, INTERACTION_MODAL
 from tests.fakediscord.models import READ_MESSAGE_HISTORY, VIEW_CHANNEL
-from tests.fakediscord.server import INTERACTION_COMPONENT, INTERACTION_MODAL
 
 MANAGE_GUILD = 1 << 5
 
@@ -78,7 +80,19 @@ class DoubleAction(AttackFailure):
 
 
 class KickIgnored(AttackFailure):
-    check = "7 a player removed mid-hand folds when his turn comes, and plays no more"
+    check = "7 a player removed mid-hand leaves when that hand ends"
+
+
+class RefusalNotPrivate(AttackFailure):
+    check = "8 bad input gets a private, specific refusal"
+
+
+class RefusedInputChanged(AttackFailure):
+    check = "8 bad input changes nothing"
+
+
+class TableStalled(AttackFailure):
+    check = "9 no table stalls"
 
 
 # -- the world ---------------------------------------------------------------------------------
@@ -152,6 +166,21 @@ def make_world() -> AttackWorld:
 # -- forged interactions ----------------------------------------------------------------------
 
 
+_BUTTON = re.compile(TEMPLATE)
+
+
+def button_action(custom_id: str) -> str | None:
+    """The action a table button's custom id names (None: not a table button)."""
+    match = _BUTTON.fullmatch(custom_id)
+    return None if match is None else match["action"]
+
+
+def buttons_for(message: FakeMessage, action: str) -> list[str]:
+    """The custom ids of ``message``'s buttons for ``action`` (several for the quick raises,
+    none when the message does not offer it)."""
+    return [cid for cid in message.custom_ids() if button_action(cid) == action]
+
+
 async def press(
     fake: FakeDiscord, user: FakeUser, message: FakeMessage, custom_id: str
 ) -> InteractionHandle:
@@ -197,16 +226,34 @@ async def submit_raw_modal(
 # -- the log trap ----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class LogLine:
+    """A log line that names two cards or more, and which hands' cards were shown then."""
+
+    logger: str
+    text: str
+    shown: tuple[frozenset[int], ...]
+
+
 class LogTrap(logging.Handler):
-    """Keeps every record of the bot's loggers (and discord.py's, asyncio's) worth failing on:
-    a warning or worse from ``bot``/``cogs``, an error or worse from the libraries, any
-    traceback."""
+    """Watches the bot's loggers (and discord.py's, asyncio's) at every level, the way the
+    bot logs with ``LOG_LEVEL=DEBUG``: the payload loggers stay at INFO, as the bot itself
+    keeps them (``bot.client.silence_payload_loggers``).
+
+    It keeps what is worth failing on (a warning or worse from ``bot``/``cogs``, an error or
+    worse from the libraries, any traceback), every refusal the error handler made (by
+    interaction id: it logs each one at DEBUG), and every line naming two cards or more, with
+    which hands' cards were shown when it was written (``shown``, set by the machine)."""
 
     LOGGERS = ("bot", "cogs", "discord", "asyncio")
+    REFUSED = "refused interaction %s: %r"
 
     def __init__(self) -> None:
         super().__init__(level=logging.DEBUG)
         self.records: list[logging.LogRecord] = []
+        self.refusals: dict[int, BaseException] = {}
+        self.card_lines: list[LogLine] = []
+        self.shown: Callable[[], tuple[frozenset[int], ...]] = tuple
         self._saved: dict[str, int] = {}
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -214,20 +261,35 @@ class LogTrap(logging.Handler):
         bad = record.levelno >= (logging.WARNING if ours else logging.ERROR)
         if bad or record.exc_info:
             self.records.append(record)
+        if record.msg == self.REFUSED and isinstance(record.args, tuple):
+            interaction_id, error = record.args
+            if isinstance(interaction_id, int) and isinstance(error, BaseException):
+                self.refusals[interaction_id] = error
+        try:
+            text = record.getMessage()
+        except Exception:  # a bad format string is the record's problem, not a leak
+            text = str(record.msg)
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f"\n{record.exc_info[1]!r}"
+        if len(cards_in_text(text)) >= 2:
+            self.card_lines.append(LogLine(record.name, text, self.shown()))
 
     def install(self) -> None:
         for name in self.LOGGERS:
             logger = logging.getLogger(name)
             self._saved[name] = logger.level
-            if logger.getEffectiveLevel() > logging.WARNING:
-                logger.setLevel(logging.WARNING)
+            logger.setLevel(logging.DEBUG)
             logger.addHandler(self)
+        for name in PAYLOAD_LOGGERS:
+            logger = logging.getLogger(name)
+            self._saved.setdefault(name, logger.level)
+        silence_payload_loggers()
 
     def uninstall(self) -> None:
         for name in self.LOGGERS:
-            logger = logging.getLogger(name)
-            logger.removeHandler(self)
-            logger.setLevel(self._saved.get(name, logging.NOTSET))
+            logging.getLogger(name).removeHandler(self)
+        for name, level in self._saved.items():
+            logging.getLogger(name).setLevel(level)
 
     @staticmethod
     def describe(record: logging.LogRecord) -> str:
@@ -260,7 +322,7 @@ class Dealt:
         return self.hand.hole_cards(index)
 
     def public(self) -> set[Card]:
-        cards = set(self.hand.board)
+        cards = {card for board in self.hand.boards for card in board}
         for i in self.hand.shown:
             cards.update(self.hand.hole_cards(i))
         return cards
@@ -275,54 +337,54 @@ class Dealt:
 
 @dataclass(eq=False)
 class Removal:
-    """A player removed by a host (``Table.remove``) while in a hand: he folds now if it is his
-    turn, else when it comes; he takes no other action in that hand."""
+    """A player removed by a host (``Table.remove``) while in a hand. RULES 8: he leaves once
+    that hand ends; he may play it out, but is dealt no later hand unless he joins again."""
 
     dealt: Dealt
     index: int
-    start: int  # len(hand.events) when he was removed
-    exempt: bool  # all in or folded already: nothing left to fold
+    joins: int  # how many joins the recorder had seen when he was removed
+    table_id: int | None = None  # the machine's note of the table the hand is played at
 
-    def violation(self) -> str | None:
-        if self.exempt:
-            return None
-        for event in self.dealt.hand.events[self.start :]:
-            if (
-                isinstance(event, ActionTaken)
-                and event.player == self.index
-                and event.kind is not ActionKind.FOLD
-            ):
-                how = f" ({event.auto})" if event.auto else ""
-                return f"after his removal he still played: {event.kind.value} {event.amount}{how}"
-        return None
+    @property
+    def player(self) -> int:
+        return self.dealt.players[self.index]
 
 
 class HandRecorder:
-    """Records every hand ``Table.start_hand`` deals, and every removal of a player in a hand
-    (``Table.remove``), while installed (one machine at a time)."""
+    """Records every hand ``Table.start_hand`` deals, every removal of a player in a hand
+    (``Table.remove``) and who joined (``Table.join``), while installed (one machine at a
+    time). Drafts are copies of the table, so a join a transition then failed to store is
+    recorded too: that only makes the removal check more lenient."""
 
     def __init__(self) -> None:
         self.dealt: list[Dealt] = []
         self.removals: list[Removal] = []
-        self._original: Any = None
-        self._original_remove: Any = None
+        self.joins: list[int] = []
+        self._saved: tuple[Any, Any, Any] | None = None
+
+    def rejoined(self, removal: Removal) -> bool:
+        return removal.player in self.joins[removal.joins :]
 
     def install(self) -> None:
-        original = Table.start_hand
-        original_remove = Table.remove
+        original_start, original_remove, original_join = Table.start_hand, Table.remove, Table.join
         recorder = self
 
         def remove(table: Table, player_id: Any, by: Any = None) -> Any:
             hand = table.hand
             index = table.hand_index(player_id)
             record = next((d for d in recorder.dealt if d.hand is hand), None)
+            events = original_remove(table, player_id, by)
             if hand is not None and index is not None and record is not None:
-                exempt = bool(hand.all_in[index] or hand.folded[index] or hand.is_over)
-                recorder.removals.append(Removal(record, index, len(hand.events), exempt))
-            return original_remove(table, player_id, by)
+                recorder.removals.append(Removal(record, index, len(recorder.joins)))
+            return events
+
+        def join(table: Table, player_id: Any, *args: Any, **kwargs: Any) -> Any:
+            events = original_join(table, player_id, *args, **kwargs)
+            recorder.joins.append(int(player_id))
+            return events
 
         def start_hand(table: Table, *args: Any, **kwargs: Any) -> Any:
-            events = original(table, *args, **kwargs)
+            events = original_start(table, *args, **kwargs)
             hand = table.hand
             if hand is not None:
                 recorder.dealt.append(
@@ -335,16 +397,19 @@ class HandRecorder:
                 )
             return events
 
-        self._original = original
-        self._original_remove = original_remove
-        Table.start_hand = start_hand  # type: ignore[method-assign]
-        Table.remove = remove  # type: ignore[method-assign]
+        self._saved = (original_start, original_remove, original_join)
+        # Patched on the class: the runner works on drafts, new Table objects every time.
+        Table.start_hand = start_hand  # type: ignore[method-assign,assignment]
+        Table.remove = remove  # type: ignore[method-assign,assignment]
+        Table.join = join  # type: ignore[method-assign,assignment]
 
     def uninstall(self) -> None:
-        if self._original is not None:
-            Table.start_hand = self._original  # type: ignore[method-assign]
-            Table.remove = self._original_remove  # type: ignore[method-assign]
-            self._original = None
+        if self._saved is not None:
+            start_hand, remove, join = self._saved
+            Table.start_hand = start_hand  # type: ignore[method-assign]
+            Table.remove = remove  # type: ignore[method-assign]
+            Table.join = join  # type: ignore[method-assign]
+            self._saved = None
 
     def shown_now(self) -> tuple[frozenset[int], ...]:
         return tuple(frozenset(d.hand.shown) for d in self.dealt)
@@ -444,16 +509,16 @@ class Leak:
         )
 
 
-def find_leaks(
-    fake: FakeDiscord,
-    message: FakeMessage,
+def _unshown_pairs(
+    parts: list[tuple[str, str]],
+    audience: int | None,
     dealt: Sequence[Dealt],
     shown_then: tuple[frozenset[int], ...],
-) -> list[Leak]:
-    """Unshown hole cards (as of when the message was sent) that the message shows to anybody
-    but their owner. A pair that another hand made public (or dealt to the reader) is not a
-    leak: texts about an earlier or later hand may name the same two cards."""
-    parts = message_parts(message)
+) -> list[tuple[Dealt, int, tuple[Card, Card], list[str]]]:
+    """(hand, player index, his hole cards, where) of every unshown pair (as of
+    ``shown_then``) that ``parts`` name, for a reader who is ``audience`` (None: anybody).
+    A pair that another hand made public (or dealt to the reader) does not count: texts about
+    an earlier or later hand may name the same two cards."""
     everything = "\n".join(text for _, text in parts)
     # A whole deck (the shuffle check) names every card: it is about its own hand only.
     decks = [record for record in dealt if format_cards(record.hand.deck) in everything]
@@ -461,13 +526,7 @@ def find_leaks(
     cards: set[Card] = set().union(*(c for _, c in per_part)) if per_part else set()
     if len(cards) < 2:
         return []
-    audience = audience_of(fake, message)
-    kind = (
-        "DM" if audience is not None and message.visible_to is None
-        else "ephemeral reply" if audience is not None
-        else "channel message"
-    )
-    leaks = []
+    found = []
     for k, record in enumerate(dealt[: len(shown_then)]):
         if decks and record not in decks:
             continue
@@ -484,8 +543,40 @@ def find_leaks(
             where = [w for w, c in per_part if pair[0] in c or pair[1] in c]
             if record in decks:
                 where.append("the whole deck of the hand")
-            leaks.append(Leak(record, player, pair, where, audience, message, kind))
-    return leaks
+            found.append((record, i, pair, where))
+    return found
+
+
+def find_leaks(
+    fake: FakeDiscord,
+    message: FakeMessage,
+    dealt: Sequence[Dealt],
+    shown_then: tuple[frozenset[int], ...],
+) -> list[Leak]:
+    """Unshown hole cards (as of when the message was sent) that the message shows to anybody
+    but their owner."""
+    audience = audience_of(fake, message)
+    kind = (
+        "DM" if audience is not None and message.visible_to is None
+        else "ephemeral reply" if audience is not None
+        else "channel message"
+    )
+    return [
+        Leak(record, record.players[i], pair, where, audience, message, kind)
+        for record, i, pair, where in _unshown_pairs(
+            message_parts(message), audience, dealt, shown_then
+        )
+    ]
+
+
+def find_log_leaks(line: LogLine, dealt: Sequence[Dealt], names: dict[int, str]) -> list[str]:
+    """Unshown hole cards a log line names (whoever reads the log is nobody's audience)."""
+    return [
+        f"hand #{record.number}: {names.get(record.players[i], record.players[i])}'s unshown "
+        f"hole cards {' '.join(pretty_card(c) for c in pair)} in a log line of {line.logger}: "
+        f"{line.text[:300]!r}"
+        for record, i, pair, _ in _unshown_pairs([("log", line.text)], None, dealt, line.shown)
+    ]
 
 
 # -- a step's outcome, for the history --------------------------------------------------------

@@ -4,16 +4,23 @@ once; after every step the bot's promises are checked (see ``_check``):
 
 1. the ledger invariant holds (``bot.storage.invariant.check_invariant``);
 2. nobody but X is ever shown X's hole cards while they are unshown (channel messages, their
-   attachments' names, alt text and text files, ephemeral replies to others, DMs to others);
-3. every interaction is answered within the fake's deadline;
+   attachments' names, alt text and text files, ephemeral replies to others, DMs to others),
+   and no log line names them, at any level (as the bot logs with ``LOG_LEVEL=DEBUG``);
+3. every interaction is answered within the fake's 3 s deadline (a "thinking…" deferral, then
+   by the answer itself);
 4. no warning or error (and no traceback) is logged by the bot, no "Something went wrong" reply
    is sent, and Discord refuses none of the bot's requests;
 5. chips change only through the ledger: new chips are minted only by a new wallet, a daily
    bonus claimed in the step or a manager's grant in the step, none are burned, and the
    engine's stacks match storage's seats;
 6. a double press of one button acts at most once;
-7. a player a host removes during a hand folds (now, or when his turn comes) and takes no
-   other action in that hand.
+7. a player a host removes during a hand leaves the table when that hand ends (RULES 8);
+8. a refused interaction (bad input: the error handler's refusals) is answered privately, in
+   a sentence of its own (not a generic one, no placeholder left), and, when it was the
+   step's only interaction and the bot's clock moved nothing meanwhile, it changed nothing:
+   no wallet, ledger entry, server setting, table state or table setting;
+9. no table stalls: one with a player to act has his clock running, a run-it-twice question
+   has its deadline running, and one that can deal has a deal coming.
 
 One event loop, one fake Discord and one bot per machine run; every rule runs to completion
 (the interactions answered, the tables' message queues flushed) before the checks.
@@ -23,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import re
@@ -37,12 +45,15 @@ from typing import Any, TypeVar
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
-from bot.i18n import t
+from bot.i18n import has_message, t
+from bot.presenter import decision_number
 from bot.runtime.runner import TableRunner
 from bot.storage import invariant, tables
-from bot.storage.errors import MAX_AMOUNT
+from bot.ui import custom_id
 from engine.cards import FULL_DECK, Card, parse_cards
+from engine.errors import CodedError
 from engine.hand import ActionKind, deck_from_cards
+from engine.limits import MAX_CHIPS
 from tests.attack.kit import (
     AttackFailure,
     AttackWorld,
@@ -57,15 +68,27 @@ from tests.attack.kit import (
     LedgerInvariantBroken,
     LogTrap,
     Outcome,
+    RefusalNotPrivate,
+    RefusedInputChanged,
     RequestRefused,
+    TableStalled,
+    buttons_for,
     find_leaks,
+    find_log_leaks,
     make_world,
     press,
     reply_text,
     submit_raw_modal,
 )
-from tests.e2e.game_kit import Game, StackedDeck, quick_options, running_game
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionHandle
+from tests.e2e.game_kit import Game, StackedDeck, quick_options, running_game, settled
+from tests.fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    InteractionCallback,
+    InteractionHandle,
+)
 
 
 @dataclass
@@ -101,10 +124,10 @@ INDEX = st.integers(0, 1 << 16)
 
 ODD_INTS = (
     0, -1, -10, 1, 2, 3, 5, 7, 10, 15, 20, 25, 50, 99, 100, 101, 250, 500, 999, 1000, 2000,
-    5000, 9999, 10_000, 10_001, 10**6, MAX_AMOUNT, MAX_AMOUNT + 1, 10**15, 2**53, 2**53 + 1,
+    5000, 9999, 10_000, 10_001, 10**6, MAX_CHIPS, MAX_CHIPS + 1, 10**15, 2**53, 2**53 + 1,
     2**63 - 1, 2**63, -(2**63),
 )
-HUGE = (10**9, 10**10, 5 * 10**10, 10**11, MAX_AMOUNT // 2, MAX_AMOUNT - 1, MAX_AMOUNT)
+HUGE = (10**9, 10**10, 5 * 10**10, 10**11, MAX_CHIPS // 2, MAX_CHIPS - 1, MAX_CHIPS)
 ODD_FLOATS = (0.5, 2.5, 1e3, 99.99, 1e20)
 AMOUNT = st.one_of(
     st.sampled_from(ODD_INTS), st.sampled_from(ODD_INTS), st.integers(-5, 3000),
@@ -128,8 +151,12 @@ SUBCOMMANDS = (
 )
 BUTTON_ACTIONS = (
     "fold", "check", "call", "allin", "raise", "raise_modal", "pre_check_fold", "pre_call_any",
-    "cards", "back", "show", "zzz", "void", "close", "join",
+    "cards", "back", "show", "zzz", "void", "close", "join", "run_twice", "run_once",
+    "straddle_next", "straddle_always", "rabbit", "RAISE", "fold_",
 )
+# Which (hand, decision) a forged press names, relative to the table's current one.
+REFS = ("none", "current", "current", "last decision", "next decision", "last hand",
+        "next hand", "huge", "too long")
 PLAY_ACTIONS = ("fold", "check", "call", "allin", "bet", "raise")
 
 
@@ -139,6 +166,95 @@ def maybe(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 
 def options_of(draws: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in draws.items() if v is not None}
+
+
+FOLLOW_UP_WITHIN = 20.0  # seconds a deferred answer ("thinking…") may take, on a busy machine
+STALL_GRACE = 2.5  # seconds a table may take to arm what moves it on (its lock, its messages)
+# A refusal that still stores something, on purpose: /poker start with too few players
+# switches dealing on, so that the table deals once enough are seated.
+REFUSALS_THAT_STORE = frozenset({"waiting_for_players"})
+GENERIC = frozenset(
+    t(key)
+    for key in ("error.internal", "error.timeout", "error.discord_unavailable",
+                "error.bot_forbidden", "error.rate_limited")
+)
+_PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
+
+
+def refusal_problem(answer: InteractionCallback, error: BaseException) -> str | None:
+    """What is wrong with the answer to a refused interaction (None: it is fine)."""
+    if not answer.ephemeral:
+        return f"the refusal was not private (callback type {answer.type}): {answer.content!r}"
+    text = answer.content
+    if not text.strip():
+        return "the refusal says nothing"
+    if text in GENERIC:
+        return f"the refusal is generic: {text!r}"
+    if isinstance(error, CodedError) and not has_message(f"error.{error.code}"):
+        return f"the code {error.code!r} has no sentence of its own; the user read {text!r}"
+    if _PLACEHOLDER.search(text):
+        return f"a placeholder was left unfilled: {text!r}"
+    return None
+
+
+def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What differs between two fingerprints (wallets opened since do not count)."""
+    found = []
+    for user_id, wallet in before["wallets"].items():
+        if after["wallets"].get(user_id) != wallet:
+            found.append(f"wallet {user_id}: {wallet} -> {after['wallets'].get(user_id)}")
+    for key in ("ledger", "guild"):
+        if before[key] != after[key]:
+            found.append(f"{key}: {before[key]} -> {after[key]}")
+    for table_id in before["tables"].keys() | after["tables"].keys():
+        old, new = before["tables"].get(table_id), after["tables"].get(table_id)
+        if old != new:
+            parts = ("closed", "host", "engine table", "settings")
+            what = [p for p, a, b in zip(parts, old or (None,) * 4, new or (None,) * 4,
+                                         strict=True) if a != b]
+            found.append(f"table {table_id}: {', '.join(what)}")
+    return found
+
+
+def stall_of(runner: TableRunner) -> str | None:
+    """Why the table, under its lock, would not move on by itself (None: it would, or it is
+    waiting for a person)."""
+    if runner.closed:
+        return None
+    table = runner.table
+    hand = table.hand
+    if hand is not None and hand.is_over:
+        return "its hand is over and not settled"
+    if hand is not None:
+        if hand.run_choice_pending:
+            vote = runner._vote
+            if vote is None or vote.task.done():
+                return "the run-it-twice question has no deadline running"
+            return None
+        if hand.to_act is None:
+            return "nobody is to act in a hand that is not over"
+        marker = (table.hand_number, decision_number(hand))
+        decision = runner.clock.decision
+        if decision is None or decision.marker != marker:
+            timed = None if decision is None else decision.marker
+            return f"the clock times decision {timed}, the hand waits on {marker}"
+        task = runner.clock._task
+        if task is None or task.done():
+            return f"the clock of decision {marker} is not running"
+        return None
+    if not runner.config.dealing or table.paused or runner.messenger.blocked:
+        return None
+    if not runner.messenger._idle.is_set():
+        return None  # the next deal is scheduled once the result went out
+    draft = runner._draft()
+    runner._apply_pending(draft)
+    runner._sit_out_big_blinds(draft)
+    if not draft.table.can_start():
+        return None
+    task = runner._dealer_task
+    if task is None or task.done():
+        return "it can deal the next hand and no deal is coming"
+    return None
 
 
 OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
@@ -179,12 +295,14 @@ class AttackMachine(RuleBasedStateMachine):
         self.shown_at: dict[int, tuple[frozenset[int], ...]] = {}
         self.event_cursor = 0
         self.log_cursor = 0
+        self.log_line_cursor = 0
         self.request_cursor = 0
         self.ledger_cursor = 0
         self.wallets: set[int] = set()
         self.starting_balance = 0
         self.starting_before = 0
         self.allowed_mints: list[tuple[str, int, int | None, int | None]] = []
+        self.trap.shown = self.recorder.shown_now
         self.trap.install()
         self.recorder.install()
         try:
@@ -228,20 +346,20 @@ class AttackMachine(RuleBasedStateMachine):
         fake = await self.stack.enter_async_context(
             FakeDiscord(guilds=[world.guild], users=world.users)
         )
-        record = fake._record_event
+        record = fake.state._record_event
 
         def recording(kind: str, message: FakeMessage) -> None:
             record(kind, message)
             self.shown_at[len(fake.events) - 1] = self.recorder.shown_now()
 
-        fake._record_event = recording  # type: ignore[method-assign]
+        fake.state._record_event = recording  # type: ignore[method-assign]
         deck = StackedDeck()
         # Edits that change nobody's turn wait calm_edit_interval: short, for more steps a second.
         options = quick_options(deck, deck_factory=self._deck, calm_edit_interval=0.01)
         game = await self.stack.enter_async_context(
             running_game(fake, world, Path(self.tmp.name), deck=deck, options=options)  # type: ignore[arg-type]
         )
-        game.runtime.rng = self.rng  # type: ignore[assignment]
+        game.runtime.rng = self.rng
         await game.runtime.ensure_guild(world.guild.id)
         await self._ledger_baseline(game)
         return game
@@ -351,34 +469,143 @@ class AttackMachine(RuleBasedStateMachine):
         mark = len(self.fake.interactions)
         self.allowed_mints = []
         self.starting_before = self.starting_balance
+        before = await self._fingerprint()
+        progress = self._progress()
         await action()
         handles = self.fake.interactions[mark:]
         STATS.interactions += len(handles)
-        unanswered = await self._answers(handles)
+        late = await self._answers(handles)
         outcome.replies = [reply_text(h) for h in handles]
         await self._settle()
-        if unanswered:
-            self.fail(
-                InteractionUnanswered,
-                "no answer within the deadline to "
-                + "; ".join(self._describe_handle(h) for h in unanswered),
-            )
+        if late:
+            self.fail(InteractionUnanswered, "; ".join(late))
+        await self._check_refusals(handles, before, progress)
         await self._check()
 
-    async def _answers(self, handles: list[InteractionHandle]) -> list[InteractionHandle]:
+    async def _answers(self, handles: list[InteractionHandle]) -> list[str]:
+        """Wait for every answer; what was not answered in time. The fake refuses an answer
+        after its 3 s deadline (the handle is then ``expired``), and a "thinking…" deferral
+        must be followed by the real answer."""
         deadline = self.fake.interaction_deadline + 0.75
-        unanswered = []
+        late = []
         for handle in handles:
             remaining = max(0.05, handle.created_at + deadline - time.time())
             with contextlib.suppress(TimeoutError):
                 await self.fake.wait_for(
-                    lambda h=handle: h.callback is not None or h.expired,
+                    lambda h=handle: h.callback is not None or h.expired,  # type: ignore[misc]
                     timeout=remaining,
                     what="an answer",
                 )
             if handle.callback is None:
-                unanswered.append(handle)
-        return unanswered
+                late.append(f"no answer within the deadline to {self._describe_handle(handle)}")
+            elif await self._visible_answer(handle) is None:
+                late.append(f"'thinking…' and nothing after it: {self._describe_handle(handle)}")
+        return late
+
+    @staticmethod
+    async def _visible_answer(handle: InteractionHandle) -> InteractionCallback | None:
+        """What the user ended up seeing (the message that replaced a deferral)."""
+        try:
+            return await settled(handle, FOLLOW_UP_WITHIN)
+        except TimeoutError:
+            return None
+
+    # -- check 8: a refusal is private, specific, and changes nothing ----------------------
+
+    async def _fingerprint(self) -> dict[str, Any]:
+        """What a refused interaction must leave as it was: wallets, the ledger, the server's
+        economy settings, every table (its engine state and settings; the display names it
+        remembers and the wallets a first contact opens are not changes)."""
+        db = self.game.db
+        guild_id = self.world.guild.id
+        wallets = await db.fetchall(
+            "SELECT user_id, balance, last_daily FROM wallets WHERE guild_id = ?", (guild_id,)
+        )
+        ledger = await db.fetchone(
+            "SELECT COALESCE(MAX(entry_id), 0) FROM ledger"
+            " WHERE guild_id = ? AND reason <> 'wallet_open'",
+            (guild_id,),
+        )
+        guild = await db.fetchone("SELECT * FROM guilds WHERE guild_id = ?", (guild_id,))
+        tables = {}
+        for runner in self.runners():
+            config = runner.config.to_json()
+            for volatile in ("names", "state"):
+                config.pop(volatile, None)
+            tables[runner.table_id] = (
+                runner.closed,
+                runner.host_id,
+                json.dumps(runner.table.to_json(), sort_keys=True, default=str),
+                json.dumps(config, sort_keys=True, default=str),
+            )
+        return {
+            "wallets": {int(r[0]): (int(r[1]), r[2]) for r in wallets},
+            "ledger": None if ledger is None else int(ledger[0]),
+            "guild": None if guild is None else tuple(guild),
+            "tables": tables,
+        }
+
+    def _progress(self) -> tuple[int, tuple[tuple[int, int, int], ...]]:
+        """What the bot's own clock moves: hands dealt, and each table's hand events."""
+        return len(self.recorder.dealt), tuple(
+            (r.table_id, r.table.hand_number, len(r.table.hand.events) if r.table.hand else -1)
+            for r in self.runners()
+        )
+
+    async def _check_refusals(
+        self,
+        handles: list[InteractionHandle],
+        before: dict[str, Any],
+        progress: tuple[int, tuple[tuple[int, int, int], ...]],
+    ) -> None:
+        refused = [(h, self.trap.refusals[h.id]) for h in handles if h.id in self.trap.refusals]
+        for handle, error in refused:
+            answer = await self._visible_answer(handle)
+            if answer is None:
+                continue  # check 3 says so
+            problem = refusal_problem(answer, error)
+            if problem is not None:
+                self.fail(
+                    RefusalNotPrivate,
+                    f"{self._describe_handle(handle)} was refused ({error!r}): {problem}",
+                )
+        if len(handles) != 1 or not refused:
+            return
+        handle, error = refused[0]
+        if isinstance(error, CodedError) and error.code in REFUSALS_THAT_STORE:
+            return
+        if self._progress() != progress:
+            return  # the clock or the dealer moved too: no telling what changed what
+        after = await self._fingerprint()
+        changed = changes(before, after)
+        if changed:
+            self.fail(
+                RefusedInputChanged,
+                f"{self._describe_handle(handle)} was refused ({error!r}) and yet changed "
+                + "; ".join(changed),
+            )
+
+    # -- check 9: no table stalls -----------------------------------------------------------
+
+    async def _check_stalls(self) -> None:
+        """A table that should move on by itself (a clock running for the player to act, a
+        vote's deadline, the next deal) has what will move it; given a moment to get there."""
+        deadline = time.monotonic() + STALL_GRACE
+        while True:
+            problems = []
+            for runner in self.runners():
+                async with runner.lock:
+                    problem = stall_of(runner)
+                if problem is not None:
+                    problems.append(
+                        f"table {runner.table_id} (hand #{runner.table.hand_number}): {problem}"
+                    )
+            if not problems:
+                return
+            if time.monotonic() > deadline:
+                self.fail(TableStalled, "; ".join(problems))
+                return
+            await asyncio.sleep(0.1)
 
     async def _settle(self) -> None:
         """Let every table say what the step changed."""
@@ -386,7 +613,7 @@ class AttackMachine(RuleBasedStateMachine):
             seen = len(self.fake.events)
             for runner in self.runners():
                 await runner.messenger.flush(10)
-                tasks = list(runner._tasks)
+                tasks = list(runner.direct._tasks)
                 if tasks:
                     await asyncio.wait(tasks, timeout=10)
             await asyncio.sleep(0.005)
@@ -445,22 +672,37 @@ class AttackMachine(RuleBasedStateMachine):
         # 5. Chips enter only by a new wallet, a daily bonus or a grant; engine == storage.
         await self._check_ledger_rows()
         await self._check_engine_matches_storage()
-        # 7. A kicked player folds.
-        self._check_removals()
+        # 7. A player removed mid-hand leaves when it ends.
+        await self._check_removals()
+        # 9. Every table moves on by itself where it should.
+        await self._check_stalls()
 
-    def _check_removals(self) -> None:
+    async def _check_removals(self) -> None:
+        """Each removal is settled once the hand it was made in is over at its table."""
         names = self.names()
-        for removal in self.recorder.removals:
-            problem = removal.violation()
-            if problem is not None:
+        live = {id(r.table.hand): r for r in self.runners() if r.table.hand is not None}
+        for removal in list(self.recorder.removals):
+            runner = live.get(id(removal.dealt.hand))
+            if runner is not None:
+                removal.table_id = runner.table_id
+                continue
+            runner = self.game.runtime.runners.get(removal.table_id or -1)
+            if runner is None:  # closed: every stack went home
                 self.recorder.removals.remove(removal)
-                player = removal.dealt.players[removal.index]
-                self.fail(
-                    KickIgnored,
-                    f"hand #{removal.dealt.number}: {names.get(player, player)} was removed by"
-                    f" the host during the hand; {problem}",
-                )
-                return
+                continue
+            async with runner.lock:
+                if runner.table.hand is removal.dealt.hand:
+                    continue  # its result is being stored
+                self.recorder.removals.remove(removal)
+                seated = runner.table.player(removal.player) is not None
+                if seated and not self.recorder.rejoined(removal):
+                    who = names.get(removal.player, str(removal.player))
+                    self.fail(
+                        KickIgnored,
+                        f"table {runner.table_id}: {who} was removed by the host during hand "
+                        f"#{removal.dealt.number}, which is over, and is still seated",
+                    )
+                    return
 
     def _check_leaks(self) -> None:
         events = self.fake.events
@@ -476,6 +718,12 @@ class AttackMachine(RuleBasedStateMachine):
                 names = self.names()
                 self.fail(HoleCardsLeaked, "\n".join(leak.describe(names) for leak in leaks))
         self.event_cursor = len(events)
+        lines = self.trap.card_lines[self.log_line_cursor :]
+        self.log_line_cursor += len(lines)
+        for line in lines:
+            found = find_log_leaks(line, dealt, self.names())
+            if found:
+                self.fail(HoleCardsLeaked, "\n".join(found))
 
     BAD_REPLIES = ("Something went wrong",)
 
@@ -484,20 +732,13 @@ class AttackMachine(RuleBasedStateMachine):
         self.log_cursor = len(self.trap.records)
         if records:
             self.fail(ErrorLogged, "\n".join(LogTrap.describe(r) for r in records[:5]))
-        internal = {
-            t(key)
-            for key in (
-                "error.internal", "error.timeout", "error.discord_unavailable",
-                "error.bot_forbidden", "error.rate_limited",
-            )
-        }
         for handle in self.fake.interactions[-64:]:
             callback = handle.callback
             if callback is None or getattr(handle, "_attack_seen", False):
                 continue
             handle._attack_seen = True  # type: ignore[attr-defined]
             text = callback.content
-            if text in internal or any(bad in text for bad in self.BAD_REPLIES):
+            if text in GENERIC or any(bad in text for bad in self.BAD_REPLIES):
                 self.fail(ErrorLogged, f"{self._describe_handle(handle)} was told {text!r}")
 
     def _check_requests(self) -> None:
@@ -931,10 +1172,11 @@ class AttackMachine(RuleBasedStateMachine):
         message = self.current_message(runner)
         channel = self.channel_of(runner)
         if by_button and message is not None:
-            custom = f"poker:{runner.table_id}:{kind}"
-            if kind == "raise":
-                targets = [c for c in message.custom_ids() if c.startswith(custom + ":")]
-                custom = targets[button % len(targets)] if targets else f"{custom}:{amount}"
+            targets = buttons_for(message, kind)
+            if targets:
+                custom = targets[button % len(targets)]
+            else:  # no quick raise to that amount: the id such a button would have
+                custom = custom_id(runner.table_id, kind, amount, self.ref_of(runner))
             self.step(
                 f"{user.name} (to act) presses {custom!r} on the table message",
                 lambda: self._press(user, message, custom),
@@ -1065,9 +1307,9 @@ class AttackMachine(RuleBasedStateMachine):
         turn = self.to_act(runner)
         if main and turn is not None:
             user = turn
-            for action in ("check", "call"):
-                if f"poker:{runner.table_id}:{action}" in message.custom_ids():
-                    custom = f"poker:{runner.table_id}:{action}"
+            passive = buttons_for(message, "check") or buttons_for(message, "call")
+            if passive:
+                custom = passive[0]
 
         async def action() -> None:
             dealt_before = len(self.recorder.dealt)
@@ -1138,18 +1380,39 @@ class AttackMachine(RuleBasedStateMachine):
                             st.just(10**30), st.just(10**60))),
             label="arg",
         )
+        which_ref = data.draw(st.sampled_from(REFS), label="decision named")
         if message is None:
             return self.nothing("forged press: no message yet")
         if message.visible_to is not None and message.visible_to != user.id:
             user = self.fake.users[message.visible_to]
         if table < 4:
             table = table_ids[table % len(table_ids)]
-        custom = f"poker:{table}:{action}" + ("" if arg is None else f":{arg}")
+        runner = self.game.runtime.runners.get(table)
+        ref = self.forged_ref(runner, which_ref)
+        custom = f"poker:{table}:{action}" + ref + ("" if arg is None else f":{arg}")
         self.step(
             f"{user.name} presses forged {custom!r} on message {message.id}",
             lambda: self._press(user, message, custom),
         )
         return None
+
+    def ref_of(self, runner: TableRunner) -> tuple[int, int]:
+        """(hand, decision) a button drawn now would name."""
+        hand = runner.hand
+        return runner.table.hand_number, decision_number(hand) if hand is not None else 0
+
+    def forged_ref(self, runner: TableRunner | None, which: str) -> str:
+        hand, decision = self.ref_of(runner) if runner is not None else (1, 0)
+        return {
+            "none": "",
+            "current": f"@{hand}.{decision}",
+            "last decision": f"@{hand}.{max(0, decision - 1)}",
+            "next decision": f"@{hand}.{decision + 1}",
+            "last hand": f"@{max(0, hand - 1)}.0",
+            "next hand": f"@{hand + 1}.0",
+            "huge": f"@{10**19 - 1}.999999",
+            "too long": f"@{10**20}.{10**7}",
+        }[which]
 
     @rule(data=st.data())
     def raise_form(self, data: st.DataObject) -> None:
@@ -1171,16 +1434,17 @@ class AttackMachine(RuleBasedStateMachine):
             return self.nothing("raise form: nobody to act")
         runner, user = turn
         message = self.current_message(runner)
-        custom = f"poker:{runner.table_id}:raise_modal"
-        if message is None or custom not in message.custom_ids():
+        forms = buttons_for(message, "raise_modal") if message is not None else []
+        if message is None or not forms:
             return self.nothing("raise form: no raise button")
-        modal_id = f"raise:{runner.table_id}:{user.id}"
 
         async def action() -> None:
-            opener = await press(self.fake, user, message, custom)
+            opener = await press(self.fake, user, message, forms[0])
             await self.wait_answer(opener)
             if opener.callback is None or not opener.callback.is_modal:
                 return
+            modal_id = opener.callback.custom_id
+            assert modal_id is not None
             if mode == "once":
                 handle = await self.fake.submit_modal(user, modal_id, {"amount": text})
                 await self.wait_answer(handle)
@@ -1233,7 +1497,7 @@ class AttackMachine(RuleBasedStateMachine):
         if kind == "act":
             name = data.draw(st.sampled_from(PLAY_ACTIONS), label=f"command {n}")
             amount = data.draw(AMOUNT, label=f"amount {n}")
-            options = {"amount": amount} if name == "bet" else {"to": amount} if (
+            options: dict[str, Any] = {"amount": amount} if name == "bet" else {"to": amount} if (
                 name == "raise") else {}
             return (
                 f"{user.name} /{name} {self.show(options)}",
@@ -1303,9 +1567,9 @@ class AttackMachine(RuleBasedStateMachine):
             if user is None or runner.closed:
                 return
             message = self.current_message(runner)
-            custom = f"poker:{runner.table_id}:allin"
-            if by_button and message is not None and custom in message.custom_ids():
-                handle = await press(self.fake, user, message, custom)
+            shoves = buttons_for(message, "allin") if message is not None else []
+            if by_button and message is not None and shoves:
+                handle = await press(self.fake, user, message, shoves[0])
             else:
                 handle = await self.slash(user, self.channel_of(runner), "allin")
             await self.wait_answer(handle)

@@ -14,7 +14,14 @@ from bot.i18n import t
 from engine.cards import parse_cards
 from engine.hand import ActionKind, deck_from_cards
 from tests.attack.kit import AttackWorld, HandRecorder, LogTrap, find_leaks
-from tests.e2e.game_kit import Game, StackedDeck, until
+from tests.e2e.game_kit import (
+    STARTING_BALANCE,
+    Game,
+    StackedDeck,
+    button_id,
+    press_answer,
+    until,
+)
 from tests.fakediscord import FakeUser
 
 pytestmark = pytest.mark.timeout(60)
@@ -44,10 +51,9 @@ async def test_check_4_an_odd_raise_typed_in_the_form_is_refused_politely(
     turn, _ = await heads_up(game, world)
     await game.wait_idle()
     message = await game.table_message()
-    table_id = game.runner().table_id
-    opener = await game.fake.click(turn, message, f"poker:{table_id}:raise_modal")
-    assert (await opener.response()).is_modal
-    form = f"raise:{table_id}:{turn.id}"
+    opener = await game.fake.click(turn, message, button_id(message, "raise_modal"))
+    form = (await opener.response()).custom_id
+    assert form is not None and form.startswith("raise:"), form
     for typed in ("²", "①"):
         submit = await game.fake.submit_modal(turn, form, {"amount": typed})
         answer = await submit.response()
@@ -91,11 +97,11 @@ async def test_check_6_a_double_click_acts_once(
     small_blind, big_blind = await heads_up(game, world)
     await game.ok(small_blind, "call")
     message = await game.turn_message(big_blind, 1)
-    custom = f"poker:{game.runner().table_id}:check"
+    custom = button_id(message, "check")
     handles = await asyncio.gather(
         game.fake.click(big_blind, message, custom), game.fake.click(big_blind, message, custom)
     )
-    answers = [(await h.response()).content for h in handles]
+    answers = [await press_answer(h) for h in handles]
     await game.wait_idle()
     (dealt,) = recorder.dealt
     index = dealt.players.index(big_blind.id)
@@ -162,12 +168,12 @@ async def test_check_4_no_table_where_the_bot_cannot_post(
     assert not refused, refused
 
 
-async def test_check_7_a_kicked_player_cannot_cancel_his_fold(
+async def test_check_7_a_kicked_player_plays_the_hand_out_and_is_gone_after_it(
     game: Game, world: AttackWorld, recorder: HandRecorder
 ) -> None:
-    """A host's kick during a hand only pre-selects a fold for the victim when it is not his
-    turn; the victim presses "Call any" (or any pre-action) and the fold is gone: he plays the
-    hand on, calls, and may win it."""
+    """RULES 8: a player the host removes during a hand leaves once that hand ends. He may
+    play it out (here he pre-selects "Call any" after the kick), but he is not seated when it
+    is over, is dealt no later hand, and his stack goes back to his wallet."""
     alice, bob, carol, dave = world.members[:4]
     await game.ok(alice, "poker", "create")
     for user in (bob, carol, dave):
@@ -180,12 +186,15 @@ async def test_check_7_a_kicked_player_cannot_cancel_his_fold(
     assert reply.content.endswith("will be removed when this hand ends."), reply
     await game.wait_idle()
     message = await game.table_message()
-    table_id = game.runner().table_id
-    await (await game.fake.click(victim, message, f"poker:{table_id}:pre_call_any")).response()
-    while game.hand is not None and game.runner().table.hand_number == 1:
-        user = await game.wait_turn()
-        legal = game.hand.legal()
-        assert legal is not None
-        await game.ok(user, "check" if legal.can_check else "call")
+    pressed = await game.fake.click(victim, message, button_id(message, "pre_call_any"))
+    assert await press_answer(pressed) == t("preselect.call_any")
+    await game.passive_round(1)
+    await game.wait_hand(2)
+    runner = game.runner()
+    assert runner.table.player(victim.id) is None
+    assert victim.id not in {int(p) for p in runner.table.hand_players}
     (removal,) = recorder.removals
-    assert removal.violation() is None, removal.violation()
+    result = removal.dealt.hand.result
+    assert result is not None
+    final_stack = result.stacks[removal.index]
+    assert await game.balance(victim) == STARTING_BALANCE - 1000 + final_stack
