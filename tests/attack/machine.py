@@ -72,6 +72,7 @@ from tests.attack.kit import (
     RefusedInputChanged,
     RequestRefused,
     TableStalled,
+    button_action,
     buttons_for,
     find_leaks,
     find_log_leaks,
@@ -148,6 +149,16 @@ SUBCOMMANDS = (
     "create", "join", "leave", "start", "sitout", "sitin", "rebuy", "cards", "table",
     "history", "verify", "pause", "resume", "settings", "kick", "void", "close",
     "verify", "verify", "history", "settings", "settings", "kick", "kick", "void", "join",
+    "bomb", "bomb", "ledger", "ledger", "rules", "sitout",
+)
+RUN_TWICE = ("off", "ask", "always", "", "ASK", "twice", "ask ")
+STRADDLES = ("off", "utg", "button", "", "UTG", "always", "next")
+NEW_PLAYERS = ("wait_for_bb", "post_bb", "deal_in", "", "WAIT_FOR_BB", "x" * 120)
+RULE_TOPICS = ("hand_ranks", "blinds", "side_pots", "short_all_in", "showdown", "", "rules",
+               "../etc/passwd", "{topic}")
+# The home-game buttons: each is meant for some players only, at some moments only.
+EXTRA_ACTIONS = frozenset(
+    {"straddle_next", "straddle_always", "run_twice", "run_once", "rabbit", "show"}
 )
 BUTTON_ACTIONS = (
     "fold", "check", "call", "allin", "raise", "raise_modal", "pre_check_fold", "pre_call_any",
@@ -266,6 +277,11 @@ OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "ante": st.sampled_from(ANTES),
     "ante_amount": AMOUNT,
     "reopen": st.sampled_from(REOPENS),
+    "run_it_twice": st.sampled_from(RUN_TWICE),
+    "straddle": st.sampled_from(STRADDLES),
+    "new_players": st.sampled_from(NEW_PLAYERS),
+    "bomb_every": st.sampled_from([0, 1, 2, 3, 1000, 1001, -1, 2**63]),
+    "bomb_amount": AMOUNT,
 }
 # One or two options (most often accepted, so the odd value reaches the table), or any mix.
 TABLE_OPTIONS = st.one_of(
@@ -355,7 +371,10 @@ class AttackMachine(RuleBasedStateMachine):
         fake.state._record_event = recording  # type: ignore[method-assign]
         deck = StackedDeck()
         # Edits that change nobody's turn wait calm_edit_interval: short, for more steps a second.
-        options = quick_options(deck, deck_factory=self._deck, calm_edit_interval=0.01)
+        # The run-it-twice question expires within a few steps, so hands go on.
+        options = quick_options(
+            deck, deck_factory=self._deck, calm_edit_interval=0.01, run_twice_vote=1.0
+        )
         game = await self.stack.enter_async_context(
             running_game(fake, world, Path(self.tmp.name), deck=deck, options=options)  # type: ignore[arg-type]
         )
@@ -469,8 +488,7 @@ class AttackMachine(RuleBasedStateMachine):
         mark = len(self.fake.interactions)
         self.allowed_mints = []
         self.starting_before = self.starting_balance
-        before = await self._fingerprint()
-        progress = self._progress()
+        before, progress = await self._fingerprint()
         await action()
         handles = self.fake.interactions[mark:]
         STATS.interactions += len(handles)
@@ -512,10 +530,19 @@ class AttackMachine(RuleBasedStateMachine):
 
     # -- check 8: a refusal is private, specific, and changes nothing ----------------------
 
-    async def _fingerprint(self) -> dict[str, Any]:
-        """What a refused interaction must leave as it was: wallets, the ledger, the server's
-        economy settings, every table (its engine state and settings; the display names it
-        remembers and the wallets a first contact opens are not changes)."""
+    async def _fingerprint(
+        self,
+    ) -> tuple[dict[str, Any], tuple[int, tuple[tuple[int, int, int], ...]]]:
+        """What a refused interaction must leave as it was (wallets, the ledger, the server's
+        economy settings, every table: its engine state and settings; the display names it
+        remembers and the wallets a first contact opens are not changes), and the progress
+        of the bot's own clock, both read with every table's lock held: between transitions."""
+        async with contextlib.AsyncExitStack() as locks:
+            for runner in sorted(self.runners(), key=lambda r: r.table_id):
+                await locks.enter_async_context(runner.lock)
+            return await self._read_fingerprint(), self._progress()
+
+    async def _read_fingerprint(self) -> dict[str, Any]:
         db = self.game.db
         guild_id = self.world.guild.id
         wallets = await db.fetchall(
@@ -574,9 +601,9 @@ class AttackMachine(RuleBasedStateMachine):
         handle, error = refused[0]
         if isinstance(error, CodedError) and error.code in REFUSALS_THAT_STORE:
             return
-        if self._progress() != progress:
+        after, progress_after = await self._fingerprint()
+        if progress_after != progress:
             return  # the clock or the dealer moved too: no telling what changed what
-        after = await self._fingerprint()
         changed = changes(before, after)
         if changed:
             self.fail(
@@ -888,7 +915,9 @@ class AttackMachine(RuleBasedStateMachine):
         turn = self.to_act(runner) if runner is not None else None
         return turn if to_act and turn is not None else member
 
-    HOST_COMMANDS = frozenset({"pause", "resume", "settings", "kick", "void", "close"})
+    HOST_COMMANDS = frozenset(
+        {"pause", "resume", "settings", "kick", "void", "close", "bomb", "ledger"}
+    )
 
     def pick_host(self, data: st.DataObject, runner: TableRunner | None, user: FakeUser,
                   sub: str) -> FakeUser:
@@ -947,11 +976,25 @@ class AttackMachine(RuleBasedStateMachine):
         ]
         starter = self.pick(data, [host, *players], "starter")
         assert starter is not None
+        extras = data.draw(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "run_it_twice": st.sampled_from(["ask", "ask", "always", "off"]),
+                    "straddle": st.sampled_from(["utg", "button", "off"]),
+                    "new_players": st.sampled_from(["wait_for_bb", "post_bb"]),
+                    "bomb_every": st.sampled_from([2, 3]),
+                },
+            ),
+            label="home-game options",
+        )
         shove = data.draw(st.sampled_from(["play", "play", "shove"]), label="first hand") == "shove"
         poker = self.world.channel("poker")
 
         async def action() -> None:
-            options: dict[str, Any] = {"small_blind": blinds[0], "big_blind": blinds[1]}
+            options: dict[str, Any] = {
+                "small_blind": blinds[0], "big_blind": blinds[1], **extras
+            }
             if timer is not None:
                 options["timer"] = timer
             await self.wait_answer(await self.slash(host, poker, "poker", "create", options))
@@ -966,7 +1009,8 @@ class AttackMachine(RuleBasedStateMachine):
 
         names = ", ".join(f"{u.name}:{b}" for u, b in zip(players, buy_ins, strict=True))
         self.step(
-            f"bootstrap: {host.name} creates #poker blinds {blinds} timer {timer}; "
+            f"bootstrap: {host.name} creates #poker blinds {blinds} timer {timer} "
+            f"{self.show(extras)}; "
             f"{names} join; {starter.name} starts" + ("; everybody goes all in" if shove else ""),
             action,
         )
@@ -1020,6 +1064,18 @@ class AttackMachine(RuleBasedStateMachine):
             return {} if none else {"hand": hand}
         if sub == "kick":
             return {"user": self.pick_target(data)}
+        if sub == "bomb":
+            percent = data.draw(st.integers(0, 100), label="bomb, percent of the max buy-in")
+            odd_bomb = data.draw(st.one_of(st.none(), AMOUNT), label="odd bomb")
+            high = runner.table.options.buy_in_range[1] if runner else 1000
+            return {"amount": self.in_range(1, high, percent) if odd_bomb is None else odd_bomb}
+        if sub == "sitout":
+            return options_of({"next_big_blind": data.draw(maybe(st.booleans()), label="bb")})
+        if sub == "ledger":
+            return options_of({"reset": data.draw(maybe(st.booleans()), label="reset")})
+        if sub == "rules":
+            topic = data.draw(maybe(st.sampled_from(RULE_TOPICS)), label="topic")
+            return options_of({"topic": topic})
         return {}
 
     @staticmethod
@@ -1396,6 +1452,63 @@ class AttackMachine(RuleBasedStateMachine):
         )
         return None
 
+    @rule(data=st.data())
+    def press_extra(self, data: st.DataObject) -> None:
+        """A home-game button (straddle, run it twice, the rabbit, show) pressed by whom it is
+        meant for, by another player, or by anybody; once, twice at once, or from an older
+        version of its message."""
+        guild_channels = {c.id for c in self.guild_channels()}
+        offers = [
+            (e.message, cid)
+            for e in self.fake.events[-300:]
+            if e.kind in ("create", "edit") and e.message.channel_id in guild_channels
+            for cid in e.message.custom_ids()
+            if button_action(cid) in EXTRA_ACTIONS
+        ][::-1]
+        offer = self.pick(data, offers, "button")
+        who = data.draw(st.sampled_from(["meant", "meant", "player", "anybody"]), label="who")
+        index = data.draw(INDEX, label="user")
+        twice = data.draw(st.booleans(), label="twice at once")
+        if offer is None:
+            return self.nothing("extra press: no home-game button yet")
+        message, custom = offer
+        runner = self.game.runtime.runners.get(int(custom.split(":")[1]))
+        candidates = self.members
+        if runner is not None and who != "anybody":
+            candidates = self.meant_for(runner, custom) if who == "meant" else [
+                u for u in self.members if runner.table.player(u.id) is not None
+            ] or self.members
+        user = candidates[index % len(candidates)]
+
+        async def action() -> None:
+            presses = [press(self.fake, user, message, custom)]
+            if twice:
+                presses.append(press(self.fake, user, message, custom))
+            for handle in await asyncio.gather(*presses):
+                await self.wait_answer(handle)
+
+        self.step(
+            f"{user.name} ({who}) presses {custom!r} on message {message.id} v{message.version}"
+            + (" twice at once" if twice else ""),
+            action,
+        )
+        return None
+
+    def meant_for(self, runner: TableRunner, custom: str) -> list[FakeUser]:
+        """Who the button is for now: the all-in players asked to run it twice, the players
+        of the hand that just ended (rabbit, show), the seated players (straddles)."""
+        action = button_action(custom)
+        table = runner.table
+        hand = runner.hand
+        if action in ("run_twice", "run_once") and hand is not None:
+            ids = [runner.player_of(i) for i in hand.run_choice_players]
+        elif action in ("rabbit", "show"):
+            ids = [int(p) for p in table.hand_players]
+        else:
+            ids = [int(seat.player_id) for seat in table.seats()]
+        users = [self.fake.users[i] for i in ids if i in self.fake.users]
+        return users or self.members
+
     def ref_of(self, runner: TableRunner) -> tuple[int, int]:
         """(hand, decision) a button drawn now would name."""
         hand = runner.hand
@@ -1540,7 +1653,7 @@ class AttackMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def wait(self, data: st.DataObject) -> None:
         """Time passes: clocks run out, the next hand is dealt."""
-        seconds = data.draw(st.sampled_from([0.05, 0.2, 0.6, 1.2]), label="seconds")
+        seconds = data.draw(st.sampled_from([0.05, 0.05, 0.2, 0.6, 1.2]), label="seconds")
 
         async def action() -> None:
             await asyncio.sleep(seconds)
