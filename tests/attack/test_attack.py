@@ -1,18 +1,9 @@
-"""The attack suite's entry point.
+"""The attack suite's entry point (profiles and variables: tests/README.md, "The attack machine").
 
-CI runs a bounded profile (10 machine runs of up to 40 steps, no shrinking: under a minute;
-hypothesis picks each run's length, so about 250 steps in all).
-By hand::
-
-    ATTACK_PROFILE=long .venv/bin/python -m pytest tests/attack -q -p no:xdist
-    ATTACK_EXAMPLES=50 ATTACK_STEPS=80 ATTACK_SHRINK=1 .venv/bin/python -m pytest tests/attack
-
-``ATTACK_PROFILE=long`` means 100 runs of 100 steps with shrinking; ``ATTACK_EXAMPLES`` and
-``ATTACK_STEPS`` override either profile, ``ATTACK_SHRINK=1``/``0`` turns shrinking on or off,
-pytest's ``--hypothesis-seed=N`` makes a run repeatable, and ``ATTACK_IGNORE`` (regular
-expressions separated by ``;;``, matched against "<FailureClass>: <detail>") skips known
-failures to look for others.
-The last line printed says how many steps ran and how fast.
+CI runs a bounded profile: 10 machine runs of up to 40 steps, no shrinking (about a minute;
+hypothesis picks each run's length, so about 300 steps in all). ``ATTACK_EXAMPLES`` and
+``ATTACK_STEPS`` set a longer run, ``ATTACK_PROFILE=long`` is 100 runs of 100 steps with
+shrinking.
 """
 
 from __future__ import annotations
