@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.attack.kit import AttackWorld, HandRecorder, LogTrap, make_world
+from tests.e2e import conftest as e2e
 from tests.e2e.game_kit import Game, StackedDeck, quick_options, running_game
 from tests.fakediscord import FakeDiscord
 
@@ -16,6 +17,9 @@ from tests.fakediscord import FakeDiscord
 @pytest.fixture
 def world() -> AttackWorld:
     return make_world()
+
+
+fake = e2e.fake  # the e2e fixture, on the attack world
 
 
 @pytest.fixture
@@ -44,12 +48,6 @@ def deck() -> StackedDeck:
 
 
 @pytest.fixture
-async def fake(world: AttackWorld) -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord(guilds=[world.guild], users=world.users) as fake:
-        yield fake
-
-
-@pytest.fixture
 async def game(
     fake: FakeDiscord,
     world: AttackWorld,
@@ -59,5 +57,5 @@ async def game(
     recorder: HandRecorder,
 ) -> AsyncIterator[Game]:
     options = quick_options(deck)
-    async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:  # type: ignore[arg-type]
+    async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:
         yield game

@@ -22,6 +22,7 @@ from bot.ui import TEMPLATE
 from engine.cards import Card, format_card, format_cards, parse_cards, pretty_card
 from engine.hand import Hand
 from engine.table import Table
+from tests.e2e.harness import World
 from tests.fakediscord import (
     CHANNEL_DM,
     FakeChannel,
@@ -99,11 +100,11 @@ class TableStalled(AttackFailure):
 
 
 @dataclass
-class AttackWorld:
-    """Ten members (a table seats up to ten): the owner, a manager through a role, one with
-    DMs closed, several with long display names; an outsider who is not a member."""
+class AttackWorld(World):
+    """The e2e world's alice, bob and carol (DMs closed) and seven more members (a table
+    seats up to ten): alice owns the server, dave manages it through a role, several have
+    long display names; an outsider who is not a member."""
 
-    guild: FakeGuild
     members: list[FakeUser]
     managers: frozenset[int]
     outsider: FakeUser
@@ -112,10 +113,6 @@ class AttackWorld:
     @property
     def users(self) -> list[FakeUser]:
         return [*self.members, self.outsider]
-
-    @property
-    def alice(self) -> FakeUser:
-        return self.members[0]
 
     def is_manager(self, user: FakeUser) -> bool:
         return user.id in self.managers
@@ -155,6 +152,9 @@ def make_world() -> AttackWorld:
     guild.member_roles[dave.id] = [floor.id]
     outsider = FakeUser("outsider")
     return AttackWorld(
+        alice=alice,
+        bob=bob,
+        carol=carol,
         guild=guild,
         members=members,
         managers=frozenset({alice.id, dave.id}),

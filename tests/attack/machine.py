@@ -376,7 +376,7 @@ class AttackMachine(RuleBasedStateMachine):
             deck, deck_factory=self._deck, calm_edit_interval=0.01, run_twice_vote=1.0
         )
         game = await self.stack.enter_async_context(
-            running_game(fake, world, Path(self.tmp.name), deck=deck, options=options)  # type: ignore[arg-type]
+            running_game(fake, world, Path(self.tmp.name), deck=deck, options=options)
         )
         game.runtime.rng = self.rng
         await game.runtime.ensure_guild(world.guild.id)
