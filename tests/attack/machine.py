@@ -179,6 +179,8 @@ def options_of(draws: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in draws.items() if v is not None}
 
 
+# Hands dealt, and per table: (id, hand number, hand events, dealer task and whether done).
+Progress = tuple[int, tuple[tuple[int, int, int, tuple[int, bool] | None], ...]]
 FOLLOW_UP_WITHIN = 20.0  # seconds a deferred answer ("thinking…") may take, on a busy machine
 STALL_GRACE = 2.5  # seconds a table may take to arm what moves it on (its lock, its messages)
 # A refusal that still stores something, on purpose: /poker start with too few players
@@ -532,7 +534,7 @@ class AttackMachine(RuleBasedStateMachine):
 
     async def _fingerprint(
         self,
-    ) -> tuple[dict[str, Any], tuple[int, tuple[tuple[int, int, int], ...]]]:
+    ) -> tuple[dict[str, Any], Progress]:
         """What a refused interaction must leave as it was (wallets, the ledger, the server's
         economy settings, every table: its engine state and settings; the display names it
         remembers and the wallets a first contact opens are not changes), and the progress
@@ -572,10 +574,17 @@ class AttackMachine(RuleBasedStateMachine):
             "tables": tables,
         }
 
-    def _progress(self) -> tuple[int, tuple[tuple[int, int, int], ...]]:
-        """What the bot's own clock moves: hands dealt, and each table's hand events."""
+    def _progress(self) -> Progress:
+        """What the bot moves by itself: hands dealt, each table's hand events, and its
+        dealer (which, failing to deal, still applies the settings that waited for the next
+        hand)."""
         return len(self.recorder.dealt), tuple(
-            (r.table_id, r.table.hand_number, len(r.table.hand.events) if r.table.hand else -1)
+            (
+                r.table_id,
+                r.table.hand_number,
+                len(r.table.hand.events) if r.table.hand else -1,
+                None if r._dealer_task is None else (id(r._dealer_task), r._dealer_task.done()),
+            )
             for r in self.runners()
         )
 
@@ -583,7 +592,7 @@ class AttackMachine(RuleBasedStateMachine):
         self,
         handles: list[InteractionHandle],
         before: dict[str, Any],
-        progress: tuple[int, tuple[tuple[int, int, int], ...]],
+        progress: Progress,
     ) -> None:
         refused = [(h, self.trap.refusals[h.id]) for h in handles if h.id in self.trap.refusals]
         for handle, error in refused:
