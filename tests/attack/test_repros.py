@@ -1,7 +1,10 @@
 """Minimal reproductions of what the attack machine found, one test per distinct failure.
 
 Each test states the promise the machine checks (its number in ``tests/attack/machine.py``);
-each fails on the code the machine was first run against, and passes once that is fixed.
+each failed on the code the machine was first run against (981c402), and passes since it was
+fixed. Check 7's test is the exception: what it first found (a kicked player cancelled his
+fold) stopped being a bug when RULES 8 let a removed player play his hand out, so it now
+guards that rule as the runner implements it.
 """
 
 from __future__ import annotations
