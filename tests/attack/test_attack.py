@@ -1,6 +1,6 @@
 """The attack suite's entry point (profiles and variables: tests/README.md, "The attack machine").
 
-CI runs a bounded profile: 10 machine runs of up to 40 steps, no shrinking (about a minute;
+CI runs a bounded profile: 10 machine runs of up to 40 steps, no shrinking (under half a minute;
 hypothesis picks each run's length, so about 300 steps in all). ``ATTACK_EXAMPLES`` and
 ``ATTACK_STEPS`` set a longer run, ``ATTACK_PROFILE=long`` is 100 runs of 100 steps with
 shrinking.
