@@ -1,0 +1,1813 @@
+"""The attack machine: random members (seated or not, host or not, manager or not) send every
+command, press current, stale, doubled and forged buttons, and type odd raises, alone or at
+once; after every step the bot's promises are checked (see ``_check``):
+
+1. the ledger invariant holds (``bot.storage.invariant.check_invariant``);
+2. nobody but X is ever shown X's hole cards while they are unshown (channel messages, their
+   attachments' names, alt text and text files, ephemeral replies to others, DMs to others),
+   and no log line names them, at any level (as the bot logs with ``LOG_LEVEL=DEBUG``);
+3. every interaction is answered within the fake's 3 s deadline (a "thinking…" deferral, then
+   by the answer itself);
+4. no warning or error (and no traceback) is logged by the bot, no "Something went wrong" reply
+   is sent, and Discord refuses none of the bot's requests;
+5. chips change only through the ledger: new chips are minted only by a new wallet, a daily
+   bonus claimed in the step or a manager's grant in the step, none are burned, and the
+   engine's stacks match storage's seats;
+6. a double press of one button acts at most once (a toggle is not turned on and back off);
+7. a player a host removes during a hand leaves the table when that hand ends (RULES 8);
+8. a refused interaction (bad input: the error handler's refusals) is answered privately, in
+   a sentence of its own (not a generic one, no placeholder left), and, when it was the
+   step's only interaction and the bot's clock moved nothing meanwhile, it changed nothing:
+   no wallet, ledger entry, server setting, table state or table setting;
+9. no table stalls: one with a player to act has his clock running, a run-it-twice question
+   has its deadline running, and one that can deal has a deal coming.
+
+One event loop, one fake Discord and one bot per machine run; every rule runs to completion
+(the interactions answered, the tables' message queues flushed) before the checks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
+
+from bot.i18n import has_message, t
+from bot.presenter import decision_number
+from bot.runtime.runner import TableRunner
+from bot.storage import invariant, tables
+from bot.ui import custom_id
+from engine.cards import FULL_DECK, Card, parse_cards
+from engine.errors import CodedError
+from engine.hand import ActionKind, deck_from_cards
+from engine.limits import MAX_CHIPS
+from tests.attack.kit import (
+    AttackFailure,
+    AttackWorld,
+    ChipsOutsideLedger,
+    DoubleAction,
+    EngineStorageDrift,
+    ErrorLogged,
+    HandRecorder,
+    HoleCardsLeaked,
+    InteractionUnanswered,
+    KickIgnored,
+    LedgerInvariantBroken,
+    LogTrap,
+    Outcome,
+    RefusalNotPrivate,
+    RefusedInputChanged,
+    RequestRefused,
+    TableStalled,
+    button_action,
+    buttons_for,
+    find_leaks,
+    find_log_leaks,
+    make_world,
+    press,
+    reply_text,
+    submit_raw_modal,
+)
+from tests.e2e.game_kit import Game, StackedDeck, quick_options, running_game, settled
+from tests.fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeMessage,
+    FakeUser,
+    InteractionCallback,
+    InteractionHandle,
+)
+
+
+@dataclass
+class Stats:
+    examples: int = 0
+    steps: int = 0
+    interactions: int = 0
+    hands: int = 0
+    seconds: float = 0.0  # spent in steps (start-up and teardown excluded)
+    wall: float = 0.0  # everything, start-up included
+    ignored: int = 0  # failures ATTACK_IGNORE matched
+
+    def line(self) -> str:
+        rate = self.steps / self.seconds if self.seconds else 0.0
+        overall = self.steps / self.wall if self.wall else 0.0
+        return (
+            f"attack: {self.steps} steps in {self.examples} machine runs, "
+            f"{self.interactions} interactions, {self.hands} hands dealt; "
+            f"{rate:.1f} steps/s in steps, {overall:.1f} steps/s overall "
+            f"({self.wall:.1f}s)" + (f"; {self.ignored} known failures ignored"
+                                      if self.ignored else "")
+        )
+
+
+STATS = Stats()
+VERBOSE = os.environ.get("ATTACK_VERBOSE") == "1"
+# Bugs found and not fixed yet, each with a strict xfail reproduction in test_repros.py
+# (which fails once the bug is fixed: then remove its pattern here). ATTACK_KNOWN=1 reports
+# them like any other failure.
+KNOWN = (
+    r"^DoubleAction: .* double-clicked the toggle",  # test_repros.DOUBLE_TOGGLE
+)
+IGNORED = [
+    *(KNOWN if os.environ.get("ATTACK_KNOWN") != "1" else ()),
+    *(p for p in os.environ.get("ATTACK_IGNORE", "").split(";;") if p.strip()),
+]
+
+T = TypeVar("T")
+INDEX = st.integers(0, 1 << 16)
+
+# -- odd values ------------------------------------------------------------------------------
+
+ODD_INTS = (
+    0, -1, -10, 1, 2, 3, 5, 7, 10, 15, 20, 25, 50, 99, 100, 101, 250, 500, 999, 1000, 2000,
+    5000, 9999, 10_000, 10_001, 10**6, MAX_CHIPS, MAX_CHIPS + 1, 10**15, 2**53, 2**53 + 1,
+    2**63 - 1, 2**63, -(2**63),
+)
+HUGE = (10**9, 10**10, 5 * 10**10, 10**11, MAX_CHIPS // 2, MAX_CHIPS - 1, MAX_CHIPS)
+ODD_FLOATS = (0.5, 2.5, 1e3, 99.99, 1e20)
+AMOUNT = st.one_of(
+    st.sampled_from(ODD_INTS), st.sampled_from(ODD_INTS), st.integers(-5, 3000),
+    st.sampled_from(HUGE), st.sampled_from(ODD_FLOATS),
+)
+ANTES = ("none", "per_player", "big_blind", "", "NONE", "bb", "x" * 120, "per_player ", "💥")
+REOPENS = ("tda", "strict", "half", "", "TDA", "full", "half\x00")
+BOARDS = ("net", "biggest_pot", "hands_won", "", "NET", "'; drop table wallets; --")
+# Characters str.isdigit() accepts but int() does not (superscripts, circled digits).
+DIGIT_LOOKALIKES = ("²", "①", "³⁰", "¹⁰⁰", "⑤⓪", "⁴⁰", "2²")
+RAISE_TEXTS = (
+    "²", "①", "--5", "1e3", "0.99999999999999999", "2.5k", "1,000", " 40 ", "", " ",
+    str(10**30), "٣٠", "-0", "+50", "0x40", "1_000", "50.0", "NaN", "inf", "4 0", "\u200b40",
+    "40\n", "９０", "1" * 16, "1" * 17, "𝟒𝟎",
+)
+# The host's commands and the hand history are where the trouble is: drawn more often.
+SUBCOMMANDS = (
+    "create", "join", "leave", "start", "sitout", "sitin", "rebuy", "cards", "table",
+    "history", "verify", "pause", "resume", "settings", "kick", "void", "close",
+    "verify", "verify", "history", "settings", "settings", "kick", "kick", "void", "join",
+    "bomb", "bomb", "ledger", "ledger", "rules", "sitout",
+)
+RUN_TWICE = ("off", "ask", "always", "", "ASK", "twice", "ask ")
+STRADDLES = ("off", "utg", "button", "", "UTG", "always", "next")
+NEW_PLAYERS = ("wait_for_bb", "post_bb", "deal_in", "", "WAIT_FOR_BB", "x" * 120)
+RULE_TOPICS = ("hand_ranks", "blinds", "side_pots", "short_all_in", "showdown", "", "rules",
+               "../etc/passwd", "{topic}")
+# The home-game buttons: each is meant for some players only, at some moments only.
+EXTRA_ACTIONS = frozenset(
+    {"straddle_next", "straddle_always", "run_twice", "run_once", "rabbit", "show"}
+)
+BUTTON_ACTIONS = (
+    "fold", "check", "call", "allin", "raise", "raise_modal", "pre_check_fold", "pre_call_any",
+    "cards", "back", "show", "zzz", "void", "close", "join", "run_twice", "run_once",
+    "straddle_next", "straddle_always", "rabbit", "fold_",
+)
+# Which (hand, decision) a forged press names, relative to the table's current one.
+REFS = ("none", "current", "current", "last decision", "next decision", "last hand",
+        "next hand", "huge")
+# Buttons whose second press undoes the first.
+TOGGLES = frozenset({"pre_check_fold", "pre_call_any", "straddle_next", "straddle_always"})
+VOTES = ("none", "all twice", "one says once", "all at once", "with a bystander")
+PLAY_ACTIONS = ("fold", "check", "call", "allin", "bet", "raise")
+
+
+def maybe(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.one_of(st.none(), strategy)
+
+
+def options_of(draws: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in draws.items() if v is not None}
+
+
+# Hands dealt, and per table: (id, hand number, hand events, dealer task and whether done).
+Progress = tuple[int, tuple[tuple[int, int, int, tuple[int, bool] | None], ...]]
+FOLLOW_UP_WITHIN = 20.0  # seconds a deferred answer ("thinking…") may take, on a busy machine
+STALL_GRACE = 2.5  # seconds a table may take to arm what moves it on (its lock, its messages)
+# A refusal that still stores something, on purpose: /poker start with too few players
+# switches dealing on, so that the table deals once enough are seated.
+REFUSALS_THAT_STORE = frozenset({"waiting_for_players"})
+GENERIC = frozenset(
+    t(key)
+    for key in ("error.internal", "error.timeout", "error.discord_unavailable",
+                "error.bot_forbidden", "error.rate_limited")
+)
+_PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
+
+
+def refusal_problem(answer: InteractionCallback, error: BaseException) -> str | None:
+    """What is wrong with the answer to a refused interaction (None: it is fine)."""
+    if not answer.ephemeral:
+        return f"the refusal was not private (callback type {answer.type}): {answer.content!r}"
+    text = answer.content
+    if not text.strip():
+        return "the refusal says nothing"
+    if text in GENERIC:
+        return f"the refusal is generic: {text!r}"
+    if isinstance(error, CodedError) and not has_message(f"error.{error.code}"):
+        return f"the code {error.code!r} has no sentence of its own; the user read {text!r}"
+    if _PLACEHOLDER.search(text):
+        return f"a placeholder was left unfilled: {text!r}"
+    return None
+
+
+def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """What differs between two fingerprints (wallets opened since do not count)."""
+    found = []
+    for user_id, wallet in before["wallets"].items():
+        if after["wallets"].get(user_id) != wallet:
+            found.append(f"wallet {user_id}: {wallet} -> {after['wallets'].get(user_id)}")
+    for key in ("ledger", "guild"):
+        if before[key] != after[key]:
+            found.append(f"{key}: {before[key]} -> {after[key]}")
+    for table_id in before["tables"].keys() | after["tables"].keys():
+        old, new = before["tables"].get(table_id), after["tables"].get(table_id)
+        if old != new:
+            parts = ("closed", "host", "engine table", "settings")
+            what = [p for p, a, b in zip(parts, old or (None,) * 4, new or (None,) * 4,
+                                         strict=True) if a != b]
+            found.append(f"table {table_id}: {', '.join(what)}")
+    return found
+
+
+def stall_of(runner: TableRunner) -> str | None:
+    """Why the table, under its lock, would not move on by itself (None: it would, or it is
+    waiting for a person)."""
+    if runner.closed:
+        return None
+    table = runner.table
+    hand = table.hand
+    if hand is not None and hand.is_over:
+        return "its hand is over and not settled"
+    if hand is not None:
+        if hand.run_choice_pending:
+            vote = runner._vote
+            if vote is None or vote.task.done():
+                return "the run-it-twice question has no deadline running"
+            return None
+        if hand.to_act is None:
+            return "nobody is to act in a hand that is not over"
+        marker = (table.hand_number, decision_number(hand))
+        decision = runner.clock.decision
+        if decision is None or decision.marker != marker:
+            timed = None if decision is None else decision.marker
+            return f"the clock times decision {timed}, the hand waits on {marker}"
+        task = runner.clock._task
+        if task is None or task.done():
+            return f"the clock of decision {marker} is not running"
+        return None
+    if not runner.config.dealing or table.paused or runner.messenger.blocked:
+        return None
+    if not runner.messenger._idle.is_set():
+        return None  # the next deal is scheduled once the result went out
+    draft = runner._draft()
+    runner._apply_pending(draft)
+    runner._sit_out_big_blinds(draft)
+    if not draft.table.can_start():
+        return None
+    task = runner._dealer_task
+    if task is None or task.done():
+        return "it can deal the next hand and no deal is coming"
+    return None
+
+
+OPTION_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "small_blind": AMOUNT,
+    "big_blind": AMOUNT,
+    "min_buy_in": AMOUNT,
+    "max_buy_in": AMOUNT,
+    "timer": st.sampled_from([0, 1, 2, 5, 30, 299, 300, 301, 3600, 3601, 2**63, -1]),
+    "ante": st.sampled_from(ANTES),
+    "ante_amount": AMOUNT,
+    "reopen": st.sampled_from(REOPENS),
+    "run_it_twice": st.sampled_from(RUN_TWICE),
+    "straddle": st.sampled_from(STRADDLES),
+    "new_players": st.sampled_from(NEW_PLAYERS),
+    "bomb_every": st.sampled_from([0, 1, 2, 3, 1000, 1001, -1, 2**63]),
+    "bomb_amount": AMOUNT,
+}
+# One or two options (most often accepted, so the odd value reaches the table), or any mix.
+TABLE_OPTIONS = st.one_of(
+    st.dictionaries(st.sampled_from(sorted(OPTION_VALUES)), st.none(), min_size=1, max_size=2)
+    .flatmap(lambda keys: st.fixed_dictionaries({k: OPTION_VALUES[k] for k in keys})),
+    st.fixed_dictionaries({}, optional=OPTION_VALUES),
+)
+
+
+class AttackMachine(RuleBasedStateMachine):
+    """See the module docstring."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = time.monotonic()
+        STATS.examples += 1
+        self.loop = asyncio.new_event_loop()
+        self.tmp = tempfile.TemporaryDirectory(prefix="poker-attack-")
+        self.trap = LogTrap()
+        self.recorder = HandRecorder()
+        self.world: AttackWorld = make_world()
+        self.rng = random.Random(0)
+        self.deck_plan: list[str] = ["random"]
+        self.decks_dealt = 0
+        self.stack = contextlib.AsyncExitStack()
+        self.history: list[Outcome] = []
+        self.shown_at: dict[int, tuple[frozenset[int], ...]] = {}
+        self.event_cursor = 0
+        self.log_cursor = 0
+        self.log_line_cursor = 0
+        self.request_cursor = 0
+        self.ledger_cursor = 0
+        self.wallets: set[int] = set()
+        self.starting_balance = 0
+        self.starting_before = 0
+        self.allowed_mints: list[tuple[str, int, int | None, int | None]] = []
+        self.trap.shown = self.recorder.shown_now
+        self.trap.install()
+        self.recorder.install()
+        try:
+            self.game = self.loop.run_until_complete(self._start())
+        except BaseException:
+            self._close()
+            raise
+
+    # -- the machine's own life ------------------------------------------------------------
+
+    def _deck(self) -> tuple[Card, ...]:
+        """The next deck, from the machine's seeded generator; the run's deck plan (drawn at
+        set-up) stacks some: a royal flush on the board (every pot split between all its
+        players), or two players holding the same ace-king (a chop)."""
+        deck = list(FULL_DECK)
+        self.rng.shuffle(deck)
+        kind = self.deck_plan[self.decks_dealt % len(self.deck_plan)]
+        self.decks_dealt += 1
+        players = self._players_being_dealt()
+        if kind == "random" or players is None or players < 2:
+            return tuple(deck)
+        if kind == "board plays":
+            suit = "cdhs"[self.decks_dealt % 4]
+            board = parse_cards("".join(rank + suit for rank in "AKQJT"))
+            return deck_from_cards(players, [], board, filler=deck)
+        holes = [parse_cards("AcKd"), parse_cards("AhKs")]
+        return deck_from_cards(players, holes, (), filler=deck)
+
+    def _players_being_dealt(self) -> int | None:
+        """How many players the table dealing now (its lock held, no hand yet) deals in."""
+        for runner in self.runners():
+            if runner.lock.locked() and runner.table.hand is None:
+                try:
+                    return len(runner.table.next_plan().seats)
+                except Exception:
+                    return None
+        return None
+
+    async def _start(self) -> Game:
+        world = self.world
+        fake = await self.stack.enter_async_context(
+            FakeDiscord(guilds=[world.guild], users=world.users)
+        )
+        record = fake.state._record_event
+
+        def recording(kind: str, message: FakeMessage) -> None:
+            record(kind, message)
+            self.shown_at[len(fake.events) - 1] = self.recorder.shown_now()
+
+        fake.state._record_event = recording  # type: ignore[method-assign]
+        deck = StackedDeck()
+        # Edits that change nobody's turn wait calm_edit_interval: short, for more steps a second.
+        # The run-it-twice question expires within a few steps, so hands go on.
+        options = quick_options(
+            deck, deck_factory=self._deck, calm_edit_interval=0.01, run_twice_vote=1.0
+        )
+        game = await self.stack.enter_async_context(
+            running_game(fake, world, Path(self.tmp.name), deck=deck, options=options)
+        )
+        game.runtime.rng = self.rng
+        await game.runtime.ensure_guild(world.guild.id)
+        await self._ledger_baseline(game)
+        return game
+
+    async def _ledger_baseline(self, game: Game) -> None:
+        db = game.db
+        row = await db.fetchone("SELECT COALESCE(MAX(entry_id), 0) FROM ledger")
+        self.ledger_cursor = int(row[0]) if row is not None else 0
+        rows = await db.fetchall(
+            "SELECT user_id FROM wallets WHERE guild_id = ?", (self.world.guild.id,)
+        )
+        self.wallets = {int(r[0]) for r in rows}
+        self.starting_balance = await self._starting_balance(game)
+
+    async def _starting_balance(self, game: Game) -> int:
+        row = await game.db.fetchone(
+            "SELECT starting_balance FROM guilds WHERE guild_id = ?", (self.world.guild.id,)
+        )
+        return int(row[0]) if row is not None else 0
+
+    def teardown(self) -> None:
+        self._close()
+
+    def _close(self) -> None:
+        loop = self.loop
+        try:
+            with contextlib.suppress(Exception):
+                loop.run_until_complete(asyncio.wait_for(self.stack.aclose(), 20))
+            pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+            for task in pending:
+                task.cancel()
+            if pending:
+                with contextlib.suppress(Exception):
+                    loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            with contextlib.suppress(Exception):
+                loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()
+            self.recorder.uninstall()
+            self.trap.uninstall()
+            self.tmp.cleanup()
+            STATS.wall += time.monotonic() - self.started
+            STATS.hands += len(self.recorder.dealt)
+
+    # -- shortcuts ---------------------------------------------------------------------------
+
+    @property
+    def fake(self) -> FakeDiscord:
+        return self.game.fake
+
+    @property
+    def members(self) -> list[FakeUser]:
+        return self.world.members
+
+    def names(self) -> dict[int, str]:
+        return {u.id: u.global_name or u.name for u in self.world.users}
+
+    def runner_in(self, channel: FakeChannel) -> TableRunner | None:
+        table_id = self.game.runtime._by_channel.get(channel.id)
+        return None if table_id is None else self.game.runtime.runners.get(table_id)
+
+    def runners(self) -> list[TableRunner]:
+        return list(self.game.runtime.runners.values())
+
+    def to_act(self, runner: TableRunner) -> FakeUser | None:
+        hand = runner.hand
+        if hand is None or hand.to_act is None:
+            return None
+        return self.fake.users.get(runner.player_of(hand.to_act))
+
+    def turns(self) -> list[tuple[TableRunner, FakeUser]]:
+        found = []
+        for runner in self.runners():
+            user = self.to_act(runner)
+            if user is not None:
+                found.append((runner, user))
+        return found
+
+    def channel_of(self, runner: TableRunner) -> FakeChannel:
+        return self.fake.channels[runner.channel_id]
+
+    def current_message(self, runner: TableRunner) -> FakeMessage | None:
+        message_id = runner.message_id
+        if message_id is None or message_id not in self.fake.messages:
+            return None
+        message = self.fake.message(message_id)
+        return None if message.deleted else message
+
+    def guild_channels(self) -> list[FakeChannel]:
+        return list(self.world.guild.channels)
+
+    # -- running a step --------------------------------------------------------------------
+
+    def step(self, description: str, action: Callable[[], Awaitable[None]]) -> None:
+        STATS.steps += 1
+        outcome = Outcome(f"#{len(self.history) + 1} {description}")
+        self.history.append(outcome)
+        started = time.monotonic()
+        try:
+            self.loop.run_until_complete(self._run_step(outcome, action))
+        finally:
+            STATS.seconds += time.monotonic() - started
+            if VERBOSE:
+                print(f"[{time.monotonic() - started:5.2f}s] {outcome}", file=sys.__stderr__)
+
+    async def _run_step(self, outcome: Outcome, action: Callable[[], Awaitable[None]]) -> None:
+        mark = len(self.fake.interactions)
+        self.allowed_mints = []
+        self.starting_before = self.starting_balance
+        before, progress = await self._fingerprint()
+        await action()
+        handles = self.fake.interactions[mark:]
+        STATS.interactions += len(handles)
+        late = await self._answers(handles)
+        outcome.replies = [reply_text(h) for h in handles]
+        await self._settle()
+        if late:
+            self.fail(InteractionUnanswered, "; ".join(late))
+        await self._check_refusals(handles, before, progress)
+        await self._check()
+
+    async def _answers(self, handles: list[InteractionHandle]) -> list[str]:
+        """Wait for every answer; what was not answered in time. The fake refuses an answer
+        after its 3 s deadline (the handle is then ``expired``), and a "thinking…" deferral
+        must be followed by the real answer."""
+        deadline = self.fake.interaction_deadline + 0.75
+        late = []
+        for handle in handles:
+            remaining = max(0.05, handle.created_at + deadline - time.time())
+            with contextlib.suppress(TimeoutError):
+                await self.fake.wait_for(
+                    lambda h=handle: h.callback is not None or h.expired,  # type: ignore[misc]
+                    timeout=remaining,
+                    what="an answer",
+                )
+            if handle.callback is None:
+                late.append(f"no answer within the deadline to {self._describe_handle(handle)}")
+            elif await self._visible_answer(handle) is None:
+                late.append(f"'thinking…' and nothing after it: {self._describe_handle(handle)}")
+        return late
+
+    @staticmethod
+    async def _visible_answer(handle: InteractionHandle) -> InteractionCallback | None:
+        """What the user ended up seeing (the message that replaced a deferral)."""
+        try:
+            return await settled(handle, FOLLOW_UP_WITHIN)
+        except TimeoutError:
+            return None
+
+    # -- check 8: a refusal is private, specific, and changes nothing ----------------------
+
+    async def _fingerprint(
+        self,
+    ) -> tuple[dict[str, Any], Progress]:
+        """What a refused interaction must leave as it was (wallets, the ledger, the server's
+        economy settings, every table: its engine state and settings; the display names it
+        remembers and the wallets a first contact opens are not changes), and the progress
+        of the bot's own clock, both read with every table's lock held: between transitions."""
+        async with contextlib.AsyncExitStack() as locks:
+            for runner in sorted(self.runners(), key=lambda r: r.table_id):
+                await locks.enter_async_context(runner.lock)
+            return await self._read_fingerprint(), self._progress()
+
+    async def _read_fingerprint(self) -> dict[str, Any]:
+        db = self.game.db
+        guild_id = self.world.guild.id
+        wallets = await db.fetchall(
+            "SELECT user_id, balance, last_daily FROM wallets WHERE guild_id = ?", (guild_id,)
+        )
+        ledger = await db.fetchone(
+            "SELECT COALESCE(MAX(entry_id), 0) FROM ledger"
+            " WHERE guild_id = ? AND reason <> 'wallet_open'",
+            (guild_id,),
+        )
+        guild = await db.fetchone("SELECT * FROM guilds WHERE guild_id = ?", (guild_id,))
+        tables = {}
+        for runner in self.runners():
+            config = runner.config.to_json()
+            for volatile in ("names", "state"):
+                config.pop(volatile, None)
+            tables[runner.table_id] = (
+                runner.closed,
+                runner.host_id,
+                json.dumps(runner.table.to_json(), sort_keys=True, default=str),
+                json.dumps(config, sort_keys=True, default=str),
+            )
+        return {
+            "wallets": {int(r[0]): (int(r[1]), r[2]) for r in wallets},
+            "ledger": None if ledger is None else int(ledger[0]),
+            "guild": None if guild is None else tuple(guild),
+            "tables": tables,
+        }
+
+    def _progress(self) -> Progress:
+        """What the bot moves by itself: hands dealt, each table's hand events, and its
+        dealer (which, failing to deal, still applies the settings that waited for the next
+        hand)."""
+        return len(self.recorder.dealt), tuple(
+            (
+                r.table_id,
+                r.table.hand_number,
+                len(r.table.hand.events) if r.table.hand else -1,
+                None if r._dealer_task is None else (id(r._dealer_task), r._dealer_task.done()),
+            )
+            for r in self.runners()
+        )
+
+    async def _check_refusals(
+        self,
+        handles: list[InteractionHandle],
+        before: dict[str, Any],
+        progress: Progress,
+    ) -> None:
+        refused = [(h, self.trap.refusals[h.id]) for h in handles if h.id in self.trap.refusals]
+        for handle, error in refused:
+            answer = await self._visible_answer(handle)
+            if answer is None:
+                continue  # check 3 says so
+            problem = refusal_problem(answer, error)
+            if problem is not None:
+                self.fail(
+                    RefusalNotPrivate,
+                    f"{self._describe_handle(handle)} was refused ({error!r}): {problem}",
+                )
+        if len(handles) != 1 or not refused:
+            return
+        handle, error = refused[0]
+        if isinstance(error, CodedError) and error.code in REFUSALS_THAT_STORE:
+            return
+        after, progress_after = await self._fingerprint()
+        if progress_after != progress:
+            return  # the clock or the dealer moved too: no telling what changed what
+        changed = changes(before, after)
+        if changed:
+            self.fail(
+                RefusedInputChanged,
+                f"{self._describe_handle(handle)} was refused ({error!r}) and yet changed "
+                + "; ".join(changed),
+            )
+
+    # -- check 9: no table stalls -----------------------------------------------------------
+
+    async def _check_stalls(self) -> None:
+        """A table that should move on by itself (a clock running for the player to act, a
+        vote's deadline, the next deal) has what will move it; given a moment to get there."""
+        deadline = time.monotonic() + STALL_GRACE
+        while True:
+            problems = []
+            for runner in self.runners():
+                async with runner.lock:
+                    problem = stall_of(runner)
+                if problem is not None:
+                    problems.append(
+                        f"table {runner.table_id} (hand #{runner.table.hand_number}): {problem}"
+                    )
+            if not problems:
+                return
+            if time.monotonic() > deadline:
+                self.fail(TableStalled, "; ".join(problems))
+                return
+            await asyncio.sleep(0.1)
+
+    async def _settle(self) -> None:
+        """Let every table say what the step changed."""
+        for _ in range(5):
+            seen = len(self.fake.events)
+            for runner in self.runners():
+                await runner.messenger.flush(10)
+                tasks = list(runner.direct._tasks)
+                if tasks:
+                    await asyncio.wait(tasks, timeout=10)
+            await asyncio.sleep(0.005)
+            if len(self.fake.events) == seen:
+                break
+
+    def _describe_handle(self, handle: InteractionHandle) -> str:
+        data = handle.data
+        if handle.type == 2:
+            sub = data.get("options") or []
+            name = data.get("name")
+            if sub and sub[0].get("type") in (1, 2):
+                name = f"{name} {sub[0]['name']}"
+                sub = sub[0].get("options") or []
+            args = " ".join(f"{o['name']}={o.get('value')!r}" for o in sub)
+            what = f"/{name} {args}".strip()
+        elif handle.type == 3:
+            what = f"button {data.get('custom_id')!r}"
+        else:
+            values = [
+                c.get("value")
+                for row in data.get("components", [])
+                for c in row.get("components", [row.get("component", {})])
+            ]
+            what = f"modal {data.get('custom_id')!r} {values!r}"
+        expired = " (answered too late)" if handle.expired else ""
+        return f"{handle.user.name}: {what}{expired}"
+
+    def fail(self, kind: type[AttackFailure], detail: str) -> None:
+        """Raise ``kind`` with the step history, unless ``IGNORED`` matches the failure: a
+        known bug (``KNOWN``, ``ATTACK_IGNORE``), while looking for others."""
+        text = f"{kind.__name__}: {detail}"
+        if any(re.search(pattern, text) for pattern in IGNORED):
+            STATS.ignored += 1
+            return
+        history = "\n".join(f"  {o}" for o in self.history[-40:])
+        raise kind(
+            f"[check {kind.check}] {detail}\n"
+            f"after {len(self.history)} steps; step history (last 40):\n{history}"
+        )
+
+    # -- the checks ------------------------------------------------------------------------
+
+    async def _check(self) -> None:
+        game = self.game
+        guild_id = self.world.guild.id
+        # 1. The ledger invariant, wallet by wallet, seat by seat, hand by hand.
+        report = await invariant.check_invariant(game.db, guild_id=guild_id)
+        if not report.ok:
+            self.fail(LedgerInvariantBroken, f"{report}")
+        # 2. No hole cards shown to anybody but their owner while unshown.
+        self._check_leaks()
+        # 4. Nothing logged, no "Something went wrong", no request refused.
+        self._check_logs()
+        self._check_requests()
+        # 5. Chips enter only by a new wallet, a daily bonus or a grant; engine == storage.
+        await self._check_ledger_rows()
+        await self._check_engine_matches_storage()
+        # 7. A player removed mid-hand leaves when it ends.
+        await self._check_removals()
+        # 9. Every table moves on by itself where it should.
+        await self._check_stalls()
+
+    async def _check_removals(self) -> None:
+        """Each removal is settled once the hand it was made in is over at its table."""
+        names = self.names()
+        live = {id(r.table.hand): r for r in self.runners() if r.table.hand is not None}
+        for removal in list(self.recorder.removals):
+            runner = live.get(id(removal.dealt.hand))
+            if runner is not None:
+                removal.table_id = runner.table_id
+                continue
+            runner = self.game.runtime.runners.get(removal.table_id or -1)
+            if runner is None:  # closed: every stack went home
+                self.recorder.removals.remove(removal)
+                continue
+            async with runner.lock:
+                if runner.table.hand is removal.dealt.hand:
+                    continue  # its result is being stored
+                self.recorder.removals.remove(removal)
+                seated = runner.table.player(removal.player) is not None
+                if seated and not self.recorder.rejoined(removal):
+                    who = names.get(removal.player, str(removal.player))
+                    self.fail(
+                        KickIgnored,
+                        f"table {runner.table_id}: {who} was removed by the host during hand "
+                        f"#{removal.dealt.number}, which is over, and is still seated",
+                    )
+                    return
+
+    def _check_leaks(self) -> None:
+        events = self.fake.events
+        dealt = self.recorder.dealt
+        for index in range(self.event_cursor, len(events)):
+            event = events[index]
+            if event.kind == "delete" or event.message.author.id != self.fake.bot_user.id:
+                continue
+            shown = self.shown_at.get(index, ())
+            leaks = find_leaks(self.fake, event.message, dealt, shown)
+            if leaks:
+                self.event_cursor = index + 1
+                names = self.names()
+                self.fail(HoleCardsLeaked, "\n".join(leak.describe(names) for leak in leaks))
+        self.event_cursor = len(events)
+        lines = self.trap.card_lines[self.log_line_cursor :]
+        self.log_line_cursor += len(lines)
+        for line in lines:
+            found = find_log_leaks(line, dealt, self.names())
+            if found:
+                self.fail(HoleCardsLeaked, "\n".join(found))
+
+    BAD_REPLIES = ("Something went wrong",)
+
+    def _check_logs(self) -> None:
+        records = self.trap.records[self.log_cursor :]
+        self.log_cursor = len(self.trap.records)
+        if records:
+            self.fail(ErrorLogged, "\n".join(LogTrap.describe(r) for r in records[:5]))
+        for handle in self.fake.interactions[-64:]:
+            callback = handle.callback
+            if callback is None or getattr(handle, "_attack_seen", False):
+                continue
+            handle._attack_seen = True  # type: ignore[attr-defined]
+            text = callback.content
+            if text in GENERIC or any(bad in text for bad in self.BAD_REPLIES):
+                self.fail(ErrorLogged, f"{self._describe_handle(handle)} was told {text!r}")
+
+    def _check_requests(self) -> None:
+        requests = self.fake.requests[self.request_cursor :]
+        self.request_cursor = len(self.fake.requests)
+        closed_dms = {
+            channel.id
+            for channel in self.fake.channels.values()
+            if channel.recipient is not None and not channel.recipient.dms_open
+        }
+        refused = []
+        for request in requests:
+            if request.status < 400 or request.status == 429:
+                continue
+            if request.status == 403 and any(f"/channels/{c}/" in request.path + "/"
+                                             for c in closed_dms):
+                continue  # a DM to a player who closed his DMs: expected, and told
+            refused.append(f"{request.method} {request.path} -> {request.status}")
+        if refused:
+            self.fail(RequestRefused, "Discord refused: " + "; ".join(refused[:5]))
+
+    async def _check_ledger_rows(self) -> None:
+        db = self.game.db
+        guild_id = self.world.guild.id
+        rows = await db.fetchall(
+            "SELECT entry_id, amount, source, dest, reason, user_id, actor_id FROM ledger"
+            " WHERE guild_id = ? AND entry_id > ? ORDER BY entry_id",
+            (guild_id, self.ledger_cursor),
+        )
+        starting_after = await self._starting_balance(self.game)
+        allowed = list(self.allowed_mints)
+        problems = []
+        for entry_id, amount, source, dest, reason, user_id, actor_id in rows:
+            self.ledger_cursor = max(self.ledger_cursor, int(entry_id))
+            if dest == "burn":
+                problems.append(f"entry {entry_id}: {amount} burned ({reason}) by no command")
+            if source != "mint":
+                continue
+            if reason == "wallet_open":
+                if user_id in self.wallets:
+                    problems.append(f"entry {entry_id}: a second starting balance for {user_id}")
+                elif amount not in (self.starting_before, starting_after):
+                    problems.append(
+                        f"entry {entry_id}: a new wallet got {amount}, the starting balance"
+                        f" is {starting_after}"
+                    )
+                self.wallets.add(int(user_id))
+                continue
+            match = next(
+                (
+                    m
+                    for m in allowed
+                    if m[0] == reason and m[1] == user_id and m[2] in (None, amount)
+                    and m[3] in (None, actor_id)
+                ),
+                None,
+            )
+            if match is None:
+                problems.append(
+                    f"entry {entry_id}: {amount} minted ({reason}) for {user_id} by {actor_id},"
+                    f" which no command of the step allowed ({allowed})"
+                )
+            else:
+                allowed.remove(match)
+        wallets = await db.fetchall(
+            "SELECT user_id FROM wallets WHERE guild_id = ?", (guild_id,)
+        )
+        self.wallets = {int(r[0]) for r in wallets}
+        self.starting_balance = starting_after
+        if problems:
+            self.fail(ChipsOutsideLedger, "\n".join(problems))
+
+    async def _check_engine_matches_storage(self) -> None:
+        for runner in self.runners():
+            if runner.closed:
+                continue
+            async with runner.lock:
+                if runner.closed:
+                    continue
+                info = await tables.get_table(self.game.db, runner.table_id)
+                engine = {
+                    int(seat.player_id): seat.stack + seat.pending_chips
+                    for seat in runner.table.seats()
+                }
+                stored = {seat.user_id: seat.chips for seat in info.seats}
+                if engine != stored:
+                    self.fail(
+                        EngineStorageDrift,
+                        f"table {runner.table_id}: the engine seats {self.by_name(engine)},"
+                        f" storage {self.by_name(stored)}",
+                    )
+
+    def by_name(self, amounts: dict[int, int]) -> dict[str, int]:
+        names = self.names()
+        return {names.get(k, str(k)): v for k, v in amounts.items()}
+
+    # -- interactions ----------------------------------------------------------------------
+
+    async def slash(
+        self, who: FakeUser, channel: FakeChannel, name: str, sub: str | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> InteractionHandle:
+        return await self.fake.slash(who, channel, name, subcommand=sub, options=options or {})
+
+    async def wait_answer(self, handle: InteractionHandle) -> None:
+        with contextlib.suppress(TimeoutError):
+            await self.fake.wait_for(
+                lambda: handle.callback is not None or handle.expired,
+                timeout=self.fake.interaction_deadline + 0.75,
+                what="an answer",
+            )
+
+    # -- rules -----------------------------------------------------------------------------
+    #
+    # Every rule draws the same values with the same strategies whatever the state (an index
+    # is taken modulo the list it picks from, an amount "in range" as a fraction of the range):
+    # the bot runs on its own clock, so the state a replay meets may differ a little, and
+    # hypothesis must still be able to replay and shrink the choices.
+
+    @staticmethod
+    def pick(data: st.DataObject, items: Sequence[T], label: str) -> T | None:
+        index = data.draw(INDEX, label=label)
+        return items[index % len(items)] if items else None
+
+    def pick_member(self, data: st.DataObject, label: str = "user") -> FakeUser:
+        user = self.pick(data, self.members, label)
+        assert user is not None
+        return user
+
+    def pick_target(self, data: st.DataObject, label: str = "target user") -> FakeUser:
+        user = self.pick(data, [*self.members, self.world.outsider, self.fake.bot_user], label)
+        assert user is not None
+        return user
+
+    def pick_channel(self, data: st.DataObject) -> FakeChannel:
+        poker, lobby, readonly = (self.world.channel(n) for n in ("poker", "lobby", "readonly"))
+        channel = self.pick(data, [poker, poker, poker, poker, lobby, lobby, readonly], "channel")
+        assert channel is not None
+        return channel
+
+    def pick_actor(
+        self, data: st.DataObject, runner: TableRunner | None, label: str = "user"
+    ) -> FakeUser:
+        """Half the time the player to act (when there is one), else any member."""
+        to_act = data.draw(st.booleans(), label=f"{label}: the player to act")
+        member = self.pick_member(data, label)
+        turn = self.to_act(runner) if runner is not None else None
+        return turn if to_act and turn is not None else member
+
+    HOST_COMMANDS = frozenset(
+        {"pause", "resume", "settings", "kick", "void", "close", "bomb", "ledger"}
+    )
+
+    def pick_host(self, data: st.DataObject, runner: TableRunner | None, user: FakeUser,
+                  sub: str) -> FakeUser:
+        """For a host's command, usually the host or a manager (else nothing gets past the
+        permission check)."""
+        who = data.draw(st.sampled_from(["host", "manager", "anybody"]), label="as")
+        if sub not in self.HOST_COMMANDS:
+            return user
+        if who == "host" and runner is not None and runner.host_id in self.fake.users:
+            return self.fake.users[runner.host_id]
+        if who == "manager":
+            return self.world.members[3]  # dave, Manage Server through a role
+        return user
+
+    def pick_table(self, data: st.DataObject, label: str = "table") -> TableRunner | None:
+        return self.pick(data, self.runners(), label)
+
+    def pick_turn(self, data: st.DataObject) -> tuple[TableRunner, FakeUser] | None:
+        return self.pick(data, self.turns(), "turn")
+
+    @staticmethod
+    def in_range(low: int, high: int, percent: int) -> int:
+        return low + (high - low) * percent // 100
+
+    @initialize(data=st.data())
+    def bootstrap(self, data: st.DataObject) -> None:
+        """Usually a table in #poker with a few players and dealing started, so that the
+        steps meet hands in progress early."""
+        self.deck_plan = data.draw(
+            st.lists(st.sampled_from(["random", "random", "board plays", "chop"]),
+                     min_size=1, max_size=6),
+            label="deck plan",
+        )
+        self.rng.seed(data.draw(st.integers(0, 2**32), label="shuffle seed"))
+        if data.draw(st.integers(0, 9), label="no set-up if 9") == 9:
+            return
+        host = self.pick_member(data, "host")
+        blinds = data.draw(
+            st.sampled_from([(5, 10), (1, 2), (25, 50), (50, 100), (1, 1), (7, 13)]),
+            label="blinds",
+        )
+        timer = data.draw(st.sampled_from([None, None, 1, 2]), label="timer")
+        count = data.draw(st.sampled_from([2, 2, 3, 3, 4, 5, 6, 8, 10, 10]), label="players")
+        order = data.draw(st.permutations(range(len(self.members))), label="seating order")
+        players = [self.members[i] for i in order[:count]]
+        # Mostly different stacks: all in, they make side pots.
+        low, high = 20 * blinds[1], 100 * blinds[1]
+        buy_ins = [
+            None
+            if percent is None
+            else min(high, self.in_range(low, high, percent) + n)
+            for n, percent in enumerate(
+                data.draw(st.one_of(st.none(), st.integers(0, 100)), label=f"buy-in % {u.name}")
+                for u in players
+            )
+        ]
+        starter = self.pick(data, [host, *players], "starter")
+        assert starter is not None
+        extras = data.draw(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "run_it_twice": st.sampled_from(["ask", "ask", "always", "off"]),
+                    "straddle": st.sampled_from(["utg", "button", "off"]),
+                    "new_players": st.sampled_from(["wait_for_bb", "post_bb"]),
+                    "bomb_every": st.sampled_from([2, 3]),
+                },
+            ),
+            label="home-game options",
+        )
+        shove = data.draw(st.sampled_from(["play", "play", "shove"]), label="first hand") == "shove"
+        poker = self.world.channel("poker")
+
+        async def action() -> None:
+            options: dict[str, Any] = {
+                "small_blind": blinds[0], "big_blind": blinds[1], **extras
+            }
+            if timer is not None:
+                options["timer"] = timer
+            await self.wait_answer(await self.slash(host, poker, "poker", "create", options))
+            for user, buy_in in zip(players, buy_ins, strict=True):
+                extra = {} if buy_in is None else {"buy_in": buy_in}
+                await self.wait_answer(await self.slash(user, poker, "poker", "join", extra))
+            await self.wait_answer(await self.slash(starter, poker, "poker", "start"))
+            await asyncio.sleep(0.1)
+            runner = self.runner_in(poker)
+            if shove and runner is not None:
+                await self._shove(runner, by_button=False)
+
+        names = ", ".join(f"{u.name}:{b}" for u, b in zip(players, buy_ins, strict=True))
+        self.step(
+            f"bootstrap: {host.name} creates #poker blinds {blinds} timer {timer} "
+            f"{self.show(extras)}; "
+            f"{names} join; {starter.name} starts" + ("; everybody goes all in" if shove else ""),
+            action,
+        )
+
+    # /poker ...
+
+    @rule(data=st.data())
+    def poker_command(self, data: st.DataObject) -> None:
+        """Any /poker subcommand, from any member, in any channel, with odd options."""
+        channel = self.pick_channel(data)
+        runner = self.runner_in(channel)
+        user = self.pick_actor(data, runner)
+        sub = data.draw(st.sampled_from(SUBCOMMANDS), label="subcommand")
+        user = self.pick_host(data, runner, user, sub)
+        options = self.draw_poker_options(data, sub, channel)
+        self.step(
+            f"{user.name} in #{channel.name}: /poker {sub} {self.show(options)}",
+            lambda: self._send(user, channel, "poker", sub, options),
+        )
+
+    def draw_poker_options(
+        self, data: st.DataObject, sub: str, channel: FakeChannel
+    ) -> dict[str, Any]:
+        runner = self.runner_in(channel)
+        if sub == "create":
+            return data.draw(st.one_of(st.just({}), TABLE_OPTIONS), label="options")
+        if sub == "settings":
+            return data.draw(TABLE_OPTIONS, label="options")
+        if sub == "join":
+            kinds = st.sampled_from(["none", "odd", "range", "low", "high"])
+            kind = data.draw(kinds, label="buy_in")
+            odd = data.draw(AMOUNT, label="odd buy_in")
+            percent = data.draw(st.integers(0, 100), label="buy_in percent")
+            seat = data.draw(maybe(st.one_of(st.integers(-1, 12), st.sampled_from(ODD_INTS))),
+                             label="seat")
+            low, high = runner.table.options.buy_in_range if runner else (100, 1000)
+            buy_in = {
+                "none": None, "odd": odd, "range": self.in_range(low, high, percent),
+                "low": low, "high": high,
+            }[kind]
+            return options_of({"buy_in": buy_in, "seat": seat})
+        if sub == "rebuy":
+            return {"amount": data.draw(st.one_of(AMOUNT, st.integers(1, 2000)), label="amount")}
+        if sub in ("history", "verify"):
+            back = data.draw(st.integers(-1, 5), label="hands back")
+            odd = data.draw(st.sampled_from(ODD_INTS), label="odd hand")
+            use_odd = data.draw(st.integers(0, 4), label="odd if 0") == 0
+            none = sub == "history" and data.draw(st.booleans(), label="no hand")
+            last = runner.table.hand_number if runner else 1
+            hand = odd if use_odd else last - back
+            return {} if none else {"hand": hand}
+        if sub == "kick":
+            return {"user": self.pick_target(data)}
+        if sub == "bomb":
+            percent = data.draw(st.integers(0, 100), label="bomb, percent of the max buy-in")
+            odd_bomb = data.draw(st.one_of(st.none(), AMOUNT), label="odd bomb")
+            high = runner.table.options.buy_in_range[1] if runner else 1000
+            return {"amount": self.in_range(1, high, percent) if odd_bomb is None else odd_bomb}
+        if sub == "sitout":
+            return options_of({"next_big_blind": data.draw(maybe(st.booleans()), label="bb")})
+        if sub == "ledger":
+            return options_of({"reset": data.draw(maybe(st.booleans()), label="reset")})
+        if sub == "rules":
+            topic = data.draw(maybe(st.sampled_from(RULE_TOPICS)), label="topic")
+            return options_of({"topic": topic})
+        return {}
+
+    @staticmethod
+    def show(options: dict[str, Any]) -> str:
+        parts = []
+        for key, value in options.items():
+            shown = value.name if isinstance(value, FakeUser) else repr(value)
+            parts.append(f"{key}={shown}")
+        return " ".join(parts)
+
+    async def _send(
+        self, user: FakeUser, channel: FakeChannel, name: str, sub: str | None,
+        options: dict[str, Any],
+    ) -> None:
+        self.note_mint(user, name, sub, options)
+        handle = await self.slash(user, channel, name, sub, options)
+        await self.wait_answer(handle)
+
+    def note_mint(
+        self, user: FakeUser, name: str, sub: str | None, options: dict[str, Any]
+    ) -> None:
+        """What chips the command may mint (check 5)."""
+        if name != "chips":
+            return
+        if sub == "daily":
+            self.allowed_mints.append(("daily", user.id, None, None))
+        elif sub == "grant" and self.world.is_manager(user):
+            target = options.get("user")
+            amount = options.get("amount")
+            if isinstance(target, FakeUser) and isinstance(amount, int | float):
+                self.allowed_mints.append(("grant", target.id, int(amount), user.id))
+
+    @rule(data=st.data())
+    def change_stakes(self, data: st.DataObject) -> None:
+        """The host (or a manager) changes the blinds, to anything from tiny to absurd."""
+        channel = self.pick_channel(data)
+        runner = self.runner_in(channel)
+        user = self.pick_actor(data, runner)
+        user = self.pick_host(data, runner, user, "settings")
+        big = data.draw(st.one_of(st.sampled_from(HUGE), AMOUNT), label="big_blind")
+        small = data.draw(maybe(st.one_of(st.integers(1, 100), st.sampled_from(HUGE))),
+                          label="small_blind")
+        options = options_of({"big_blind": big, "small_blind": small})
+        self.step(
+            f"{user.name} in #{channel.name}: /poker settings {self.show(options)}",
+            lambda: self._send(user, channel, "poker", "settings", options),
+        )
+
+    @rule(data=st.data())
+    def look_back(self, data: st.DataObject) -> None:
+        """Anybody asks for the history or the shuffle check of a recent hand."""
+        channel = self.pick_channel(data)
+        user = self.pick_member(data)
+        sub = data.draw(st.sampled_from(["verify", "history"]), label="subcommand")
+        back = data.draw(st.integers(0, 3), label="hands back")
+        runner = self.runner_in(channel)
+        last = runner.table.hand_number if runner is not None else 1
+        options = {"hand": max(1, last - back)}
+        self.step(
+            f"{user.name} in #{channel.name}: /poker {sub} {self.show(options)}",
+            lambda: self._send(user, channel, "poker", sub, options),
+        )
+
+    @rule(data=st.data())
+    def kick_mid_hand(self, data: st.DataObject) -> None:
+        """The host (or a manager, or anybody) kicks a player of the hand being played, and
+        the player tries to play on: a button of the table message, or a typed action."""
+        runner = self.pick_table(data)
+        victim_index = data.draw(INDEX, label="victim")
+        kicker = self.pick_member(data, "kicker")
+        kicker = self.pick_host(data, runner, kicker, "kick")
+        button = data.draw(INDEX, label="victim's button")
+        typed = data.draw(maybe(st.sampled_from(PLAY_ACTIONS)), label="victim's command")
+        amount = data.draw(AMOUNT, label="amount")
+        if runner is None or runner.hand is None:
+            return self.nothing("kick: no hand being played")
+        players = runner.table.hand_players
+        victim = self.fake.users[int(players[victim_index % len(players)])]
+        channel = self.channel_of(runner)
+
+        async def action() -> None:
+            await self.wait_answer(
+                await self.slash(kicker, channel, "poker", "kick", {"user": victim})
+            )
+            await runner.messenger.flush(5)
+            message = self.current_message(runner)
+            if typed is None and message is not None and message.custom_ids():
+                ids = message.custom_ids()
+                await self._press(victim, message, ids[button % len(ids)])
+            elif typed is not None:
+                options = {"amount": amount} if typed == "bet" else {"to": amount} if (
+                    typed == "raise") else {}
+                await self._send(victim, channel, typed, None, options)
+
+        self.step(
+            f"{kicker.name} kicks {victim.name} mid-hand, who then "
+            + (f"types /{typed}" if typed else "presses a button"),
+            action,
+        )
+        return None
+
+    # /fold /check /call /bet /raise /allin
+
+    @rule(data=st.data())
+    def action_command(self, data: st.DataObject) -> None:
+        """The player to act checking or calling (the simplest case, so that the simplest
+        runs play hands), else anybody typing any action with odd amounts."""
+        passive = data.draw(st.sampled_from(["passive", "odd"]), label="mode") == "passive"
+        turn = self.pick_turn(data)
+        channel = self.pick_channel(data)
+        user = self.pick_actor(data, self.runner_in(channel))
+        name = data.draw(st.sampled_from(PLAY_ACTIONS), label="command")
+        amount = data.draw(AMOUNT, label="amount")
+        if passive and turn is not None:
+            runner, user = turn
+            legal = runner.hand.legal() if runner.hand is not None else None
+            channel = self.channel_of(runner)
+            name = "check" if legal is not None and legal.can_check else "call"
+        options: dict[str, Any] = {}
+        if name == "bet":
+            options["amount"] = amount
+        elif name == "raise":
+            options["to"] = amount
+        self.step(
+            f"{user.name} in #{channel.name}: /{name} {self.show(options)}",
+            lambda: self._send(user, channel, name, None, options),
+        )
+
+    @rule(data=st.data())
+    def play_in_turn(self, data: st.DataObject) -> None:
+        """The player to act plays something plausible, typed or clicked (hands move on)."""
+        turn = self.pick_turn(data)
+        choice = data.draw(INDEX, label="action")
+        percent = data.draw(st.integers(0, 100), label="raise to, percent of the range")
+        by_button = data.draw(st.booleans(), label="by button")
+        button = data.draw(INDEX, label="raise button")
+        if turn is None:
+            return self.nothing("play in turn: nobody to act")
+        runner, user = turn
+        hand = runner.hand
+        legal = hand.legal() if hand is not None else None
+        if legal is None:
+            return self.nothing("play in turn: nobody to act")
+        choices = ["check"] * 3 if legal.can_check else ["call"] * 3
+        choices += ["fold", "allin"]
+        if legal.can_raise:
+            choices += ["raise", "raise"]
+        kind = choices[choice % len(choices)]
+        amount = self.in_range(legal.min_raise_to, legal.max_raise_to, percent)
+        message = self.current_message(runner)
+        channel = self.channel_of(runner)
+        if by_button and message is not None:
+            targets = buttons_for(message, kind)
+            if targets:
+                custom = targets[button % len(targets)]
+            else:  # no quick raise to that amount: the id such a button would have
+                custom = custom_id(runner.table_id, kind, amount, self.ref_of(runner))
+            self.step(
+                f"{user.name} (to act) presses {custom!r} on the table message",
+                lambda: self._press(user, message, custom),
+            )
+            return None
+        if kind == "raise":
+            name = "bet" if legal.is_bet else "raise"
+            options = {"amount": amount} if legal.is_bet else {"to": amount}
+        else:
+            name, options = kind, {}
+        self.step(
+            f"{user.name} (to act) in #{channel.name}: /{name} {self.show(options)}",
+            lambda: self._send(user, channel, name, None, options),
+        )
+        return None
+
+    def nothing(self, why: str) -> None:
+        self.history.append(Outcome(f"#{len(self.history) + 1} ({why})"))
+
+    async def _press(self, user: FakeUser, message: FakeMessage, custom_id: str) -> None:
+        handle = await press(self.fake, user, message, custom_id)
+        await self.wait_answer(handle)
+
+    # /chips ...
+
+    @rule(data=st.data())
+    def chips_command(self, data: st.DataObject) -> None:
+        user = self.pick_member(data)
+        channel = self.pick_channel(data)
+        sub = data.draw(
+            st.sampled_from(["balance", "daily", "leaderboard", "stats", "grant", "settings"]),
+            label="subcommand",
+        )
+        about = data.draw(st.booleans(), label="about someone")
+        target = self.pick_target(data)
+        by = data.draw(maybe(st.sampled_from(BOARDS)), label="by")
+        amount = data.draw(AMOUNT, label="amount")
+        settings = data.draw(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "starting_balance": AMOUNT,
+                    "daily_amount": AMOUNT,
+                    "daily_hours": st.sampled_from([0, 1, 24, 8784, 8785, -1, 2**63]),
+                },
+            ),
+            label="settings",
+        )
+        options: dict[str, Any] = {}
+        if sub in ("balance", "stats") and about:
+            options["user"] = target
+        elif sub == "leaderboard":
+            options = options_of({"by": by})
+        elif sub == "grant":
+            options = {"user": target, "amount": amount}
+        elif sub == "settings":
+            options = settings
+        self.step(
+            f"{user.name} in #{channel.name}: /chips {sub} {self.show(options)}",
+            lambda: self._send(user, channel, "chips", sub, options),
+        )
+
+    # buttons
+
+    def table_messages(self) -> list[tuple[TableRunner, FakeMessage]]:
+        return [
+            (runner, message)
+            for runner in self.runners()
+            if (message := self.current_message(runner)) is not None and message.custom_ids()
+        ]
+
+    @rule(data=st.data())
+    def press_button(self, data: st.DataObject) -> None:
+        """Anybody presses a button of a table's current message."""
+        found = self.pick(data, self.table_messages(), "table")
+        user = self.pick_actor(data, found[0] if found else None)
+        button = data.draw(INDEX, label="button")
+        if found is None:
+            return self.nothing("press: no table message with buttons")
+        message = found[1]
+        custom = message.custom_ids()[button % len(message.custom_ids())]
+        self.step(
+            f"{user.name} presses {custom!r} on the current table message",
+            lambda: self._press(user, message, custom),
+        )
+        return None
+
+    def old_versions(self) -> list[FakeMessage]:
+        """Every version of every message with buttons the bot ever posted in a guild channel,
+        the current ones included."""
+        guild_channels = {c.id for c in self.guild_channels()}
+        return [
+            e.message
+            for e in self.fake.events
+            if e.kind in ("create", "edit")
+            and e.message.channel_id in guild_channels
+            and not e.message.ephemeral
+            and e.message.custom_ids()
+        ]
+
+    @rule(data=st.data())
+    def press_stale_button(self, data: st.DataObject) -> None:
+        """A button as an older version of a message showed it (a client that did not see the
+        edit, a previous hand's message, a result's Show button)."""
+        message = self.pick(data, self.old_versions()[-30:][::-1], "message version")
+        user = self.pick_actor(data, self.runner_in(self.world.channel("poker")))
+        button = data.draw(INDEX, label="button")
+        if message is None:
+            return self.nothing("stale press: no message with buttons yet")
+        custom = message.custom_ids()[button % len(message.custom_ids())]
+        self.step(
+            f"{user.name} presses {custom!r} on message {message.id} v{message.version}",
+            lambda: self._press(user, message, custom),
+        )
+        return None
+
+    @rule(data=st.data())
+    def double_press(self, data: st.DataObject) -> None:
+        """The same press twice at once (a double click)."""
+        found = self.pick(data, self.table_messages(), "table")
+        user = self.pick_actor(data, found[0] if found else None)
+        button = data.draw(INDEX, label="button")
+        main = data.draw(st.booleans(), label="the player to act's check or call")
+        if found is None:
+            return self.nothing("double press: no table message with buttons")
+        runner, message = found
+        custom = message.custom_ids()[button % len(message.custom_ids())]
+        turn = self.to_act(runner)
+        if main and turn is not None:
+            user = turn
+            passive = buttons_for(message, "check") or buttons_for(message, "call")
+            if passive:
+                custom = passive[0]
+
+        async def action() -> None:
+            dealt_before = len(self.recorder.dealt)
+            hand = runner.table.hand
+            before = len(hand.actions) if hand is not None else 0
+            street = hand.street.value if hand is not None else None
+            handles = await asyncio.gather(
+                press(self.fake, user, message, custom), press(self.fake, user, message, custom)
+            )
+            for handle in handles:
+                await self.wait_answer(handle)
+            await self._settle()
+            self.check_toggled_once(user, custom, handles)
+            acted = self.actions_by(user.id, hand, before, dealt_before)
+            if len(acted) > 1:
+                self.fail(
+                    DoubleAction,
+                    f"{user.name} double-pressed {custom!r} once and it acted "
+                    f"{len(acted)} times: {acted} (street before: {street}, after: "
+                    f"{hand.street.value if hand is not None else None}); answers: "
+                    f"{[reply_text(h) for h in handles]}",
+                )
+
+        self.step(f"{user.name} double-presses {custom!r} on the current table message", action)
+        return None
+
+    def check_toggled_once(
+        self, user: FakeUser, custom: str, handles: Sequence[InteractionHandle]
+    ) -> None:
+        """A toggle (a pre-selection, asking to straddle) pressed twice at once: taking both
+        presses turns it on and straight back off, the opposite of what the player clicked
+        for, so the second must be refused like a decision's."""
+        if button_action(custom) not in TOGGLES or len(handles) < 2:
+            return
+        taken = [h for h in handles if h.callback is not None and h.id not in self.trap.refusals]
+        if len(taken) > 1:
+            self.fail(
+                DoubleAction,
+                f"{user.name} double-clicked the toggle {custom!r} and both presses were "
+                f"taken: {[reply_text(h) for h in taken]}",
+            )
+
+    def actions_by(
+        self, user_id: int, hand: Any, before: int, dealt_before: int
+    ) -> list[str]:
+        """The decisions ``user_id`` made since (hand, before) and in hands dealt since."""
+        decisions = {
+            ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET,
+            ActionKind.RAISE, ActionKind.ALL_IN,
+        }
+        spans = []
+        if hand is not None:
+            record = next((d for d in self.recorder.dealt if d.hand is hand), None)
+            if record is not None:
+                spans.append((record, before))
+        spans += [(d, 0) for d in self.recorder.dealt[dealt_before:]]
+        found: list[str] = []
+        for record, start in spans:
+            if user_id not in record.players:
+                continue
+            index = record.players.index(user_id)
+            for action in record.hand.actions[start:]:
+                if action.player == index and action.kind in decisions:
+                    found.append(f"hand #{record.number}: {action.kind.value} {action.amount}")
+        return found
+
+    @rule(data=st.data())
+    def forged_press(self, data: st.DataObject) -> None:
+        """A press with a custom id the bot never put there: other tables, unknown actions,
+        huge numbers; on any message the user can see."""
+        guild_channels = {c.id for c in self.guild_channels()}
+        versions = [
+            m for m in (e.message for e in self.fake.events[-200:])
+            if m.channel_id in guild_channels and not m.deleted
+        ][::-1]
+        message = self.pick(data, versions, "message")
+        user = self.pick_member(data)
+        table_ids = sorted({r.table_id for r in self.runners()} | {1, 2, 3})
+        table = data.draw(st.sampled_from([0, 1, 2, 3, 4, 2**63]), label="table id")
+        action = data.draw(st.sampled_from(BUTTON_ACTIONS), label="action")
+        arg = data.draw(maybe(st.sampled_from([a for a in ODD_INTS if a >= 0])), label="arg")
+        which_ref = data.draw(st.sampled_from(REFS), label="decision named")
+        # An id outside the buttons' template reaches no handler: the client answers it as
+        # out of date after 1.5 s (bot.client.ORPHAN_AFTER). One press in eight, so that the
+        # steps stay quick.
+        broken = data.draw(
+            st.sampled_from(["", "", "", "", "", "", "", "table", "ref", "action", "arg"]),
+            label="outside the template",
+        )
+        if message is None:
+            return self.nothing("forged press: no message yet")
+        if message.visible_to is not None and message.visible_to != user.id:
+            user = self.fake.users[message.visible_to]
+        if table < 4:
+            table = table_ids[table % len(table_ids)]
+        runner = self.game.runtime.runners.get(table)
+        ref = self.forged_ref(runner, which_ref)
+        custom = f"poker:{table}:{action}" + ref + ("" if arg is None else f":{arg}")
+        custom = {
+            "": custom,
+            "table": f"poker:{10**30}:{action}{ref}",
+            "ref": f"poker:{table}:{action}@{10**20}.{10**7}",
+            "action": f"poker:{table}:{action.upper()}{ref}",
+            "arg": f"poker:{table}:{action}{ref}:{10**30}",
+        }[broken]
+        self.step(
+            f"{user.name} presses forged {custom!r} on message {message.id}",
+            lambda: self._press(user, message, custom),
+        )
+        return None
+
+    @rule(data=st.data())
+    def press_extra(self, data: st.DataObject) -> None:
+        """A home-game button (straddle, run it twice, the rabbit, show) pressed by whom it is
+        meant for, by another player, or by anybody; once, twice at once, or from an older
+        version of its message."""
+        guild_channels = {c.id for c in self.guild_channels()}
+        offers = [
+            (e.message, cid)
+            for e in self.fake.events[-300:]
+            if e.kind in ("create", "edit") and e.message.channel_id in guild_channels
+            for cid in e.message.custom_ids()
+            if button_action(cid) in EXTRA_ACTIONS
+        ][::-1]
+        offer = self.pick(data, offers, "button")
+        who = data.draw(st.sampled_from(["meant", "meant", "player", "anybody"]), label="who")
+        index = data.draw(INDEX, label="user")
+        twice = data.draw(st.booleans(), label="twice at once")
+        forged = data.draw(st.sampled_from(sorted(EXTRA_ACTIONS)), label="forged extra")
+        which_ref = data.draw(st.sampled_from(REFS), label="decision named")
+        if offer is None:
+            # None offered yet (a table without extras): the id one would have, on the table
+            # message, naming some decision.
+            found = self.table_messages()
+            if not found:
+                return self.nothing("extra press: no table message")
+            runner_now, current = found[0]
+            ref = self.forged_ref(runner_now, which_ref)
+            offer = (current, f"poker:{runner_now.table_id}:{forged}{ref}")
+        message, custom = offer
+        runner = self.game.runtime.runners.get(int(custom.split(":")[1]))
+        candidates = self.members
+        if runner is not None and who != "anybody":
+            candidates = self.meant_for(runner, custom) if who == "meant" else [
+                u for u in self.members if runner.table.player(u.id) is not None
+            ] or self.members
+        user = candidates[index % len(candidates)]
+
+        async def action() -> None:
+            presses = [press(self.fake, user, message, custom)]
+            if twice:
+                presses.append(press(self.fake, user, message, custom))
+            handles = await asyncio.gather(*presses)
+            for handle in handles:
+                await self.wait_answer(handle)
+            self.check_toggled_once(user, custom, handles)
+
+        self.step(
+            f"{user.name} ({who}) presses {custom!r} on message {message.id} v{message.version}"
+            + (" twice at once" if twice else ""),
+            action,
+        )
+        return None
+
+    def meant_for(self, runner: TableRunner, custom: str) -> list[FakeUser]:
+        """Who the button is for now: the all-in players asked to run it twice, the players
+        of the hand that just ended (rabbit, show), the seated players (straddles)."""
+        action = button_action(custom)
+        table = runner.table
+        hand = runner.hand
+        if action in ("run_twice", "run_once") and hand is not None:
+            ids = [runner.player_of(i) for i in hand.run_choice_players]
+        elif action in ("rabbit", "show"):
+            ids = [int(p) for p in table.hand_players]
+        else:
+            ids = [int(seat.player_id) for seat in table.seats()]
+        users = [self.fake.users[i] for i in ids if i in self.fake.users]
+        return users or self.members
+
+    def ref_of(self, runner: TableRunner) -> tuple[int, int]:
+        """(hand, decision) a button drawn now would name."""
+        hand = runner.hand
+        return runner.table.hand_number, decision_number(hand) if hand is not None else 0
+
+    def forged_ref(self, runner: TableRunner | None, which: str) -> str:
+        hand, decision = self.ref_of(runner) if runner is not None else (1, 0)
+        return {
+            "none": "",
+            "current": f"@{hand}.{decision}",
+            "last decision": f"@{hand}.{max(0, decision - 1)}",
+            "next decision": f"@{hand}.{decision + 1}",
+            "last hand": f"@{max(0, hand - 1)}.0",
+            "next hand": f"@{hand + 1}.0",
+            "huge": f"@{10**19 - 1}.999999",
+        }[which]
+
+    @rule(data=st.data())
+    def raise_form(self, data: st.DataObject) -> None:
+        """The player to act opens the raise form and types something odd; or submits it twice
+        at once; or somebody else submits his form."""
+        turn = self.pick_turn(data)
+        text = data.draw(
+            st.one_of(
+                st.sampled_from(RAISE_TEXTS),
+                st.sampled_from(DIGIT_LOOKALIKES),
+                st.text(max_size=18),
+                st.integers(-10, 10**6).map(str),
+            ),
+            label="typed",
+        )
+        mode = data.draw(st.sampled_from(["once", "twice at once", "by another"]), label="mode")
+        other = self.pick_member(data, "other user")
+        if turn is None:
+            return self.nothing("raise form: nobody to act")
+        runner, user = turn
+        message = self.current_message(runner)
+        forms = buttons_for(message, "raise_modal") if message is not None else []
+        if message is None or not forms:
+            return self.nothing("raise form: no raise button")
+
+        async def action() -> None:
+            opener = await press(self.fake, user, message, forms[0])
+            await self.wait_answer(opener)
+            if opener.callback is None or not opener.callback.is_modal:
+                return
+            modal_id = opener.callback.custom_id
+            assert modal_id is not None
+            if mode == "once":
+                handle = await self.fake.submit_modal(user, modal_id, {"amount": text})
+                await self.wait_answer(handle)
+            elif mode == "twice at once":
+                handles = await asyncio.gather(
+                    self.fake.submit_modal(user, modal_id, {"amount": text}),
+                    self.fake.submit_modal(user, modal_id, {"amount": text}),
+                )
+                for handle in handles:
+                    await self.wait_answer(handle)
+            else:
+                channel = self.channel_of(runner)
+                handle = await submit_raw_modal(self.fake, other, channel, modal_id, text, message)
+                await self.wait_answer(handle)
+
+        who = f" by {other.name}" if mode == "by another" else ""
+        self.step(
+            f"{user.name} opens the raise form and submits {text!r} ({mode}{who})", action
+        )
+        return None
+
+    # concurrency and time
+
+    @rule(data=st.data())
+    def burst(self, data: st.DataObject) -> None:
+        """Several interactions at once, from several users."""
+        count = data.draw(st.integers(2, 4), label="how many")
+        plans = [self.draw_burst_item(data, n) for n in range(count)]
+        ready = [p for p in plans if p is not None]
+        if not ready:
+            return self.nothing("burst: nothing to press")
+
+        async def action() -> None:
+            handles = await asyncio.gather(*(make() for _, make in ready))
+            for handle in handles:
+                await self.wait_answer(handle)
+
+        self.step("at once: " + "; ".join(d for d, _ in ready), action)
+        return None
+
+    def draw_burst_item(
+        self, data: st.DataObject, n: int
+    ) -> tuple[str, Callable[[], Awaitable[InteractionHandle]]] | None:
+        kind = data.draw(
+            st.sampled_from(["act", "act", "button", "poker", "chips"]), label=f"kind {n}"
+        )
+        poker = self.world.channel("poker")
+        runner = self.runner_in(poker)
+        user = self.pick_actor(data, runner, f"user {n}")
+        if kind == "act":
+            name = data.draw(st.sampled_from(PLAY_ACTIONS), label=f"command {n}")
+            amount = data.draw(AMOUNT, label=f"amount {n}")
+            options: dict[str, Any] = {"amount": amount} if name == "bet" else {"to": amount} if (
+                name == "raise") else {}
+            return (
+                f"{user.name} /{name} {self.show(options)}",
+                lambda: self.slash(user, poker, name, None, options),
+            )
+        if kind == "button":
+            found = self.pick(data, self.table_messages(), f"table {n}")
+            button = data.draw(INDEX, label=f"button {n}")
+            if found is None:
+                return None
+            message = found[1]
+            custom = message.custom_ids()[button % len(message.custom_ids())]
+            return (
+                f"{user.name} presses {custom!r}",
+                lambda: press(self.fake, user, message, custom),
+            )
+        if kind == "poker":
+            sub = data.draw(
+                st.sampled_from(["join", "leave", "kick", "void", "settings", "sitout", "sitin",
+                                 "rebuy", "close", "pause", "resume", "start", "table", "cards"]),
+                label=f"subcommand {n}",
+            )
+            user = self.pick_host(data, runner, user, sub)
+            options = self.draw_poker_options(data, sub, poker)
+            return (
+                f"{user.name} /poker {sub} {self.show(options)}",
+                lambda: self.slash(user, poker, "poker", sub, options),
+            )
+        sub = data.draw(st.sampled_from(["daily", "balance", "grant"]), label=f"chips {n}")
+        target = self.pick_target(data, f"target {n}")
+        amount = data.draw(AMOUNT, label=f"amount {n}")
+        options = {"user": target, "amount": amount} if sub == "grant" else {}
+
+        async def send() -> InteractionHandle:
+            self.note_mint(user, "chips", sub, options)
+            return await self.slash(user, poker, "chips", sub, options)
+
+        return f"{user.name} /chips {sub} {self.show(options)}", send
+
+    @rule(data=st.data())
+    def wait(self, data: st.DataObject) -> None:
+        """Time passes: clocks run out, the next hand is dealt."""
+        seconds = data.draw(st.sampled_from([0.05, 0.05, 0.2, 0.6, 1.2]), label="seconds")
+
+        async def action() -> None:
+            await asyncio.sleep(seconds)
+
+        self.step(f"{seconds}s pass", action)
+
+    @rule(data=st.data())
+    def shove(self, data: st.DataObject) -> None:
+        """Everybody goes all in, typed or clicked, until the hand is over (big side pots);
+        asked to run it twice, the all-in players answer (all twice, one once, all at once,
+        or with a bystander pressing too), or let the question expire."""
+        turn = self.pick_turn(data)
+        by_button = data.draw(st.booleans(), label="by button")
+        vote = data.draw(st.sampled_from(VOTES), label="run-it-twice answers")
+        bystander = self.pick_member(data, "bystander")
+        if turn is None:
+            return self.nothing("shove: nobody to act")
+        runner = turn[0]
+
+        async def action() -> None:
+            await self._shove(runner, by_button)
+            await self._answer_run_vote(runner, vote, bystander)
+
+        self.step(
+            f"everybody goes all in at table {runner.table_id}; run-it-twice answers: {vote}"
+            + (f" (with {bystander.name})" if vote == "with a bystander" else ""),
+            action,
+        )
+        return None
+
+    async def _shove(self, runner: TableRunner, by_button: bool) -> None:
+        for _ in range(12):
+            user = self.to_act(runner)
+            if user is None or runner.closed:
+                return
+            message = self.current_message(runner)
+            shoves = buttons_for(message, "allin") if message is not None else []
+            if by_button and message is not None and shoves:
+                handle = await press(self.fake, user, message, shoves[0])
+            else:
+                handle = await self.slash(user, self.channel_of(runner), "allin")
+            await self.wait_answer(handle)
+            await runner.messenger.flush(5)
+
+    async def _answer_run_vote(self, runner: TableRunner, vote: str, bystander: FakeUser) -> None:
+        hand = runner.hand
+        message = self.current_message(runner)
+        if vote == "none" or hand is None or not hand.run_choice_pending or message is None:
+            return
+        twice, once = buttons_for(message, "run_twice"), buttons_for(message, "run_once")
+        if not twice or not once:
+            return
+        voters = [self.fake.users[runner.player_of(i)] for i in hand.run_choice_players]
+        plan = [(u, twice[0]) for u in voters]
+        if vote == "one says once":
+            plan[-1] = (voters[-1], once[0])
+        elif vote == "with a bystander":
+            plan.append((bystander, twice[0]))
+        if vote in ("all at once", "with a bystander"):
+            handles = await asyncio.gather(*(press(self.fake, u, message, c) for u, c in plan))
+        else:
+            handles = [await press(self.fake, u, message, c) for u, c in plan]
+        for handle in handles:
+            await self.wait_answer(handle)
+
+    @rule(data=st.data())
+    def fill_table(self, data: st.DataObject) -> None:
+        """Several members sit down at #poker's table at once."""
+        picked = data.draw(
+            st.lists(st.integers(0, len(self.members) - 1), min_size=2, max_size=10,
+                     unique=True),
+            label="users",
+        )
+        users = [self.members[i] for i in picked]
+        percents = [
+            data.draw(st.one_of(st.none(), st.integers(0, 100)), label=f"buy-in % {u.name}")
+            for u in users
+        ]
+        poker = self.world.channel("poker")
+        runner = self.runner_in(poker)
+        if runner is None:
+            return self.nothing("fill: no table in #poker")
+        low, high = runner.table.options.buy_in_range
+        buy_ins = [None if p is None else self.in_range(low, high, p) for p in percents]
+
+        async def action() -> None:
+            handles = await asyncio.gather(
+                *(
+                    self.slash(u, poker, "poker", "join", {} if b is None else {"buy_in": b})
+                    for u, b in zip(users, buy_ins, strict=True)
+                )
+            )
+            for handle in handles:
+                await self.wait_answer(handle)
+
+        self.step(
+            "at once, join #poker: "
+            + ", ".join(f"{u.name}:{b}" for u, b in zip(users, buy_ins, strict=True)),
+            action,
+        )
+        return None
