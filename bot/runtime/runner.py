@@ -85,6 +85,9 @@ _T = TypeVar("_T")
 
 # A new arrival or a returning player should not wait the whole pause between hands.
 SOON = 1.0
+# Two presses of one toggle by one player this close together are one double click (desktop
+# systems take half a second by default; a press's round trip through Discord adds to it).
+DOUBLE_CLICK = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +159,8 @@ class TableRunner:
         self._rabbit: _Rabbit | None = None
         # The all-in players of the running hand deciding whether to run it twice.
         self._vote: _RunVoting | None = None
+        # When each player last pressed each toggle (straddles, pre-selections).
+        self._clicks: dict[tuple[int, str], float] = {}
         self._reposts: dict[int, float] = {}
         self._dealer_task: asyncio.Task[None] | None = None
         self._restored = restored
@@ -442,6 +447,8 @@ class TableRunner:
             hand, index = self._seat_in_hand(user_id, ref)
             self._check_not_leaving(user_id, False)
             current = hand.preselected.get(index)
+            if self._second_click(user_id, f"pre:{pre.value}"):
+                return current[0] if current is not None else PreAction.NONE
             if current is not None and current[0] is pre:
                 pre = PreAction.NONE
             await self._apply(hand, Action(ActionKind.PRESELECT, index, pre=pre))
@@ -503,6 +510,8 @@ class TableRunner:
                 raise BotError("not_seated")
             draft = self._draft()
             wanted = draft.config.straddle_always if always else draft.config.straddle_once
+            if self._second_click(user_id, "straddle_always" if always else "straddle_next"):
+                return user_id in wanted
             now_asking = user_id not in wanted
             if now_asking:
                 wanted.add(user_id)
@@ -737,6 +746,16 @@ class TableRunner:
             return True
 
     # -- internals: applying input ---------------------------------------------------------
+
+    def _second_click(self, user_id: int, toggle: str) -> bool:
+        """Whether this press of a toggle is the second click of a double click (the same
+        player's press of it less than ``DOUBLE_CLICK`` ago): one double click sets it once,
+        where two presses would set it and take it back. A deliberate second press comes
+        after the first one's answer, later than that."""
+        now = time.monotonic()
+        last = self._clicks.get((user_id, toggle))
+        self._clicks[(user_id, toggle)] = now
+        return last is not None and now - last < DOUBLE_CLICK
 
     def _check_open(self) -> None:
         if self.closed:
@@ -1108,6 +1127,8 @@ class TableRunner:
     def _forget(self, user_id: int) -> None:
         self.away.discard(user_id)
         self.timeouts.pop(user_id, None)
+        for key in [key for key in self._clicks if key[0] == user_id]:
+            del self._clicks[key]
 
     def _schedule_deal(self, delay: float) -> None:
         if self.closed or not self.config.dealing or self.table.hand is not None:

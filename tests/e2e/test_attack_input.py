@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
-from engine.hand import ActionKind, ActionTaken
+from bot.runtime.runner import DOUBLE_CLICK
+from engine.hand import ActionKind, ActionTaken, PreAction
 from tests.e2e.game_kit import Game, button_id, press_answer, running_game
 from tests.e2e.harness import World
 from tests.fakediscord import FakeDiscord
@@ -26,6 +27,31 @@ async def heads_up(game: Game, stacks: int = 1000) -> None:
     await game.ok(bob, "poker", "join", buy_in=stacks)
     await game.ok(alice, "poker", "start")
     await game.wait_hand(1)
+
+
+async def test_a_double_click_on_a_pre_selection_sets_it_once(game: Game) -> None:
+    """A pre-selection toggles: a double click on "Call any" used to set it and take it back.
+    Now the second click of a double click keeps it; a deliberate press later cancels it."""
+    await heads_up(game)
+    runner = game.runner()
+    hand = runner.hand
+    assert hand is not None
+    first = await game.wait_turn()
+    waiting = game.world.bob if first is game.world.alice else game.world.alice
+    message = await game.turn_message(first, 1)
+    call_any = button_id(message, "pre_call_any")
+    presses = await asyncio.gather(
+        game.fake.click(waiting, message, call_any), game.fake.click(waiting, message, call_any)
+    )
+    answers = [await press_answer(p) for p in presses]
+    assert answers == [t("preselect.call_any")] * 2, answers
+    index = runner.table.hand_index(waiting.id)
+    assert index is not None
+    chosen = hand.preselected.get(index)
+    assert chosen is not None and chosen[0] is PreAction.CALL_ANY
+    await asyncio.sleep(DOUBLE_CLICK)
+    again = await press_answer(await game.fake.click(waiting, message, call_any))
+    assert again == t("preselect.none") and index not in hand.preselected, again
 
 
 async def test_a_double_click_acts_on_one_decision_only(game: Game) -> None:

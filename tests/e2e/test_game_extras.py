@@ -5,6 +5,7 @@ what a host, a bystander or a player must not be able to do with them."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from bot.errors import BotError
 from bot.i18n import t
 from bot.runtime.history import stored_hand, verification
+from bot.runtime.runner import DOUBLE_CLICK
 from bot.storage import invariant, tables
 from bot.storage.hands import StoredHand
 from engine.cards import pretty_cards
@@ -140,14 +142,18 @@ async def test_a_straddle_is_asked_for_by_button_and_posted_from_the_straddle_se
     await game.wait_hand(1)
     for user in (alice, bob, carol):
         assert await press(game, user, "straddle_always") == t("reply.straddle_always_on")
+    # Pressed again at once, it is the second click of a double click: still on.
+    assert await press(game, alice, "straddle_always") == t("reply.straddle_always_on")
     await game.passive_round(1)
     hand = await game.wait_hand(2)
     straddle = hand.config.straddle_index
     assert straddle is not None and hand.config.blinds[straddle] == 20  # twice the big blind
     # The straddler acts last before the flop.
     assert game.runner().table.hand_players[straddle] != game.runner().player_of(hand.to_act)
-    # Asking again stops it.
+    # Asking again, deliberately (later than a double click), stops it.
+    await asyncio.sleep(DOUBLE_CLICK)
     assert await press(game, alice, "straddle_always") == t("reply.straddle_always_off")
+    assert alice.id not in game.runner().config.straddle_always
 
 
 async def test_a_table_without_straddles_refuses_them(game: Game) -> None:
