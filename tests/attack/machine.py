@@ -177,6 +177,21 @@ REFS = ("none", "current", "current", "last decision", "next decision", "last ha
         "next hand", "huge")
 # Buttons whose second press undoes the first.
 TOGGLES = frozenset({"pre_check_fold", "pre_call_any", "straddle_next", "straddle_always"})
+
+
+def toggle_state(runner: TableRunner, user_id: int, custom: str) -> object:
+    """Where the toggle behind ``custom`` stands for ``user_id``."""
+    action = button_action(custom)
+    if action == "straddle_next":
+        return user_id in runner.config.straddle_once
+    if action == "straddle_always":
+        return user_id in runner.config.straddle_always
+    hand = runner.table.hand
+    index = runner.table.hand_index(user_id)
+    if hand is None or index is None:
+        return None
+    chosen = hand.preselected.get(index)
+    return None if chosen is None else chosen[0]
 VOTES = ("none", "all twice", "one says once", "all at once", "with a bystander")
 PLAY_ACTIONS = ("fold", "check", "call", "allin", "bet", "raise")
 
@@ -1391,13 +1406,14 @@ class AttackMachine(RuleBasedStateMachine):
             hand = runner.table.hand
             before = len(hand.actions) if hand is not None else 0
             street = hand.street.value if hand is not None else None
+            toggled_before = toggle_state(runner, user.id, custom)
             handles = await asyncio.gather(
                 press(self.fake, user, message, custom), press(self.fake, user, message, custom)
             )
             for handle in handles:
                 await self.wait_answer(handle)
             await self._settle()
-            self.check_toggled_once(user, custom, handles)
+            self.check_toggled_once(user, custom, handles, runner, toggled_before)
             acted = self.actions_by(user.id, hand, before, dealt_before)
             if len(acted) > 1:
                 self.fail(
@@ -1412,19 +1428,25 @@ class AttackMachine(RuleBasedStateMachine):
         return None
 
     def check_toggled_once(
-        self, user: FakeUser, custom: str, handles: Sequence[InteractionHandle]
+        self,
+        user: FakeUser,
+        custom: str,
+        handles: Sequence[InteractionHandle],
+        runner: TableRunner,
+        before: object,
     ) -> None:
         """A toggle (a pre-selection, asking to straddle) pressed twice at once: taking both
-        presses turns it on and straight back off, the opposite of what the player clicked
-        for, so the second must be refused like a decision's."""
+        presses would turn it on and straight back off, the opposite of what the player
+        clicked for. When both were taken, the toggle must have changed, once."""
         if button_action(custom) not in TOGGLES or len(handles) < 2:
             return
         taken = [h for h in handles if h.callback is not None and h.id not in self.trap.refusals]
-        if len(taken) > 1:
+        if len(taken) > 1 and toggle_state(runner, user.id, custom) == before:
             self.fail(
                 DoubleAction,
-                f"{user.name} double-clicked the toggle {custom!r} and both presses were "
-                f"taken: {[reply_text(h) for h in taken]}",
+                f"{user.name} double-clicked the toggle {custom!r}, both presses were taken "
+                f"and it is back where it was ({before!r}): "
+                f"{[reply_text(h) for h in taken]}",
             )
 
     def actions_by(
@@ -1534,13 +1556,15 @@ class AttackMachine(RuleBasedStateMachine):
         user = candidates[index % len(candidates)]
 
         async def action() -> None:
+            before = toggle_state(runner, user.id, custom) if runner is not None else None
             presses = [press(self.fake, user, message, custom)]
             if twice:
                 presses.append(press(self.fake, user, message, custom))
             handles = await asyncio.gather(*presses)
             for handle in handles:
                 await self.wait_answer(handle)
-            self.check_toggled_once(user, custom, handles)
+            if runner is not None:
+                self.check_toggled_once(user, custom, handles, runner, before)
 
         self.step(
             f"{user.name} ({who}) presses {custom!r} on message {message.id} v{message.version}"

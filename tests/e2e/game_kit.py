@@ -327,6 +327,6 @@ async def running_game(
     async with running_bot(fake, data_dir, bot=bot) as running:
         game = Game(fake, running, world, deck)
         if seed is not None:
-            game.runtime.rng = random.Random(seed)  # type: ignore[assignment]
+            game.runtime.rng = random.Random(seed)
         yield game
     assert not fake.rate_limited, f"requests refused with 429: {fake.rate_limited}"
