@@ -748,14 +748,17 @@ class TableRunner:
     # -- internals: applying input ---------------------------------------------------------
 
     def _second_click(self, user_id: int, toggle: str) -> bool:
-        """Whether this press of a toggle is the second click of a double click (the same
-        player's press of it less than ``DOUBLE_CLICK`` ago): one double click sets it once,
-        where two presses would set it and take it back. A deliberate second press comes
-        after the first one's answer, later than that."""
+        """Whether this press of a toggle is the second click of a double click (less than
+        ``DOUBLE_CLICK`` after the same player's last press of it that took effect): one
+        double click sets it once, where two presses would set it and take it back. A
+        deliberate second press comes after the first one's answer, later than that. Only a
+        press that takes effect starts the window, so a burst of clicks cannot stretch it."""
         now = time.monotonic()
         last = self._clicks.get((user_id, toggle))
+        if last is not None and now - last < DOUBLE_CLICK:
+            return True
         self._clicks[(user_id, toggle)] = now
-        return last is not None and now - last < DOUBLE_CLICK
+        return False
 
     def _check_open(self) -> None:
         if self.closed:

@@ -47,7 +47,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from bot.i18n import has_message, t
 from bot.presenter import decision_number
-from bot.runtime.runner import TableRunner
+from bot.runtime.runner import DOUBLE_CLICK, TableRunner
 from bot.storage import invariant, tables
 from bot.ui import custom_id
 from engine.cards import FULL_DECK, Card, parse_cards
@@ -177,6 +177,24 @@ REFS = ("none", "current", "current", "last decision", "next decision", "last ha
         "next hand", "huge")
 # Buttons whose second press undoes the first.
 TOGGLES = frozenset({"pre_check_fold", "pre_call_any", "straddle_next", "straddle_always"})
+
+
+# A toggle pressed again within a double click of the press that last took effect: to the
+# bot (runner.DOUBLE_CLICK) the new presses belong to that click, so check 6 does not judge
+# them as a double click of their own.
+BURST = object()
+
+
+def toggle_before(runner: TableRunner, user_id: int, custom: str) -> object:
+    """The toggle's state before a double click, or ``BURST`` when a press now would still
+    belong to the player's last click of it."""
+    action = button_action(custom) or ""
+    name = {"pre_check_fold": "pre:check_fold", "pre_call_any": "pre:call_any"}.get(
+        action, action)
+    last = runner._clicks.get((user_id, name))
+    if last is not None and time.monotonic() - last < DOUBLE_CLICK + 0.2:
+        return BURST
+    return toggle_state(runner, user_id, custom)
 
 
 def toggle_state(runner: TableRunner, user_id: int, custom: str) -> object:
@@ -1406,7 +1424,7 @@ class AttackMachine(RuleBasedStateMachine):
             hand = runner.table.hand
             before = len(hand.actions) if hand is not None else 0
             street = hand.street.value if hand is not None else None
-            toggled_before = toggle_state(runner, user.id, custom)
+            toggled_before = toggle_before(runner, user.id, custom)
             handles = await asyncio.gather(
                 press(self.fake, user, message, custom), press(self.fake, user, message, custom)
             )
@@ -1438,7 +1456,7 @@ class AttackMachine(RuleBasedStateMachine):
         """A toggle (a pre-selection, asking to straddle) pressed twice at once: taking both
         presses would turn it on and straight back off, the opposite of what the player
         clicked for. When both were taken, the toggle must have changed, once."""
-        if button_action(custom) not in TOGGLES or len(handles) < 2:
+        if button_action(custom) not in TOGGLES or len(handles) < 2 or before is BURST:
             return
         taken = [h for h in handles if h.callback is not None and h.id not in self.trap.refusals]
         if len(taken) > 1 and toggle_state(runner, user.id, custom) == before:
@@ -1556,7 +1574,7 @@ class AttackMachine(RuleBasedStateMachine):
         user = candidates[index % len(candidates)]
 
         async def action() -> None:
-            before = toggle_state(runner, user.id, custom) if runner is not None else None
+            before = toggle_before(runner, user.id, custom) if runner is not None else None
             presses = [press(self.fake, user, message, custom)]
             if twice:
                 presses.append(press(self.fake, user, message, custom))
