@@ -58,7 +58,15 @@ from bot.runtime.clock import Decision, DecisionClock
 from bot.runtime.config import RuntimeOptions, TableConfig
 from bot.runtime.direct import DirectMessages, DmChannels, HoleCardsLetter
 from bot.runtime.messenger import TableMessenger, ViewFactory
-from bot.runtime.play import all_in_meaning, check_decision, hole_card_letters, seat_in_hand
+from bot.runtime.play import (
+    Clicks,
+    all_in_meaning,
+    check_decision,
+    hole_card_letters,
+    preselected,
+    preselection,
+    seat_in_hand,
+)
 from bot.runtime.recovery import RestoredTable, live_hand, settle_departures
 from bot.runtime.results import player_results, result_summary
 from bot.storage import Database, StorageError, hands, sessions, tables
@@ -85,9 +93,6 @@ _T = TypeVar("_T")
 
 # A new arrival or a returning player should not wait the whole pause between hands.
 SOON = 1.0
-# Two presses of one toggle by one player this close together are one double click (desktop
-# systems take half a second by default; a press's round trip through Discord adds to it).
-DOUBLE_CLICK = 0.8
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +164,7 @@ class TableRunner:
         self._rabbit: _Rabbit | None = None
         # The all-in players of the running hand deciding whether to run it twice.
         self._vote: _RunVoting | None = None
-        # When each player last pressed each toggle (straddles, pre-selections).
-        self._clicks: dict[tuple[int, str], float] = {}
+        self.clicks = Clicks()  # toggles pressed to effect (a double click acts once)
         self._reposts: dict[int, float] = {}
         self._dealer_task: asyncio.Task[None] | None = None
         self._restored = restored
@@ -446,13 +450,11 @@ class TableRunner:
             ref = None if hand_number is None else (hand_number, 0)
             hand, index = self._seat_in_hand(user_id, ref)
             self._check_not_leaving(user_id, False)
-            current = hand.preselected.get(index)
-            if self._second_click(user_id, f"pre:{pre.value}"):
-                return current[0] if current is not None else PreAction.NONE
-            if current is not None and current[0] is pre:
-                pre = PreAction.NONE
-            await self._apply(hand, Action(ActionKind.PRESELECT, index, pre=pre))
-            return pre
+            chosen = preselection(hand, index, pre, self.clicks, user_id)
+            if chosen is None:
+                return preselected(hand, index)
+            await self._apply(hand, Action(ActionKind.PRESELECT, index, pre=chosen))
+            return chosen
 
     async def show_cards(self, user_id: int, *, hand_number: int | None = None) -> None:
         """The winner of a hand nobody contested turns his cards up (RULES 6), until the next
@@ -510,7 +512,7 @@ class TableRunner:
                 raise BotError("not_seated")
             draft = self._draft()
             wanted = draft.config.straddle_always if always else draft.config.straddle_once
-            if self._second_click(user_id, "straddle_always" if always else "straddle_next"):
+            if self.clicks.second(user_id, "straddle_always" if always else "straddle_next"):
                 return user_id in wanted
             now_asking = user_id not in wanted
             if now_asking:
@@ -746,19 +748,6 @@ class TableRunner:
             return True
 
     # -- internals: applying input ---------------------------------------------------------
-
-    def _second_click(self, user_id: int, toggle: str) -> bool:
-        """Whether this press of a toggle is the second click of a double click (less than
-        ``DOUBLE_CLICK`` after the same player's last press of it that took effect): one
-        double click sets it once, where two presses would set it and take it back. A
-        deliberate second press comes after the first one's answer, later than that. Only a
-        press that takes effect starts the window, so a burst of clicks cannot stretch it."""
-        now = time.monotonic()
-        last = self._clicks.get((user_id, toggle))
-        if last is not None and now - last < DOUBLE_CLICK:
-            return True
-        self._clicks[(user_id, toggle)] = now
-        return False
 
     def _check_open(self) -> None:
         if self.closed:
@@ -1130,8 +1119,7 @@ class TableRunner:
     def _forget(self, user_id: int) -> None:
         self.away.discard(user_id)
         self.timeouts.pop(user_id, None)
-        for key in [key for key in self._clicks if key[0] == user_id]:
-            del self._clicks[key]
+        self.clicks.forget(user_id)
 
     def _schedule_deal(self, delay: float) -> None:
         if self.closed or not self.config.dealing or self.table.hand is not None:

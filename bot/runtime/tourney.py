@@ -65,7 +65,15 @@ from bot.runtime.clock import Decision, DecisionClock
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.direct import DirectMessages, DmChannels, HoleCardsLetter
 from bot.runtime.messenger import TableMessenger, ViewFactory
-from bot.runtime.play import all_in_meaning, check_decision, hole_card_letters, seat_in_hand
+from bot.runtime.play import (
+    Clicks,
+    all_in_meaning,
+    check_decision,
+    hole_card_letters,
+    preselected,
+    preselection,
+    seat_in_hand,
+)
 from bot.runtime.recovery import live_hand
 from bot.runtime.results import player_results, result_summary
 from bot.runtime.runner import CardsView
@@ -237,6 +245,7 @@ class TournamentRunner:
         self.closed = False
         self.tables: dict[int, TournamentTable] = {}  # by the engine's table number
         self.timeouts: dict[int, int] = {}  # consecutive timeouts by player (as cash tables)
+        self.clicks = Clicks()  # toggles pressed to effect (a double click acts once)
         self._voices: dict[int, TableMessenger] = {}
         self._ticker: asyncio.Task[None] | None = None
         self._beat_at = 0.0
@@ -898,11 +907,11 @@ class TournamentTable:
         async with self.lock:
             ref = None if hand_number is None else (hand_number, 0)
             hand, index = self._seat_in_hand(user_id, ref)
-            current = hand.preselected.get(index)
-            if current is not None and current[0] is pre:
-                pre = PreAction.NONE
-            await self._apply(hand, Action(ActionKind.PRESELECT, index, pre=pre))
-            return pre
+            chosen = preselection(hand, index, pre, self.runner.clicks, user_id)
+            if chosen is None:
+                return preselected(hand, index)
+            await self._apply(hand, Action(ActionKind.PRESELECT, index, pre=chosen))
+            return chosen
 
     async def show_cards(self, user_id: int, *, hand_number: int | None = None) -> None:
         async with self.lock:

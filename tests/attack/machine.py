@@ -47,7 +47,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from bot.i18n import has_message, t
 from bot.presenter import decision_number
-from bot.runtime.runner import DOUBLE_CLICK, TableRunner
+from bot.runtime.play import DOUBLE_CLICK
+from bot.runtime.runner import TableRunner
 from bot.storage import invariant, tables
 from bot.ui import custom_id
 from engine.cards import FULL_DECK, Card, parse_cards
@@ -180,7 +181,7 @@ TOGGLES = frozenset({"pre_check_fold", "pre_call_any", "straddle_next", "straddl
 
 
 # A toggle pressed again within a double click of the press that last took effect: to the
-# bot (runner.DOUBLE_CLICK) the new presses belong to that click, so check 6 does not judge
+# bot (play.Clicks) the new presses belong to that click, so check 6 does not judge
 # them as a double click of their own.
 BURST = object()
 
@@ -191,8 +192,7 @@ def toggle_before(runner: TableRunner, user_id: int, custom: str) -> object:
     action = button_action(custom) or ""
     name = {"pre_check_fold": "pre:check_fold", "pre_call_any": "pre:call_any"}.get(
         action, action)
-    last = runner._clicks.get((user_id, name))
-    if last is not None and time.monotonic() - last < DOUBLE_CLICK + 0.2:
+    if runner.clicks.recent(user_id, name, within=DOUBLE_CLICK + 0.2):
         return BURST
     return toggle_state(runner, user_id, custom)
 

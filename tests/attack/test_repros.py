@@ -205,7 +205,7 @@ async def test_check_7_a_kicked_player_plays_the_hand_out_and_is_gone_after_it(
 
 # Found by the machine on 2251709: a double click on a toggle button acted twice, turning it
 # on and straight back off. Fixed by taking a player's second press of a toggle within
-# ``runner.DOUBLE_CLICK`` as the same click; a deliberate second press, later, still undoes it
+# ``play.DOUBLE_CLICK`` as the same click; a deliberate second press, later, still undoes it
 # (tests/e2e/test_game_extras.py).
 async def test_check_6_a_double_click_on_straddle_always_asks_once(
     game: Game, world: AttackWorld

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
-from bot.runtime.runner import DOUBLE_CLICK
+from bot.runtime.play import DOUBLE_CLICK
 from engine.hand import ActionKind, ActionTaken, PreAction
 from tests.e2e.game_kit import Game, button_id, press_answer, running_game
 from tests.e2e.harness import World

@@ -14,7 +14,7 @@ import pytest
 from bot.errors import BotError
 from bot.i18n import t
 from bot.runtime.history import stored_hand, verification
-from bot.runtime.runner import DOUBLE_CLICK
+from bot.runtime.play import DOUBLE_CLICK
 from bot.storage import invariant, tables
 from bot.storage.hands import StoredHand
 from engine.cards import pretty_cards
