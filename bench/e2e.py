@@ -74,7 +74,7 @@ from bench._e2e_support import (
 from bot.errors import BotError
 from bot.i18n import catalog
 from bot.presenter import decision_number
-from bot.runtime.runner import TableRunner
+from bot.runtime.cash import CashTable
 from bot.storage import economy
 from engine.hand import ActionKind, Legal
 from tests.fakediscord import FakeDiscord, FakeUser, InteractionCallback, InteractionHandle
@@ -110,7 +110,7 @@ async def _answer(handle: InteractionHandle, what: str) -> InteractionCallback:
         raise RuntimeError(f"no answer to {what}") from None
 
 
-async def open_table(stack: Stack, seat: Seat) -> TableRunner:
+async def open_table(stack: Stack, seat: Seat) -> CashTable:
     """``/poker create``, everyone ``/poker join``, ``/poker start``; the first hand dealt."""
     fake, runtime = stack.fake, stack.runtime
     host = seat.players[0]
@@ -208,7 +208,7 @@ def choose(rng: random.Random, legal: Legal) -> tuple[ActionKind, int | None]:
 async def send_action(
     fake: FakeDiscord,
     seat: Seat,
-    runner: TableRunner,
+    runner: CashTable,
     user: FakeUser,
     kind: ActionKind,
     amount: int | None,
@@ -239,7 +239,7 @@ async def send_action(
     return await fake.slash(user, seat.channel, "raise", options={"to": amount}), "slash"
 
 
-async def repair(stack: Stack, seat: Seat, runner: TableRunner) -> bool:
+async def repair(stack: Stack, seat: Seat, runner: CashTable) -> bool:
     """A table that stopped dealing (players busted): buy them back in. True if it did."""
     fake = stack.fake
     high = runner.table.options.buy_in_range[1]

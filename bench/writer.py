@@ -12,7 +12,7 @@ hand ends; ``bot.runtime.results`` makes the summary and the player results). On
 table thinks (exponential, mean ``pace``), decides (check or call, sometimes fold), and stores
 the decision; the *acknowledgement* is when that storage call returned, which is when the
 runtime answers the player (for the decision that ends a hand, after its result is stored too,
-as ``TableRunner.act`` does). The next hand is dealt at once, its write loading the writer but
+as ``CashTable.act`` does). The next hand is dealt at once, its write loading the writer but
 not timed. Ten tables per server (guild), so wallets and ledger spread over a hundred guilds.
 
 Printed, for each backend, group commit off and on taking turns (1.5 s each, the first 0.5 s

@@ -24,14 +24,14 @@ from bot.i18n import DEFAULT_LOCALE, t
 from bot.invite import missing_in_channel
 from bot.presenter import ack_text, hole_cards_view, labels_for
 from bot.render import render_hole_cards
-from bot.runtime.live import LiveTable
 from bot.runtime.manager import GameRuntime
 from bot.runtime.messenger import NOBODY, Press, image_file
 from bot.runtime.rendering import render
+from bot.runtime.table import Extra, LiveTable
 from engine.hand import ActionKind, PreAction
 
 if TYPE_CHECKING:
-    from bot.runtime.runner import TableRunner
+    from bot.runtime.cash import CashTable
 
 # How long after a press arrived the table update may still answer it; Discord allows 3 s, and
 # the private confirmation needs time to travel too.
@@ -59,18 +59,17 @@ def guild_id_of(interaction: discord.Interaction[Any]) -> int:
 
 
 def table_here(
-    interaction: discord.Interaction[Any], *, at_tournament: str = "not_in_tournament"
-) -> TableRunner:
-    """The cash table of the channel the interaction came from (``at_tournament``: the
-    refusal where a tournament plays instead)."""
+    interaction: discord.Interaction[Any], *, needs: Extra | None = None
+) -> CashTable:
+    """The cash table of the channel the interaction came from (``needs``: the home-game
+    extra the command uses, whose refusal is given where a tournament plays instead)."""
     guild_id_of(interaction)
-    runner = runtime_of(interaction).in_channel(interaction.channel_id,
-                                                at_tournament=at_tournament)
+    runner = runtime_of(interaction).in_channel(interaction.channel_id, needs=needs)
     runner.remember(interaction.user.id, interaction.user.display_name)
     return runner
 
 
-def live_here(interaction: discord.Interaction[Any]) -> LiveTable:
+def live_here(interaction: discord.Interaction[Any]) -> LiveTable[Any]:
     """The table played in the channel the interaction came from, cash or tournament."""
     guild_id_of(interaction)
     table = runtime_of(interaction).live_in_channel(interaction.channel_id)
@@ -84,7 +83,7 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
     return interaction.permissions.manage_guild
 
 
-def require_host(interaction: discord.Interaction[Any], runner: TableRunner) -> None:
+def require_host(interaction: discord.Interaction[Any], runner: CashTable) -> None:
     if not runner.is_host(interaction.user.id, admin=is_admin(interaction)):
         raise BotError("not_host")
 
@@ -127,7 +126,7 @@ async def reply(
 
 async def play(
     interaction: discord.Interaction[Any],
-    runner: LiveTable,
+    runner: LiveTable[Any],
     kind: ActionKind,
     amount: object = None,
     *,
@@ -143,7 +142,7 @@ async def play(
 
 
 async def confirm(
-    interaction: discord.Interaction[Any], runner: LiveTable, text: str, *, pressed: bool
+    interaction: discord.Interaction[Any], runner: LiveTable[Any], text: str, *, pressed: bool
 ) -> None:
     """Tell the user his input was taken: through the table's own update when he pressed one
     of its buttons and that update goes out in time, else privately with ``text``."""
@@ -155,7 +154,7 @@ async def confirm(
 
 async def vote_runs(
     interaction: discord.Interaction[Any],
-    runner: TableRunner,
+    runner: LiveTable[Any],
     twice: bool,
     ref: tuple[int, int] | None,
 ) -> None:
@@ -165,7 +164,7 @@ async def vote_runs(
 
 
 async def straddle(
-    interaction: discord.Interaction[Any], runner: TableRunner, *, always: bool
+    interaction: discord.Interaction[Any], runner: CashTable, *, always: bool
 ) -> None:
     asking = await runner.straddle(interaction.user.id, always=always)
     kind = "always" if always else "next"
@@ -175,7 +174,7 @@ async def straddle(
 
 async def hunt_rabbit(
     interaction: discord.Interaction[Any],
-    runner: TableRunner,
+    runner: LiveTable[Any],
     ref: tuple[int, int] | None,
 ) -> None:
     await runner.hunt_rabbit(interaction.user.id, None if ref is None else ref[0])
@@ -198,7 +197,7 @@ async def _answered_by_table(interaction: discord.Interaction[Any], press: Press
 
 async def preselect(
     interaction: discord.Interaction[Any],
-    runner: LiveTable,
+    runner: LiveTable[Any],
     pre: PreAction,
     ref: tuple[int, int] | None = None,
 ) -> None:
@@ -207,7 +206,7 @@ async def preselect(
     await reply(interaction, t(f"preselect.{chosen.value}", locale_of(interaction)))
 
 
-async def show_my_cards(interaction: discord.Interaction[Any], runner: LiveTable) -> None:
+async def show_my_cards(interaction: discord.Interaction[Any], runner: LiveTable[Any]) -> None:
     """The player's hole cards as an image and text, visible to him only."""
     locale = locale_of(interaction)
     cards = runner.my_cards(interaction.user.id, locale)  # refuses at once if he has none
@@ -219,7 +218,7 @@ async def show_my_cards(interaction: discord.Interaction[Any], runner: LiveTable
 
 async def show_cards(
     interaction: discord.Interaction[Any],
-    runner: LiveTable,
+    runner: LiveTable[Any],
     ref: tuple[int, int] | None = None,
 ) -> None:
     hand_number = None if ref is None else ref[0]
@@ -227,6 +226,6 @@ async def show_cards(
     await reply(interaction, t("reply.shown", locale_of(interaction)))
 
 
-async def back_in(interaction: discord.Interaction[Any], runner: LiveTable) -> None:
+async def back_in(interaction: discord.Interaction[Any], runner: LiveTable[Any]) -> None:
     await runner.sit_in(interaction.user.id)
     await reply(interaction, t("reply.sat_in", locale_of(interaction)))

@@ -52,7 +52,25 @@ from engine.evaluator import HandRank
 from engine.hand import ActionTaken, AnteKind, Hand, HandMucked, Legal, StraddleMode
 from engine.seating import PlayerId
 from engine.table import PlayerState, Table
-from engine.tournament import Standing, TournamentConfig, TournamentStatus
+from engine.tournament import (
+    BreakStarted,
+    FinalTable,
+    LevelStarted,
+    PlayerEliminated,
+    PlayerMoved,
+    PlayerRegistered,
+    RegistrationClosed,
+    Standing,
+    TableBroken,
+    TableOpened,
+    TimeUp,
+    TournamentConfig,
+    TournamentFinished,
+    TournamentPaused,
+    TournamentResumed,
+    TournamentStarted,
+    TournamentStatus,
+)
 
 __all__ = ["MAX_RENDER_SEATS", "EquityFrame", "equity_view", "live_equity", "run_out_message"]
 
@@ -822,3 +840,181 @@ def results_text(
                        hand=hand_words(code, ranks, locale)))
     lines.extend(place_text(s, locale) for s in standings)
     return "\n".join(lines)
+
+
+# --- a tournament's news ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentScene:
+    """What a tournament's announcements are worded from: its name, its language, its own
+    channel (the lobby) and each table's channel by number, the time now (Unix seconds) and
+    the champion's hand once it is over."""
+
+    name: str
+    locale: str | None
+    lobby: int
+    channels: Mapping[int, int]
+    moment: float
+    winning_hand: tuple[str, tuple[str, ...]] | None = None
+
+    def where(self, table: int | None) -> str:
+        channel = self.channels.get(table) if table is not None else None
+        return f"<#{channel if channel is not None else self.lobby}>"
+
+
+@dataclass(frozen=True, slots=True)
+class News:
+    """One announcement and whom it is for: ``LOBBY`` (the tournament's channel),
+    ``EVERYWHERE`` (the lobby and every table), or a table by its number."""
+
+    to: int
+    text: str
+
+
+LOBBY = -1
+EVERYWHERE = -2
+
+
+def tournament_news(event: object, scene: TournamentScene) -> list[News]:
+    """What a tournament's stored event is told as, and where (nothing for events the
+    tables show themselves, such as a hand's eliminations)."""
+    loc = scene.locale
+    if isinstance(event, TournamentStarted):
+        return [News(LOBBY, tournament_start_text(event, scene))]
+    if isinstance(event, PlayerRegistered):
+        key = "tournament.registered_late" if event.late else "tournament.registered"
+        return [News(LOBBY, t(key, loc, player=mention(int(event.player_id)),
+                              entrants=event.entrants, pool=chips(event.prize_pool, loc),
+                              table=event.table or 0, seat=event.seat or 0,
+                              channel=scene.where(event.table if event.late else None)))]
+    if isinstance(event, RegistrationClosed):
+        return [News(LOBBY, t("tournament.registration_closed", loc, entrants=event.entrants,
+                              pool=chips(event.prize_pool, loc)))]
+    if isinstance(event, LevelStarted):
+        if event.level <= 1:
+            return []
+        stakes = stakes_text(event.small_blind, event.big_blind, event.ante, event.ante_kind,
+                             loc)
+        return [News(EVERYWHERE, t("tournament.level", loc, level=event.level, stakes=stakes))]
+    if isinstance(event, BreakStarted):
+        until = f"<t:{int(scene.moment + event.seconds)}:R>"
+        return [News(EVERYWHERE, t("tournament.break", loc, until=until))]
+    simple = {TimeUp: "tournament.time_up", TournamentPaused: "tournament.paused",
+              TournamentResumed: "tournament.resumed"}
+    for kind, key in simple.items():
+        if isinstance(event, kind):
+            return [News(EVERYWHERE, t(key, loc))]
+    if isinstance(event, PlayerMoved):
+        if event.to_table not in scene.channels:
+            return []
+        player = mention(int(event.player_id))
+        # A player whose table broke is not moved to balance the tables: say which it is.
+        out = ("tournament.moved_out_broken" if event.reason == "table_broken"
+               else "tournament.moved_out")
+        news = [News(event.to_table, t("tournament.moved_in", loc, player=player,
+                                       table=event.from_table, seat=event.to_seat,
+                                       stack=chips(event.stack, loc)))]
+        if event.from_table in scene.channels:
+            news.insert(0, News(event.from_table, t(out, loc, player=player,
+                                                    table=event.to_table,
+                                                    channel=scene.where(event.to_table))))
+        return news
+    if isinstance(event, TableOpened):
+        if event.table not in scene.channels:
+            return []
+        return [News(LOBBY, t("tournament.table_opened", loc, table=event.table,
+                              channel=scene.where(event.table)))]
+    if isinstance(event, TableBroken):
+        if event.table not in scene.channels:
+            return []
+        return [News(event.table, t("tournament.table_broken", loc, table=event.table))]
+    if isinstance(event, FinalTable):
+        players = ", ".join(mention(int(p)) for p in event.players)
+        text = t("tournament.final_table", loc, players=players,
+                 channel=scene.where(event.table))
+        news = [News(LOBBY, text)]
+        if scene.channels.get(event.table, scene.lobby) != scene.lobby:
+            news.append(News(event.table, text))
+        return news
+    if isinstance(event, TournamentFinished):
+        return [News(EVERYWHERE, results_text(scene.name, event.standings, loc,
+                                              winning_hand=scene.winning_hand,
+                                              reason=event.reason))]
+    return []
+
+
+def tournament_start_text(event: TournamentStarted, scene: TournamentScene) -> str:
+    """The start: entrants, the pool, and the seat draw table by table."""
+    loc = scene.locale
+    lines = [t("tournament.started", loc, name=safe_text(scene.name), entrants=event.entrants,
+               pool=chips(event.prize_pool, loc))]
+    for table in sorted({n for n, _, _ in event.seats}):
+        seated = ", ".join(f"{seat}: {mention(int(p))}" for n, seat, p in event.seats
+                           if n == table)
+        where = f"<#{scene.channels[table]}>" if table in scene.channels else ""
+        lines.append(t("tournament.started_table", loc, table=table, channel=where,
+                       players=seated))
+    return "\n".join(lines)
+
+
+def moved_dm_text(event: PlayerMoved, name: str, link: str, locale: object) -> str:
+    """The direct message telling a moved player where he plays now."""
+    return t("tournament.moved_dm", locale, name=name, table=event.to_table,
+             seat=event.to_seat, stack=chips(event.stack, locale), link=link)
+
+
+def tournament_opening_text(
+    name: str,
+    host_id: int,
+    config: TournamentConfig,
+    locale: object,
+    *,
+    ends_at: float | None = None,
+    starts_at: float | None = None,
+) -> str:
+    """The post that opens registration."""
+    first = config.levels[0]
+    lines = [t("tournament.opened", locale, name=safe_text(name), host=mention(host_id),
+               buy_in=chips(config.buy_in, locale), stack=chips(config.starting_stack, locale),
+               players=config.max_players),
+             t("tournament.opened_levels", locale, levels=len(config.levels),
+               minutes=f"{first.minutes:g}",
+               stakes=stakes_text(first.small_blind, first.big_blind, first.ante,
+                                  config.ante_kind, locale))]
+    if ends_at is not None:
+        lines.append(t("tournament.opened_ends", locale, ends=f"<t:{int(ends_at)}:f>"))
+    if starts_at is not None:
+        lines.append(t("tournament.opened_starts", locale, starts=f"<t:{int(starts_at)}:R>"))
+    lines.append(t("tournament.opened_register", locale))
+    return "\n".join(lines)
+
+
+def tournament_called_off_text(
+    name: str, players: int, locale: object, *, host: int | None = None, amount: int = 0
+) -> str:
+    """A tournament cancelled by its host (``host``), or one that could not start at its time."""
+    if host is None:
+        return t("tournament.start_failed", locale, name=safe_text(name), players=players)
+    return t("tournament.cancelled", locale, name=safe_text(name), host=mention(host),
+             players=players, amount=chips(amount, locale))
+
+
+def eliminated_text(event: PlayerEliminated, locale: object) -> str:
+    """A player out of the tournament, under the result of the hand that put him out."""
+    player = mention(int(event.player_id))
+    if event.place is None:
+        return t("tournament.eliminated", locale, player=player)
+    key = "tournament.eliminated_tied" if event.tied > 1 else "tournament.eliminated_place"
+    return t(key, locale, player=player, place=event.place)
+
+
+def tournament_header(name: str, table: int, level: int, locale: object, *, final: bool,
+                      break_until: float | None) -> str:
+    """What heads a tournament table's message: the tournament, the table and the level, and
+    the end of a break in progress."""
+    key = "tournament.header_final" if final else "tournament.header"
+    head = [t(key, locale, name=safe_text(name), table=table, level=level)]
+    if break_until is not None:
+        head.append(t("tournament.on_break", locale, until=f"<t:{int(break_until)}:R>"))
+    return "\n".join(head)

@@ -32,7 +32,7 @@ from bot.interact import (
     vote_runs,
 )
 from bot.presenter import ButtonSpec
-from bot.runtime.runner import TableRunner
+from bot.runtime.table import Extra
 from engine.hand import ActionKind, PreAction
 
 # Bounded numbers: an absurd id matches nothing instead of reaching int().
@@ -55,8 +55,11 @@ _PRESELECT = {"pre_check_fold": PreAction.CHECK_FOLD, "pre_call_any": PreAction.
 _NEEDS_REF = frozenset(
     {*_PLAIN, *_PRESELECT, "raise", "raise_modal", "show", "run_twice", "run_once", "rabbit"}
 )
-# The home game's extras: a cash table's only (tournament rules forbid them).
-_EXTRAS = frozenset({"run_twice", "run_once", "straddle_next", "straddle_always", "rabbit"})
+# The home game's extras behind each button: whether a table plays them is its kind's to say
+# (``bot.runtime.table.TableKind``).
+_EXTRAS = {"run_twice": Extra.RUN_TWICE, "run_once": Extra.RUN_TWICE,
+           "straddle_next": Extra.STRADDLE, "straddle_always": Extra.STRADDLE,
+           "rabbit": Extra.RABBIT}
 
 
 def custom_id(
@@ -131,15 +134,16 @@ class TableButton(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEM
         elif action == "show":
             await show_cards(interaction, runner, ref)
         elif action in _EXTRAS:
-            if not isinstance(runner, TableRunner):
-                # A tournament's table never draws these: a forged or misdirected press.
-                raise BotError("tournament_rules")
+            # A table whose kind does not play it never draws the button: a forged or
+            # misdirected press is refused with the kind's reason.
+            runner.kind.require(_EXTRAS[action])
             if action in ("run_twice", "run_once"):
                 await vote_runs(interaction, runner, action == "run_twice", ref)
             elif action == "rabbit":
                 await hunt_rabbit(interaction, runner, ref)
             else:
-                await straddle(interaction, runner, always=action == "straddle_always")
+                await straddle(interaction, runtime_of(interaction).table(self.table_id),
+                               always=action == "straddle_always")
         else:
             raise BotError("command_outdated")
 

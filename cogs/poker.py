@@ -34,12 +34,12 @@ from bot.interact import (
 )
 from bot.presenter import MAX_RENDER_SEATS, chips, mention, safe_text
 from bot.render import render_chart
+from bot.runtime.cash import CashTable
 from bot.runtime.history import stored_hand, verification
 from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
 from bot.runtime.reports import chart_labels, ledger_report, stored_names
-from bot.runtime.runner import TableRunner
-from bot.runtime.tourney import TournamentTable
+from bot.runtime.table import Extra
 from bot.storage import economy, hands, sessions
 from engine.commitment import Opening
 from engine.hand import AnteKind, ReopenMode, RunItTwice, StraddleMode
@@ -265,7 +265,7 @@ class Poker(commands.Cog):
     @poker.command(name="sitout", description=command_text("command.poker.sitout"))
     @app_commands.describe(next_big_blind=command_text("option.next_big_blind"))
     async def sitout(self, interaction: Interaction, next_big_blind: bool = False) -> None:
-        runner = table_here(interaction, at_tournament="tournament_no_sitout")
+        runner = table_here(interaction, needs=Extra.SIT_OUT)
         loc = locale_of(interaction)
         if next_big_blind:
             will = await runner.skip_next_big_blind(interaction.user.id)
@@ -277,7 +277,7 @@ class Poker(commands.Cog):
     @poker.command(name="bomb", description=command_text("command.poker.bomb"))
     @app_commands.describe(amount=command_text("option.bomb_pot_amount"))
     async def bomb(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
-        runner = self._hosted(interaction, at_tournament="tournament_rules")
+        runner = self._hosted(interaction, needs=Extra.BOMB)
         chips_in = read_chips(amount, "amount")
         await runner.order_bomb(chips_in)
         loc = locale_of(interaction)
@@ -320,9 +320,9 @@ class Poker(commands.Cog):
         stored = await stored_hand(runner.db, runner.table_id, number)
         if stored.status != "finished":
             raise BotError("hand_not_finished", hand=stored.hand_no)
-        names = [runner.config.names.get(p.user_id, str(p.user_id)) for p in stored.players]
+        names = [runner.names.get(p.user_id, str(p.user_id)) for p in stored.players]
         # A tournament's hand says which tournament (PHH's event) and level it was played at.
-        event = runner.runner.name if isinstance(runner, TournamentTable) else None
+        event = runner.event_name
         text = await hands.export_phh(runner.db, stored.hand_id, players=names, event=event)
         loc = locale_of(interaction)
         lines = [t("history.title", loc, hand=stored.hand_no, pot=chips(stored.pot or 0, loc))]
@@ -394,9 +394,9 @@ class Poker(commands.Cog):
         """
         loc = locale_of(interaction)
         intro = ""
-        runner: TableRunner | None
+        runner: CashTable | None
         if reset:
-            runner = table_here(interaction, at_tournament="tournament_no_ledger")
+            runner = table_here(interaction, needs=Extra.LEDGER)
             require_host(interaction, runner)
             await defer(interaction)
             session, start = await runner.reset_ledger(interaction.user.id)
@@ -420,9 +420,9 @@ class Poker(commands.Cog):
     # -- the host's commands ---------------------------------------------------------------
 
     def _hosted(
-        self, interaction: Interaction, *, at_tournament: str = "not_in_tournament"
-    ) -> TableRunner:
-        runner = table_here(interaction, at_tournament=at_tournament)
+        self, interaction: Interaction, *, needs: Extra | None = None
+    ) -> CashTable:
+        runner = table_here(interaction, needs=needs)
         require_host(interaction, runner)
         return runner
 
@@ -456,9 +456,10 @@ class Poker(commands.Cog):
         bomb_every: app_commands.Range[int, 0, MAX_BOMB_EVERY] | None = None,
         bomb_amount: app_commands.Range[int, 1] | None = None,
     ) -> None:
-        extras = (run_it_twice, straddle, bomb_every, bomb_amount)
-        runner = self._hosted(interaction, at_tournament="tournament_rules" if any(
-            value is not None for value in extras) else "not_in_tournament")
+        extras = ((run_it_twice, Extra.RUN_TWICE), (straddle, Extra.STRADDLE),
+                  (bomb_every, Extra.BOMB), (bomb_amount, Extra.BOMB))
+        runner = self._hosted(interaction, needs=next(
+            (extra for value, extra in extras if value is not None), None))
         base = runner.config.pending or runner.table.options
         changes: dict[str, Any] = {}
         for name, value in (
@@ -569,7 +570,7 @@ class Poker(commands.Cog):
             stored.hand_no,
             seats=tuple(p.seat_no for p in players),
             names=tuple(
-                runner.config.names.get(p.user_id) or t("player.unknown", loc, id=p.user_id)
+                runner.names.get(p.user_id) or t("player.unknown", loc, id=p.user_id)
                 for p in players
             ),
             seat_count=options.seats,
@@ -586,7 +587,7 @@ class Poker(commands.Cog):
             await reply(interaction, piece)
 
 
-async def _ledger_table(interaction: Interaction) -> tuple[TableRunner | None, int]:
+async def _ledger_table(interaction: Interaction) -> tuple[CashTable | None, int]:
     """The table whose ledger this channel shows: its open table, else its last closed one
     (of this server: a channel's id never names another server's table here)."""
     guild_id = guild_id_of(interaction)
@@ -595,7 +596,7 @@ async def _ledger_table(interaction: Interaction) -> tuple[TableRunner | None, i
     if channel_id is None:
         raise BotError("no_table")
     try:
-        runner = runtime.in_channel(channel_id, at_tournament="tournament_no_ledger")
+        runner = runtime.in_channel(channel_id, needs=Extra.LEDGER)
     except BotError:
         table_id = await sessions.latest_table_in_channel(runtime.db, guild_id, channel_id)
         if table_id is None:

@@ -32,7 +32,7 @@ from bot.render import render_tournament
 from bot.render.tournament import TournamentView
 from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
-from bot.runtime.tourney import KINDS, TournamentRunner, TournamentSettings, now
+from bot.runtime.tourney import KINDS, LiveTournament, TournamentSettings, now
 from bot.storage import tournaments
 from bot.storage.tournaments import TournamentInfo
 from engine.errors import EngineError
@@ -55,17 +55,17 @@ DEFAULT_SEATS = 9
 MAX_NAME = 100
 
 
-def _tournament_here(interaction: Interaction) -> TournamentRunner:
+def _tournament_here(interaction: Interaction) -> LiveTournament:
     """The tournament of this channel (its own, or one of its tables' threads)."""
     guild_id_of(interaction)
-    runner = runtime_of(interaction).hall.in_channel(interaction.channel_id)
+    runner = runtime_of(interaction).tournament_in(interaction.channel_id)
     if runner is None:
         raise BotError("no_tournament")
     runner.remember(interaction.user.id, interaction.user.display_name)
     return runner
 
 
-def _hosted(interaction: Interaction) -> TournamentRunner:
+def _hosted(interaction: Interaction) -> LiveTournament:
     runner = _tournament_here(interaction)
     if not runner.is_host(interaction.user.id, admin=is_admin(interaction)):
         raise BotError("not_tournament_host")
@@ -225,7 +225,7 @@ class Tournaments(commands.Cog):
             starts_at=start,
         )
         await runtime.ensure_guild(guild_id)
-        runner = await runtime.hall.create(
+        runner = await runtime.create_tournament(
             guild_id=guild_id,
             channel_id=interaction.channel_id or 0,
             host_id=interaction.user.id,
@@ -247,7 +247,7 @@ class Tournaments(commands.Cog):
         entered = await runner.register(interaction.user.id, interaction.user.display_name)
         loc = locale_of(interaction)
         text = t("reply.tournament_registered", loc, name=safe_text(runner.name),
-                 buy_in=chips(runner.engine.config.buy_in, loc),
+                 buy_in=chips(runner.state.config.buy_in, loc),
                  balance=chips(entered.balance, loc))
         if entered.table is not None:
             table = runner.tables.get(entered.table)
@@ -264,7 +264,7 @@ class Tournaments(commands.Cog):
         loc = locale_of(interaction)
         await reply(interaction, t("reply.tournament_unregistered", loc,
                                    name=safe_text(runner.name),
-                                   amount=chips(runner.engine.config.buy_in, loc),
+                                   amount=chips(runner.state.config.buy_in, loc),
                                    balance=chips(balance, loc)))
 
     # -- the host ------------------------------------------------------------------------------
@@ -309,7 +309,7 @@ class Tournaments(commands.Cog):
             view = self._live_view(runner)
         else:
             title = _name(name)
-            live = next((r for r in runtime.hall.of_guild(guild_id) if r.name == title), None)
+            live = next((r for r in runtime.tournaments_of(guild_id) if r.name == title), None)
             if live is not None:
                 view = self._live_view(live)
             else:
@@ -320,8 +320,8 @@ class Tournaments(commands.Cog):
         await reply(interaction, image.alt_text, file=image_file(image))
 
     @staticmethod
-    def _live_view(runner: TournamentRunner) -> TournamentView:
-        engine = runner.engine
+    def _live_view(runner: LiveTournament) -> TournamentView:
+        engine = runner.state
         away = [p for p in engine.players_left() if engine.is_absent(p)]
         return board_view(engine.status(now()), runner.settings.names, name=runner.name,
                           config=engine.config, away=away)

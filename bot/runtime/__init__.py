@@ -1,12 +1,15 @@
 """The game runtime: live tables, their clocks and messages, and recovery after a restart.
 
-- ``manager.GameRuntime``: the database and one runner per open table (``PokerBot.runtime``).
-- ``runner.TableRunner``: one table's sequencer; every input for it goes through its lock.
-- ``hall.TournamentHall``: the open tournaments, restored and handed over with the leases;
-  ``tourney.TournamentRunner``: one tournament under one lock, its tables (``TournamentTable``),
-  clock and prizes.
-- ``live.LiveTable``: what the playing commands need of a table, cash or tournament;
-  ``play``: the rules of a decision both kinds of table share.
+- ``manager.GameRuntime``: the database and every open venue (``PokerBot.runtime``): cash
+  tables and tournaments, restored and handed over with the leases by one loop.
+- ``registry.Registry``: the one registry of live tables, by id and by channel or thread.
+- ``table.LiveTable``: the hand loop every kind of table shares, written once; ``TableKind``
+  declares what differs between the kinds (``CASH``, ``TOURNAMENT``).
+- ``cash.CashTable``: a cash table, one owner of the loop, with the buy-ins, the floor and
+  the home game's extras.
+- ``tourney.LiveTournament``: one tournament under one lock, its clock and prizes; its tables
+  (``TournamentTable``) are the loop's other owner.
+- ``play``: the rules of one decision (whose hand, which decision, a double click).
 - ``clock.DecisionClock``: the time to act, and the time bank.
 - ``messenger.TableMessenger``: the table's messages, coalesced, paced and rate limited.
 - ``direct``: hole cards and notices by DM (``DmChannels`` caches the channels).

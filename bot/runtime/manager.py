@@ -1,27 +1,26 @@
-"""The game runtime of the whole bot: the database, and one runner per open table.
+"""The game runtime of the whole bot: the database, and every live table and tournament.
 
 ``PokerBot.runtime`` holds it: opened in ``setup_hook`` (before the gateway connects, so no
 interaction finds a table half-restored) and closed last, after the client. It owns what is
-shared by every table — the database, the process-wide options, the random source — and hands
-each runner only the services it uses (:class:`~bot.runtime.runner.TableServices`).
+shared by every table — the database, the process-wide options, the random source, the one
+registry of live tables (``bot.runtime.registry``) — and hands each table and tournament only the
+services it uses (:class:`~bot.runtime.table.TableServices`).
 
-When several processes share the database, each runs only the servers on its shards and whose
-lease it holds (``bot.runtime.ownership``): it restores their tables at start-up, renews its
-leases while it runs, takes over the tables of a server whose lease ran out (its process died),
-stops the tables of a server whose lease it lost, and gives every lease back when it stops.
+Cash tables and tournaments are *venues*: what a server's lease carries. When several processes
+share the database, each runs only the servers on its shards and whose lease it holds
+(``bot.runtime.ownership``): it restores their venues at start-up (one loop for both kinds),
+renews its leases while it runs, takes over the venues of a server whose lease ran out (its
+process died), stops those of a server whose lease it lost, and gives every lease back when it
+stops.
 
 It also keeps each server's limits: how many tables may be open (in all, and per host; checked
 again inside the storage transaction that opens one), and it closes a table nobody has sat at
 for the server's idle time.
 
-Tournaments live in a :class:`~bot.runtime.hall.TournamentHall` the runtime owns: restored,
-taken over and let go with their server's lease like the tables. Their tables play where cash
-tables do (``live_in_channel``, ``live_table``), and a cash table never opens in their channels.
-
 Languages: every interaction tells the user's locale (:meth:`GameRuntime.note_locale`), kept so
-that his direct messages speak it; each table speaks its server's language
+that his direct messages speak it; each venue speaks its server's language
 (:meth:`GameRuntime.channel_locale`), and a server that changes it is heard at once by its open
-tables (:meth:`GameRuntime.set_language`).
+tables and tournaments (:meth:`GameRuntime.set_language`).
 """
 
 from __future__ import annotations
@@ -31,24 +30,37 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 
 from bot.errors import BotError
 from bot.i18n import resolve_locale, t
+from bot.presenter import labels_for, tournament_opening_text
 from bot.runtime.budget import RequestBudget
+from bot.runtime.cash import CashTable, check_bomb
 from bot.runtime.config import RuntimeOptions, TableConfig
 from bot.runtime.direct import DmChannels
-from bot.runtime.hall import TournamentHall
-from bot.runtime.live import LiveTable
 from bot.runtime.messenger import NOBODY, ViewFactory
 from bot.runtime.ownership import Ownership, ShardPlan
 from bot.runtime.recovery import RestoredTable, restore_table
-from bot.runtime.runner import TableRunner, TableServices, check_bomb
-from bot.storage import Database, StorageError, economy, hands, invariant, locales, tables
-from bot.storage.tables import TableInfo
+from bot.runtime.registry import Registry, Venue
+from bot.runtime.table import TOURNAMENT, Extra, LiveTable, TableServices
+from bot.runtime.tourney import LiveTournament, TournamentSettings
+from bot.storage import (
+    Database,
+    StorageError,
+    economy,
+    hands,
+    invariant,
+    locales,
+    tables,
+    tournaments,
+)
 from engine.table import Table, TableOptions
+from engine.tournament import Tournament, TournamentConfig
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +74,17 @@ def language_of(setting: str, guild_locale: object) -> str:
     return resolve_locale(guild_locale if setting == "auto" else setting)
 
 
+@dataclass(frozen=True, slots=True)
+class _VenueKind:
+    """How venues of one kind are found open in storage and brought back."""
+
+    name: str
+    open_guilds: Callable[[Database], Awaitable[dict[int, int]]]
+    restore: Callable[[int], Awaitable[Venue]]
+
+
 class GameRuntime:
-    """Every live table of the bot, found by table id or by channel."""
+    """Every live table and tournament of the bot, found by table id or by channel."""
 
     def __init__(
         self,
@@ -80,33 +101,26 @@ class GameRuntime:
         self.ownership = Ownership(
             db, plan if plan is not None else ShardPlan(), lease_seconds=self.options.lease_seconds
         )
-        # Held while a table is stored and registered, so that taking over tables never
+        # Held while a venue is stored and registered, so that taking over venues never
         # restores one this process is opening.
-        self._tables_lock = asyncio.Lock()
+        self._venues_lock = asyncio.Lock()
         self.budget = RequestBudget(self.options.requests_per_second * self.ownership.plan.share)
         self.dm_channels = DmChannels()
-        self._unrestorable: set[int] = set()
+        self.registry = Registry(self._over)
+        self._unrestorable: set[tuple[str, int]] = set()
         self._lease_keeper: asyncio.Task[None] | None = None
-        self.runners: dict[int, TableRunner] = {}
-        self._by_channel: dict[int, int] = {}
         self._guilds: set[int] = set()
         self._background: set[asyncio.Task[None]] = set()
-        self._closing: set[TableRunner] = set()  # closed tables whose last messages go out
+        self._closing: set[Venue] = set()  # venues over whose last messages go out
         # Shuffles and first buttons come from the operating system's generator.
         self.rng: random.Random = random.SystemRandom()
         self._sweeper: asyncio.Task[None] | None = None
         # The locale each user's client reported last (and stored): read at every deal.
         self._locales: dict[int, str] = {}
-        self.hall = TournamentHall(
-            db=db,
-            options=self.options,
-            client=client,
-            view_factory=view_factory,
-            rng=lambda: self.rng,
-            locales=self.locales_of,
-            budget=self.budget,
-            dm_channels=self.dm_channels,
-            serves=self.ownership.serves,
+        self._kinds = (
+            _VenueKind("table", tables.open_table_guilds, self._restore_table),
+            _VenueKind("tournament", tournaments.open_tournament_guilds,
+                       self._restore_tournament),
         )
 
     @classmethod
@@ -136,42 +150,57 @@ class GameRuntime:
 
     # -- lookups ---------------------------------------------------------------------------
 
-    def in_channel(
-        self, channel_id: int | None, *, at_tournament: str = "not_in_tournament"
-    ) -> TableRunner:
-        """The cash table of a channel; players act where the table is, nowhere else. Where a
-        tournament plays, ``at_tournament`` names the refusal (its rules forbid more than
-        the cash table's buy-ins and settings)."""
-        table_id = self._by_channel.get(channel_id) if channel_id is not None else None
-        if table_id is None:
-            raise BotError(at_tournament if self.hall.in_channel(channel_id) else "no_table")
-        return self.runners[table_id]
+    @property
+    def runners(self) -> dict[int, CashTable]:
+        """The open cash tables, by table id."""
+        return {t.table_id: t for t in self.registry.tables() if isinstance(t, CashTable)}
 
-    def live_in_channel(self, channel_id: int | None) -> LiveTable:
-        """The table played in a channel, cash or tournament: where players act."""
-        table_id = self._by_channel.get(channel_id) if channel_id is not None else None
-        if table_id is not None:
-            return self.runners[table_id]
-        found = self.hall.table_in_channel(channel_id)
+    @property
+    def tournaments(self) -> dict[int, LiveTournament]:
+        """The open tournaments, by tournament id."""
+        return {v.tournament_id: v for v in self.registry.venues()
+                if isinstance(v, LiveTournament)}
+
+    def in_channel(self, channel_id: int | None, *, needs: Extra | None = None) -> CashTable:
+        """The cash table of a channel; players act where the table is, nowhere else. Where a
+        tournament plays, the refusal is its kind's for the extra the command ``needs`` (else:
+        a tournament has none of a cash table's buy-ins and floor)."""
+        found = self.registry.in_channel(channel_id)
+        if isinstance(found, CashTable):
+            return found
+        if found is not None or self.tournament_in(channel_id) is not None:
+            if needs is not None:
+                (found.kind if found is not None else TOURNAMENT).require(needs)
+            raise BotError("not_in_tournament")
+        raise BotError("no_table")
+
+    def live_in_channel(self, channel_id: int | None) -> LiveTable[Any]:
+        """The table played in a channel or thread, cash or tournament: where players act."""
+        found = self.registry.in_channel(channel_id)
         if found is None:
             raise BotError("no_table")
         return found
 
-    def live_table(self, table_id: int) -> LiveTable:
+    def live_table(self, table_id: int) -> LiveTable[Any]:
         """A table by id, cash or tournament (the id its buttons carry)."""
-        runner = self.runners.get(table_id)
-        if runner is not None:
-            return runner
-        found = self.hall.table(table_id)
+        found = self.registry.table(table_id)
         if found is None:
             raise BotError("table_closed")
         return found
 
-    def table(self, table_id: int) -> TableRunner:
-        runner = self.runners.get(table_id)
-        if runner is None:
+    def table(self, table_id: int) -> CashTable:
+        found = self.registry.table(table_id)
+        if not isinstance(found, CashTable):
             raise BotError("table_closed")
-        return runner
+        return found
+
+    def tournament_in(self, channel_id: int | None) -> LiveTournament | None:
+        """The open tournament whose channel this is, or one of whose tables plays here."""
+        found = self.registry.venue_in(channel_id)
+        return found if isinstance(found, LiveTournament) else None
+
+    def tournaments_of(self, guild_id: int) -> list[LiveTournament]:
+        return [v for v in self.registry.venues(guild_id) if isinstance(v, LiveTournament)]
 
     def keep(self, task: asyncio.Task[None]) -> None:
         """Hold a background task until it ends (the loop only keeps weak references)."""
@@ -185,30 +214,25 @@ class GameRuntime:
             client=self.client,
             view_factory=self.view_factory,
             rng=self.rng,
-            on_closed=self._closed,
             locales=self.locales_of,
+            registry=self.registry,
             budget=self.budget,
             dm_channels=self.dm_channels,
         )
 
-    def _register(self, runner: TableRunner) -> None:
-        self.runners[runner.table_id] = runner
-        self._by_channel[runner.channel_id] = runner.table_id
-
-    def _closed(self, runner: TableRunner) -> None:
-        """A table closed: forget it, and let its last messages go out in the background."""
-        self.runners.pop(runner.table_id, None)
-        if self._by_channel.get(runner.channel_id) == runner.table_id:
-            del self._by_channel[runner.channel_id]
-        self._closing.add(runner)
+    def _over(self, venue: Venue) -> None:
+        """A venue ended itself (closed, over, cancelled): its last messages go out in the
+        background, then it stops."""
+        self._closing.add(venue)
 
         async def goodbye() -> None:
             try:
-                await runner.shutdown(drain=self.options.drain_timeout)
+                await venue.flush(60.0)
+                await venue.shutdown(drain=self.options.drain_timeout)
             finally:
-                self._closing.discard(runner)
+                self._closing.discard(venue)
 
-        self.keep(asyncio.create_task(goodbye(), name=f"goodbye-{runner.table_id}"))
+        self.keep(asyncio.create_task(goodbye(), name=f"goodbye-{venue.venue_key}"))
 
     # -- guilds ----------------------------------------------------------------------------
 
@@ -270,24 +294,31 @@ class GameRuntime:
         await self.ensure_guild(guild_id)
         await economy.update_settings(self.db, guild_id, language=language)
         locale = language_of(language, guild_locale)
-        for runner in list(self.runners.values()):
-            if runner.guild_id == guild_id:
-                await runner.set_locale(locale)
+        for venue in self.registry.venues(guild_id):
+            await venue.set_locale(locale)
         return locale
 
     async def guild_locale_changed(self, guild_id: int, guild_locale: object) -> None:
         """The server's preferred locale changed: tables of a server on "auto" follow it."""
-        if not any(runner.guild_id == guild_id for runner in self.runners.values()):
+        venues = self.registry.venues(guild_id)
+        if not venues:
             return
         settings = await economy.get_settings(self.db, guild_id)
         if settings.language != "auto":
             return
         locale = language_of(settings.language, guild_locale)
-        for runner in list(self.runners.values()):
-            if runner.guild_id == guild_id:
-                await runner.set_locale(locale)
+        for venue in venues:
+            await venue.set_locale(locale)
 
-    # -- tables ----------------------------------------------------------------------------
+    # -- opening ---------------------------------------------------------------------------
+
+    def _refuse_taken(self, channel_id: int) -> None:
+        """One venue per channel: a cash table never opens where a tournament plays."""
+        found = self.registry.venue_in(channel_id)
+        if isinstance(found, CashTable):
+            raise BotError("channel_has_table")
+        if found is not None:
+            raise BotError("channel_has_tournament")
 
     async def create_table(
         self,
@@ -299,18 +330,16 @@ class GameRuntime:
         timer: int,
         locale: str | None,
         bombs: tuple[int, int] | None = None,
-    ) -> TableRunner:
+    ) -> CashTable:
         await self.ensure_guild(guild_id)
-        if channel_id in self._by_channel:
-            raise BotError("channel_has_table")
-        self.hall.refuse_cash_table(channel_id)
+        self._refuse_taken(channel_id)
         table = Table(options, self.rng)
         config = TableConfig(options=options, timer=timer, locale=locale, state=table.to_json())
         if bombs is not None and bombs[0]:
             check_bomb(bombs[1], options)
             config.bomb_every, config.bomb_amount = bombs
         low, high = options.buy_in_range
-        async with self._tables_lock:
+        async with self._venues_lock:
             info = await tables.create_table(
                 self.db,
                 guild_id,
@@ -323,78 +352,122 @@ class GameRuntime:
                 chip_unit=options.chip_unit,
                 enforce_limits=True,
             )
-            runner = TableRunner(info, config, RestoredTable(table), self._services())
-            self._register(runner)
+            runner = CashTable(info, config, RestoredTable(table), self._services())
+            self.registry.add_venue(runner)
         await runner.start()
         return runner
 
+    async def create_tournament(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        name: str,
+        config: TournamentConfig,
+        settings: TournamentSettings,
+    ) -> LiveTournament:
+        """Open registration in a channel (one tournament per channel, never where a cash
+        table plays: storage checks both in the transaction that opens it)."""
+        await self.ensure_guild(guild_id)
+        self._refuse_taken(channel_id)
+        state = Tournament(config, self.rng)
+        async with self._venues_lock:
+            info = await tournaments.create_tournament(
+                self.db, guild_id, channel_id, host_id, name=name, kind=settings.kind,
+                buy_in=config.buy_in, max_players=config.max_players,
+                config={**settings.to_json(), "engine": config.to_json()},
+                state=state.to_json(),
+                starts_at=None if settings.starts_at is None else int(settings.starts_at),
+            )
+            live = LiveTournament(info, settings, state, self._services())
+            self.registry.add_venue(live)
+        ends = settings.ends_at if settings.kind == "time_limited" else None
+        text = tournament_opening_text(name, host_id, config, live.locale, ends_at=ends,
+                                       starts_at=settings.starts_at)
+        live.voice(channel_id).post(text, labels_for(live.locale))
+        await live.start()
+        return live
+
+    # -- restoring and leases --------------------------------------------------------------
+
     async def restore(self) -> None:
-        """Bring back the open tables of the servers this process runs (at start-up; one that
+        """Bring back the open venues of the servers this process runs (at start-up; one that
         fails is logged and skipped), then keep the leases."""
         await self._settle_orphans()
         await self.adopt()
-        await self.hall.adopt()
         log.info("restored %d table(s) and %d tournament(s) (%s)", len(self.runners),
-                 len(self.hall.runners), self.ownership.plan.describe())
+                 len(self.tournaments), self.ownership.plan.describe())
         self.keep(asyncio.create_task(self._sync_closed_messages(), name="closed-messages"))
         self._sweeper = asyncio.create_task(self._sweep_idle(), name="idle-tables")
         self._lease_keeper = asyncio.create_task(self._keep_leases(), name="leases")
 
-    async def adopt(self) -> list[int]:
-        """Restore every open table this process should run and does not yet: at start-up, and
-        after another process's lease ran out. The table ids restored."""
+    async def adopt(self) -> list[tuple[str, int]]:
+        """Restore every open venue this process should run and does not yet: at start-up,
+        and after another process's lease ran out. The venues restored."""
         restored = []
-        async with self._tables_lock:
-            for table_id, guild_id in (await tables.open_table_guilds(self.db)).items():
-                if table_id in self.runners or table_id in self._unrestorable:
-                    continue
-                if not await self.ownership.serves(guild_id):
-                    continue
-                try:
-                    runner = await self._restore_one(await tables.get_table(self.db, table_id))
-                except Exception:
-                    log.critical("table %d could not be restored", table_id, exc_info=True)
-                    self._unrestorable.add(table_id)
-                    continue
-                self._register(runner)
-                self._guilds.add(guild_id)
-                restored.append(table_id)
-                # Posting the table again needs Discord: not inside start-up.
-                self.keep(asyncio.create_task(self._start(runner), name=f"restore-{table_id}"))
+        async with self._venues_lock:
+            for kind in self._kinds:
+                for venue_id, guild_id in (await kind.open_guilds(self.db)).items():
+                    key = (kind.name, venue_id)
+                    if self.registry.knows(key) or key in self._unrestorable:
+                        continue
+                    if not await self.ownership.serves(guild_id):
+                        continue
+                    try:
+                        venue = await kind.restore(venue_id)
+                    except Exception:
+                        log.critical("%s %d could not be restored", kind.name, venue_id,
+                                     exc_info=True)
+                        self._unrestorable.add(key)
+                        continue
+                    self.registry.add_venue(venue)
+                    self._guilds.add(guild_id)
+                    restored.append(key)
+                    # Posting the table again needs Discord: not inside start-up.
+                    self.keep(asyncio.create_task(self._start(venue),
+                                                  name=f"restore-{kind.name}-{venue_id}"))
         return restored
 
+    async def _restore_table(self, table_id: int) -> Venue:
+        info = await tables.get_table(self.db, table_id)
+        config = TableConfig.from_json(info.config)
+        restored = await restore_table(self.db, info, config.state, config.options, self.rng)
+        config.options = restored.table.options
+        return CashTable(info, config, restored, self._services())
+
+    async def _restore_tournament(self, tournament_id: int) -> Venue:
+        info = await tournaments.get_tournament(self.db, tournament_id)
+        return await LiveTournament.restore(info, self._services())
+
+    async def _start(self, venue: Venue) -> None:
+        try:
+            await venue.start()
+        except Exception:
+            log.exception("%s %d: could not resume after the restart", *venue.venue_key)
+
     async def _keep_leases(self) -> None:
-        """Renew the leases every third of their lifetime; stop the tables of a server whose
-        lease was lost, and take over the tables of servers whose lease ran out elsewhere."""
+        """Renew the leases every third of their lifetime; stop the venues of a server whose
+        lease was lost, and take over the venues of servers whose lease ran out elsewhere."""
         while True:
             await asyncio.sleep(self.ownership.ttl / 3)
             try:
                 for guild_id in await self.ownership.renew():
                     await self._let_go(guild_id)
                 taken = await self.adopt()
-                taken += await self.hall.adopt()
                 if taken:
-                    log.warning("took over %d table(s): %s", len(taken), taken)
+                    log.warning("took over %d venue(s): %s", len(taken), taken)
             except Exception:
                 log.exception("keeping the leases failed; trying again")
 
     async def _let_go(self, guild_id: int) -> None:
-        """Another process runs this server now: stop its tables here, saying nothing (the
+        """Another process runs this server now: stop its venues here, saying nothing (the
         state is in the database, and the other process posts the tables)."""
-        mine = [r for r in self.runners.values() if r.guild_id == guild_id]
-        for runner in mine:
-            self.runners.pop(runner.table_id, None)
-            if self._by_channel.get(runner.channel_id) == runner.table_id:
-                del self._by_channel[runner.channel_id]
+        mine = self.registry.venues(guild_id)
+        for venue in mine:
+            self.registry.drop_venue(venue)
         self._guilds.discard(guild_id)
-        await asyncio.gather(*(runner.shutdown() for runner in mine), return_exceptions=True)
-        await self.hall.let_go(guild_id)
-
-    async def _restore_one(self, info: TableInfo) -> TableRunner:
-        config = TableConfig.from_json(info.config)
-        restored = await restore_table(self.db, info, config.state, config.options, self.rng)
-        config.options = restored.table.options
-        return TableRunner(info, config, restored, self._services())
+        await asyncio.gather(*(venue.shutdown() for venue in mine), return_exceptions=True)
 
     async def _settle_orphans(self) -> None:
         """A hand left running on a table that is no longer open (only data written before
@@ -408,12 +481,6 @@ class GameRuntime:
                 except StorageError as exc:
                     # Another process starting at the same time settled it first.
                     log.info("hand %d was settled elsewhere (%s)", stored.hand_id, exc)
-
-    async def _start(self, runner: TableRunner) -> None:
-        try:
-            await runner.start()
-        except Exception:
-            log.exception("table %d: could not resume after the restart", runner.table_id)
 
     async def _sync_closed_messages(self) -> None:
         """Bring the last message of tables closed before a stop up to date: it may still show
@@ -466,22 +533,20 @@ class GameRuntime:
         return closed
 
     async def close(self) -> None:
-        """Stop every table. Storage has the state already (it is written before every reply);
+        """Stop every venue. Storage has the state already (it is written before every reply);
         the messages queued get ``drain_timeout`` seconds to go out."""
         for task in (self._sweeper, self._lease_keeper):
             if task is not None:
                 task.cancel()
         drain = self.options.drain_timeout
-        runners = list(self.runners.values()) + list(self._closing)
+        venues = self.registry.venues() + list(self._closing)
+        for venue in venues:
+            self.registry.drop_venue(venue)
         await asyncio.gather(
-            *(runner.shutdown(drain=drain) for runner in runners), return_exceptions=True
+            *(venue.shutdown(drain=drain) for venue in venues), return_exceptions=True
         )
-        self.runners.clear()
-        self._by_channel.clear()
-        await self.hall.close(drain)
         for task in list(self._background):
             task.cancel()
-        # Every table is stored and stopped: another process may take them over at once.
+        # Every venue is stored and stopped: another process may take them over at once.
         await self.ownership.release()
         await self.db.close()
-

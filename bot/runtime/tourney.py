@@ -1,11 +1,11 @@
 """A live tournament: registration, the seat draw, one clock for every table, each table's hands,
 balancing, eliminations and prizes.
 
-One :class:`TournamentRunner` per open tournament, one :class:`TournamentTable` per table in
+One :class:`LiveTournament` per open tournament, one :class:`TournamentTable` per table in
 play. A tournament is one state (the engine's :class:`~engine.tournament.Tournament`): a hand
 settled at one table can move players out of another, break it, or end everything. So every
 input for any of its tables runs under the tournament's one lock, and each is a transition made
-as a cash table makes its own (``bot.runtime.runner``):
+as a cash table makes its own:
 
 1. **draft**: a copy of the engine's tournament is changed by the engine, which refuses bad
    input before anything changes;
@@ -14,13 +14,12 @@ as a cash table makes its own (``bot.runtime.runner``):
    broken, and the places and prizes when it ends);
 3. **adopt**: only then does the draft become the tournament, and only then is anybody told.
 
-Betting decisions change the hand in place and are stored alone (the hand's actions are its
-state); if storing one fails the hand is reloaded from storage.
-
-Tables speak through the cash tables' machinery: a ``TableMessenger`` per channel (the
-tournament's channel, and a thread under it per table when there are several), the decision
-clock, hole cards by DM, the presenter's table message and the same buttons (a tournament's
-table is a row of ``poker_tables``, so ``poker:<table>:...`` finds it).
+A tournament's table plays its hands with the one hand loop every table shares
+(:class:`~bot.runtime.table.LiveTable`); it only fills the loop's hooks with the tournament's
+state as its draft, and its differences from a cash table are declared in
+:data:`~bot.runtime.table.TOURNAMENT`. Its messenger is its channel's (the tournament's channel,
+or a thread under it per table when there are several), shared with the tournament's
+announcements, which the presenter words (``bot.presenter.tournament_news``).
 
 The clock is the engine's, read from the wall clock: a ticker wakes the tournament when a level
 or a break ends, when time is up, or at ``starts_at``, and every ``tournament_heartbeat``
@@ -35,7 +34,7 @@ import dataclasses
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -44,41 +43,24 @@ import discord
 from bot.errors import BotError
 from bot.i18n import resolve_locale, t
 from bot.presenter import (
-    ButtonSpec,
-    Scene,
+    EVERYWHERE,
+    LOBBY,
     TableMessage,
-    ack_for,
-    cards_text,
-    chips,
-    decision_number,
-    hole_cards_text,
+    TournamentScene,
+    eliminated_text,
     labels_for,
     mention,
-    result_content,
-    results_text,
-    safe_text,
-    stakes_text,
-    table_message,
+    moved_dm_text,
+    tournament_called_off_text,
+    tournament_header,
+    tournament_news,
 )
-from bot.runtime.budget import RequestBudget
-from bot.runtime.clock import Decision, DecisionClock
-from bot.runtime.config import RuntimeOptions
-from bot.runtime.direct import DirectMessages, DmChannels, HoleCardsLetter
-from bot.runtime.messenger import TableMessenger, ViewFactory
-from bot.runtime.play import (
-    Clicks,
-    all_in_meaning,
-    check_decision,
-    hole_card_letters,
-    preselected,
-    preselection,
-    seat_in_hand,
-)
-from bot.runtime.recovery import live_hand
+from bot.runtime.direct import DirectMessages
+from bot.runtime.messenger import TableMessenger
+from bot.runtime.play import Clicks
 from bot.runtime.results import player_results, result_summary
-from bot.runtime.runner import CardsView
-from bot.storage import Database, StorageError, hands, tables, tournaments
-from bot.storage.hands import HandSeat
+from bot.runtime.table import SOON, TOURNAMENT, LiveTable, TableServices
+from bot.storage import StorageError, hands, tournaments
 from bot.storage.tournaments import (
     Placing,
     TableOpening,
@@ -88,35 +70,26 @@ from bot.storage.tournaments import (
 from bot.storage.tournaments import (
     TournamentTable as StoredTable,
 )
+from engine.cards import Card
 from engine.commitment import DeckCommitment
 from engine.errors import EngineError
-from engine.hand import Action, ActionKind, ActionTaken, Event, Hand, PreAction
+from engine.hand import Hand
 from engine.structures import time_limit_until
 from engine.table import Table, TableEvent
 from engine.tournament import (
-    BreakStarted,
-    FinalTable,
-    LevelStarted,
     PlayerEliminated,
     PlayerMoved,
     PlayerRegistered,
-    RegistrationClosed,
     TableBroken,
     TableOpened,
-    TimeUp,
     Tournament,
     TournamentFinished,
-    TournamentPaused,
-    TournamentResumed,
-    TournamentStarted,
     TournamentState,
 )
 
 log = logging.getLogger(__name__)
 
 KINDS = ("freeze_out", "time_limited")
-# A table that can deal again soon should not wait the whole pause between hands.
-SOON = 1.0
 # A thread archives itself after this many minutes without a message (one of Discord's four).
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
 
@@ -182,21 +155,6 @@ class TournamentSettings:
 
 
 @dataclass(frozen=True, slots=True)
-class TournamentServices:
-    """What a tournament needs from the bot around it."""
-
-    db: Database
-    options: RuntimeOptions
-    client: discord.Client
-    view_factory: ViewFactory
-    rng: random.Random
-    locales: Callable[[Sequence[int]], Awaitable[dict[int, str]]]
-    on_closed: Callable[[TournamentRunner], None]  # over or cancelled: forget it
-    budget: RequestBudget
-    dm_channels: DmChannels
-
-
-@dataclass(frozen=True, slots=True)
 class Registered:
     """A registration as stored: the wallet afterwards, and a late entrant's table and seat."""
 
@@ -220,15 +178,19 @@ def placings_of(engine: Tournament) -> tuple[Placing, ...]:
     return tuple(Placing(int(s.player_id), s.place, s.tied, s.prize) for s in engine.standings)
 
 
-class TournamentRunner:
-    """One open tournament (made by :class:`~bot.runtime.hall.TournamentHall`)."""
+class LiveTournament:
+    """One open tournament (opened and restored by :class:`~bot.runtime.manager.GameRuntime`).
+
+    Its tables reach it through its public transitions only: :meth:`save` (what a transition
+    stores), :meth:`adopt`, :meth:`commit` (a transition with no hand in it: stored, adopted,
+    told), :meth:`replace_hand` and :meth:`deal_soon`."""
 
     def __init__(
         self,
         info: TournamentInfo,
         settings: TournamentSettings,
-        engine: Tournament,
-        services: TournamentServices,
+        state: Tournament,
+        services: TableServices,
     ) -> None:
         self.services = services
         self.db = services.db
@@ -240,12 +202,13 @@ class TournamentRunner:
         self.host_id = info.host_id
         self.name = info.name
         self.settings = settings
-        self.engine = engine
+        self.state = state
         self.lock = asyncio.Lock()
         self.closed = False
         self.tables: dict[int, TournamentTable] = {}  # by the engine's table number
-        self.timeouts: dict[int, int] = {}  # consecutive timeouts by player (as cash tables)
-        self.clicks = Clicks()  # toggles pressed to effect (a double click acts once)
+        # Shared by its tables, since players move between them.
+        self.timeouts: dict[int, int] = {}
+        self.clicks = Clicks()
         self._voices: dict[int, TableMessenger] = {}
         self._ticker: asyncio.Task[None] | None = None
         self._beat_at = 0.0
@@ -254,7 +217,41 @@ class TournamentRunner:
             channels=services.dm_channels,
         )
 
+    @classmethod
+    async def restore(cls, info: TournamentInfo, services: TableServices) -> LiveTournament:
+        """The tournament as storage holds it, with its tables and their hands in progress."""
+        db = services.db
+        settings = TournamentSettings.from_json(info.config)
+        rows = {row.table_id: row for row in await tournaments.tournament_tables(
+            db, info.tournament_id)}
+        running: dict[int, Hand] = {}
+        hand_of: dict[int, tuple[int, DeckCommitment | None]] = {}
+        for stored in await hands.tournament_hands_running(db, info.tournament_id):
+            row = rows.get(stored.table_id)
+            if row is None:
+                raise BotError("bad_tournament_state", value="a hand at a closed table")
+            running[row.table_no] = hands.rebuild_hand(stored)
+            hand_of[row.table_no] = (stored.hand_id, stored.commitment)
+        state = dict(info.state)
+        if info.alive_at is not None and state.get("clock"):
+            # The clock was seen alive later than the state was saved: resume from there.
+            clock = list(state["clock"])
+            seen = clock[3] if clock[3] is not None else 0.0
+            clock[3] = max(float(seen), info.alive_at / 1000)
+            state["clock"] = clock
+        live = cls(info, settings, Tournament.from_json(state, services.rng, hands=running),
+                   services)
+        for row in sorted(rows.values(), key=lambda r: r.table_no):
+            if row.table_no in live.state.tables:
+                hand_id, commitment = hand_of.get(row.table_no, (None, None))
+                live._open_table(row, hand_id=hand_id, commitment=commitment)
+        return live
+
     # -- queries -----------------------------------------------------------------------------
+
+    @property
+    def venue_key(self) -> tuple[str, int]:
+        return ("tournament", self.tournament_id)
 
     @property
     def locale(self) -> str | None:
@@ -262,7 +259,7 @@ class TournamentRunner:
 
     @property
     def running(self) -> bool:
-        return self.engine.state is TournamentState.RUNNING
+        return self.state.state is TournamentState.RUNNING
 
     def is_host(self, user_id: int, *, admin: bool) -> bool:
         return admin or user_id == self.host_id
@@ -271,8 +268,9 @@ class TournamentRunner:
         if name and self.settings.names.get(user_id) != name[:64]:
             self.settings.names[user_id] = name[:64]
 
-    def table_in_channel(self, channel_id: int) -> TournamentTable | None:
-        return next((tb for tb in self.tables.values() if tb.channel_id == channel_id), None)
+    def plays_in(self, channel_id: int) -> bool:
+        return channel_id == self.channel_id or any(
+            tb.channel_id == channel_id for tb in self.tables.values())
 
     def channels(self) -> list[int]:
         """Every channel the tournament speaks in now: its own, and each table's."""
@@ -288,10 +286,10 @@ class TournamentRunner:
         """Pick the tournament up (after ``restore``): the clock from where it was, each table
         shown again and playing on; then keep the clock."""
         async with self.lock:
-            if self.running and not self.engine.paused:
-                draft = copy_of(self.engine, self.rng)
+            if self.running and not self.state.paused:
+                draft = copy_of(self.state, self.rng)
                 events = draft.recover(now())
-                await self._store(draft, self.settings, events)
+                await self.commit(draft, self.settings, events)
             for table in list(self.tables.values()):
                 await table.resume_after_restart()
         self._run_ticker()
@@ -304,10 +302,27 @@ class TournamentRunner:
         if ticker is not None and ticker is not asyncio.current_task():
             ticker.cancel()
         for table in list(self.tables.values()):
-            await table.stop()
+            await table.shutdown(drain)
         for voice in list(self._voices.values()):
             await voice.drain(drain)
         await self.direct.close(drain)
+
+    async def flush(self, timeout: float) -> None:
+        """Wait until what every channel of the tournament was asked to say went out."""
+        for voice in list(self._voices.values()):
+            await voice.flush(timeout)
+
+    async def set_locale(self, locale: str) -> None:
+        """Speak ``locale`` in its channels from the next message on (the server changed its
+        language); stored, so a restart keeps it."""
+        async with self.lock:
+            if self.closed or self.settings.locale == locale:
+                return
+            settings = self.settings.copy()
+            settings.locale = locale
+            await self.commit(copy_of(self.state, self.rng), settings, ())
+            for table in self.tables.values():
+                table.show()
 
     # -- registration ----------------------------------------------------------------------
 
@@ -316,7 +331,7 @@ class TournamentRunner:
         (seated at once) while late registration is open."""
         async with self.lock:
             self._check_open()
-            draft = copy_of(self.engine, self.rng)
+            draft = copy_of(self.state, self.rng)
             events = draft.register(user_id, now())
             settings = self.settings.copy()
             settings.names[user_id] = name[:64]
@@ -326,26 +341,26 @@ class TournamentRunner:
                 self.db, self.tournament_id, user_id, late=late, state=draft.to_json(),
                 tables=openings, config=settings.to_json(),
             )
-            self._adopt(draft, settings)
+            self.adopt(draft, settings)
             await self._sync_tables()
             joined = next(e for e in events if isinstance(e, PlayerRegistered))
-            self._announce(events)
-            self._kick_tables()
+            self.announce(events)
+            self.deal_soon()
             return Registered(stored.balance, stored.entrants, joined.table, joined.seat)
 
     async def unregister(self, user_id: int) -> int:
         """Leave before the start, the buy-in back in the wallet; the wallet afterwards."""
         async with self.lock:
             self._check_open()
-            draft = copy_of(self.engine, self.rng)
+            draft = copy_of(self.state, self.rng)
             draft.unregister(user_id)
             balance = await tournaments.unregister(
                 self.db, self.tournament_id, user_id, state=draft.to_json()
             )
-            self._adopt(draft, self.settings)
+            self.adopt(draft, self.settings)
             self._say([self.channel_id], t("tournament.unregistered", self.locale,
                                             player=mention(user_id),
-                                            entrants=self.engine.entrants))
+                                            entrants=self.state.entrants))
             return balance
 
     # -- the host ----------------------------------------------------------------------------
@@ -357,39 +372,39 @@ class TournamentRunner:
             await self._begin(by)
 
     async def _begin(self, by: int | None) -> None:
-        if self.engine.state is not TournamentState.REGISTERING:
+        if self.state.state is not TournamentState.REGISTERING:
             raise EngineError("already_started")
         moment = now()
         changes: dict[str, Any] = {}
         if self.settings.kind == "time_limited" and self.settings.ends_at is not None:
             # Its time is counted from the start, to the end the host gave.
             changes["time_limit"] = time_limit_until(self.settings.ends_at, moment)
-        draft = copy_of(self.engine, self.rng, **changes)
+        draft = copy_of(self.state, self.rng, **changes)
         events = draft.start(moment)
         openings = await self._open_threads(draft, events, start=True)
         await tournaments.start_tournament(
             self.db, self.tournament_id, state=draft.to_json(), tables=openings,
             config=self.settings.to_json(),
         )
-        self._adopt(draft, self.settings)
+        self.adopt(draft, self.settings)
         await self._sync_tables()
-        self._announce(events)
-        self._kick_tables()
+        self.announce(events)
+        self.deal_soon()
         self._run_ticker()
 
     async def pause(self, by: int) -> None:
         async with self.lock:
             self._check_open()
-            draft = copy_of(self.engine, self.rng)
+            draft = copy_of(self.state, self.rng)
             events = draft.pause(now(), by)
-            await self._store(draft, self.settings, events)
+            await self.commit(draft, self.settings, events)
 
     async def resume(self, by: int) -> None:
         async with self.lock:
             self._check_open()
-            draft = copy_of(self.engine, self.rng)
+            draft = copy_of(self.state, self.rng)
             events = draft.resume(now(), by)
-            await self._store(draft, self.settings, events)
+            await self.commit(draft, self.settings, events)
             for table in self.tables.values():
                 table.messenger.unblock()
 
@@ -401,12 +416,10 @@ class TournamentRunner:
             refunds = await tournaments.cancel_tournament(self.db, self.tournament_id,
                                                           actor_id=by)
             self.closed = True
-            total = sum(refunds.values())
-            text = t("tournament.cancelled", self.locale, name=safe_text(self.name),
-                     host=mention(by), players=len(refunds), amount=chips(total, self.locale))
+            text = tournament_called_off_text(self.name, len(refunds), self.locale, host=by,
+                                              amount=sum(refunds.values()))
             self._say(self.channels(), text)
-            for table in list(self.tables.values()):
-                table.retire(archive=table.channel_id != self.channel_id)
+            self._retire_tables()
             self._wind_up()
             return refunds
 
@@ -423,13 +436,13 @@ class TournamentRunner:
         beat = max(0.05, self.options.tournament_heartbeat)
         moment = now()
         waits = [beat]
-        if self.engine.state is TournamentState.REGISTERING:
+        if self.state.state is TournamentState.REGISTERING:
             if self.settings.starts_at is None:
                 return beat
             waits.append(self.settings.starts_at - moment)
-        elif self.running and not self.engine.paused:
-            for wait in (self.engine.seconds_to_next_level(moment),
-                         self.engine.seconds_left(moment)):
+        elif self.running and not self.state.paused:
+            for wait in (self.state.seconds_to_next_level(moment),
+                         self.state.seconds_left(moment)):
                 if wait is not None:
                     waits.append(wait)
         return max(0.02, min(waits))
@@ -450,7 +463,7 @@ class TournamentRunner:
 
     async def _tick(self) -> None:
         moment = now()
-        if self.engine.state is TournamentState.REGISTERING:
+        if self.state.state is TournamentState.REGISTERING:
             starts = self.settings.starts_at
             if starts is not None and moment >= starts:
                 try:
@@ -460,34 +473,34 @@ class TournamentRunner:
                     # every buy-in back, rather than left waiting for nobody.
                     log.info("tournament %d: automatic start refused (%s)",
                              self.tournament_id, exc)
-                    await self._cancel_unstarted(exc)
+                    await self._cancel_unstarted()
             return
         if not self.running:
             return
-        if not self.engine.paused:
-            draft = copy_of(self.engine, self.rng)
+        if not self.state.paused:
+            draft = copy_of(self.state, self.rng)
             events = draft.tick(moment)
             if events:
-                await self._store(draft, self.settings, events)
+                await self.commit(draft, self.settings, events)
         if moment - self._beat_at >= self.options.tournament_heartbeat and not self.closed:
             self._beat_at = moment
             await tournaments.heartbeat(self.db, self.tournament_id, int(moment * 1000))
 
-    async def _cancel_unstarted(self, reason: Exception) -> None:
+    async def _cancel_unstarted(self) -> None:
         refunds = await tournaments.cancel_tournament(self.db, self.tournament_id,
                                                       actor_id=self.host_id)
         self.closed = True
-        self._say([self.channel_id], t("tournament.start_failed", self.locale,
-                                        name=safe_text(self.name), players=len(refunds)))
+        self._say([self.channel_id], tournament_called_off_text(self.name, len(refunds),
+                                                                 self.locale))
         self._wind_up()
 
-    # -- transitions -------------------------------------------------------------------------
+    # -- transitions (its tables use these) ----------------------------------------------------
 
     def _check_open(self) -> None:
         if self.closed:
             raise BotError("tournament_over")
 
-    def _save(
+    def save(
         self,
         draft: Tournament,
         settings: TournamentSettings,
@@ -496,27 +509,38 @@ class TournamentRunner:
         opened: Sequence[TableOpening] = (),
     ) -> TournamentSave:
         """What a transition stores: the places and prizes too once it ended the tournament."""
-        ended = draft.is_over and not self.engine.is_over
+        ended = draft.is_over and not self.state.is_over
         return TournamentSave(
             draft.to_json(), settings.to_json(), tuple(opened), tuple(closed),
             placings_of(draft) if ended else None,
         )
 
-    async def _store(
+    async def commit(
         self, draft: Tournament, settings: TournamentSettings, events: Sequence[TableEvent]
     ) -> None:
         """A transition with no hand in it (the clock, a pause, a player back): stored, adopted,
         told."""
-        await tournaments.store(self.db, self.tournament_id, self._save(draft, settings))
-        self._adopt(draft, settings)
-        self._announce(events)
-        self._kick_tables()
+        await tournaments.store(self.db, self.tournament_id, self.save(draft, settings))
+        self.adopt(draft, settings)
+        self.announce(events)
+        self.deal_soon()
 
-    def _adopt(self, draft: Tournament, settings: TournamentSettings) -> None:
-        self.engine = draft
+    def adopt(self, draft: Tournament, settings: TournamentSettings) -> None:
+        self.state = draft
         self.settings = settings
         for table in self.tables.values():
             table.clock.banks = settings.banks
+
+    def replace_hand(self, number: int, hand: Hand) -> None:
+        """Table ``number``'s hand as storage holds it (after a store that failed)."""
+        running = {n: tb.hand for n, tb in self.state.tables.items() if tb.hand is not None}
+        running[number] = hand
+        self.state = Tournament.from_json(self.state.to_json(), self.rng, hands=running)
+
+    def deal_soon(self) -> None:
+        """Every table that can deal does, shortly."""
+        for table in self.tables.values():
+            table.schedule_deal(min(SOON, self.options.next_hand_delay))
 
     async def _open_threads(
         self, draft: Tournament, events: Sequence[TableEvent], *, start: bool = False
@@ -561,13 +585,14 @@ class TournamentRunner:
         """Make a live table for each table stored open that has none yet."""
         stored = await tournaments.tournament_tables(self.db, self.tournament_id)
         for row in stored:
-            if row.table_no not in self.tables and row.table_no in self.engine.tables:
-                self._add_table(row)
+            if row.table_no not in self.tables and row.table_no in self.state.tables:
+                self._open_table(row)
 
-    def _add_table(self, row: StoredTable, *, hand_id: int | None = None,
-                   commitment: DeckCommitment | None = None) -> TournamentTable:
+    def _open_table(self, row: StoredTable, *, hand_id: int | None = None,
+                    commitment: DeckCommitment | None = None) -> TournamentTable:
         table = TournamentTable(self, row, hand_id=hand_id, commitment=commitment)
         self.tables[row.table_no] = table
+        self.services.registry.add_table(table)
         return table
 
     def voice(self, channel_id: int, table: TournamentTable | None = None) -> TableMessenger:
@@ -607,650 +632,278 @@ class TournamentRunner:
         for channel_id in channel_ids:
             self.voice(channel_id).post(text, labels)
 
-    def _kick_tables(self) -> None:
-        for table in self.tables.values():
-            table.schedule_deal(min(SOON, self.options.next_hand_delay))
-
     # -- telling -----------------------------------------------------------------------------
 
-    def _announce(self, events: Sequence[TableEvent]) -> None:
-        """Say what a stored transition did, each thing where the players concerned look."""
-        loc = self.locale
+    def scene(self) -> TournamentScene:
+        return TournamentScene(
+            self.name, self.locale, self.channel_id,
+            {n: tb.channel_id for n, tb in self.tables.items()}, now(),
+            self.settings.winning_hand,
+        )
+
+    def announce(self, events: Sequence[TableEvent]) -> None:
+        """Say what a stored transition did, each thing where the players concerned look (the
+        words are the presenter's), and retire what it closed."""
         everywhere = self.channels()
         for event in events:
-            if isinstance(event, TournamentStarted):
-                self._say([self.channel_id], self._start_text(event))
-            elif isinstance(event, PlayerRegistered):
-                key = "tournament.registered_late" if event.late else "tournament.registered"
-                channel = self.tables[event.table].channel_id if (
-                    event.late and event.table in self.tables) else self.channel_id
-                self._say([self.channel_id], t(
-                    key, loc, player=mention(int(event.player_id)), entrants=event.entrants,
-                    pool=chips(event.prize_pool, loc), table=event.table or 0,
-                    seat=event.seat or 0, channel=f"<#{channel}>"))
-            elif isinstance(event, RegistrationClosed):
-                self._say([self.channel_id], t("tournament.registration_closed", loc,
-                                                entrants=event.entrants,
-                                                pool=chips(event.prize_pool, loc)))
-            elif isinstance(event, LevelStarted) and event.level > 1:
-                stakes = stakes_text(event.small_blind, event.big_blind, event.ante,
-                                     event.ante_kind, loc)
-                self._say(everywhere, t("tournament.level", loc, level=event.level,
-                                        stakes=stakes))
-            elif isinstance(event, BreakStarted):
-                self._say(everywhere, t("tournament.break", loc,
-                                        until=f"<t:{int(now() + event.seconds)}:R>"))
-            elif isinstance(event, TimeUp):
-                self._say(everywhere, t("tournament.time_up", loc))
-            elif isinstance(event, TournamentPaused):
-                self._say(everywhere, t("tournament.paused", loc))
-            elif isinstance(event, TournamentResumed):
-                self._say(everywhere, t("tournament.resumed", loc))
-            elif isinstance(event, PlayerMoved):
-                self._tell_move(event)
-            elif isinstance(event, TableOpened):
-                table = self.tables.get(event.table)
-                if table is not None:
-                    self._say([self.channel_id], t("tournament.table_opened", loc,
-                                                    table=event.table,
-                                                    channel=f"<#{table.channel_id}>"))
+            scene = self.scene()
+            for news in tournament_news(event, scene):
+                if news.to == EVERYWHERE:
+                    where = everywhere
+                elif news.to == LOBBY:
+                    where = [self.channel_id]
+                else:
+                    where = [scene.channels[news.to]]
+                self._say(where, news.text)
+            if isinstance(event, PlayerMoved) and event.to_table in self.tables:
+                target = self.tables[event.to_table].channel_id
+                link = f"https://discord.com/channels/{self.guild_id}/{target}"
+                self.direct.spawn(self._dm_move(int(event.player_id), event, link))
             elif isinstance(event, TableBroken):
                 broken = self.tables.pop(event.table, None)
                 if broken is not None:
-                    self._say([broken.channel_id], t("tournament.table_broken", loc,
-                                                      table=event.table))
-                    broken.retire(archive=broken.channel_id != self.channel_id)
-            elif isinstance(event, FinalTable):
-                final = self.tables.get(event.table)
-                where = final.channel_id if final is not None else self.channel_id
-                players = ", ".join(mention(int(p)) for p in event.players)
-                self._say(sorted({self.channel_id, where}),
-                          t("tournament.final_table", loc, players=players,
-                            channel=f"<#{where}>"))
+                    broken.retire()
             elif isinstance(event, TournamentFinished):
-                text = results_text(self.name, event.standings, loc,
-                                    winning_hand=self.settings.winning_hand,
-                                    reason=event.reason)
-                self._say(everywhere, text)
-                for table in list(self.tables.values()):
-                    table.retire(archive=table.channel_id != self.channel_id)
+                self._retire_tables()
                 self.closed = True
                 self._wind_up()
-
-    def _start_text(self, event: TournamentStarted) -> str:
-        loc = self.locale
-        lines = [t("tournament.started", loc, name=safe_text(self.name),
-                   entrants=event.entrants, pool=chips(event.prize_pool, loc))]
-        for number in sorted({n for n, _, _ in event.seats}):
-            table = self.tables.get(number)
-            seated = ", ".join(f"{seat}: {mention(int(p))}" for n, seat, p in event.seats
-                               if n == number)
-            where = f"<#{table.channel_id}>" if table is not None else ""
-            lines.append(t("tournament.started_table", loc, table=number, channel=where,
-                           players=seated))
-        return "\n".join(lines)
-
-    def _tell_move(self, event: PlayerMoved) -> None:
-        loc = self.locale
-        user_id = int(event.player_id)
-        source = self.tables.get(event.from_table)
-        target = self.tables.get(event.to_table)
-        if target is None:
-            return
-        where = f"<#{target.channel_id}>"
-        if source is not None:
-            self._say([source.channel_id], t("tournament.moved_out", loc, player=mention(user_id),
-                                              table=event.to_table, channel=where))
-        self._say([target.channel_id], t("tournament.moved_in", loc, player=mention(user_id),
-                                          table=event.from_table, seat=event.to_seat,
-                                          stack=chips(event.stack, loc)))
-        link = f"https://discord.com/channels/{self.guild_id}/{target.channel_id}"
-        self.direct.spawn(self._dm_move(user_id, event, link))
 
     async def _dm_move(self, user_id: int, event: PlayerMoved, link: str) -> None:
         spoken = await self.services.locales([user_id])
         locale = resolve_locale(spoken.get(user_id, self.locale))
-        self.direct.notify(user_id, t("tournament.moved_dm", locale, name=self.name,
-                                      table=event.to_table, seat=event.to_seat,
-                                      stack=chips(event.stack, locale), link=link))
+        self.direct.notify(user_id, moved_dm_text(event, self.name, link, locale))
+
+    def _retire_tables(self) -> None:
+        for table in list(self.tables.values()):
+            table.retire()
 
     def _wind_up(self) -> None:
-        """Over or cancelled: the clock stops, the last messages go out, the hall forgets it."""
+        """Over or cancelled: the clock stops, the last messages go out, it is forgotten."""
         self.closed = True
         ticker, self._ticker = self._ticker, None
         if ticker is not None and ticker is not asyncio.current_task():
             ticker.cancel()
-        self.services.on_closed(self)
+        self.services.registry.venue_over(self)
 
 
-class TournamentTable:
-    """One table of a tournament: its hands, its clock, its voice in its channel."""
+class TournamentTable(LiveTable[Tournament]):
+    """One table of a tournament: the shared hand loop, with the tournament's state as its
+    draft. Its lock, its players' timeouts and double clicks are the tournament's."""
+
+    kind = TOURNAMENT
 
     def __init__(
         self,
-        runner: TournamentRunner,
+        tournament: LiveTournament,
         row: StoredTable,
         *,
         hand_id: int | None = None,
         commitment: DeckCommitment | None = None,
     ) -> None:
-        services = runner.services
-        self.runner = runner
+        self.tournament = tournament
         self.number = row.table_no
-        self.table_id = row.table_id
-        self.channel_id = row.channel_id
-        self.guild_id = runner.guild_id
-        self.db = runner.db
-        self.options = runner.options
-        self.stored_message_id = row.message_id
-        self.hand_id = hand_id
-        self.commitment = commitment
-        self.closed = False
-        self._uncontested: tuple[Hand, int, tuple[int, ...]] | None = None
-        self._dealer_task: asyncio.Task[None] | None = None
-        self._reposts: dict[int, float] = {}
-        self.clock = DecisionClock(
-            services.options, runner.settings.banks, self._on_clock_expired,
-            self._on_bank_started, name=f"clock-t{runner.tournament_id}-{self.number}",
-        )
-        self.clock.timer = float(runner.settings.timer)
-        self._last_table = runner.engine.tables[self.number]
-        self.messenger = runner.voice(self.channel_id, self)
-        self.direct = DirectMessages(
-            services.client, self.table_id, self._on_dms_closed, budget=services.budget,
-            channels=services.dm_channels,
+        self._last_table = tournament.state.tables[self.number]
+        super().__init__(
+            tournament.services,
+            table_id=row.table_id,
+            guild_id=tournament.guild_id,
+            channel_id=row.channel_id,
+            lock=tournament.lock,
+            banks=tournament.settings.banks,
+            timer=tournament.settings.timer,
+            hand_id=hand_id,
+            commitment=commitment,
+            message_id=row.message_id,
+            timeouts=tournament.timeouts,
+            clicks=tournament.clicks,
+            clock_name=f"clock-t{tournament.tournament_id}-{self.number}",
         )
 
-    # -- queries -----------------------------------------------------------------------------
+    # -- the loop's hooks ------------------------------------------------------------------
 
     @property
     def table(self) -> Table:
-        """The engine's table; once broken, the table as it was last seen (its last
-        message shows it closed)."""
-        found = self.runner.engine.tables.get(self.number)
+        """The engine's table; once broken, the table as it was last seen (its last message
+        shows it closed)."""
+        found = self.tournament.state.tables.get(self.number)
         if found is not None:
             self._last_table = found
             return found
         return self._last_table
 
     @property
-    def hand(self) -> Hand | None:
-        return live_hand(self.table) if not self.closed else None
-
-    @property
-    def config(self) -> TournamentSettings:
-        return self.runner.settings
+    def names(self) -> dict[int, str]:
+        return self.tournament.settings.names
 
     @property
     def locale(self) -> str | None:
-        return self.runner.locale
+        return self.tournament.locale
 
     @property
-    def lock(self) -> asyncio.Lock:
-        return self.runner.lock
+    def banks(self) -> dict[int, float]:
+        return self.tournament.settings.banks
 
-    def player_of(self, index: int) -> int:
-        return int(self.table.hand_players[index])
+    @property
+    def venue(self) -> LiveTournament:
+        return self.tournament
 
-    def remember(self, user_id: int, name: str) -> None:
-        self.runner.remember(user_id, name)
+    @property
+    def event_name(self) -> str | None:
+        return self.tournament.name
 
-    def scene(self) -> Scene:
-        engine = self.runner.engine
-        return Scene(
-            table=self.table,
-            names=self.runner.settings.names,
-            hand_number=self.table.hand_number,
-            locale=self.locale,
-            away=frozenset(int(p) for p in engine.players_left() if engine.is_absent(p)),
-            commitment=self.commitment.root_hex if self.commitment is not None else None,
-            dealing=True,
-            closed=self.closed,
+    def _voice(self) -> TableMessenger:
+        return self.tournament.voice(self.channel_id, self)
+
+    async def _quiet(self, drain: float) -> None:
+        """The channel's voice is the tournament's: it drains it."""
+
+    def _is_away(self, player_id: int) -> bool:
+        return self.tournament.state.is_absent(player_id)
+
+    def _away_players(self) -> frozenset[int]:
+        state = self.tournament.state
+        return frozenset(int(p) for p in state.players_left() if state.is_absent(p))
+
+    def _presence(self, player_id: int, *, away: bool) -> Tournament:
+        draft = copy_of(self.tournament.state, self.rng)
+        draft.set_absent(player_id, away)
+        return draft
+
+    async def _store_actions(
+        self, before: int, logged: Sequence[Any], draft: Tournament | None
+    ) -> None:
+        assert self.hand_id is not None
+        tournament = self.tournament
+        if draft is None:
+            await hands.append_actions(self.db, self.hand_id, before, logged)
+            return
+        await hands.append_tournament_actions(
+            self.db, self.hand_id, before, logged,
+            save=tournament.save(draft, tournament.settings),
         )
+        tournament.adopt(draft, tournament.settings)
 
-    def message(self) -> TableMessage:
-        """The table message, headed by the tournament, the table and the level."""
-        engine = self.runner.engine
-        message = table_message(self.scene())
-        key = "tournament.header_final" if len(engine.tables) == 1 and (
-            engine.entrants > engine.config.seats) else "tournament.header"
-        head = [t(key, self.locale, name=safe_text(self.runner.name), table=self.number,
-                  level=engine.level)]
-        moment = now()
-        if engine.on_break_at(moment) and not engine.paused and not self.closed:
-            wait = engine.seconds_to_next_level(moment) or 0
-            head.append(t("tournament.on_break", self.locale,
-                          until=f"<t:{int(moment + wait)}:R>"))
-        return dataclasses.replace(message, head="\n".join([*head, message.head]))
-
-    def my_cards(self, user_id: int, locale: object) -> CardsView:
-        hand = self.table.hand
-        index = self.table.hand_index(user_id)
-        if self.closed or hand is None or index is None:
-            raise BotError("no_cards")
-        caption = t("cards.caption", locale, hand=self.table.hand_number)
-        return CardsView(hole_cards_text(hand, index, locale), hand, index, caption)
-
-    # -- start and stop ----------------------------------------------------------------------
-
-    async def resume_after_restart(self) -> None:
-        """Under the lock: show the table again and play on."""
-        hand = self.table.hand
-        self._refresh(new=True)
-        if hand is None:
-            self.schedule_deal(self.options.next_hand_delay)
-        elif hand.is_over:
-            await self._settle_or_retry()
-        else:
-            await self._after_change()
-
-    async def stop(self) -> None:
-        self.closed = True
-        if self._dealer_task is not None:
-            self._dealer_task.cancel()
-        await self.clock.close()
-        await self.direct.close()
-
-    def retire(self, *, archive: bool = False) -> None:
-        """The table is gone (broken, or the tournament over): its message loses its buttons,
-        and its thread is archived once its last messages went out."""
-        self.closed = True
-        self.clock.cancel()
-        if self._dealer_task is not None:
-            self._dealer_task.cancel()
-        self._refresh()
-        if archive:
-            self.messenger.then(lambda: self.runner.direct.spawn(self._archive()))
-
-    async def _archive(self) -> None:
-        client = self.runner.services.client
-        try:
-            await self.runner.services.budget.spend()
-            thread = client.get_channel(self.channel_id) or await client.fetch_channel(
-                self.channel_id)
-            if isinstance(thread, discord.Thread):
-                await self.runner.services.budget.spend()
-                await thread.edit(archived=True)
-        except discord.HTTPException as exc:
-            log.info("tournament %d: table %d's thread not archived (%s)",
-                     self.runner.tournament_id, self.number, exc)
-
-    # -- players -----------------------------------------------------------------------------
-
-    async def act(
-        self,
-        user_id: int,
-        kind: ActionKind,
-        amount: int | None = None,
-        *,
-        ref: tuple[int, int] | None = None,
-    ) -> ActionTaken:
-        async with self.lock:
-            hand, index = self._seat_in_hand(user_id, ref)
-            check_decision(hand, ref)
-            kind = all_in_meaning(hand, index, kind)
-            # A player marked away who acts himself is back, stored with his action.
-            back = self.runner.engine.is_absent(user_id)
-            events = await self._apply(hand, Action(kind, index, amount), back=user_id
-                                       if back else None)
-            self.clock.spend(user_id)
-            self.runner.timeouts.pop(user_id, None)
-            taken = ack_for(events, index)
-            await self._after_change()
-            if taken is None:  # pragma: no cover - every accepted decision emits its action
-                raise BotError("illegal_action")
-            return taken
-
-    async def preselect(
-        self, user_id: int, pre: PreAction, *, hand_number: int | None = None
-    ) -> PreAction:
-        async with self.lock:
-            ref = None if hand_number is None else (hand_number, 0)
-            hand, index = self._seat_in_hand(user_id, ref)
-            chosen = preselection(hand, index, pre, self.runner.clicks, user_id)
-            if chosen is None:
-                return preselected(hand, index)
-            await self._apply(hand, Action(ActionKind.PRESELECT, index, pre=chosen))
-            return chosen
-
-    async def show_cards(self, user_id: int, *, hand_number: int | None = None) -> None:
-        async with self.lock:
-            shown = self._uncontested
-            if shown is None or (hand_number is not None and hand_number != shown[1]):
-                raise BotError("nothing_to_show")
-            hand, _, players = shown
-            if user_id not in players:
-                raise BotError("nothing_to_show")
-            index = players.index(user_id)
-            hand.show(index)
-            self._post(t("result.shows", self.locale, player=mention(user_id),
-                         cards=cards_text(hand.hole_cards(index))))
-
-    async def sit_in(self, user_id: int) -> None:
-        """Back from away ("Back", ``/poker sitin``): the clock stops acting for him."""
-        async with self.lock:
-            self._check_open()
-            engine = self.runner.engine
-            if not engine.is_absent(user_id):
-                raise EngineError("not_sitting_out")
-            draft = copy_of(engine, self.runner.rng)
-            events = draft.set_absent(user_id, False)
-            await self.runner._store(draft, self.runner.settings, events)
-            self.runner.timeouts.pop(user_id, None)
-            self._refresh(urgent=False)
-
-    async def repost(self, user_id: int) -> bool:
-        async with self.lock:
-            self._check_open()
-            if self.messenger.repost_pending:
-                return False
-            moment = time.monotonic()
-            last = self._reposts.get(user_id)
-            if last is not None and moment - last < self.options.repost_cooldown:
-                wait = int(self.options.repost_cooldown - (moment - last)) + 1
-                raise BotError("repost_cooldown", seconds=wait)
-            self._reposts[user_id] = moment
-            self._refresh(new=True)
-            return True
-
-    # -- internals: input ----------------------------------------------------------------------
+    def _put_hand(self, hand: Hand) -> None:
+        self.tournament.replace_hand(self.number, hand)
 
     def _check_open(self) -> None:
-        if self.closed or self.runner.closed:
+        if self.closed or self.tournament.closed:
             raise BotError("table_closed")
 
-    def _seat_in_hand(self, user_id: int, ref: tuple[int, int] | None) -> tuple[Hand, int]:
-        self._check_open()
-        return seat_in_hand(self.table, user_id, ref)
+    def _may_deal(self) -> bool:
+        return not self.tournament.closed and self.number in self.tournament.state.tables
 
-    async def _apply(self, hand: Hand, action: Action, *, back: int | None = None,
-                     away: int | None = None) -> list[Event]:
-        """Apply one input and store what the hand logged, with the tournament's state when a
-        player's absence changes with it, before anyone is told."""
-        before = len(hand.actions)
-        events = hand.apply(action)  # an EngineError here changed nothing
-        logged = hand.actions[before:]
-        assert self.hand_id is not None
-        runner = self.runner
-        try:
-            if back is None and away is None:
-                if logged:
-                    await hands.append_actions(self.db, self.hand_id, before, logged)
-            else:
-                player, absent = (back, False) if back is not None else (away, True)
-                assert player is not None
-                draft = copy_of(runner.engine, runner.rng)
-                draft.set_absent(player, absent)
-                await hands.append_tournament_actions(
-                    self.db, self.hand_id, before, logged,
-                    save=runner._save(draft, runner.settings),
-                )
-                runner._adopt(draft, runner.settings)
-        except BaseException:
-            log.exception("tournament %d table %d: action not stored; reloading the hand",
-                          runner.tournament_id, self.number)
-            await self._reload_hand()
-            raise
-        return events
-
-    async def _reload_hand(self) -> None:
-        assert self.hand_id is not None
-        stored = await hands.load_hand(self.db, self.hand_id)
-        hand = hands.rebuild_hand(stored)
-        runner = self.runner
-        running = {n: tb.hand for n, tb in runner.engine.tables.items() if tb.hand is not None}
-        running[self.number] = hand
-        runner.engine = Tournament.from_json(runner.engine.to_json(), runner.rng, hands=running)
-
-    async def _after_change(self) -> None:
-        hand = self.table.hand
-        if hand is None or self.closed:
-            return
-        if hand.is_over:
-            await self._settle_or_retry()
-            return
-        self._arm_clock()
-        self._refresh()
-
-    async def _settle_or_retry(self) -> None:
-        try:
-            await self._finish_hand()
-        except Exception:
-            log.exception("tournament %d table %d: could not settle hand #%d; trying again",
-                          self.runner.tournament_id, self.number, self.table.hand_number)
-            self.direct.spawn(self._retry_settle(self.table.hand_number))
-
-    async def _retry_settle(self, number: int) -> None:
-        delay = 1.0
-        while not self.closed:
-            await asyncio.sleep(delay)
-            async with self.lock:
-                if self.closed or self.number not in self.runner.engine.tables:
-                    return
-                hand = self.table.hand
-                if hand is None or not hand.is_over or self.table.hand_number != number:
-                    return
-                try:
-                    await self._finish_hand()
-                    return
-                except Exception:
-                    log.exception("tournament %d table %d: settling failed again",
-                                  self.runner.tournament_id, self.number)
-            delay = min(delay * 2, 60.0)
-
-    # -- internals: hands ----------------------------------------------------------------------
-
-    def schedule_deal(self, delay: float) -> None:
-        if self.closed or self.runner.closed or self.table.hand is not None:
-            return
-        if self._dealer_task is not None and not self._dealer_task.done():
-            return
-        self._dealer_task = asyncio.create_task(
-            self._deal_later(delay), name=f"deal-t{self.runner.tournament_id}-{self.number}")
-
-    async def _deal_later(self, delay: float) -> None:
-        await asyncio.sleep(delay)
-        async with self.lock:
-            try:
-                await self._deal()
-            except Exception:
-                log.exception("tournament %d table %d: dealing failed",
-                              self.runner.tournament_id, self.number)
-
-    async def _deal(self) -> None:
-        """Deal the next hand here if the tournament lets this table play (under the lock)."""
-        runner = self.runner
-        if self.closed or runner.closed or self.number not in runner.engine.tables:
-            return
-        if self.table.hand is not None or self.messenger.blocked:
-            return
-        engine = runner.engine
+    async def _deal_hand(self, deck: tuple[Card, ...], commitment: DeckCommitment) -> int | None:
+        tournament = self.tournament
+        state = tournament.state
         moment = now()
-        if (engine.paused or engine.time_up or engine.on_break_at(moment)
+        if (state.paused or state.time_up or state.on_break_at(moment)
                 or not self.table.can_start()):
             self._refresh(urgent=False)  # on a break, paused, or waiting for players
-            return
-        deck = tuple(self.options.deck_factory())
-        commitment = DeckCommitment.commit(deck)
-        draft = copy_of(engine, runner.rng)
+            return None
+        draft = copy_of(state, self.rng)
         events = draft.start_hand(deck, moment, table=self.number)
         table = draft.tables.get(self.number)
         hand = table.hand if table is not None else None
         if table is None or hand is None:
             # Time is up: no hand is dealt (the tournament may have ended with it).
-            await runner._store(draft, runner.settings, events)
-            return
+            await tournament.commit(draft, tournament.settings, events)
+            return None
         plan = table.plan
         assert plan is not None
-        players = [
-            HandSeat(i, seat, int(pid), hand.config.stacks[i])
-            for i, (seat, pid) in enumerate(zip(table.hand_seats, table.hand_players, strict=True))
-        ]
-        settings = runner.settings.copy()
-        self.clock.banks = settings.banks
-        self.clock.refill([int(pid) for pid in table.hand_players])
-        try:
-            hand_id = await hands.start_tournament_hand(
-                self.db, self.table_id, level=draft.level, config=hand.config, deck=deck,
-                commitment=commitment, players=players, button_seat=plan.button_seat,
-                save=runner._save(draft, settings),
-            )
-        except StorageError:
-            self.clock.banks = runner.settings.banks
-            log.exception("tournament %d table %d: storage refused the deal",
-                          runner.tournament_id, self.number)
-            self._post(t("notice.deal_failed", self.locale))
-            return
-        runner._adopt(draft, settings)
-        self.hand_id = hand_id
-        self.commitment = commitment
-        self._uncontested = None
-        self.clock.cancel()
-        runner._announce(events)
-        self._refresh(new=True)
-        letters = await self._letters(hand)
-        self.messenger.then(lambda: self.direct.deal(letters))
-        await self._after_change()
+        settings = tournament.settings.copy()
+        hand_id = await hands.start_tournament_hand(
+            self.db, self.table_id, level=draft.level, config=hand.config, deck=deck,
+            commitment=commitment, players=self._dealt_seats(table, settings.banks),
+            button_seat=plan.button_seat, save=tournament.save(draft, settings),
+        )
+        tournament.adopt(draft, settings)
+        tournament.announce(events)
+        return hand_id
 
-    async def _finish_hand(self) -> None:
-        """Record the hand that just ended with everything it did to the tournament, in one
-        step; tell everyone."""
-        runner = self.runner
-        hand = self.table.hand
-        assert hand is not None and hand.result is not None and self.hand_id is not None
-        final = self.message()
-        text = result_content(self.scene())
-        players = tuple(int(p) for p in self.table.hand_players)
-        draft = copy_of(runner.engine, runner.rng)
+    async def _record(self, hand: Hand) -> Sequence[TableEvent]:
+        tournament = self.tournament
+        assert self.hand_id is not None
+        draft = copy_of(tournament.state, self.rng)
         events = draft.finish_hand(now(), table=self.number)
-        settings = runner.settings.copy()
+        settings = tournament.settings.copy()
         if draft.is_over and draft.standings:
             settings.winning_hand = _winning_hand(hand, self.table, draft.standings[0].player_id)
         closed = [e.table for e in events if isinstance(e, TableBroken)]
         await hands.record_tournament_hand(
             self.db, self.hand_id, result_summary(hand), player_results(hand),
-            save=runner._save(draft, settings, closed=closed),
+            save=tournament.save(draft, settings, closed=closed),
         )
-        runner._adopt(draft, settings)
-        self.hand_id = None
-        self.clock.cancel()
-        self._after_settle(events, text, final, hand, players)
-        runner._announce(events)
-        runner._kick_tables()
+        tournament.adopt(draft, settings)
+        return events
 
-    def _after_settle(self, events: Sequence[TableEvent], result_text: str,
-                      final: TableMessage, ended: Hand, players: tuple[int, ...]) -> None:
-        buttons: tuple[ButtonSpec, ...] = ()
-        self._uncontested = None
-        result = ended.result
-        if result is not None and not (result.showdown or result.voided):
-            number = self.table.hand_number
-            self._uncontested = (ended, number, players)
-            buttons = (ButtonSpec("show", t("button.show", self.locale), ref=(number, 0)),)
-        lines = [result_text, *self._eliminations(events)]
-        labels = labels_for(self.locale)
-        self.messenger.show(final, labels)
-        self.messenger.post("\n".join(lines), labels, view=final.view, buttons=buttons)
-        self.messenger.then(lambda: self.schedule_deal(self.options.next_hand_delay))
+    def _result_notes(self, events: Sequence[TableEvent]) -> list[str]:
+        out = [e for e in events if isinstance(e, PlayerEliminated) and e.table == self.number]
+        for event in out:
+            self.timeouts.pop(int(event.player_id), None)
+        return [eliminated_text(event, self.locale) for event in out]
 
-    def _eliminations(self, events: Sequence[TableEvent]) -> list[str]:
-        notes = []
-        for event in events:
-            if isinstance(event, PlayerEliminated) and event.table == self.number:
-                player = mention(int(event.player_id))
-                if event.place is None:
-                    notes.append(t("tournament.eliminated", self.locale, player=player))
-                else:
-                    key = ("tournament.eliminated_tied" if event.tied > 1
-                           else "tournament.eliminated_place")
-                    notes.append(t(key, self.locale, player=player, place=event.place))
-                self.runner.timeouts.pop(int(event.player_id), None)
-        return notes
+    def _settled(self, events: Sequence[TableEvent]) -> None:
+        self.tournament.announce(events)
+        self.tournament.deal_soon()
 
-    async def _letters(self, hand: Hand) -> list[HoleCardsLetter]:
-        players = [int(pid) for pid in self.table.hand_players]
-        spoken = await self.runner.services.locales(players)
-        link = f"https://discord.com/channels/{self.guild_id}/{self.channel_id}"
-        return hole_card_letters(hand, players, self.table.hand_number, spoken, self.locale,
-                                 link)
+    def _dress(self, message: TableMessage) -> TableMessage:
+        """The table message, headed by the tournament, the table and the level."""
+        state = self.tournament.state
+        moment = now()
+        on_break = state.on_break_at(moment) and not state.paused and not self.closed
+        head = tournament_header(
+            self.tournament.name, self.number, state.level, self.locale,
+            final=len(state.tables) == 1 and state.entrants > state.config.seats,
+            break_until=moment + (state.seconds_to_next_level(moment) or 0) if on_break
+            else None,
+        )
+        return dataclasses.replace(message, head="\n".join([head, message.head]))
 
-    # -- internals: the clock ------------------------------------------------------------------
+    # -- its own ---------------------------------------------------------------------------
 
-    def _arm_clock(self) -> None:
-        hand = self.hand
-        if hand is None or hand.to_act is None:
-            self.clock.cancel()
-            return
-        pid = self.player_of(hand.to_act)
-        marker = (self.table.hand_number, decision_number(hand))
-        # An absent player is dealt in and blinded: the clock acts for him at once (RULES 7).
-        self.clock.arm(marker, pid, hand.to_act, away=self.runner.engine.is_absent(pid))
+    def remember(self, user_id: int, name: str) -> None:
+        self.tournament.remember(user_id, name)
 
-    def _on_bank_started(self, decision: Decision) -> None:
-        if self.clock.decision is decision and not self.closed:
-            self._refresh()
+    def show(self) -> None:
+        """Show the table as it is now (its language changed)."""
+        self._refresh(urgent=False)
 
-    async def _on_clock_expired(self, decision: Decision) -> None:
+    async def resume_after_restart(self) -> None:
+        """Under the lock: show the table again and play on."""
+        await self._resume()
+
+    def retire(self) -> None:
+        """The table is gone (broken, or the tournament over): its message loses its buttons,
+        and its thread is archived once its last messages went out."""
+        self._retire()
+        self.services.registry.drop_table(self)
+        if self.channel_id != self.tournament.channel_id:
+            self.messenger.then(lambda: self.tournament.direct.spawn(self._archive()))
+
+    async def _archive(self) -> None:
+        client = self.services.client
+        try:
+            await self.services.budget.spend()
+            thread = client.get_channel(self.channel_id) or await client.fetch_channel(
+                self.channel_id)
+            if isinstance(thread, discord.Thread):
+                await self.services.budget.spend()
+                await thread.edit(archived=True)
+        except discord.HTTPException as exc:
+            log.info("tournament %d: table %d's thread not archived (%s)",
+                     self.tournament.tournament_id, self.number, exc)
+
+    async def sit_in(self, user_id: int) -> None:
+        """Back from away ("Back", ``/poker sitin``): the clock stops acting for him."""
         async with self.lock:
-            if self.clock.decision is not decision or self.closed:
-                return
-            await self._time_out(decision)
-
-    async def _time_out(self, decision: Decision) -> None:
-        """Check if free, else fold; twice in a row marks him away: he stays in, dealt in and
-        blinded, and the clock acts for him until he is back."""
-        hand = self.hand
-        if hand is None:
-            return
-        pid = decision.player_id
-        runner = self.runner
-        count = runner.timeouts.get(pid, 0) + 1
-        marks_away = (count >= self.options.timeouts_before_sit_out
-                      and not runner.engine.is_absent(pid))
-        try:
-            await self._apply(hand, Action(ActionKind.TIMEOUT, decision.index),
-                              away=pid if marks_away else None)
-        except EngineError:
-            log.exception("tournament %d table %d: timeout refused", runner.tournament_id,
-                          self.number)
-            return
-        runner.timeouts[pid] = count
-        if marks_away:
-            self._post(t("tournament.away", self.locale, player=mention(pid)),
-                       buttons=(ButtonSpec("back", t("button.back", self.locale), "success"),))
-        await self._after_change()
-
-    # -- internals: output ---------------------------------------------------------------------
-
-    async def remember_message(self, message_id: int) -> None:
-        self.stored_message_id = message_id
-        try:
-            await tables.set_table_message(self.db, self.table_id, message_id)
-        except StorageError:
-            log.exception("tournament table %d: could not store its message id", self.table_id)
-
-    def _refresh(self, *, new: bool = False, urgent: bool = True) -> None:
-        self.messenger.show(self.message(), labels_for(self.locale), new=new, urgent=urgent)
-
-    def _post(self, text: str, *, buttons: Sequence[ButtonSpec] = ()) -> None:
-        self.messenger.post(text, labels_for(self.locale), buttons=buttons)
-
-    def _on_dms_closed(self, user_id: int) -> None:
-        if not self.closed:
-            self._post(t("error.dm_closed_notice", self.locale, user=mention(user_id)))
-
-    def channel_lost(self) -> None:
-        """The bot may no longer post here: the clock still moves the table on (a player's
-        time starts anyway), and its players are told by DM once."""
-        self.direct.spawn(self._tell_channel_lost())
-
-    async def _tell_channel_lost(self) -> None:
-        players = [int(v.player_id) for v in self.table.seats()] if not self.closed else []
-        spoken = await self.runner.services.locales(players)
-        for pid in players:
-            locale = resolve_locale(spoken.get(pid, self.locale))
-            self.direct.notify(pid, t("notice.channel_lost", locale,
-                                      channel=f"<#{self.channel_id}>"))
+            self._check_open()
+            if not self.tournament.state.is_absent(user_id):
+                raise EngineError("not_sitting_out")
+            draft = self._presence(user_id, away=False)
+            await self.tournament.commit(draft, self.tournament.settings, ())
+            self.timeouts.pop(user_id, None)
+            self._refresh(urgent=False)
 
 
 def _winning_hand(hand: Hand, table: Table, champion: object) -> tuple[str, tuple[str, ...]] | None:
@@ -1273,9 +926,8 @@ def _winning_hand(hand: Hand, table: Table, champion: object) -> tuple[str, tupl
 
 __all__ = [
     "KINDS",
+    "LiveTournament",
     "Registered",
-    "TournamentRunner",
-    "TournamentServices",
     "TournamentSettings",
     "TournamentTable",
     "copy_of",

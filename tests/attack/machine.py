@@ -47,8 +47,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from bot.i18n import has_message, t
 from bot.presenter import decision_number
+from bot.runtime.cash import CashTable
 from bot.runtime.play import DOUBLE_CLICK
-from bot.runtime.runner import TableRunner
 from bot.storage import invariant, tables
 from bot.ui import custom_id
 from engine.cards import FULL_DECK, Card, parse_cards
@@ -186,7 +186,7 @@ TOGGLES = frozenset({"pre_check_fold", "pre_call_any", "straddle_next", "straddl
 BURST = object()
 
 
-def toggle_before(runner: TableRunner, user_id: int, custom: str) -> object:
+def toggle_before(runner: CashTable, user_id: int, custom: str) -> object:
     """The toggle's state before a double click, or ``BURST`` when a press now would still
     belong to the player's last click of it."""
     action = button_action(custom) or ""
@@ -197,7 +197,7 @@ def toggle_before(runner: TableRunner, user_id: int, custom: str) -> object:
     return toggle_state(runner, user_id, custom)
 
 
-def toggle_state(runner: TableRunner, user_id: int, custom: str) -> object:
+def toggle_state(runner: CashTable, user_id: int, custom: str) -> object:
     """Where the toggle behind ``custom`` stands for ``user_id``."""
     action = button_action(custom)
     if action == "straddle_next":
@@ -272,7 +272,7 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     return found
 
 
-def stall_of(runner: TableRunner) -> str | None:
+def stall_of(runner: CashTable) -> str | None:
     """Why the table, under its lock, would not move on by itself (None: it would, or it is
     waiting for a person)."""
     if runner.closed:
@@ -481,20 +481,20 @@ class AttackMachine(RuleBasedStateMachine):
     def names(self) -> dict[int, str]:
         return {u.id: u.global_name or u.name for u in self.world.users}
 
-    def runner_in(self, channel: FakeChannel) -> TableRunner | None:
+    def runner_in(self, channel: FakeChannel) -> CashTable | None:
         table_id = self.game.runtime._by_channel.get(channel.id)
         return None if table_id is None else self.game.runtime.runners.get(table_id)
 
-    def runners(self) -> list[TableRunner]:
+    def runners(self) -> list[CashTable]:
         return list(self.game.runtime.runners.values())
 
-    def to_act(self, runner: TableRunner) -> FakeUser | None:
+    def to_act(self, runner: CashTable) -> FakeUser | None:
         hand = runner.hand
         if hand is None or hand.to_act is None:
             return None
         return self.fake.users.get(runner.player_of(hand.to_act))
 
-    def turns(self) -> list[tuple[TableRunner, FakeUser]]:
+    def turns(self) -> list[tuple[CashTable, FakeUser]]:
         found = []
         for runner in self.runners():
             user = self.to_act(runner)
@@ -502,10 +502,10 @@ class AttackMachine(RuleBasedStateMachine):
                 found.append((runner, user))
         return found
 
-    def channel_of(self, runner: TableRunner) -> FakeChannel:
+    def channel_of(self, runner: CashTable) -> FakeChannel:
         return self.fake.channels[runner.channel_id]
 
-    def current_message(self, runner: TableRunner) -> FakeMessage | None:
+    def current_message(self, runner: CashTable) -> FakeMessage | None:
         message_id = runner.message_id
         if message_id is None or message_id not in self.fake.messages:
             return None
@@ -959,7 +959,7 @@ class AttackMachine(RuleBasedStateMachine):
         return channel
 
     def pick_actor(
-        self, data: st.DataObject, runner: TableRunner | None, label: str = "user"
+        self, data: st.DataObject, runner: CashTable | None, label: str = "user"
     ) -> FakeUser:
         """Half the time the player to act (when there is one), else any member."""
         to_act = data.draw(st.booleans(), label=f"{label}: the player to act")
@@ -971,7 +971,7 @@ class AttackMachine(RuleBasedStateMachine):
         {"pause", "resume", "settings", "kick", "void", "close", "bomb", "ledger"}
     )
 
-    def pick_host(self, data: st.DataObject, runner: TableRunner | None, user: FakeUser,
+    def pick_host(self, data: st.DataObject, runner: CashTable | None, user: FakeUser,
                   sub: str) -> FakeUser:
         """For a host's command, usually the host or a manager (else nothing gets past the
         permission check)."""
@@ -984,10 +984,10 @@ class AttackMachine(RuleBasedStateMachine):
             return self.world.members[3]  # dave, Manage Server through a role
         return user
 
-    def pick_table(self, data: st.DataObject, label: str = "table") -> TableRunner | None:
+    def pick_table(self, data: st.DataObject, label: str = "table") -> CashTable | None:
         return self.pick(data, self.runners(), label)
 
-    def pick_turn(self, data: st.DataObject) -> tuple[TableRunner, FakeUser] | None:
+    def pick_turn(self, data: st.DataObject) -> tuple[CashTable, FakeUser] | None:
         return self.pick(data, self.turns(), "turn")
 
     @staticmethod
@@ -1349,7 +1349,7 @@ class AttackMachine(RuleBasedStateMachine):
 
     # buttons
 
-    def table_messages(self) -> list[tuple[TableRunner, FakeMessage]]:
+    def table_messages(self) -> list[tuple[CashTable, FakeMessage]]:
         return [
             (runner, message)
             for runner in self.runners()
@@ -1450,7 +1450,7 @@ class AttackMachine(RuleBasedStateMachine):
         user: FakeUser,
         custom: str,
         handles: Sequence[InteractionHandle],
-        runner: TableRunner,
+        runner: CashTable,
         before: object,
     ) -> None:
         """A toggle (a pre-selection, asking to straddle) pressed twice at once: taking both
@@ -1591,7 +1591,7 @@ class AttackMachine(RuleBasedStateMachine):
         )
         return None
 
-    def meant_for(self, runner: TableRunner, custom: str) -> list[FakeUser]:
+    def meant_for(self, runner: CashTable, custom: str) -> list[FakeUser]:
         """Who the button is for now: the all-in players asked to run it twice, the players
         of the hand that just ended (rabbit, show), the seated players (straddles)."""
         action = button_action(custom)
@@ -1606,12 +1606,12 @@ class AttackMachine(RuleBasedStateMachine):
         users = [self.fake.users[i] for i in ids if i in self.fake.users]
         return users or self.members
 
-    def ref_of(self, runner: TableRunner) -> tuple[int, int]:
+    def ref_of(self, runner: CashTable) -> tuple[int, int]:
         """(hand, decision) a button drawn now would name."""
         hand = runner.hand
         return runner.table.hand_number, decision_number(hand) if hand is not None else 0
 
-    def forged_ref(self, runner: TableRunner | None, which: str) -> str:
+    def forged_ref(self, runner: CashTable | None, which: str) -> str:
         hand, decision = self.ref_of(runner) if runner is not None else (1, 0)
         return {
             "none": "",
@@ -1780,7 +1780,7 @@ class AttackMachine(RuleBasedStateMachine):
         )
         return None
 
-    async def _shove(self, runner: TableRunner, by_button: bool) -> None:
+    async def _shove(self, runner: CashTable, by_button: bool) -> None:
         for _ in range(12):
             user = self.to_act(runner)
             if user is None or runner.closed:
@@ -1794,7 +1794,7 @@ class AttackMachine(RuleBasedStateMachine):
             await self.wait_answer(handle)
             await runner.messenger.flush(5)
 
-    async def _answer_run_vote(self, runner: TableRunner, vote: str, bystander: FakeUser) -> None:
+    async def _answer_run_vote(self, runner: CashTable, vote: str, bystander: FakeUser) -> None:
         hand = runner.hand
         message = self.current_message(runner)
         if vote == "none" or hand is None or not hand.run_choice_pending or message is None:

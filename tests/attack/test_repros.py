@@ -211,7 +211,7 @@ async def test_check_6_a_double_click_on_straddle_always_asks_once(
     game: Game, world: AttackWorld
 ) -> None:
     """``straddle_always`` carries no decision (``bot.ui._NEEDS_REF``) and
-    ``TableRunner.straddle`` toggles: both presses of one double click are taken, the player
+    ``CashTable.straddle`` toggles: both presses of one double click are taken, the player
     is told "You'll straddle every hand" and then "You no longer straddle every hand"."""
     alice, bob, carol = world.members[:3]
     await game.open_table(alice, bob, carol, straddle="utg")
@@ -231,7 +231,7 @@ async def test_check_6_a_double_click_on_call_any_sets_it_once(
     game: Game, world: AttackWorld
 ) -> None:
     """A pre-selection's button names its hand only (``@<hand>.0``) and pressing it again
-    cancels it (``TableRunner.preselect``): a double click on "Call any" sets it and cancels
+    cancels it (``CashTable.preselect``): a double click on "Call any" sets it and cancels
     it, and the player who waits for his turn to call does not call."""
     alice, bob, carol = world.members[:3]
     await game.open_table(alice, bob, carol)

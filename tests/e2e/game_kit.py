@@ -16,9 +16,9 @@ from typing import Any, TypeVar
 
 from bot.client import PokerBot
 from bot.i18n import t
+from bot.runtime.cash import CashTable
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.manager import GameRuntime
-from bot.runtime.runner import TableRunner
 from bot.storage import Database, invariant
 from engine.cards import Card, shuffled_deck
 from engine.hand import Hand, deck_from_cards
@@ -112,7 +112,7 @@ class Game:
     def db(self) -> Database:
         return self.runtime.db
 
-    def runner(self, channel: FakeChannel | None = None) -> TableRunner:
+    def runner(self, channel: FakeChannel | None = None) -> CashTable:
         return self.runtime.in_channel((channel or self.channel).id)
 
     @property
@@ -205,7 +205,7 @@ class Game:
 
     async def open_table(
         self, *players: FakeUser, buy_in: int = 1000, **options: Any
-    ) -> TableRunner:
+    ) -> CashTable:
         """The first player opens a table in #poker (``options`` for ``/poker create``) and
         every player sits down with ``buy_in``; the table's runner."""
         await self.ok(players[0], "poker", "create", **options)

@@ -14,7 +14,7 @@ import pytest
 from bot.amounts import MAX_CHIPS
 from bot.errors import BotError, coded_message
 from bot.i18n import t
-from bot.runtime.tourney import TournamentRunner
+from bot.runtime.tourney import LiveTournament
 from bot.storage import Database, invariant, tournaments
 from engine.hand import ActionKind, ActionTaken, Hand, RunItTwice, StraddleMode
 from tests.e2e.game_kit import (
@@ -104,7 +104,7 @@ def coded(key: str, params: dict[str, Any]) -> str:
     return coded_message(error, "en")[0]
 
 
-async def dealt(runner: TournamentRunner) -> None:
+async def dealt(runner: LiveTournament) -> None:
     """Until the tables that can play have their first hand: then nothing changes until
     somebody acts (long levels, a long decision timer), and a refusal can be compared."""
     await until(lambda: all(tb.hand is not None for tb in runner.tables.values()
@@ -160,7 +160,7 @@ async def test_registration_closes_at_the_end_of_the_late_levels(game: Game) -> 
     runner = await create(game, alice, structure="10/20 0.05, 20/40 10", late_levels=1)
     await register(game, alice, bob)
     await game.ok(alice, "tournament", "start")
-    await until(lambda: runner.engine.level >= 2, timeout=15, what="level 2")
+    await until(lambda: runner.state.level >= 2, timeout=15, what="level 2")
     await refused(game, carol, "register", t("error.registration_closed"))
     assert await game.balance(carol) == STARTING_BALANCE
 
@@ -172,7 +172,7 @@ async def test_a_late_entrant_is_seated_at_once(game: Game) -> None:
     await game.ok(alice, "tournament", "start")
     reply = await tournament(game, carol, "register")
     assert "Late registration: you play at table 1" in reply, reply
-    assert runner.engine.table_of(carol.id) == 1
+    assert runner.state.table_of(carol.id) == 1
     assert (await tournaments.get_tournament(game.db, runner.tournament_id)).pool == 300
 
 
@@ -231,7 +231,7 @@ async def test_only_the_host_runs_the_tournament(game: Game) -> None:
     # The host starts it; a member with Manage Server (the owner, alice) may act as the floor.
     await game.ok(bob, "tournament", "start")
     await game.ok(alice, "tournament", "pause")
-    assert runner.engine.paused
+    assert runner.state.paused
     await refused(game, carol, "resume", not_host)
     await game.ok(bob, "tournament", "resume")
 
@@ -290,14 +290,14 @@ async def test_a_player_who_leaves_the_server_stays_in_and_is_blinded_off(game: 
     await game.ok(alice, "tournament", "start")
     game.world.guild.members.remove(carol)  # gone from the server: he never acts again
     players = Players(game, runner, idle=frozenset({carol.id}))
-    await players.play_until(lambda: runner.engine.is_absent(carol.id) or runner.closed,
+    await players.play_until(lambda: runner.state.is_absent(carol.id) or runner.closed,
                              timeout=60)
     if not runner.closed:
         away = await game.fake.wait_for_message(
             lambda m: m.content.startswith(f"<@{carol.id}> ran out of time twice"),
             channel=game.channel, timeout=10)
         assert away.custom_ids()  # the "I'm back" button
-        assert carol.id in runner.engine.players_left()
+        assert carol.id in runner.state.players_left()
     await players.play_until(lambda: runner.closed, timeout=90)
     info = await wait_over(game, runner)
     await assert_settled(game, info)
@@ -342,8 +342,8 @@ async def test_cancel_after_an_elimination_refunds_the_eliminated_too(game: Game
     await register(game, alice, bob, carol)
     await game.ok(alice, "tournament", "start")
     await Players(game, runner, policy=first_folds_then_all_in).play_until(
-        lambda: len(runner.engine.players_left()) == 2)
-    (out,) = {alice.id, bob.id, carol.id} - set(runner.engine.players_left())
+        lambda: len(runner.state.players_left()) == 2)
+    (out,) = {alice.id, bob.id, carol.id} - set(runner.state.players_left())
     reply = await tournament(game, alice, "cancel")
     assert reply == t("reply.tournament_cancelled", players=3, amount="300")
     for user in (alice, bob, carol):
@@ -361,14 +361,14 @@ async def test_an_absent_player_comes_back_with_the_button(game: Game) -> None:
     await register(game, alice, bob)
     await game.ok(alice, "tournament", "start")
     players = Players(game, runner, idle=frozenset({bob.id}))
-    await players.play_until(lambda: runner.engine.is_absent(bob.id), timeout=30)
+    await players.play_until(lambda: runner.state.is_absent(bob.id), timeout=30)
     away = await game.fake.wait_for_message(
         lambda m: m.content.startswith(f"<@{bob.id}> ran out of time twice"),
         channel=game.channel, timeout=10)
     (back,) = [cid for cid in away.custom_ids() if cid.endswith(":back")]
     handle = await game.fake.click(bob, away, back)
     assert (await settled(handle)).content == t("reply.sat_in")
-    assert not runner.engine.is_absent(bob.id)
+    assert not runner.state.is_absent(bob.id)
     # Stored: a restart would know it.
     info = await tournaments.get_tournament(game.db, runner.tournament_id)
     assert bob.id not in info.state["absent"]
@@ -389,9 +389,9 @@ async def test_pause_stops_the_clock_and_the_dealing_everywhere(game: Game) -> N
     await asyncio.sleep(1.0)
     after = {n: tb.table.hand_number for n, tb in runner.tables.items()}
     assert all(after[n] <= dealt[n] for n in after)
-    frozen = runner.engine.seconds_to_next_level(time.time())
+    frozen = runner.state.seconds_to_next_level(time.time())
     await asyncio.sleep(0.5)
-    assert runner.engine.seconds_to_next_level(time.time()) == frozen
+    assert runner.state.seconds_to_next_level(time.time()) == frozen
     for thread in game.fake.threads_of(game.channel):
         await game.fake.wait_for_message(lambda m: "is paused" in m.content, channel=thread)
     await game.ok(alice, "tournament", "resume")
@@ -405,13 +405,13 @@ async def test_a_break_stops_the_dealing_until_the_next_level(game: Game) -> Non
     await game.ok(alice, "tournament", "start")
     # Nobody risks his stack: heads-up, one all-in could end it before the break.
     players = Players(game, runner, policy=check_or_fold)
-    await players.play_until(lambda: runner.engine.on_break, timeout=20)
+    await players.play_until(lambda: runner.state.on_break, timeout=20)
     await game.fake.wait_for_message(lambda m: m.content.startswith("Break!"),
                                      channel=game.channel)
     # The hand in progress when the break began is played out; the next one waits for level 2.
     await players.play_until(lambda: runner.tables[1].hand is None, timeout=20)
     last = runner.tables[1].table.hand_number
-    await players.play_until(lambda: runner.engine.level == 2, timeout=20)
+    await players.play_until(lambda: runner.state.level == 2, timeout=20)
     await until(lambda: runner.tables[1].hand, what="a hand at level 2")
     hand = runner.tables[1].hand
     assert hand is not None and hand.config.big_blind == 40

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
-from bot.runtime.runner import TableRunner
+from bot.runtime.cash import CashTable
 from bot.storage import Database, hands
 from bot.storage.db import Tx
 from tests.e2e.game_kit import (
@@ -31,7 +31,7 @@ from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.timeout(60)
 
-Freeze = Callable[[TableRunner], bool]
+Freeze = Callable[[CashTable], bool]
 
 
 def restarted(

@@ -39,7 +39,7 @@ async def test_nine_players_at_one_table(game: Game) -> None:
     await assert_settled(game, info)
     assert game.fake.threads_of(game.channel) == []
     # Places and prizes as the engine ranked them (50 / 30 / 20 % of 900, shared on ties).
-    assert {(int(s.player_id), s.place, s.prize) for s in runner.engine.standings} == {
+    assert {(int(s.player_id), s.place, s.prize) for s in runner.state.standings} == {
         (e.user_id, e.place, e.prize) for e in info.entries
     }
     assert await assert_no_hidden_card_in_public(game, runner)

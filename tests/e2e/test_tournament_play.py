@@ -132,7 +132,7 @@ async def test_time_runs_out_mid_hand_and_the_survivors_rank_by_chips(game: Game
     await game.ok(alice, "tournament", "start")
     table = await until(lambda: runner.tables.get(1), what="table 1")
     # Nobody acts (the decision timer is longer than the tournament): time runs out mid-hand.
-    await until(lambda: runner.engine.time_up, timeout=40, what="the end of time")
+    await until(lambda: runner.state.time_up, timeout=40, what="the end of time")
     hand = table.hand
     assert hand is not None and table.table.hand_number == 1
     await game.fake.wait_for_message(lambda m: m.content == t("tournament.time_up"),
@@ -141,7 +141,7 @@ async def test_time_runs_out_mid_hand_and_the_survivors_rank_by_chips(game: Game
     info = await wait_over(game, runner)
     await assert_settled(game, info)
     assert table.table.hand_number == 1  # the hand in progress was the last
-    assert runner.engine.finish_reason == "time"
+    assert runner.state.finish_reason == "time"
     # Places follow the stacks the last hand left (equal stacks share a place).
     result = hand.result
     assert result is not None

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.presenter import cards_text
-from bot.runtime.tourney import TournamentRunner, TournamentTable
+from bot.runtime.tourney import LiveTournament, TournamentTable
 from bot.storage import Database, hands, invariant, tournaments
 from bot.storage.tournaments import TournamentInfo
 from engine.hand import Hand
@@ -41,8 +41,8 @@ def members(world: World) -> list[FakeUser]:
     return [m for m in world.guild.members if not m.bot]
 
 
-def runner_of(game: Game, channel: FakeChannel | None = None) -> TournamentRunner | None:
-    return game.runtime.hall.in_channel((channel or game.channel).id)
+def runner_of(game: Game, channel: FakeChannel | None = None) -> LiveTournament | None:
+    return game.runtime.tournament_in((channel or game.channel).id)
 
 
 async def tournament(game: Game, user: FakeUser, subcommand: str,
@@ -55,7 +55,7 @@ async def tournament(game: Game, user: FakeUser, subcommand: str,
     return reply.content
 
 
-async def create(game: Game, host: FakeUser, **options: object) -> TournamentRunner:
+async def create(game: Game, host: FakeUser, **options: object) -> LiveTournament:
     values: dict[str, object] = {"name": "Friday", "kind": "freeze_out", "buy_in": 100,
                                  "starting_stack": 1000, "structure": QUICK_STRUCTURE}
     values.update(options)
@@ -109,7 +109,7 @@ class Players:
     table's channel), until the tournament is over."""
 
     game: Game
-    runner: TournamentRunner
+    runner: LiveTournament
     policy: Policy = shove_or_call
     seed: int = 1
     idle: frozenset[int] = frozenset()  # users who never act (the clock acts for them)
@@ -145,10 +145,9 @@ class Players:
         return True
 
 
-async def quiet(runner: TournamentRunner, timeout: float = 30.0) -> None:
+async def quiet(runner: LiveTournament, timeout: float = 30.0) -> None:
     """Wait until everything the tournament asked to say went out, in every channel."""
-    for voice in list(runner._voices.values()):
-        await voice.flush(timeout)
+    await runner.flush(timeout)
 
 
 @dataclass(frozen=True)
@@ -185,7 +184,7 @@ async def hidden_cards(db: Database, tournament_id: int) -> tuple[list[Hidden], 
 HAND_NAMED = re.compile(r"[Hh]and #(\d+)")
 
 
-async def assert_no_hidden_card_in_public(game: Game, runner: TournamentRunner) -> int:
+async def assert_no_hidden_card_in_public(game: Game, runner: LiveTournament) -> int:
     """No hole card that was not shown reached the tournament's channel or its threads, in
     any version of any message everybody there could read; how many hidden hands it checked.
 
@@ -211,11 +210,11 @@ async def assert_no_hidden_card_in_public(game: Game, runner: TournamentRunner) 
     return len(hidden)
 
 
-async def stored(db: Database, runner: TournamentRunner) -> TournamentInfo:
+async def stored(db: Database, runner: LiveTournament) -> TournamentInfo:
     return await tournaments.get_tournament(db, runner.tournament_id)
 
 
-async def wait_over(game: Game, runner: TournamentRunner, timeout: float = 30.0) -> TournamentInfo:
+async def wait_over(game: Game, runner: LiveTournament, timeout: float = 30.0) -> TournamentInfo:
     async def over() -> TournamentInfo | None:
         info = await stored(game.db, runner)
         return info if info.status == "finished" else None
