@@ -12,7 +12,7 @@ from discord import app_commands
 
 from engine.errors import CodedError, EngineError
 
-from .i18n import has_message, number, option_label, t
+from .i18n import has_message, isolate, number, option_label, t
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ def describe_error(error: BaseException, locale: object = None) -> tuple[str, bo
         return t("error.guild_only", locale), True
     if isinstance(error, app_commands.TransformerError):
         # discord.py does not say which option failed; the value itself tells the user.
-        value = discord.utils.escape_markdown(str(error.value))[:50]
+        value = isolate(discord.utils.escape_markdown(str(error.value))[:50])
         return t("error.bad_value", locale, value=value), True
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         return t("error.command_outdated", locale), True

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import string
+import unicodedata
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -130,3 +131,83 @@ def option_label(name: str, locale: object = None) -> str:
     (``buy_in``); a name without a label is shown as it is."""
     key = f"label.{name}"
     return t(key, locale) if has_message(key, locale) else name
+
+
+# --- names inside sentences ------------------------------------------------------------------
+#
+# A display name (or a tournament's, a channel's) may hold right-to-left letters or explicit
+# direction controls. Dropped into a sentence as it is, a right-to-left override (U+202E) left
+# open reverses the rest of the bot's line, and a Hebrew or Arabic name pulls the number after
+# it to its side. Wrapped in FIRST STRONG ISOLATE ... POP DIRECTIONAL ISOLATE, the name is laid
+# out on its own and the sentence around it is not touched (Unicode's bidirectional algorithm,
+# UAX #9, rules X5c and X6a: the closing PDI ends every embedding, override and isolate the
+# name opened). Controls the name closes but never opened are dropped first: a stray PDI would
+# close our isolate early.
+
+FSI = "\u2068"  # FIRST STRONG ISOLATE
+PDI = "\u2069"  # POP DIRECTIONAL ISOLATE
+PDF = "\u202c"  # POP DIRECTIONAL FORMATTING
+# Every character that directs the layout: the explicit embeddings, overrides and isolates and
+# their closers, and the implicit marks (LRM, RLM, ALM).
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+                          "\u200e\u200f\u061c")
+_EMBEDDINGS = frozenset({"LRE", "RLE", "LRO", "RLO"})
+_ISOLATES = frozenset({"LRI", "RLI", "FSI"})
+# Bidirectional classes that can move text around a name in a left-to-right sentence: strong
+# right-to-left letters, Arabic digits, the explicit controls, and a paragraph break.
+_MOVING = frozenset({"R", "AL", "AN", "B", "PDF", "PDI"} | _EMBEDDINGS | _ISOLATES)
+
+
+def bidi_balanced(text: str) -> str:
+    """``text`` with every embedding, override or isolate it opens closed at its end and every
+    closer that closes nothing dropped: whatever it does to its own letters stops there.
+
+    >>> bidi_balanced("\\u202eevil") == "\\u202eevil\\u202c"
+    True
+    >>> bidi_balanced("a\\u2069b\\u202cc") == "abc"
+    True
+    """
+    out: list[str] = []
+    opened: list[str] = []  # "e" an embedding or override, "i" an isolate
+    for char in text:
+        kind = unicodedata.bidirectional(char)
+        if kind in _EMBEDDINGS:
+            opened.append("e")
+        elif kind in _ISOLATES:
+            opened.append("i")
+        elif kind == "PDF":
+            if not opened or opened[-1] != "e":
+                continue  # closes nothing (a PDF never reaches out of an isolate)
+            opened.pop()
+        elif kind == "PDI":
+            if "i" not in opened:
+                continue
+            while opened.pop() != "i":  # a PDI ends what its isolate opened, then the isolate
+                pass
+        out.append(char)
+    out.extend(PDF if kind == "e" else PDI for kind in reversed(opened))
+    return "".join(out)
+
+
+def isolate(text: str) -> str:
+    """A user-supplied name as it may stand inside one of the bot's sentences: isolated from
+    the words around it (FSI ... PDI, its own controls balanced inside), so nothing in it can
+    reorder the rest of the line or escape.
+
+    A name with no right-to-left letter, no Arabic digit and no direction control is returned
+    as it is: in the catalogs' left-to-right sentences it cannot move anything, and the
+    invisible isolates would only be one more thing for old renderers to draw as boxes and for
+    a reader to copy with the name. (A right-to-left catalog would isolate every name: the
+    one change is here.) A paragraph break inside the name becomes a space: it would end the
+    isolate with the line.
+
+    >>> isolate("alice")
+    'alice'
+    >>> isolate("\\u202eevil") == "\\u2068\\u202eevil\\u202c\\u2069"
+    True
+    """
+    if not any(unicodedata.bidirectional(char) in _MOVING for char in text):
+        return text
+    flat = "".join(" " if unicodedata.bidirectional(c) == "B" else c for c in text)
+    return FSI + bidi_balanced(flat) + PDI
+

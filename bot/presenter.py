@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import unicodedata
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from discord.utils import escape_markdown, escape_mentions
 
-from bot.i18n import number, t
+from bot.i18n import isolate, number, t
 from bot.render import HoleCardsView, Labels, PotView, SeatState, SeatView, Street, TableView
 from bot.render.labels import (
     catalog_labels,
@@ -93,9 +94,64 @@ def mention(user_id: int) -> str:
 
 
 def safe_text(text: str) -> str:
-    """User-supplied text (a display name) as it may appear in a message: no markdown, no
-    masked link, no mention or @everyone. Images and alt text take the raw name."""
-    return escape_mentions(escape_markdown(text))
+    """User-supplied text (a display name, a tournament's name) as it may stand in a message's
+    sentence: no markdown, no masked link, no mention or @everyone, and isolated from the
+    words around it (:func:`bot.i18n.isolate`: a right-to-left override in a name cannot
+    reverse the rest of the line). Images take the raw name (the renderer drops direction
+    controls when it draws); alt text isolates it as it writes it (``bot.render.alttext``)."""
+    return isolate(escape_mentions(escape_markdown(text)))
+
+
+THREAD_NAME_LIMIT = 100  # Discord's longest channel or thread name
+
+
+def thread_name(tournament_name: str, table: int, locale: object = None) -> str:
+    """A tournament table's thread: "{name} · table {N}" (``tournament.thread_name``) within
+    :data:`THREAD_NAME_LIMIT` characters, the tournament's name cut with "…" when it must be so
+    that every table keeps its number (cutting the whole line made every table's thread of a
+    long-named tournament the same). The name is isolated (:func:`bot.i18n.isolate`), so an
+    override in it cannot turn the table's number round. Lengths are counted in UTF-16 units,
+    as Discord's clients count them (never more than the characters Python counts), and a
+    name is cut between characters a reader sees, never between a letter and its accents.
+    """
+
+    def fits(text: str) -> bool:
+        return len(text.encode("utf-16-le")) // 2 <= THREAD_NAME_LIMIT
+
+    whole = t("tournament.thread_name", locale, name=isolate(tournament_name), table=table)
+    if fits(whole):
+        return whole
+    kept = _visible_prefixes(tournament_name)
+    lo, hi = 0, len(kept) - 1  # the longest prefix that fits with its ellipsis
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        cut = kept[mid].rstrip() + "…"
+        if fits(t("tournament.thread_name", locale, name=isolate(cut), table=table)):
+            lo = mid
+        else:
+            hi = mid - 1
+    name = kept[lo].rstrip() + "…"
+    text = t("tournament.thread_name", locale, name=isolate(name), table=table)
+    if fits(text):
+        return text
+    # The catalog's words alone do not fit (they never should): the number still comes first.
+    return t("tournament.thread_name", locale, name="…", table=table)[:THREAD_NAME_LIMIT]
+
+
+def _visible_prefixes(text: str) -> list[str]:
+    """Every prefix of ``text`` that ends between two characters a reader sees: never after a
+    letter whose combining marks, variation selector or joined emoji would be cut off."""
+    prefixes = [""]
+    for k in range(1, len(text) + 1):
+        following = text[k] if k < len(text) else ""
+        if following and (unicodedata.combining(following)
+                          or unicodedata.category(following) in ("Mn", "Me", "Mc")
+                          or following in "\u200d\ufe0e\ufe0f"
+                          or 0x1F3FB <= ord(following) <= 0x1F3FF
+                          or text[k - 1] == "\u200d"):
+            continue
+        prefixes.append(text[:k])
+    return prefixes
 
 
 def decision_number(hand: Hand) -> int:
@@ -960,7 +1016,7 @@ def tournament_start_text(event: TournamentStarted, scene: TournamentScene) -> s
 
 def moved_dm_text(event: PlayerMoved, name: str, link: str, locale: object) -> str:
     """The direct message telling a moved player where he plays now."""
-    return t("tournament.moved_dm", locale, name=name, table=event.to_table,
+    return t("tournament.moved_dm", locale, name=safe_text(name), table=event.to_table,
              seat=event.to_seat, stack=chips(event.stack, locale), link=link)
 
 

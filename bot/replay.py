@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from bot.i18n import t
+from bot.i18n import isolate, t
 from bot.presenter import action_text, cards_text, chips, describe_rank, labels_for, safe_text
 from bot.render.labels import Labels
 from bot.render.model import Blind, PotView, SeatEquity, SeatState, SeatView, Street, TableView
@@ -280,7 +280,12 @@ def build_replay(played: PlayedHand, locale: object = None) -> Replay:
     teller = _Teller(played, loc, stages, revealed, stacks=list(hand.config.stacks),
                      bets=[0] * hand.n)
     events = _flattened(played)
+    # Captions are drawn (the raw name: the renderer drops direction controls); the story is
+    # written twice, in the alt text (names isolated) and the message (escaped and isolated).
     name_raw = played.names.__getitem__
+
+    def name_alt(i: int) -> str:
+        return isolate(played.names[i])
 
     def name_safe(i: int) -> str:
         return safe_text(played.names[i])
@@ -361,8 +366,8 @@ def build_replay(played: PlayedHand, locale: object = None) -> Replay:
     view = ReplayView(
         frames=tuple(teller.frames),
         title=t("replay.alt_title", loc, **title_words),
-        story=tuple(w(name_raw) for w in teller.story),
-        outcome=tuple(w(name_raw) for w in outcome),
+        story=tuple(w(name_alt) for w in teller.story),
+        outcome=tuple(w(name_alt) for w in outcome),
     )
     lines = (t("replay.title", loc, **title_words),
              *(w(name_safe) for w in teller.story), *(w(name_safe) for w in outcome))

@@ -35,7 +35,7 @@ from bot.interact import (
 from bot.presenter import MAX_RENDER_SEATS, chips, mention, safe_text
 from bot.render import render_chart
 from bot.runtime.cash import CashTable
-from bot.runtime.history import stored_hand, verification
+from bot.runtime.history import require_finished, stored_hand, verification
 from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
 from bot.runtime.reports import chart_labels, ledger_report, stored_names
@@ -317,9 +317,8 @@ class Poker(commands.Cog):
         runner = live_here(interaction)
         number = None if hand is None else read_count(hand, "hand", 1, 2**53)
         await defer(interaction)
-        stored = await stored_hand(runner.db, runner.table_id, number)
-        if stored.status != "finished":
-            raise BotError("hand_not_finished", hand=stored.hand_no)
+        stored = require_finished(await stored_hand(runner.db, runner.table_id, number),
+                                  voided="history_voided")
         names = [runner.names.get(p.user_id, str(p.user_id)) for p in stored.players]
         # A tournament's hand says which tournament (PHH's event) and level it was played at.
         event = runner.event_name
@@ -558,10 +557,7 @@ class Poker(commands.Cog):
         # The table is this channel's; a hand stored under another server is not its hand.
         if stored.guild_id != guild_id_of(interaction):
             raise BotError("no_such_hand", hand=stored.hand_no)
-        if stored.status == "voided":
-            raise BotError("replay_voided", hand=stored.hand_no)
-        if stored.status != "finished":
-            raise BotError("hand_not_finished", hand=stored.hand_no)
+        require_finished(stored, voided="replay_voided")
         loc = locale_of(interaction)
         players = sorted(stored.players, key=lambda p: p.player)
         options = runner.table.options

@@ -4,12 +4,17 @@ Discord accepts up to 1024 characters of description per attachment. The descrip
 the hand and stakes, the board, every pot (and who won it), every seat in order with its
 stack, bet, state and any cards shown, and whose turn it is. Cards are spoken ("ace of
 spades"); if that makes the text too long it falls back to symbols ("A♠"), then is cut.
+
+Names are the players' own, raw in the view (the image draws them); each is isolated as it
+is written into a sentence here (:func:`bot.i18n.isolate`), so a right-to-left override in a
+name cannot reverse the rest of the description.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.i18n import isolate
 from bot.render.labels import DEFAULT_LABELS, Labels, format_percent, format_tie
 from bot.render.model import Blind, HoleCardsView, SeatEquity, SeatState, SeatView, TableView
 
@@ -33,7 +38,7 @@ def _seat_words(n: int, seat: SeatView | None, labels: Labels,
                 card: Callable[[str], str]) -> str:
     if seat is None:
         return labels.alt_empty_seat.format(n=n)
-    bits = [labels.alt_seat.format(n=n, name=seat.name)]
+    bits = [labels.alt_seat.format(n=n, name=isolate(seat.name))]
     if seat.is_button:
         bits.append(labels.alt_dealer)
     if seat.blind is Blind.SMALL:
@@ -112,7 +117,7 @@ def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str
             name = labels.alt_run_pot.format(run=labels.run.format(n=pot.run), pot=name)
         amount = labels.chips(pot.amount)
         if pot.winners:
-            winners = [s.name for w in pot.winners if (s := view.seats[w]) is not None]
+            winners = [isolate(s.name) for w in pot.winners if (s := view.seats[w]) is not None]
             template = labels.alt_pot_split if len(winners) > 1 else labels.alt_pot_won
             parts.append(template.format(pot=name, amount=amount,
                                          names=_names(labels, winners)))
@@ -131,7 +136,7 @@ def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str
         parts.append(labels.alt_equity_exact if exact else labels.alt_equity_estimate)
     for seat in view.seats:
         if seat is not None and seat.to_act:
-            parts.append(labels.alt_to_act.format(name=seat.name))
+            parts.append(labels.alt_to_act.format(name=isolate(seat.name)))
     return labels.alt_space.join(parts)
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw
 
+from bot.i18n import isolate
 from bot.render.fonts import Weight, draw_text, text_sprite
 from bot.render.labels import short_chips
 from bot.render.theme import RGB, ROOM_RAMP, through_ramp
@@ -464,7 +465,7 @@ def chart_alt_text(view: ChartView, labels: ChartLabels = DEFAULT_CHART_LABELS,
         if not known:
             continue
         lines.append(labels.alt_series.format(
-            name=series.name,
+            name=isolate(series.name),
             first=labels.amount(known[0], signed=view.net),
             last=labels.amount(known[-1], signed=view.net),
             high=labels.amount(max(known), signed=view.net),

@@ -26,6 +26,7 @@ from enum import StrEnum
 
 from PIL import Image
 
+from bot.i18n import isolate
 from bot.render.alttext import ALT_TEXT_LIMIT
 from bot.render.fonts import Weight, draw_text
 from bot.render.labels import format_chips, short_chips
@@ -537,7 +538,7 @@ ALT_PLACES = 10  # prizes spelled out; the rest are counted
 def _alt_parts(view: TournamentView, labels: TournamentLabels, detail: int) -> list[str]:
     """The description, most important first; ``detail`` 2 names every player at every table,
     1 counts them, 0 leaves the tables out."""
-    parts = [labels.alt_title.format(name=view.name)]
+    parts = [labels.alt_title.format(name=isolate(view.name))]
     if view.phase is Phase.RUNNING or (view.phase is Phase.REGISTERING and view.big_blind):
         stakes = labels.alt_level.format(n=view.level, sb=labels.chips(view.small_blind),
                                          bb=labels.chips(view.big_blind))
@@ -566,7 +567,7 @@ def _alt_parts(view: TournamentView, labels: TournamentLabels, detail: int) -> l
     field = labels.alt_players.format(left=view.players_left, entered=view.entrants)
     if view.phase is Phase.RUNNING:
         largest = (labels.alt_leader.format(largest=labels.chips(view.largest_stack),
-                                            name=view.chip_leader)
+                                            name=isolate(view.chip_leader))
                    if view.chip_leader else None)
         stacks = labels.alt_stacks.format(average=labels.chips(view.average_stack),
                                           largest=labels.chips(view.largest_stack))
@@ -583,20 +584,21 @@ def _alt_parts(view: TournamentView, labels: TournamentLabels, detail: int) -> l
                            ", ".join(prizes) + "." if prizes else ""]).strip())
     if view.phase is Phase.FINISHED and view.standings:
         places = ", ".join(
-            labels.alt_result.format(n=p.place, name=p.name, amount=labels.chips(p.prize))
+            labels.alt_result.format(n=p.place, name=isolate(p.name), amount=labels.chips(p.prize))
             for p in view.standings
         )
         parts.append(labels.alt_results.format(places=places) + ".")
     elif view.phase is Phase.RUNNING and detail:
         for t in view.tables:
             if detail == 2:
-                who = ", ".join(f"{p.name} {labels.chips(p.stack)}" for p in t.players)
+                who = ", ".join(f"{isolate(p.name)} {labels.chips(p.stack)}" for p in t.players)
                 parts.append(labels.alt_table.format(n=t.number, players=who) + ".")
             else:
                 parts.append(labels.alt_table_count.format(n=t.number, count=len(t.players))
                              + ".")
     elif view.phase is Phase.REGISTERING and view.registered and detail:
-        parts.append(labels.alt_registered.format(names=", ".join(view.registered)) + ".")
+        names = ", ".join(isolate(n) for n in view.registered)
+        parts.append(labels.alt_registered.format(names=names) + ".")
     return parts
 
 

@@ -29,6 +29,17 @@ async def stored_hand(db: Database, table_id: int, number: int | None) -> Stored
     raise BotError("no_such_hand", hand=number if number is not None else "")
 
 
+def require_finished(stored: StoredHand, *, voided: str) -> StoredHand:
+    """``stored`` if it was played to its end. A voided hand is refused with ``voided`` (the
+    command's own words: ``history_voided``, ``replay_voided``), a hand still running as not
+    finished, so no command calls a voided hand unfinished."""
+    if stored.status == "voided":
+        raise BotError(voided, hand=stored.hand_no)
+    if stored.status != "finished":
+        raise BotError("hand_not_finished", hand=stored.hand_no)
+    return stored
+
+
 @dataclass(frozen=True, slots=True)
 class Verification:
     hand_no: int

@@ -3,8 +3,15 @@ message, the CSV file and the chart's view, in the reader's language.
 
 Names come from the table's stored names (each player's display name when he last played
 there), so a player who has since left the server still has one. Messages carry them escaped
-(``safe_text``: no markdown, no mention); the chart and the CSV take them raw, the CSV made
-safe for spreadsheets instead: a cell that starts like a formula is read as text.
+(``safe_text``: no markdown, no mention, isolated from the sentence around them); the chart
+draws them raw (its alt text isolates them) and its title isolates the name it holds.
+
+The CSV takes them as data, not isolated: a name alone in a cell stands in no sentence, a
+spreadsheet lays every cell out on its own, and a program reading the file gets the name as
+the player wrote it. Two things are added: a cell that starts like a formula is read as text,
+and an override or isolate the name leaves open is closed at the end of its cell
+(:func:`bot.i18n.bidi_balanced`), so a plain-text view of the file (Discord previews CSV
+attachments as text) cannot show the numbers of the row reversed.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from bot.i18n import t
+from bot.i18n import bidi_balanced, isolate, t
 from bot.presenter import chips, safe_text
 from bot.render import ChartLabels, ChartSeries, ChartView
 from bot.render.labels import catalog_words
@@ -94,7 +101,7 @@ def ledger_report(
     else:
         since = t("ledger.since_reset", locale, time=f"<t:{session.started_at}:R>",
                   hand=session.first_hand)
-    head.append(t("ledger.title", locale, table=table_name, since=since))
+    head.append(t("ledger.title", locale, table=isolate(table_name), since=since))
     summary = t("ledger.summary", locale, hands=session.hands, players=len(session.players))
     if session.voided:
         summary += " " + t("ledger.voided", locale, count=session.voided)
@@ -160,8 +167,8 @@ def ledger_csv(session: Session, names: Mapping[int, str], locale: object) -> by
     writer.writerow(CSV_COLUMNS)
     for p in session.players:
         writer.writerow([
-            csv_cell(name_of(names, p.user_id, locale)), p.user_id, p.carried, p.buy_ins,
-            p.top_ups, p.cash_outs, p.stack, p.net, "yes" if p.seated else "no",
+            csv_cell(bidi_balanced(name_of(names, p.user_id, locale))), p.user_id, p.carried,
+            p.buy_ins, p.top_ups, p.cash_outs, p.stack, p.net, "yes" if p.seated else "no",
         ])
     return out.getvalue().encode("utf-8-sig")
 
@@ -182,7 +189,7 @@ def _stack_chart(
     else:
         span = t("ledger.chart_no_hands", locale, first=session.first_hand)
     return ChartView(
-        title=t("ledger.chart_title", locale, table=table_name),
+        title=t("ledger.chart_title", locale, table=isolate(table_name)),
         subtitle=t("ledger.chart_subtitle", locale, hands=span, players=len(lines)),
         x_title=t("chart.hand", locale),
         y_title=t("chart.chips", locale),
@@ -252,7 +259,7 @@ def _net_chart(found: PlayerStats, display_name: str, locale: object) -> ChartVi
     # The line starts at zero, before his first hand of the period.
     values = (0, *(net for _, net in points)) if points else ()
     return ChartView(
-        title=t("stats.chart_title", locale, player=display_name),
+        title=t("stats.chart_title", locale, player=isolate(display_name)),
         subtitle=subtitle,
         x_title=t("chart.hands", locale),
         y_title=t("chart.net", locale),

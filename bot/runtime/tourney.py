@@ -51,6 +51,7 @@ from bot.presenter import (
     labels_for,
     mention,
     moved_dm_text,
+    thread_name,
     tournament_called_off_text,
     tournament_header,
     tournament_news,
@@ -569,7 +570,7 @@ class LiveTournament:
             channel = await client.fetch_channel(self.channel_id)
         if not isinstance(channel, discord.TextChannel):
             raise BotError("tournament_in_thread")
-        name = t("tournament.thread_name", self.locale, name=self.name, table=number)[:100]
+        name = thread_name(self.name, number, self.locale)
         await self.services.budget.spend()
         try:
             thread = await channel.create_thread(

@@ -82,6 +82,12 @@ async def test_the_host_runs_the_table(game: Game) -> None:
     (phh,) = reply.attachments
     text = phh.data.decode()
     assert phh.filename == "hand-2.phh" and "finishing_stacks" in text
+    # A voided hand has no history: history says it was voided, as replay does, and never
+    # that it "isn't finished yet".
+    voided_history = await game.slash(bob, "poker", "history", hand=1)
+    assert voided_history.ephemeral
+    assert voided_history.content == t("error.history_voided", hand=1)
+    assert voided_history.content != t("error.hand_not_finished", hand=1)
     # Verify: the cards everybody saw are opened against the root posted during the hand, with
     # proofs anyone can check; nothing of an unshown hand is opened or written.
     reply = await game.slash(carol, "poker", "verify", hand=2)
