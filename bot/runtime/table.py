@@ -754,15 +754,21 @@ class LiveTable(Generic[D]):
         self.commitment = commitment
         self._ended = None
         self.clock.cancel()
-        self._refresh(new=True)
         letters = await self._letters(hand)
+        if hand.is_over:
+            # Everyone was all in at the deal (a bomb pot of whole stacks): the hand's first
+            # message is its run-out's first street, never the final board and the winner.
+            await self._settle_or_retry(new=True)
+            self.messenger.then(lambda: self.direct.deal(letters))
+            return
+        self._refresh(new=True)
         # The cards go out after the table message (and the last hand's result) did.
         self.messenger.then(lambda: self.direct.deal(letters))
         await self._after_change()
 
-    async def _finish_hand(self) -> None:
+    async def _finish_hand(self, *, new: bool = False) -> None:
         """Record the hand that just ended and settle the table, in one step; tell everyone,
-        an all-in run-out street by street first."""
+        an all-in run-out street by street first (on a new table message with ``new``)."""
         hand = self.table.hand
         assert hand is not None and hand.result is not None
         # Drawn from the table as the hand ended (settling takes the hand off it).
@@ -773,7 +779,7 @@ class LiveTable(Generic[D]):
         stages = await _counted(run_out_equities, hand, self.table_id)
         run_out = tuple(self._dress(run_out_message(scene, stage)) for stage in stages or ())
         events = await self._record(hand)
-        self._after_settle(events, text, final, hand, players, run_out=run_out)
+        self._after_settle(events, text, final, hand, players, run_out=run_out, new=new)
 
     def _after_settle(
         self,
@@ -785,6 +791,7 @@ class LiveTable(Generic[D]):
         *,
         image: bool = True,
         run_out: Sequence[TableMessage] = (),
+        new: bool = False,
     ) -> None:
         """The hand is stored as ended and the draft adopted: show the result, move on. An
         all-in run-out is shown street by street first, each held for ``runout_pause``."""
@@ -811,9 +818,10 @@ class LiveTable(Generic[D]):
         self.clock.cancel()
         labels = labels_for(self.locale)
         for street in run_out:
-            self.messenger.show(street, labels)
+            self.messenger.show(street, labels, new=new)
             self.messenger.pause(self.options.runout_pause)
-        self.messenger.show(final, labels)
+            new = False
+        self.messenger.show(final, labels, new=new)
         self.messenger.post(
             "\n".join(lines), labels, view=final.view if image else None, buttons=buttons
         )
@@ -826,12 +834,12 @@ class LiveTable(Generic[D]):
         self.messenger.then(lambda: self.schedule_deal(self.options.next_hand_delay))
         self._settled(events)
 
-    async def _settle_or_retry(self) -> None:
+    async def _settle_or_retry(self, *, new: bool = False) -> None:
         """Settle the hand that just ended. The input that ended it is stored already (and is
         acknowledged); if storing the result fails, it is tried again until it succeeds, so a
         passing storage failure cannot leave the table stuck on a finished hand."""
         try:
-            await self._finish_hand()
+            await self._finish_hand(new=new)
         except Exception:
             log.exception("table %d: could not settle hand #%d; trying again", self.table_id,
                           self.table.hand_number)

@@ -192,6 +192,35 @@ async def test_the_host_orders_a_bomb_pot_for_the_next_hand(game: Game) -> None:
     await invariant_holds(game)
 
 
+async def test_a_bomb_pot_of_whole_stacks_is_run_out_before_its_result(game: Game) -> None:
+    """Everyone all in at the deal: the hand's first table message is the run-out's first
+    street (the flop, with each hand's chances), never the final board and the winner; the
+    river and the result come after it."""
+    alice, bob = game.world.alice, game.world.bob
+    await game.open_table(alice, bob, buy_in=200)
+    await game.ok(alice, "poker", "bomb", amount=200)
+    mark = game.fake.mark()
+    await game.ok(alice, "poker", "start")
+    result = await game.wait_result(1)
+    await game.wait_idle()
+    shown = [e for e in game.fake.events[mark:]
+             if e.kind in ("create", "edit") and e.message.channel_id == game.channel.id
+             and "Hand #1 ·" in e.message.content and e.index < result_index_of(game, result)]
+    assert shown, "no table message before the result"
+    first = shown[0]
+    assert first.kind == "create"
+    assert " to win" in first.message.content, first.message.content
+    stored = await stored_hand_one(game)
+    river = pretty_cards([stored.deck[board_positions(2)[4]]])
+    assert river not in first.message.content, first.message.content
+    assert "wins" not in first.message.content
+    await invariant_holds(game)
+
+
+def result_index_of(game: Game, result: FakeMessage) -> int:
+    return next(e.index for e in game.fake.events if e.kind == "create" and e.message is result)
+
+
 async def test_bomb_pots_every_few_hands(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
     await game.open_table(alice, bob, bomb_every=2, bomb_amount=30)
