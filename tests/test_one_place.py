@@ -1,0 +1,119 @@
+"""One thing, one place: no two concrete classes under ``bot/`` write out the same machinery.
+
+Beside the import contract (``test_imports.py``) this reads every class of the package and, for
+every pair of concrete classes, lists the same-named methods both write out in more than six
+lines. Five or more such methods mean one class copied the other (as the tournament's tables once
+copied the cash table's hand loop); the cure is a shared base whose hooks each class fills.
+
+Hooks are what a shared base asks its subclasses to write, so a method that overrides one
+declared by a base both classes share is the design working, not a copy: it is not counted.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+LONG = 6  # a method of more lines than this is "written out"
+MOST = 4  # shared long methods a pair of classes may have
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    name: str
+    where: str
+    bases: tuple[str, ...]
+    methods: dict[str, int]  # name -> lines
+    protocol: bool
+
+
+def classes(root: Path) -> dict[str, ClassInfo]:
+    found: dict[str, ClassInfo] = {}
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            bases = tuple(ast.unparse(b).split("[")[0].split(".")[-1] for b in node.bases)
+            methods = {
+                m.name: (m.end_lineno or m.lineno) - m.lineno + 1
+                for m in node.body
+                if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)
+            }
+            info = ClassInfo(node.name, str(path.relative_to(root)), bases, methods,
+                             "Protocol" in bases)
+            found[f"{info.where}:{info.name}"] = info
+    return found
+
+
+def named(name: str, known: dict[str, ClassInfo]) -> list[ClassInfo]:
+    return [c for c in known.values() if c.name == name]
+
+
+def ancestors(info: ClassInfo, known: dict[str, ClassInfo]) -> list[ClassInfo]:
+    out: list[ClassInfo] = []
+    todo = list(info.bases)
+    while todo:
+        for base in named(todo.pop(), known):
+            if base not in out:
+                out.append(base)
+                todo.extend(base.bases)
+    return out
+
+
+def shared_hooks(a: ClassInfo, b: ClassInfo, known: dict[str, ClassInfo]) -> set[str]:
+    """Methods declared by a base both classes inherit: hooks they are meant to fill."""
+    common = [c for c in ancestors(a, known) if c in ancestors(b, known)]
+    return {m for c in common for m in c.methods}
+
+
+def copies(known: dict[str, ClassInfo]) -> list[str]:
+    """Pairs of concrete classes writing out ``MOST + 1`` or more same-named long methods."""
+    concrete = [c for c in known.values() if not c.protocol]
+    found = []
+    for one, two in itertools.combinations(concrete, 2):
+        hooks = shared_hooks(one, two, known)
+        both = sorted(
+            name for name in set(one.methods) & set(two.methods)
+            if one.methods[name] > LONG and two.methods[name] > LONG
+            and name not in hooks and name != "__init__"
+        )
+        if len(both) > MOST:
+            found.append(f"{one.where}:{one.name} ~ {two.where}:{two.name}: {', '.join(both)}")
+    return found
+
+
+def test_no_two_classes_write_out_the_same_machinery() -> None:
+    assert copies(classes(REPO / "bot")) == []
+
+
+def test_the_live_tables_share_one_hand_loop() -> None:
+    """Both kinds of table are the loop's owners, and neither writes out its decisions,
+    its clock or its settling again."""
+    known = classes(REPO / "bot")
+    loop = known["runtime/table.py:LiveTable"].methods
+    for owner in ("runtime/cash.py:CashTable", "runtime/tourney.py:TournamentTable"):
+        assert "LiveTable" in known[owner].bases
+        written = set(known[owner].methods)
+        for shared in ("act", "preselect", "show_cards", "repost", "_apply", "_after_change",
+                       "_deal", "_finish_hand", "_after_settle", "_time_out", "_arm_clock",
+                       "_settle_or_retry", "_retry_settle", "my_cards", "scene"):
+            assert shared in loop
+            assert shared not in written, f"{owner} writes out {shared} again"
+
+
+def test_a_copied_class_is_caught(tmp_path: Path) -> None:
+    """The check finds a copy: a class that writes out five long methods another has."""
+    body = "\n".join(f"    def m{i}(self) -> int:\n" + "        x = 1\n" * 7 + "        return x\n"
+                     for i in range(5))
+    (tmp_path / "a.py").write_text(f"class One:\n{body}\n\nclass Two:\n{body}\n")
+    (tmp_path / "b.py").write_text(
+        f"class Base:\n{body}\n\nclass Three(Base):\n{body}\n\nclass Four(Base):\n{body}\n"
+    )
+    found = [line.split(": ")[0] for line in copies(classes(tmp_path))]
+    assert any("One" in line and "Two" in line for line in found), found
+    # Three and Four override the hooks their shared Base declares: not copies of each other.
+    assert not any("Three" in line and "Four" in line for line in found), found
