@@ -117,3 +117,19 @@ def test_a_copied_class_is_caught(tmp_path: Path) -> None:
     assert any("One" in line and "Two" in line for line in found), found
     # Three and Four override the hooks their shared Base declares: not copies of each other.
     assert not any("Three" in line and "Four" in line for line in found), found
+
+
+def test_the_docs_declare_the_kinds_of_table_as_the_code_does() -> None:
+    """``docs/architecture.md`` shows each kind's differences from ``TableKind`` itself."""
+    from bot.runtime.table import TABLE_KINDS, Extra
+
+    text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    block = text.split("<!-- table-kinds -->")[1].split("<!-- /table-kinds -->")[0]
+    rows = [line for line in block.strip().splitlines()[2:]]
+    expected = []
+    for kind in TABLE_KINDS:
+        extras = ", ".join(e.value for e in Extra if kind.allows(e)) or "none"
+        lost = ("pauses the table" if kind.pauses_without_channel
+                else "plays on, players told by DM")
+        expected.append(f"| {kind.name} | {extras} | {kind.away} | {lost} |")
+    assert rows == expected
