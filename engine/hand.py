@@ -27,10 +27,7 @@ from typing import Any, ClassVar, Final
 from engine.cards import FULL_DECK, Card, format_card
 from engine.errors import EngineError
 from engine.evaluator import HandRank, evaluate, rank_value
-from engine.limits import MAX_SEATS
-
-# Amounts above this are nonsense for any table and would only let a typo create noise.
-MAX_CHIPS = 10**15
+from engine.limits import MAX_CHIPS, MAX_SEATS
 
 
 class AnteKind(StrEnum):
