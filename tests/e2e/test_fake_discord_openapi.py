@@ -20,6 +20,7 @@ from bot.client import PokerBot
 from tests.e2e.harness import World, make_world
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.openapi import (
+    SERVED,
     RequestBodies,
     adapt_schemas,
     discord_errors,
@@ -162,6 +163,9 @@ def test_paths_match_the_specs_templates(bodies: RequestBodies) -> None:
     assert template("POST", "/users/@me/channels") == "POST /users/@me/channels"
     assert template("GET", "/channels/1/messages") is None  # no body to check
     assert template("POST", "/channels/1/messages/2/nowhere") is None
+    # Every operation with a body that the fake serves is in the spec (compiled at load).
+    names = {operation.name for operation in bodies.operations}
+    assert {f"{method.upper()} {path}" for method, path in SERVED} <= names
 
 
 def test_an_enumeration_of_consts_becomes_an_enum() -> None:
