@@ -52,6 +52,7 @@ from .models import (
     new_snowflake,
     snowflake_time,
 )
+from .openapi import SchemaViolation
 from .rest import DISCORD_CHANNEL_RATE, DISCORD_GLOBAL_RATE, INTERACTION_TOKEN_LIFETIME
 from .server import FakeDiscord
 from .state import ApiError, FakeState, RecordedRequest, SyncCall
@@ -77,6 +78,7 @@ __all__ = [
     "InteractionHandle",
     "MessageEvent",
     "RecordedRequest",
+    "SchemaViolation",
     "SyncCall",
     "new_snowflake",
     "snowflake_time",

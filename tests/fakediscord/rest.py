@@ -58,6 +58,7 @@ from .models import (
     FakeGuild,
     FakeMessage,
 )
+from .openapi import RequestBodies, SchemaViolation, discord_errors
 from .state import ApiError, FakeState, UploadedFile, modal_problems
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,13 @@ DISCORD_GLOBAL_RATE: Rate = (50, 1.0)
 # Interaction tokens (callback and webhook routes) stop working after 15 minutes.
 INTERACTION_TOKEN_LIFETIME = 15 * 60.0
 CHANNEL_MESSAGES = "channel-messages"
+
+
+def _parse_json(raw: bytes) -> Any:
+    try:
+        return json.loads(raw.decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ApiError(400, 50109, "The request body contains invalid JSON.") from error
 
 
 def json_response(
@@ -88,7 +96,10 @@ def no_content() -> web.Response:
 
 
 def error_response(error: ApiError) -> web.Response:
-    return json_response({"message": error.message, "code": error.code}, error.status)
+    body: dict[str, Any] = {"message": error.message, "code": error.code}
+    if error.errors is not None:
+        body["errors"] = error.errors
+    return json_response(body, error.status)
 
 
 class Unset:
@@ -228,8 +239,13 @@ class RestApi:
         channel_rate: Rate | None = DISCORD_CHANNEL_RATE,
         global_rate: Rate | None = DISCORD_GLOBAL_RATE,
         shards: int = 1,
+        request_bodies: RequestBodies | None = None,
     ) -> None:
         self.state = state
+        # Discord's OpenAPI request schemas (None: bodies are not validated).
+        self.request_bodies = request_bodies
+        # Each request's parsed body while it is served (read once, by the schema check).
+        self._bodies: dict[int, tuple[Any, list[UploadedFile]]] = {}
         self.shards = shards
         self.interaction_deadline = interaction_deadline
         self.interaction_token_lifetime = interaction_token_lifetime
@@ -334,9 +350,12 @@ class RestApi:
                 state.record_request(method, path, 429, state.rate_limited, limit="user")
                 return refused
             try:
+                await self._check_body(request, method, path)
                 response = await route.handler(request, **match.groupdict())
             except ApiError as error:
                 response = error_response(error)
+            finally:
+                self._bodies.pop(id(request), None)
             if bucket is not None:
                 response.headers.update(bucket.headers(time.monotonic()))
             state.record_request(method, path, response.status)
@@ -390,8 +409,36 @@ class RestApi:
 
     # ------------------------------------------------------------------ bodies
 
+    async def _check_body(self, request: web.Request, method: str, path: str) -> None:
+        """Hold the body to the ``requestBody`` schema of Discord's OpenAPI spec for this path
+        and method: a body it refuses is answered as Discord does (400, 50035 "Invalid Form
+        Body" with an ``errors`` object) and recorded in ``state.schema_violations``, so the
+        test fails even if the bot swallows the error."""
+        payload, _ = await self.read_body(request)
+        bodies = self.request_bodies
+        if bodies is None or payload is None:
+            return
+        operation = bodies.operation(method, path)
+        if operation is None:
+            return
+        problems = bodies.problems(operation, payload)
+        if not problems:
+            return
+        violation = SchemaViolation(method, path, operation.name, tuple(problems), payload)
+        self.state.schema_violations.append(violation)
+        log.warning("fake discord: Discord's OpenAPI spec refuses a body:\n%s", violation)
+        raise ApiError(400, 50035, "Invalid Form Body", errors=discord_errors(problems))
+
     async def read_body(self, request: web.Request) -> tuple[Any, list[UploadedFile]]:
-        """The JSON payload (``payload_json`` of a multipart body) and the uploaded files."""
+        """The JSON payload (``payload_json`` of a multipart body) and the uploaded files,
+        read once per request (the schema check reads them before the handler)."""
+        cached = self._bodies.get(id(request))
+        if cached is None:
+            cached = await self._read_body(request)
+            self._bodies[id(request)] = cached
+        return cached
+
+    async def _read_body(self, request: web.Request) -> tuple[Any, list[UploadedFile]]:
         files: list[UploadedFile] = []
         if request.content_type.startswith("multipart/"):
             payload: Any = None
@@ -405,7 +452,7 @@ class RestApi:
                 raw = await part.read(decode=False)
                 name = part.name or ""
                 if name == "payload_json":
-                    payload = json.loads(raw.decode())
+                    payload = _parse_json(raw)
                 elif part.filename is not None:
                     files.append(
                         UploadedFile(
@@ -419,7 +466,7 @@ class RestApi:
         raw_body = await request.read()
         if not raw_body:
             return None, files
-        return json.loads(raw_body), files
+        return _parse_json(raw_body), files
 
     async def _read_message_body(
         self, request: web.Request

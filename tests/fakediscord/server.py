@@ -44,6 +44,7 @@ from .models import (
     FakeUser,
     MessageEvent,
 )
+from .openapi import SchemaViolation, request_bodies
 from .rest import (
     DISCORD_CHANNEL_RATE,
     DISCORD_GLOBAL_RATE,
@@ -77,6 +78,11 @@ class FakeDiscord:
     (requests, seconds): 5 per 5 s per channel for message creates, edits and deletes, and 50
     per second across the bot-token routes; None turns one off, ``set_rate_limits`` changes
     them on a live fake.
+
+    Every request body is also held to Discord's OpenAPI spec (``openapi``): one it refuses is
+    answered 400 / 50035 and recorded in ``schema_violations``, and leaving the ``async with``
+    with any recorded fails the test (a test that plants one on purpose takes it with
+    ``take_schema_violations``).
     """
 
     def __init__(
@@ -114,6 +120,7 @@ class FakeDiscord:
             channel_rate=channel_rate,
             global_rate=global_rate,
             shards=shards,
+            request_bodies=request_bodies(),
         )
         self.rest.dispatch = self.gateway.dispatch
         self.strict_commands = strict_commands
@@ -167,8 +174,20 @@ class FakeDiscord:
         await self.start()
         return self
 
-    async def __aexit__(self, *exc_info: object) -> None:
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object
+    ) -> None:
         await self.stop()
+        violations = self.state.schema_violations
+        if not violations:
+            return
+        text = "Discord's OpenAPI spec refuses request bodies the bot sent:\n" + "\n".join(
+            str(v) for v in violations
+        )
+        if exc is not None:
+            exc.add_note(text)
+            return
+        raise AssertionError(text)
 
     # ------------------------------------------------------------------ the world (state)
 
@@ -227,6 +246,27 @@ class FakeDiscord:
     @property
     def rate_limited(self) -> list[RecordedRequest]:
         return self.state.rate_limited
+
+    @property
+    def schema_violations(self) -> list[SchemaViolation]:
+        """Request bodies Discord's OpenAPI spec refused (each answered 400 / 50035)."""
+        return self.state.schema_violations
+
+    def take_schema_violations(
+        self, method: str | None = None, path: str | None = None
+    ) -> list[SchemaViolation]:
+        """Remove and return the recorded violations (those of one request when ``method``
+        and ``path`` are given): a test that sends a bad body on purpose takes its own, so
+        that only the ones nobody expected fail it."""
+        taken = [
+            v
+            for v in self.state.schema_violations
+            if (method is None or v.method == method.upper()) and (path is None or v.path == path)
+        ]
+        self.state.schema_violations[:] = [
+            v for v in self.state.schema_violations if v not in taken
+        ]
+        return taken
 
     @property
     def interactions(self) -> list[InteractionHandle]:

@@ -33,6 +33,7 @@ from .models import (
 
 if TYPE_CHECKING:
     from .interactions import InteractionHandle
+    from .openapi import SchemaViolation
 
 T = TypeVar("T")
 
@@ -44,13 +45,17 @@ IS_COMPONENTS_V2 = 1 << 15
 
 
 class ApiError(Exception):
-    """An error response in Discord's shape: ``{"message": ..., "code": ...}``."""
+    """An error response in Discord's shape: ``{"message": ..., "code": ...}``, with the
+    ``errors`` object of an invalid form body when there is one."""
 
-    def __init__(self, status: int, code: int, message: str) -> None:
+    def __init__(
+        self, status: int, code: int, message: str, errors: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(f"{status} {code} {message}")
         self.status = status
         self.code = code
         self.message = message
+        self.errors = errors
 
 
 @dataclass(frozen=True)
@@ -161,6 +166,8 @@ class FakeState:
         self.requests: list[RecordedRequest] = []
         self.unhandled: list[RecordedRequest] = []
         self.rate_limited: list[RecordedRequest] = []
+        # Bodies Discord's OpenAPI spec refuses (see ``openapi``); a test with any fails.
+        self.schema_violations: list[SchemaViolation] = []
         self.interactions: list[InteractionHandle] = []
         self.interactions_by_id: dict[int, InteractionHandle] = {}
         self.interactions_by_token: dict[str, InteractionHandle] = {}
