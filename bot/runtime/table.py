@@ -121,7 +121,9 @@ class TableKind:
     - ``pauses_without_channel``: whether losing the channel pauses the table (a cash table
       waits for its host), or play goes on and the players are told by DM (a tournament's
       clock waits for nobody);
-    - ``away_notice``: the catalog key that tells the channel a player is away.
+    - ``away_notice``: the catalog key that tells the channel a player is away;
+    - ``channel_lost_notice``: the catalog key that tells each player by DM the bot lost the
+      table's channel (and what happens now).
 
     Everything else — the hand, the clock, the run-out, the buttons, the DMs — is the same.
     """
@@ -131,6 +133,7 @@ class TableKind:
     away: str
     pauses_without_channel: bool
     away_notice: str
+    channel_lost_notice: str
     refused: str = "tournament_rules"
     refusals: Mapping[Extra, str] = field(default_factory=dict)
 
@@ -149,6 +152,7 @@ CASH = TableKind(
     away="sat out",
     pauses_without_channel=True,
     away_notice="notice.timed_out",
+    channel_lost_notice="notice.channel_lost",
 )
 TOURNAMENT = TableKind(
     name="tournament",
@@ -156,6 +160,7 @@ TOURNAMENT = TableKind(
     away="blinded off",
     pauses_without_channel=False,
     away_notice="tournament.away",
+    channel_lost_notice="notice.channel_lost_playing",
     refusals={Extra.SIT_OUT: "tournament_no_sitout", Extra.LEDGER: "tournament_no_ledger"},
 )
 TABLE_KINDS = (CASH, TOURNAMENT)
@@ -731,8 +736,8 @@ class LiveTable(Generic[D]):
         """Deal the next hand if the table can (under the lock)."""
         if self.closed or not self._may_deal() or self.table.hand is not None:
             return
-        if self.messenger.blocked:
-            return  # nobody could see it; the table is paused or its players told by DM
+        if self.messenger.blocked and self.kind.pauses_without_channel:
+            return  # nobody could see it; the table is being paused
         deck = tuple(self.options.deck_factory())
         commitment = DeckCommitment.commit(deck)
         try:
@@ -951,7 +956,7 @@ class LiveTable(Generic[D]):
         spoken = await self.services.locales(players)
         for pid in players:
             locale = resolve_locale(spoken.get(pid, self.locale))
-            self.direct.notify(pid, t("notice.channel_lost", locale,
+            self.direct.notify(pid, t(self.kind.channel_lost_notice, locale,
                                       channel=f"<#{self.channel_id}>"))
 
 
