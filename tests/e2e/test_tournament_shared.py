@@ -1,0 +1,128 @@
+"""What the one hand loop (``bot.runtime.table.LiveTable``) does reaches a tournament's table too.
+
+Cash tables and tournament tables share one hand loop since the runtime's refactor; before it,
+a tournament's table skipped some of what a cash table did. Each test here plays at a
+tournament table what a cash-table test proves (named in its docstring), over the fake
+Discord, and one proves the declared difference (``TableKind.pauses_without_channel``): a
+tournament's clock does not wait for a lost channel.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import t
+from bot.render.labels import format_percent
+from bot.runtime.tourney import LiveTournament, TournamentTable
+from engine.cards import Card, parse_cards, pretty_cards
+from engine.equity import equity
+from engine.hand import Hand, deck_from_cards
+from tests.e2e.game_kit import Game, button_id, press_answer, until
+from tests.e2e.tournament_kit import create, register
+from tests.fakediscord import FakeMessage, FakeUser
+
+pytestmark = pytest.mark.timeout(120)
+
+BOARD = "2c 7d 9h 4s 5d"
+
+
+async def heads_up(game: Game, **options: object) -> tuple[LiveTournament, TournamentTable, Hand]:
+    """Alice's tournament, Alice and Bob registered and started: its one table (in #poker)
+    and its first hand."""
+    alice, bob = game.world.alice, game.world.bob
+    runner = await create(game, alice, structure="10/20 10", **options)
+    await register(game, alice, bob)
+    await game.ok(alice, "tournament", "start")
+    table = await until(lambda: runner.tables.get(1), what="table 1")
+    assert table.channel_id == game.channel.id
+    hand = await until(lambda: table.hand, what="hand 1", timeout=20)
+    return runner, table, hand
+
+
+def to_act(game: Game, table: TournamentTable) -> FakeUser | None:
+    hand = table.hand
+    if hand is None or hand.to_act is None:
+        return None
+    return game.fake.users[table.player_of(hand.to_act)]
+
+
+async def turn_message(game: Game, table: TournamentTable, user: FakeUser) -> FakeMessage:
+    """The table message once it names ``user`` to act."""
+    message_id = await until(lambda: table.messenger.message_id, what="the table message")
+    return await game.fake.wait_for_message(
+        lambda m: m.id == message_id and f"{user.mention} to act" in m.content,
+        channel=game.channel, timeout=20)
+
+
+# -- 1: the all-in run-out, street by street ---------------------------------------------------
+
+
+def chances_in(content: str) -> dict[str, str]:
+    """Player name -> the "to win" figure said for him."""
+    found = {}
+    for line in content.split("\n"):
+        said = line.split(" to win")[0]
+        if said != line and ": " in said:
+            name, figure = said.rsplit(": ", 1)
+            found[name] = figure
+    return found
+
+
+def expected_chances(holes: dict[str, tuple[Card, ...]], board: str) -> dict[str, str]:
+    names = sorted(holes)
+    figures = equity([holes[n] for n in names], parse_cards(board))
+    return {name: format_percent(hand.win, figures.exact)
+            for name, hand in zip(names, figures.hands, strict=True)}
+
+
+async def test_the_run_out_shows_each_streets_chances_before_the_result_at_a_tournament_table(
+    game: Game,
+) -> None:
+    """As ``test_game_runout::test_the_run_out_shows_each_streets_chances_before_the_result``
+    at a cash table: both players all in before the flop, the tournament's table message
+    shows the pre-flop, flop and turn chances, each once, before the result is posted.
+    Before the shared loop a tournament's table went straight to the result."""
+    # Player 0 of the first hand holds aces, player 1 kings, whoever they are.
+    game.deck.push(deck_from_cards(2, [parse_cards("AsAh"), parse_cards("KsKh")],
+                                   parse_cards(BOARD)))
+    _runner, table, hand = await heads_up(game)
+    holes = {game.fake.users[table.player_of(i)].name: tuple(hand.hole_cards(i))
+             for i in range(2)}
+    first = await until(lambda: to_act(game, table), what="a player to act")
+    await game.ok(first, "allin")
+    second = await until(lambda: to_act(game, table) if to_act(game, table) is not first
+                         else None, what="the other player to act")
+    message = await turn_message(game, table, second)
+    mark = game.fake.mark()
+    answer = await press_answer(
+        await game.fake.click(second, message, button_id(message, "call")))
+    # The press that closed the betting is answered by the table message's own update.
+    assert answer.startswith("table: "), answer
+    result = await game.fake.wait_for_message(
+        lambda m: m.content.startswith("**Hand #1: result**"),
+        channel=game.channel, kinds=("create",), after=mark, timeout=30)
+    result_at = next(e.index for e in game.fake.events[mark:]
+                     if e.kind == "create" and e.message.id == result.id)
+    versions = [e.message for e in game.fake.events[mark:]
+                if e.kind == "edit" and e.message.id == message.id and e.index < result_at]
+    streets = [v for v in versions if chances_in(v.content)]
+    boards = ["", "2c 7d 9h", "2c 7d 9h 4s"]
+    assert len(streets) == len(boards), (
+        "a tournament table must show the run-out street by street before the result:\n"
+        + "\n----\n".join(v.content for v in versions))
+    for version, board in zip(streets, boards, strict=True):
+        expected = expected_chances(holes, board)
+        assert chances_in(version.content) == expected, version.content
+        assert "%" in "".join(expected.values())
+        if board:
+            assert t("table.board", cards=pretty_cards(parse_cards(board))) in version.content
+        else:
+            assert "Board" not in version.content
+        # Still the tournament's table message: headed by the tournament and its level.
+        assert version.content.startswith("**Friday** · "), version.content
+        alt = version.attachment("table.png").description or ""
+        for figure in expected.values():
+            assert figure in alt, alt
+        assert not version.custom_ids()  # nobody can act during the run-out
+    aces = next(name for name, cards in holes.items() if cards == tuple(parse_cards("AsAh")))
+    assert f"{aces} wins" in result.content, result.content
