@@ -9,14 +9,17 @@ tournament's clock does not wait for a lost channel.
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.i18n import t
 from bot.render.labels import format_percent
+from bot.runtime.play import DOUBLE_CLICK
 from bot.runtime.tourney import LiveTournament, TournamentTable
 from engine.cards import Card, parse_cards, pretty_cards
 from engine.equity import equity
-from engine.hand import Hand, deck_from_cards
+from engine.hand import Hand, PreAction, deck_from_cards
 from tests.e2e.game_kit import Game, button_id, press_answer, until
 from tests.e2e.tournament_kit import create, register
 from tests.fakediscord import FakeMessage, FakeUser
@@ -126,3 +129,34 @@ async def test_the_run_out_shows_each_streets_chances_before_the_result_at_a_tou
         assert not version.custom_ids()  # nobody can act during the run-out
     aces = next(name for name, cards in holes.items() if cards == tuple(parse_cards("AsAh")))
     assert f"{aces} wins" in result.content, result.content
+
+
+# -- 2: a double click on a pre-selection sets it once -----------------------------------------
+
+
+async def test_a_double_click_on_a_pre_selection_sets_it_once_at_a_tournament_table(
+    game: Game,
+) -> None:
+    """As ``test_attack_input::test_a_double_click_on_a_pre_selection_sets_it_once`` at a cash
+    table: the waiting player double-clicks "Call any" on the tournament's table message; the
+    second click of the double click keeps it set instead of taking it back, and a deliberate
+    press later (after ``DOUBLE_CLICK``) cancels it."""
+    _runner, table, hand = await heads_up(game)
+    first = await until(lambda: to_act(game, table), what="a player to act")
+    waiting = game.world.bob if first is game.world.alice else game.world.alice
+    message = await turn_message(game, table, first)
+    call_any = button_id(message, "pre_call_any")
+    presses = await asyncio.gather(
+        game.fake.click(waiting, message, call_any), game.fake.click(waiting, message, call_any)
+    )
+    answers = [await press_answer(p) for p in presses]
+    assert answers == [t("preselect.call_any")] * 2, (
+        "the second click of a double click must keep the pre-selection at a tournament "
+        f"table, not take it back: {answers}")
+    index = table.table.hand_index(waiting.id)
+    assert index is not None
+    chosen = hand.preselected.get(index)
+    assert chosen is not None and chosen[0] is PreAction.CALL_ANY, hand.preselected
+    await asyncio.sleep(DOUBLE_CLICK)  # the rule's own window, not a wait for the bot
+    again = await press_answer(await game.fake.click(waiting, message, call_any))
+    assert again == t("preselect.none") and index not in hand.preselected, again
