@@ -13,14 +13,17 @@ import asyncio
 
 import pytest
 
+import bot.interact
+import bot.runtime.rendering
 from bot.i18n import t
 from bot.render.labels import format_percent
 from bot.runtime.play import DOUBLE_CLICK
 from bot.runtime.tourney import LiveTournament, TournamentTable
+from bot.storage import hands
 from engine.cards import Card, parse_cards, pretty_cards
 from engine.equity import equity
 from engine.hand import Hand, PreAction, deck_from_cards
-from tests.e2e.game_kit import Game, button_id, press_answer, until
+from tests.e2e.game_kit import DEFERRED, Game, button_id, press_answer, settled, until
 from tests.e2e.tournament_kit import create, register
 from tests.fakediscord import FakeMessage, FakeUser
 
@@ -160,3 +163,55 @@ async def test_a_double_click_on_a_pre_selection_sets_it_once_at_a_tournament_ta
     await asyncio.sleep(DOUBLE_CLICK)  # the rule's own window, not a wait for the bot
     again = await press_answer(await game.fake.click(waiting, message, call_any))
     assert again == t("preselect.none") and index not in hand.preselected, again
+
+
+# -- 3: replies that draw an image or build a file are deferred ---------------------------------
+
+
+async def test_replies_that_draw_or_build_a_file_are_deferred_at_a_tournament_table(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As ``test_attack_channel::test_replies_that_draw_or_build_a_file_are_deferred`` at a
+    cash table: with drawing and building files made slower than Discord's 3 s, ``/poker
+    cards``, ``history``, ``replay`` and ``verify`` in a tournament's channel are answered
+    "thinking" at once (a deferral, private), and the reply follows."""
+    alice = game.world.alice
+    _runner, table, _hand = await heads_up(game)
+    first = await until(lambda: to_act(game, table), what="a player to act")
+    await game.ok(first, "fold")
+    await until(lambda: table.hand if table.table.hand_number == 2 else None,
+                what="hand 2", timeout=20)
+
+    real_render, real_export = bot.interact.render, hands.export_phh
+    real_replay_render = bot.runtime.rendering.render
+
+    async def slow_render(*args: object) -> object:
+        await asyncio.sleep(3.5)
+        return await real_render(*args)  # type: ignore[arg-type]
+
+    async def slow_replay_render(*args: object) -> object:
+        await asyncio.sleep(3.5)
+        return await real_replay_render(*args)  # type: ignore[arg-type]
+
+    async def slow_export(*args: object, **kwargs: object) -> str:
+        await asyncio.sleep(3.5)
+        return await real_export(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot.interact, "render", slow_render)
+    # /poker replay imports the renderer when it runs.
+    monkeypatch.setattr(bot.runtime.rendering, "render", slow_replay_render)
+    monkeypatch.setattr(hands, "export_phh", slow_export)
+    asked = (("cards", {}), ("history", {"hand": 1}), ("replay", {"hand": 1}),
+             ("verify", {"hand": 1}))
+    for subcommand, options in asked:
+        handle = await game.fake.slash(alice, game.channel, "poker", subcommand=subcommand,
+                                       options=options)
+        first_answer = await handle.response(timeout=3)
+        assert first_answer.type == DEFERRED and first_answer.ephemeral, (
+            f"/poker {subcommand} at a tournament table must be deferred first",
+            first_answer)
+        final = await settled(handle)
+        assert final.ephemeral and final.content and not final.content.startswith(
+            "Something"), (subcommand, final.content)
+        if subcommand in ("cards", "replay", "history"):
+            assert final.attachments, (subcommand, final.content)
