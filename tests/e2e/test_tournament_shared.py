@@ -10,6 +10,7 @@ tournament's clock does not wait for a lost channel.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -18,14 +19,23 @@ import bot.runtime.rendering
 from bot.i18n import t
 from bot.render.labels import format_percent
 from bot.runtime.play import DOUBLE_CLICK
-from bot.runtime.tourney import LiveTournament, TournamentTable
-from bot.storage import hands
+from bot.runtime.tourney import LiveTournament, TournamentSettings, TournamentTable
+from bot.storage import hands, tournaments
 from engine.cards import Card, parse_cards, pretty_cards
 from engine.equity import equity
 from engine.hand import Hand, PreAction, deck_from_cards
-from tests.e2e.game_kit import DEFERRED, Game, button_id, press_answer, settled, until
-from tests.e2e.tournament_kit import create, register
-from tests.fakediscord import FakeMessage, FakeUser
+from tests.e2e.game_kit import (
+    DEFERRED,
+    Game,
+    button_id,
+    press_answer,
+    running_game,
+    settled,
+    until,
+)
+from tests.e2e.harness import World
+from tests.e2e.tournament_kit import create, register, runner_of
+from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -215,3 +225,68 @@ async def test_replies_that_draw_or_build_a_file_are_deferred_at_a_tournament_ta
             "Something"), (subcommand, final.content)
         if subcommand in ("cards", "replay", "history"):
             assert final.attachments, (subcommand, final.content)
+
+
+# -- 4: a change of the server's language reaches a running tournament --------------------------
+
+
+def zh(key: str, **params: object) -> str:
+    return t(key, "zh-CN", **params)
+
+
+async def test_a_server_language_change_reaches_a_running_tournament_and_survives_a_restart(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    """As ``test_game_languages`` at a cash table: while the tournament runs, the server's
+    manager sets the language to Simplified Chinese; the tournament's table message changes
+    at once, the result, the next hand and the tournament's announcements are in it, and so
+    is everything after a restart (the tournament stores its language). Before the shared
+    loop a running tournament kept speaking the language it was created in."""
+    alice = world.alice
+    head = zh("tournament.header", name="Friday", table=1, level=1)
+    async with running_game(fake, world, tmp_path) as game:
+        runner, table, _hand = await heads_up(game)
+        english = await turn_message(game, table, await until(lambda: to_act(game, table)))
+        assert english.content.startswith("**Friday** · table 1 · level 1"), english.content
+        mark = fake.mark()
+        settings = await game.slash(alice, "chips", "settings", language="zh-CN")
+        assert settings.ephemeral, settings
+        # The table message is shown again in the new language, without waiting for a hand.
+        await fake.wait_for_message(
+            lambda m: m.id == english.id and m.content.startswith(head) and "第 1 手" in m.content,
+            channel=game.channel, after=mark, timeout=20)
+        assert runner.locale == "zh-CN" and table.locale == "zh-CN"
+        first = await until(lambda: to_act(game, table), what="a player to act")
+        await game.ok(first, "fold")
+        result = await fake.wait_for_message(
+            lambda m: m.content.startswith(zh("result.title", hand=1)),
+            channel=game.channel, kinds=("create",), after=mark, timeout=20)
+        assert "Hand #" not in result.content, result.content
+        alt = result.attachment("table.png").description or ""
+        assert alt and "Poker table" not in alt, alt
+        hand_two = await fake.wait_for_message(
+            lambda m: m.content.startswith(head) and "第 2 手" in m.content,
+            channel=game.channel, kinds=("create",), after=mark, timeout=20)
+        assert "Texas Hold'em" not in hand_two.content, hand_two.content
+        # An announcement of the tournament's: in the server's new language too.
+        await game.ok(alice, "tournament", "pause")
+        await fake.wait_for_message(lambda m: m.content == zh("tournament.paused"),
+                                    channel=game.channel, after=mark, timeout=20)
+        stored = await tournaments.get_tournament(game.db, runner.tournament_id)
+        assert TournamentSettings.from_json(stored.config).locale == "zh-CN"
+    await fake.wait_for(lambda: not fake.sessions, what="the first bot to disconnect")
+
+    mark = fake.mark()
+    async with running_game(fake, world, tmp_path) as game:
+        runner = await until(lambda: runner_of(game), what="the restored tournament")
+        assert runner.locale == "zh-CN"
+        table = await until(lambda: runner.tables.get(1), what="table 1")
+        # The hand in progress is shown again, in the language the server chose.
+        reposted = await fake.wait_for_message(
+            lambda m: m.content.startswith(head) and "第 2 手" in m.content,
+            channel=game.channel, kinds=("create",), after=mark, timeout=20)
+        assert "Texas Hold'em" not in reposted.content, reposted.content
+        assert table.locale == "zh-CN"
+        await game.ok(alice, "tournament", "resume")
+        await fake.wait_for_message(lambda m: m.content == zh("tournament.resumed"),
+                                    channel=game.channel, after=mark, timeout=20)
