@@ -345,10 +345,6 @@ async def test_losing_the_channel_tells_a_tournaments_players_and_pauses_nothing
                                  or table.table.hand_number != number, timeout=20)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: LiveTable._deal returns early whenever messenger.blocked, whatever the kind, so a "
-    "tournament table whose channel is lost never deals again (the tournament is not paused "
-    "and its clock runs on)"))
 async def test_a_tournament_table_keeps_dealing_without_its_channel(game: Game) -> None:
     """Play goes on at a tournament table whose channel is lost: once the bot knows the
     channel refuses it, the table still deals the next hands (the players' cards by DM, their
@@ -375,9 +371,6 @@ async def test_a_tournament_table_keeps_dealing_without_its_channel(game: Game) 
             channel=user, after=mark, timeout=10)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: both kinds DM the one catalog sentence notice.channel_lost, which says the table is "
-    "paused and that its host resumes it with /poker resume: false at a tournament table"))
 async def test_the_dm_about_a_lost_tournament_channel_does_not_say_it_paused(
     game: Game,
 ) -> None:
