@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 DM_CLOSED = 50007
 # Refusal parameters that are chip amounts: written as the reader's locale writes numbers.
 AMOUNT_PARAMS = frozenset({"amount", "maximum", "minimum", "to_call", "chip_unit", "balance",
-                           "stack"})
+                           "stack", "circulation", "room"})
 # Parameters that name an option or a setting: shown in the reader's words, not as identifiers.
 NAME_PARAMS = frozenset({"option", "name", "field"})
 

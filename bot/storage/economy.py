@@ -4,6 +4,11 @@ A guild is registered once with ``ensure_guild`` (the bot calls it when it joins
 for every server at start-up); any other call for an unregistered guild raises
 ``unknown_guild``. A wallet is created on first use with the guild's starting balance, which is
 minted in the ledger like every other chip that enters the economy.
+
+Chips enter a server only here (starting balances, daily bonuses, grants), each counted into
+the server's circulation, which may not pass ``MAX_CIRCULATION`` (``circulation_full``): that
+one cap keeps every wallet, seat, hand and prize pool within its column, so chips going back to
+their owner are never refused (``bot.storage.ledger``).
 """
 
 from __future__ import annotations
@@ -12,7 +17,6 @@ from dataclasses import dataclass
 
 from bot.storage.db import Database, Tx, unix_now
 from bot.storage.errors import (
-    MAX_BALANCE,
     StorageError,
     check_amount,
     check_id,
@@ -24,9 +28,11 @@ from bot.storage.ledger import (
     MINT,
     LedgerEntry,
     Reason,
+    burn,
     credit_wallet,
     debit_wallet,
     ensure_wallet,
+    mint,
     record,
     require_guild,
     wallet_account,
@@ -203,21 +209,26 @@ async def claim_daily(
             raise StorageError("daily_disabled", guild_id=guild_id)
         await ensure_wallet(tx, guild_id, user_id, now)
         amount, cooldown = settings.daily_amount, settings.daily_cooldown
+        last = await tx.scalar(
+            "SELECT last_daily FROM wallets WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        if last is not None and last + cooldown > now:
+            raise StorageError("daily_cooldown", retry_at=last + cooldown)
+        await mint(tx, guild_id, amount)
+        # The cooldown again in the update itself: another process may have just paid it.
         row = await tx.fetchone(
             "UPDATE wallets SET balance = balance + ?, last_daily = ?"
-            " WHERE guild_id = ? AND user_id = ? AND balance <= ?"
+            " WHERE guild_id = ? AND user_id = ?"
             " AND (last_daily IS NULL OR last_daily + ? <= ?) RETURNING balance",
-            (amount, now, guild_id, user_id, MAX_BALANCE - amount, cooldown, now),
+            (amount, now, guild_id, user_id, cooldown, now),
         )
         if row is None:
-            state = await tx.fetchone(
-                "SELECT balance, last_daily FROM wallets WHERE guild_id = ? AND user_id = ?",
+            last = await tx.scalar(
+                "SELECT last_daily FROM wallets WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
-            assert state is not None  # ensure_wallet just made sure
-            if state[1] is not None and state[1] + cooldown > now:
-                raise StorageError("daily_cooldown", retry_at=state[1] + cooldown)
-            raise StorageError("balance_too_large", balance=state[0], maximum=MAX_BALANCE)
+            raise StorageError("daily_cooldown", retry_at=int(last) + cooldown)
         await record(
             tx,
             guild_id=guild_id,
@@ -241,7 +252,10 @@ async def grant(
     note: str | None = None,
     now: int | None = None,
 ) -> int:
-    """An admin creates chips in the user's wallet (opened if needed); the new balance."""
+    """An admin creates chips in the user's wallet (opened if needed); the new balance.
+
+    Refused (``circulation_full``) when the server's chips in circulation would pass
+    ``MAX_CIRCULATION``."""
     check_id(guild_id, "guild_id")
     check_id(user_id, "user_id")
     check_id(actor_id, "actor_id")
@@ -249,7 +263,9 @@ async def grant(
     note = _note(note)
     now = unix_now() if now is None else now
     async with db.write() as tx:
-        new_balance = await credit_wallet(tx, guild_id, user_id, amount, now=now, create=True)
+        await ensure_wallet(tx, guild_id, user_id, now)
+        await mint(tx, guild_id, amount)
+        new_balance = await credit_wallet(tx, guild_id, user_id, amount, now=now, create=False)
         await record(
             tx,
             guild_id=guild_id,
@@ -284,6 +300,7 @@ async def remove(
     now = unix_now() if now is None else now
     async with db.write() as tx:
         new_balance = await debit_wallet(tx, guild_id, user_id, amount, now=now, create=False)
+        await burn(tx, guild_id, amount)
         await record(
             tx,
             guild_id=guild_id,

@@ -8,7 +8,7 @@ transaction that it guards, so an error never leaves a change behind.
 Codes (stable): ``bad_id``, ``bad_amount``, ``amount_not_positive``, ``amount_too_large``,
 ``bad_setting``, ``bad_json``, ``bad_deck``, ``bad_players``, ``bad_state``, ``bad_database_url``,
 ``unknown_guild``, ``unknown_user``, ``unknown_table``, ``unknown_hand``,
-``insufficient_funds``, ``balance_too_large``, ``daily_cooldown``, ``daily_disabled``,
+``insufficient_funds``, ``circulation_full``, ``daily_cooldown``, ``daily_disabled``,
 ``self_transfer``, ``table_closed``, ``channel_has_table``, ``too_many_tables``,
 ``too_many_hosted``, ``seat_taken``, ``bad_seat``,
 ``table_full``, ``already_seated``, ``not_seated``, ``seat_in_hand``, ``buy_in_out_of_range``,
@@ -33,9 +33,14 @@ from typing import Any
 from engine.errors import CodedError
 from engine.limits import MAX_CHIPS
 
-# A wallet may hold more than any single move (many wins add up); 10**15 per balance times any
-# plausible number of rows stays below SQLite's 9.2e18.
+# A wallet may hold more than any single move (many wins add up): the balance column's maximum
+# (its CHECK), far below the 64-bit integer columns' 9.2e18.
 MAX_BALANCE = 10**15
+# The most chips a server may have in circulation (minted minus burned, wherever they are).
+# Chips enter only below it (a grant, a daily bonus, a new wallet), so a wallet holding every
+# chip of its server is still within MAX_BALANCE, and so are a seat, a hand and a prize pool:
+# a credit that gives chips back (a cash-out, a refund, a prize) never meets a limit.
+MAX_CIRCULATION = MAX_BALANCE
 # Discord snowflakes and our own row ids are positive 64-bit integers.
 MAX_ID = 2**63 - 1
 

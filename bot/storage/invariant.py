@@ -4,7 +4,8 @@ Per guild: ``sum(wallets) + sum(seat stacks) + sum(chips held by running hands) 
 prize pools)`` must equal the ledger's total, ``minted - burned``. The per-account check is
 stronger: every wallet, seat, hand and prize pool must hold exactly what the ledger says flowed
 into it minus what flowed out, so a chip that moved without its ledger row (or the reverse) is
-found even when totals agree.
+found even when totals agree. The guild's own count of its chips in circulation
+(``guilds.circulation``, which caps what may be minted) must equal ``minted - burned`` too.
 
 The bot runs ``verify_invariant`` at start-up; it logs every discrepancy at CRITICAL and raises
 ``invariant_broken`` so the operator cannot miss it.
@@ -30,6 +31,7 @@ class GuildBalance:
     minted: int
     burned: int
     pools: int = 0  # buy-ins held by tournaments not paid out yet
+    circulation: int | None = None  # the guild's own count (None: the guild is not registered)
 
     @property
     def held(self) -> int:
@@ -41,7 +43,8 @@ class GuildBalance:
 
     @property
     def ok(self) -> bool:
-        return self.held == self.ledger_total
+        counted = self.circulation is None or self.circulation == self.ledger_total
+        return self.held == self.ledger_total and counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +73,8 @@ async def _sums(tx: Tx, sql: str, params: tuple[object, ...]) -> dict[int, int]:
 async def _guild_balances(tx: Tx, guild_id: int | None) -> list[GuildBalance]:
     where, params = ("WHERE guild_id = ?", (guild_id,)) if guild_id is not None else ("", ())
     twhere = "WHERE t.guild_id = ?" if guild_id is not None else ""
-    guilds = [r[0] for r in await tx.fetchall(f"SELECT guild_id FROM guilds {where}", params)]
+    circulation = await _sums(tx, f"SELECT guild_id, circulation FROM guilds {where}", params)
+    guilds = list(circulation)
     wallets = await _sums(
         tx, f"SELECT guild_id, SUM(balance) FROM wallets {where} GROUP BY guild_id", params
     )
@@ -112,6 +116,7 @@ async def _guild_balances(tx: Tx, guild_id: int | None) -> list[GuildBalance]:
             minted.get(g, 0),
             burned.get(g, 0),
             pools.get(g, 0),
+            circulation.get(g),
         )
         for g in every
     ]
@@ -181,7 +186,8 @@ async def verify_invariant(db: Database, *, per_account: bool = True) -> Invaria
         if not g.ok:
             log.critical(
                 "CHIP INVARIANT BROKEN in guild %d: wallets %d + seats %d + hands %d"
-                " + prize pools %d = %d, ledger says %d (minted %d - burned %d)",
+                " + prize pools %d = %d, ledger says %d (minted %d - burned %d),"
+                " circulation counted %s",
                 g.guild_id,
                 g.wallets,
                 g.seats,
@@ -191,6 +197,7 @@ async def verify_invariant(db: Database, *, per_account: bool = True) -> Invaria
                 g.ledger_total,
                 g.minted,
                 g.burned,
+                g.circulation,
             )
     for a in report.accounts:
         log.critical(

@@ -17,6 +17,11 @@ and each account's balance equals what the ledger says flowed in minus what flow
 A balance only changes through a conditional ``UPDATE ... WHERE balance >= ? RETURNING``:
 if the condition fails no row comes back and the caller raises, rolling back the transaction.
 Nothing reads a balance, awaits, and writes it back.
+
+No limit is checked where chips come back (a cash-out, a refund, a prize): the limit is where
+chips enter. Each guild counts its chips in circulation (``guilds.circulation``, minted minus
+burned) and ``mint`` refuses to take it past ``MAX_CIRCULATION``, the wallet column's maximum;
+since every chip of a guild is in one of its accounts, no account can hold more than that.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.storage.db import Tx
-from bot.storage.errors import MAX_BALANCE, StorageError
+from bot.storage.errors import MAX_CIRCULATION, StorageError
 
 MINT = "mint"
 BURN = "burn"
@@ -133,26 +138,71 @@ async def require_guild(tx: Tx, guild_id: int) -> None:
         raise StorageError("unknown_guild", guild_id=guild_id)
 
 
+async def mint(tx: Tx, guild_id: int, amount: int) -> int:
+    """Count ``amount`` new chips into the guild's circulation, or raise ``circulation_full``
+    when it would pass ``MAX_CIRCULATION``; the new circulation. The caller writes the ledger
+    row (source ``mint``) and credits the chips in the same transaction."""
+    row = await tx.fetchone(
+        "UPDATE guilds SET circulation = circulation + ?"
+        " WHERE guild_id = ? AND circulation <= ? RETURNING circulation",
+        (amount, guild_id, MAX_CIRCULATION - amount),
+    )
+    if row is not None:
+        return int(row[0])
+    circulation = await tx.scalar(
+        "SELECT circulation FROM guilds WHERE guild_id = ?", (guild_id,)
+    )
+    if circulation is None:
+        raise StorageError("unknown_guild", guild_id=guild_id)
+    raise StorageError(
+        "circulation_full",
+        amount=amount,
+        circulation=int(circulation),
+        maximum=MAX_CIRCULATION,
+        room=max(0, MAX_CIRCULATION - int(circulation)),
+    )
+
+
+async def burn(tx: Tx, guild_id: int, amount: int) -> None:
+    """Count ``amount`` chips out of the guild's circulation (they were just destroyed)."""
+    await tx.execute(
+        "UPDATE guilds SET circulation = circulation - ? WHERE guild_id = ?", (amount, guild_id)
+    )
+
+
 async def ensure_wallet(tx: Tx, guild_id: int, user_id: int, now: int) -> bool:
     """Create the wallet with the guild's starting balance (minted) unless it exists.
 
-    True if it was created. Raises ``unknown_guild`` for a guild never registered.
+    A guild whose circulation is at its cap opens a wallet with what room is left (0 when
+    none): a new member is never refused a wallet. True if it was created. Raises
+    ``unknown_guild`` for a guild never registered.
     """
-    row = await tx.fetchone(
-        "INSERT INTO wallets (guild_id, user_id, balance, created_at)"
-        " SELECT guild_id, CAST(? AS BIGINT), starting_balance, CAST(? AS BIGINT) FROM guilds"
-        " WHERE guild_id = ?"
-        " ON CONFLICT DO NOTHING RETURNING balance",
-        (user_id, now, guild_id),
-    )
-    if row is None:
-        await require_guild(tx, guild_id)
+    if await tx.scalar(
+        "SELECT 1 FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+    ) is not None:
         return False
-    if row[0] > 0:
+    # The no-op update locks the guild's row (PostgreSQL): the room read is the room minted into.
+    guild = await tx.fetchone(
+        "UPDATE guilds SET circulation = circulation WHERE guild_id = ?"
+        " RETURNING starting_balance, circulation",
+        (guild_id,),
+    )
+    if guild is None:
+        raise StorageError("unknown_guild", guild_id=guild_id)
+    amount = max(0, min(int(guild[0]), MAX_CIRCULATION - int(guild[1])))
+    row = await tx.fetchone(
+        "INSERT INTO wallets (guild_id, user_id, balance, created_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT DO NOTHING RETURNING balance",
+        (guild_id, user_id, amount, now),
+    )
+    if row is None:  # opened by another process meanwhile
+        return False
+    if amount > 0:
+        await mint(tx, guild_id, amount)
         await record(
             tx,
             guild_id=guild_id,
-            amount=row[0],
+            amount=amount,
             source=MINT,
             dest=wallet_account(user_id),
             reason=Reason.WALLET_OPEN,
@@ -200,23 +250,20 @@ async def debit_wallet(
 async def credit_wallet(
     tx: Tx, guild_id: int, user_id: int, amount: int, *, now: int, create: bool
 ) -> int:
-    """Add ``amount`` to the wallet or raise; the new balance."""
+    """Add ``amount`` to the wallet; the new balance. No limit: the chips come from an account
+    of the same guild, whose circulation (``mint``) bounds every balance."""
     sql = (
         "UPDATE wallets SET balance = balance + ?"
-        " WHERE guild_id = ? AND user_id = ? AND balance <= ? RETURNING balance"
+        " WHERE guild_id = ? AND user_id = ? RETURNING balance"
     )
-    params = (amount, guild_id, user_id, MAX_BALANCE - amount)
+    params = (amount, guild_id, user_id)
     row = await tx.fetchone(sql, params)
     if row is not None:
         return int(row[0])
-    balance = await wallet_balance(tx, guild_id, user_id)
-    if balance is None:
-        if not create:
-            await require_guild(tx, guild_id)
-            raise StorageError("unknown_user", guild_id=guild_id, user_id=user_id)
-        await ensure_wallet(tx, guild_id, user_id, now)
-        row = await tx.fetchone(sql, params)
-        if row is not None:
-            return int(row[0])
-        balance = await wallet_balance(tx, guild_id, user_id)
-    raise StorageError("balance_too_large", balance=balance, amount=amount, maximum=MAX_BALANCE)
+    if not create:
+        await require_guild(tx, guild_id)
+        raise StorageError("unknown_user", guild_id=guild_id, user_id=user_id)
+    await ensure_wallet(tx, guild_id, user_id, now)
+    row = await tx.fetchone(sql, params)
+    assert row is not None  # ensure_wallet just opened it
+    return int(row[0])

@@ -5,6 +5,11 @@ hand, so the all-time leaderboard reads a handful of rows. A period (the last 7 
 player's percentages and his net over time are counted from his hands (``hand_players`` joined
 with ``hands.ended_at``, both indexed for it). Only finished hands count; voided hands never do.
 
+Only cash hands count, for every figure and every period. A tournament hand's stacks are
+tournament chips, which never mix with wallet chips (its result is the tournament's places and
+prizes, paid through the ledger): counted, they would show a tournament's chips as chips won or
+lost, and a week would disagree with all time, whose running totals never include them.
+
 Each percentage comes with its count (a :class:`Ratio`), so "3-bet 50%" from 1 chance in 2 is
 seen for the small sample it is. Hands stored before migration 0006 have no 3-bet or showdown
 flags: they are unknown, left out of those denominators, never counted as "no".
@@ -137,6 +142,10 @@ def _period(period: str) -> Period:
         ) from None
 
 
+# The hands statistics count: finished (never voided) cash hands. Tournament hands are left
+# out: their chips are tournament chips (``player_totals`` never counts them either).
+_CASH_FINISHED = "h.status = 'finished' AND h.tournament_id IS NULL"
+
 # A period's value per player, from his hands; chosen by the enum, never from the caller's text.
 _PERIOD_VALUE = {
     LeaderboardKey.NET: "SUM(hp.final_stack - hp.starting_stack)",
@@ -170,7 +179,7 @@ async def leaderboard(
         rows = await db.fetchall(
             f"SELECT hp.user_id, {_PERIOD_VALUE[key]} AS score, COUNT(*) AS played"
             " FROM hands h JOIN hand_players hp ON hp.hand_id = h.hand_id"
-            " WHERE h.guild_id = ? AND h.status = 'finished' AND h.ended_at >= ?"
+            f" WHERE h.guild_id = ? AND {_CASH_FINISHED} AND h.ended_at >= ?"
             " GROUP BY hp.user_id ORDER BY score DESC, played DESC, hp.user_id LIMIT ?",
             (guild_id, since, limit),
         )
@@ -237,10 +246,10 @@ async def player_stats(
     )
 
 
-# A player's finished hands that ended at or after a time (parameters: guild, user, since).
+# A player's finished cash hands that ended at or after a time (parameters: guild, user, since).
 _HANDS_OF_PLAYER = (
     "FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id"
-    " WHERE hp.guild_id = ? AND hp.user_id = ? AND h.status = 'finished' AND h.ended_at >= ?"
+    f" WHERE hp.guild_id = ? AND hp.user_id = ? AND {_CASH_FINISHED} AND h.ended_at >= ?"
 )
 
 

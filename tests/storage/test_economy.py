@@ -110,17 +110,17 @@ async def test_transfer(db: Database) -> None:
     await assert_invariant(db)
 
 
-async def test_balance_ceiling(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The real ceiling (10**15) takes 1,000 maximal grants to reach; a lower one shows the same.
-    monkeypatch.setattr("bot.storage.ledger.MAX_BALANCE", 3 * 10**12)
+async def test_circulation_cap(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The real cap (10**15) takes 1,000 maximal grants to reach; a lower one shows the same.
+    monkeypatch.setattr("bot.storage.ledger.MAX_CIRCULATION", 3 * 10**12)
     for _ in range(10):
         try:
             await economy.grant(db, GUILD, 7, 10**12, actor_id=99)
         except StorageError as exc:
-            assert exc.code == "balance_too_large"
+            assert exc.code == "circulation_full"
             break
     else:  # pragma: no cover
-        pytest.fail("no ceiling")
+        pytest.fail("no cap")
     await assert_invariant(db)
 
 
@@ -143,29 +143,26 @@ async def test_a_wallet_spends_exactly_its_whole_balance_never_more(db: Database
     await assert_invariant(db)
 
 
-async def test_a_wallet_is_credited_up_to_exactly_the_ceiling_never_past(
+async def test_chips_are_minted_up_to_exactly_the_cap_never_past(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ceiling = 50_000  # the real one (10**15) behaves the same, only slower to reach
-    monkeypatch.setattr("bot.storage.ledger.MAX_BALANCE", ceiling)
-    room = ceiling - DEFAULT_STARTING_BALANCE
-    assert await economy.grant(db, GUILD, 7, room, actor_id=99) == ceiling
-    done = await economy.transfer(db, GUILD, 8, 9, 1)
-    assert done.to_balance == DEFAULT_STARTING_BALANCE + 1
+    cap = 50_000  # the real one (10**15) behaves the same, only slower to reach
+    monkeypatch.setattr("bot.storage.ledger.MAX_CIRCULATION", cap)
+    await economy.open_wallet(db, GUILD, 8)
+    room = cap - 2 * DEFAULT_STARTING_BALANCE
+    assert await economy.grant(db, GUILD, 7, room, actor_id=99) == cap - DEFAULT_STARTING_BALANCE
     before = await snapshot(db)
-    for attempt in (
-        economy.grant(db, GUILD, 7, 1, actor_id=99),
-        economy.transfer(db, GUILD, 8, 7, 1),
-    ):
-        with pytest.raises(StorageError) as info:
-            await attempt
-        assert info.value.code == "balance_too_large"
-        assert info.value.params["maximum"] == ceiling
+    with pytest.raises(StorageError) as info:
+        await economy.grant(db, GUILD, 7, 1, actor_id=99)
+    assert info.value.code == "circulation_full"
+    assert info.value.params["maximum"] == cap
     assert await snapshot(db) == before
-    # One chip of room again: exactly that chip fits.
+    # Chips that already exist move freely: a wallet may hold all of them.
+    done = await economy.transfer(db, GUILD, 8, 7, DEFAULT_STARTING_BALANCE)
+    assert (done.from_balance, done.to_balance) == (0, cap)
+    # One chip of room again: exactly that chip may be minted.
     await economy.remove(db, GUILD, 7, 1, actor_id=99)
-    done = await economy.transfer(db, GUILD, 8, 7, 1)
-    assert (done.from_balance, done.to_balance) == (DEFAULT_STARTING_BALANCE - 2, ceiling)
+    assert await economy.grant(db, GUILD, 8, 1, actor_id=99) == 1
     await assert_invariant(db)
 
 
