@@ -538,10 +538,12 @@ class LiveTournament:
         running[number] = hand
         self.state = Tournament.from_json(self.state.to_json(), self.rng, hands=running)
 
-    def deal_soon(self) -> None:
-        """Every table that can deal does, shortly."""
+    def deal_soon(self, *, but: TournamentTable | None = None) -> None:
+        """Every table that can deal does, shortly (``but`` the table whose result is being
+        shown: it deals once players could read it, as every table does)."""
         for table in self.tables.values():
-            table.schedule_deal(min(SOON, self.options.next_hand_delay))
+            if table is not but:
+                table.schedule_deal(min(SOON, self.options.next_hand_delay))
 
     async def _open_threads(
         self, draft: Tournament, events: Sequence[TableEvent], *, start: bool = False
@@ -846,7 +848,7 @@ class TournamentTable(LiveTable[Tournament]):
 
     def _settled(self, events: Sequence[TableEvent]) -> None:
         self.tournament.announce(events)
-        self.tournament.deal_soon()
+        self.tournament.deal_soon(but=self)
 
     def _dress(self, message: TableMessage) -> TableMessage:
         """The table message, headed by the tournament, the table and the level."""

@@ -389,11 +389,6 @@ async def test_the_dm_about_a_lost_tournament_channel_does_not_say_it_paused(
 # -- the pause between hands starts once the result can be read ---------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: TournamentTable._settled calls LiveTournament.deal_soon at once, which deals the "
-    "next hand min(SOON, next_hand_delay) after the settle, not next_hand_delay after the "
-    "result went out (the shared loop's messenger.then), so a tournament deals the next "
-    "hand while its run-out and result are still being shown"))
 async def test_a_tournament_table_deals_the_next_hand_only_after_the_result_is_shown(
     fake: FakeDiscord, world: World, tmp_path: Path
 ) -> None:
