@@ -11,6 +11,7 @@ from bot.i18n import t
 from engine.limits import MAX_CHIPS
 from tests.e2e.game_kit import Game
 from tests.e2e.tournament_kit import runner_of, tournament
+from tests.fakediscord import FakeChannel
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -69,3 +70,23 @@ async def test_an_end_too_far_ahead_says_how_far_it_may_be(game: Game) -> None:
     reply = await create(game, starts_at=hundred_years)
     assert reply == t("error.time_too_far", option=t("label.starts_at"), days=366)
     assert runner_of(game) is None
+
+
+async def test_tournaments_count_against_the_servers_table_limits(game: Game) -> None:
+    """An open tournament is one of its host's tables (2 by default): the third of one member
+    is refused, with no tournament opened, whether it would be a tournament or a cash table."""
+    alice = game.world.alice
+    guild = game.world.guild
+    rooms = [FakeChannel(f"room{k}") for k in range(2)]
+    for channel in rooms:
+        channel.guild_id = guild.id
+        guild.channels.append(channel)
+        game.fake.channels[channel.id] = channel
+    assert (await create(game)).startswith("Tournament **")
+    reply = await tournament(game, alice, "create", rooms[0], **{**BASE, "name": "Second"})
+    assert reply.startswith("Tournament **"), reply
+    reply = await tournament(game, alice, "create", rooms[1], **{**BASE, "name": "Third"})
+    assert reply == t("error.too_many_hosted", maximum=2)
+    assert runner_of(game, rooms[1]) is None
+    refused = await game.slash(alice, "poker", "create", channel=rooms[1])
+    assert refused.content == t("error.too_many_hosted", maximum=2)
