@@ -58,10 +58,14 @@ def _from_text(text: str, option: str) -> int:
 
 def read_chips(value: object, option: str, *, allow_zero: bool = False) -> int:
     """A chip amount for ``option`` (the option's name as the user sees it), or a refusal:
-    ``amount_not_whole``, ``amount_not_positive`` or ``amount_too_large``."""
+    ``amount_not_whole``, ``amount_not_positive`` (``amount_negative`` where 0 is allowed, so
+    the refusal never says "more than zero" of an option that takes 0) or ``amount_too_large``.
+    """
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise BotError("amount_not_whole", option=option)
     amount = _from_text(value, option) if isinstance(value, str) else value
+    if amount < 0 and allow_zero:
+        raise BotError("amount_negative", option=option)
     if amount < 0 or (amount == 0 and not allow_zero):
         raise BotError("amount_not_positive", option=option)
     if amount > MAX_CHIPS:
@@ -88,13 +92,15 @@ _UNIX = re.compile(r"\d{9,12}")
 _DELAY = re.compile(r"(?:in\s+|\+)?(?:(?P<h>\d{1,3})\s*h)?\s*(?:(?P<m>\d{1,5})\s*m(?:in)?)?"
                     r"\s*(?:(?P<s>\d{1,6})\s*s)?")
 # Later than this is no tournament anybody will wait for.
-_MAX_AHEAD = 366 * 24 * 3600
+MAX_DAYS_AHEAD = 366
+_MAX_AHEAD = MAX_DAYS_AHEAD * 24 * 3600
 
 
 def read_time(value: object, option: str, now: float) -> float:
     """A moment (Unix seconds) typed for ``option``: a Discord timestamp, Unix seconds, or a
-    delay from ``now``; refused with ``bad_time`` otherwise. Whether it is in the past is the
-    caller's to judge (it says which of its times it was).
+    delay from ``now``; refused with ``bad_time`` otherwise, and with ``time_too_far`` when it
+    is more than :data:`MAX_DAYS_AHEAD` days ahead. Whether it is in the past is the caller's
+    to judge (it says which of its times it was).
 
     >>> read_time("<t:1700000000:R>", "ends_at", 1_699_990_000), read_time("1h30m", "ends_at", 100)
     (1700000000.0, 5500.0)
@@ -115,5 +121,5 @@ def read_time(value: object, option: str, now: float) -> float:
                                                                    ("s", 1)))
         moment = float(now + seconds)
     if moment > now + _MAX_AHEAD:
-        raise BotError("bad_time", option=option)
+        raise BotError("time_too_far", option=option, days=MAX_DAYS_AHEAD)
     return moment

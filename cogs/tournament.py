@@ -37,6 +37,7 @@ from bot.storage import tournaments
 from bot.storage.tournaments import TournamentInfo
 from engine.errors import EngineError
 from engine.hand import AnteKind
+from engine.structures import MAX_MINUTES
 from engine.structures import payouts as read_payouts
 from engine.structures import structure as read_structure
 from engine.tournament import MAX_TABLE_SEATS, Tournament, TournamentConfig
@@ -53,6 +54,9 @@ ANTE_CHOICES = [
 DEFAULT_MAX_PLAYERS = 100
 DEFAULT_SEATS = 9
 MAX_NAME = 100
+# The level_minutes option, as Discord's client offers it and as the refusal states it.
+MIN_LEVEL_MINUTES = 0.1
+MAX_LEVEL_MINUTES = MAX_MINUTES
 
 
 def _tournament_here(interaction: Interaction) -> LiveTournament:
@@ -96,10 +100,14 @@ def _text(value: object, option: str, limit: int) -> str | None:
 
 
 def _minutes(value: object) -> float | None:
+    """``level_minutes``: from 0.1 to 240, the range Discord's client offers (and the refusal
+    states), for a crafted request too."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 240:
-        raise BotError("out_of_range", option="level_minutes", minimum=1, maximum=240)
+    if (isinstance(value, bool) or not isinstance(value, int | float)
+            or not MIN_LEVEL_MINUTES <= value <= MAX_LEVEL_MINUTES):
+        raise BotError("out_of_range", option="level_minutes", minimum=MIN_LEVEL_MINUTES,
+                       maximum=f"{MAX_LEVEL_MINUTES:g}")
     return float(value)
 
 
@@ -151,7 +159,8 @@ class Tournaments(commands.Cog):
         kind: str,
         buy_in: app_commands.Range[int, 0],
         starting_stack: app_commands.Range[int, 1],
-        level_minutes: app_commands.Range[float, 0.1, 240.0] | None = None,
+        level_minutes: app_commands.Range[float, MIN_LEVEL_MINUTES, MAX_LEVEL_MINUTES]
+        | None = None,
         structure: app_commands.Range[str, 1, 1000] | None = None,
         ante: str = AnteKind.BIG_BLIND.value,
         max_players: app_commands.Range[int, 2, 1000] = DEFAULT_MAX_PLAYERS,

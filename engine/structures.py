@@ -4,7 +4,9 @@ A structure is the schedule of levels (small blind, big blind, ante, minutes, an
 presets ``turbo``, ``regular`` and ``deep`` are written for a starting stack of 10,000 and scaled
 to the one chosen (rounded to amounts a dealer would use), so a preset means the same depth of
 play whatever the stack; they use the big blind ante (the seeds' default), or a per-player ante,
-or none. A custom structure is typed as levels separated by commas (or semicolons, or lines)::
+or none. A stack so deep that a level's big blind would pass what a table takes is refused,
+naming the largest stack the preset allows. A custom structure is typed as levels separated by
+commas (or semicolons, or lines)::
 
     25/50/50 15, 50/100/100 15, break 10, 100/200/200 15
 
@@ -33,6 +35,7 @@ from decimal import Decimal, InvalidOperation
 
 from engine.errors import EngineError
 from engine.hand import AnteKind
+from engine.limits import MAX_CHIPS
 from engine.tournament import MAX_LEVELS, BlindLevel, PayoutTable, check_levels
 
 __all__ = [
@@ -159,9 +162,24 @@ def preset_structure(
     if key not in _PRESETS:
         raise EngineError("unknown_structure", name=str(name)[:50],
                           choices=", ".join(STRUCTURE_PRESETS))
-    blinds, minutes, every, pause = _PRESETS[key]
+    minutes = _PRESETS[key][1]
     if level_minutes is not None:
         minutes = _check_minutes(level_minutes, None)
+    out = _scaled(key, starting_stack, ante_kind, minutes, chip_unit)
+    try:
+        check_levels(out, chip_unit, ante_kind)
+    except EngineError as exc:
+        if exc.code != "structure_big_blind_too_large":
+            raise
+        # The host typed a stack, not these blinds: name the stack and the largest that works.
+        raise EngineError("preset_stack_too_large", name=key, stack=starting_stack,
+                          maximum=_largest_stack(key, ante_kind, chip_unit)) from None
+    return out
+
+
+def _scaled(key: str, starting_stack: int, ante_kind: AnteKind, minutes: float,
+            chip_unit: int) -> tuple[BlindLevel, ...]:
+    blinds, _, every, pause = _PRESETS[key]
     scale = starting_stack / REFERENCE_STACK / chip_unit
     levels: list[BlindLevel] = []
     for bb_ref in blinds:
@@ -173,9 +191,31 @@ def preset_structure(
             levels[-1] = BlindLevel(last.small_blind, last.big_blind, last.ante, last.minutes,
                                     pause)
         levels.append(BlindLevel(bb // 2, bb, _ante(bb, ante_kind, chip_unit), minutes))
-    out = tuple(levels)
-    check_levels(out, chip_unit, ante_kind)
-    return out
+    return tuple(levels)
+
+
+def _largest_stack(key: str, ante_kind: AnteKind, chip_unit: int) -> int:
+    """The largest starting stack whose scaled preset every table can play (a big blind the
+    table takes at every level), found by bisection: the blinds only grow with the stack."""
+
+    def playable(stack: int) -> bool:
+        try:
+            check_levels(_scaled(key, stack, ante_kind, 1.0, chip_unit), chip_unit, ante_kind)
+        except EngineError:
+            return False
+        return True
+
+    low, high = 1, MAX_CHIPS  # playable(low); the answer is below high
+    while high - low > 1:
+        middle = (low + high) // 2
+        if playable(middle):
+            low = middle
+        else:
+            high = middle
+    # Told to a host: rounded down to two significant digits (still playable: blinds only
+    # grow with the stack).
+    step: int = 10 ** max(0, len(str(low)) - 2)
+    return max(1, low // step * step)
 
 
 _SEPARATORS = re.compile(r"[,;\n]+")

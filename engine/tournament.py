@@ -81,6 +81,7 @@ __all__ = [
     "TournamentState",
     "TournamentStatus",
     "check_levels",
+    "level_table_options",
 ]
 
 MAX_TOURNAMENT_PLAYERS = 1_000
@@ -133,11 +134,54 @@ class BlindLevel:
         return cls(*data)
 
 
+def level_table_options(
+    level: BlindLevel,
+    ante_kind: AnteKind,
+    *,
+    chip_unit: int = 1,
+    reopen: ReopenMode = ReopenMode.TDA,
+    seats: int = MAX_TABLE_SEATS,
+) -> TableOptions:
+    """The options a tournament table plays ``level`` with: its blinds and ante (the ante format
+    only when the level has an ante), no seat ever waiting for the big blind, and the buy-in
+    range left to the table's defaults (20 and 100 big blinds), which tournament chips never
+    use but which must fit under the chip limit all the same. Every table a tournament opens,
+    and every level change on its clock, builds exactly these options."""
+    return TableOptions(
+        small_blind=level.small_blind,
+        big_blind=level.big_blind,
+        ante=level.ante,
+        ante_kind=ante_kind if level.ante else AnteKind.NONE,
+        chip_unit=chip_unit,
+        reopen=reopen,
+        seats=seats,
+        new_player=NewPlayerPolicy.DEAL_IN,
+    )
+
+
+def _check_playable(number: int, level: BlindLevel, ante_kind: AnteKind, **options: Any) -> None:
+    """Refuse a level whose table options could not be built (the clock would fail on it),
+    naming the level and the amount."""
+    try:
+        level_table_options(level, ante_kind, **options)
+    except EngineError as exc:
+        option = str(exc.params.get("option", "big_blind"))
+        if exc.code == "amount_too_large" and option == "big_blind":
+            raise EngineError("structure_big_blind_too_large", level=number,
+                              amount=level.big_blind, maximum=exc.params["maximum"]) from None
+        raise EngineError("structure_level_unplayable", level=number, option=option,
+                          amount=exc.params.get("value", level.big_blind),
+                          maximum=exc.params.get("maximum", MAX_CHIPS)) from None
+
+
 def check_levels(levels: Sequence[BlindLevel], chip_unit: int, ante_kind: AnteKind) -> None:
     """The rules a whole schedule keeps, each refused with its own code naming the level.
 
     Big blinds never go down and neither do antes (RULES.md 7); every amount is a whole number
-    of chip units; antes need an ante format; a break needs a level after it.
+    of chip units; antes need an ante format; a break needs a level after it; and every level
+    must be one a table can play (:func:`level_table_options`: a big blind of at most 1% of
+    the chip limit, since a table's buy-ins go up to 100 big blinds), so the clock can never
+    meet a level it cannot apply.
     """
     if not levels:
         raise EngineError("structure_empty")
@@ -153,6 +197,7 @@ def check_levels(levels: Sequence[BlindLevel], chip_unit: int, ante_kind: AnteKi
             raise EngineError("structure_not_multiple", level=number, chip_unit=chip_unit)
         if lv.ante and ante_kind is AnteKind.NONE:
             raise EngineError("ante_without_kind", level=number)
+        _check_playable(number, lv, ante_kind, chip_unit=chip_unit)
         if previous is not None:
             if lv.big_blind < previous.big_blind:
                 raise EngineError(
@@ -282,10 +327,20 @@ class TournamentConfig:
         players = _int("max_players", self.max_players, 2)
         if players > MAX_TOURNAMENT_PLAYERS:
             raise EngineError("bad_tournament", field="max_players", value=players)
-        if self.buy_in * players > MAX_CHIPS or stack * players > MAX_CHIPS:
-            raise EngineError("bad_tournament", field="buy_in", value=self.buy_in)
+        # Every chip in play (a full field's stacks) and the prize pool (a full field's buy-ins)
+        # must fit under the chip limit: name the product, since each option fits on its own.
+        if stack * players > MAX_CHIPS:
+            raise EngineError("tournament_chips_too_large", stack=stack, players=players,
+                              maximum=MAX_CHIPS)
+        if self.buy_in * players > MAX_CHIPS:
+            raise EngineError("tournament_pool_too_large", amount=self.buy_in, players=players,
+                              maximum=MAX_CHIPS)
         if not isinstance(self.reopen, ReopenMode):
             raise EngineError("bad_tournament", field="reopen", value=repr(self.reopen))
+        # The tables as they will really be built, level by level (seats and reopen included).
+        for number, lv in enumerate(self.levels, start=1):
+            _check_playable(number, lv, self.ante_kind, chip_unit=unit, reopen=self.reopen,
+                            seats=seats)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -329,6 +384,12 @@ class TournamentConfig:
         """(small blind, big blind, ante, ante kind) of ``level`` (1-based; the last one stays)."""
         lv = self.levels[min(level, len(self.levels)) - 1]
         return lv.small_blind, lv.big_blind, lv.ante, self.ante_kind if lv.ante else AnteKind.NONE
+
+    def table_options(self, level: int) -> TableOptions:
+        """The options every table plays ``level`` with (1-based; the last level stays)."""
+        lv = self.levels[min(level, len(self.levels)) - 1]
+        return level_table_options(lv, self.ante_kind, chip_unit=self.chip_unit,
+                                   reopen=self.reopen, seats=self.seats)
 
     def tables_for(self, players: int) -> int:
         """How many tables ``players`` need (at least one)."""
@@ -1272,20 +1333,8 @@ class Tournament:
     def _open_table(self) -> int:
         number = self._next_table
         self._next_table += 1
-        sb, bb, ante, kind = self._config.level_options(self._level)
         self._tables[number] = _TournamentTable(
-            TableOptions(
-                small_blind=sb,
-                big_blind=bb,
-                ante=ante,
-                ante_kind=kind,
-                chip_unit=self._config.chip_unit,
-                reopen=self._config.reopen,
-                seats=self._config.seats,
-                new_player=NewPlayerPolicy.DEAL_IN,
-            ),
-            rng=self._rng,
-            tournament=True,
+            self._config.table_options(self._level), rng=self._rng, tournament=True
         )
         return number
 

@@ -10,7 +10,7 @@ Codes (stable): ``bad_id``, ``bad_amount``, ``amount_not_positive``, ``amount_to
 ``unknown_guild``, ``unknown_user``, ``unknown_table``, ``unknown_hand``,
 ``insufficient_funds``, ``circulation_full``, ``daily_cooldown``, ``daily_disabled``,
 ``self_transfer``, ``table_closed``, ``channel_has_table``, ``too_many_tables``,
-``too_many_hosted``, ``seat_taken``, ``bad_seat``,
+``too_many_hosted``, ``tournament_needs_tables``, ``seat_taken``, ``bad_seat``,
 ``table_full``, ``already_seated``, ``not_seated``, ``seat_in_hand``, ``buy_in_out_of_range``,
 ``amount_not_multiple``, ``stack_above_max``, ``hand_in_progress``, ``hand_not_running``,
 ``hand_not_finished``,

@@ -206,7 +206,8 @@ async def create_table(
     """Open a table in a channel (one open table per channel).
 
     ``enforce_limits``: refuse beyond the server's ``max_tables`` open tables, or the host's
-    ``max_tables_per_host`` (counted in this transaction, so two at once cannot both pass).
+    ``max_tables_per_host`` (counted in this transaction, so two at once cannot both pass;
+    tournaments count too, see :class:`TableUsage`).
     """
     check_id(guild_id, "guild_id")
     check_id(channel_id, "channel_id")
@@ -236,7 +237,7 @@ async def create_table(
             raise StorageError("channel_has_tournament", channel_id=channel_id,
                                tournament_id=tournament)
         if enforce_limits:
-            await _check_table_limits(tx, guild_id, host_id)
+            await check_table_limits(tx, guild_id, host_id)
         table_id = await tx.insert(
             "INSERT INTO poker_tables (guild_id, channel_id, host_id, config, min_buy_in,"
             " max_buy_in, chip_unit, max_seats, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -256,22 +257,58 @@ async def create_table(
         return await _load_table(tx, await _table_row(tx, table_id, must_be_open=True))
 
 
-async def _check_table_limits(tx: Tx, guild_id: int, host_id: int) -> None:
+@dataclass(frozen=True, slots=True)
+class TableUsage:
+    """A server's tables against its limits, counted in one transaction.
+
+    ``open``: tables open in the server (cash tables, every open table of a running
+    tournament) plus one for each tournament still registering (it will need a table);
+    ``hosted``: the host's open cash tables plus his open tournaments (registering or
+    running: one each, however many tables it plays at).
+    """
+
+    open: int
+    hosted: int
+    max_tables: int
+    max_per_host: int
+
+
+async def table_usage(tx: Tx, guild_id: int, host_id: int) -> TableUsage:
+    """How many tables the server and the host use now (see :class:`TableUsage`); the guild
+    must exist (``require_guild`` ran in ``tx``)."""
     limits = await tx.fetchone(
         "SELECT max_tables, max_tables_per_host FROM guilds WHERE guild_id = ?", (guild_id,)
     )
     assert limits is not None  # require_guild ran first
-    counts = await tx.fetchone(
-        "SELECT COUNT(*), COALESCE(SUM(CASE WHEN host_id = ? THEN 1 ELSE 0 END), 0)"
-        " FROM poker_tables"
-        f" WHERE guild_id = ? AND status = 'open' AND {CASH}",
+    tables = await tx.fetchone(
+        "SELECT COUNT(*),"
+        f" COALESCE(SUM(CASE WHEN host_id = ? AND {CASH} THEN 1 ELSE 0 END), 0)"
+        " FROM poker_tables WHERE guild_id = ? AND status = 'open'",
         (host_id, guild_id),
     )
-    assert counts is not None
-    if counts[0] >= limits[0]:
-        raise StorageError("too_many_tables", maximum=limits[0])
-    if counts[1] >= limits[1]:
-        raise StorageError("too_many_hosted", maximum=limits[1])
+    tournaments = await tx.fetchone(
+        "SELECT COALESCE(SUM(CASE WHEN status = 'registering' THEN 1 ELSE 0 END), 0),"
+        " COALESCE(SUM(CASE WHEN host_id = ? THEN 1 ELSE 0 END), 0)"
+        " FROM tournaments WHERE guild_id = ? AND status IN ('registering', 'running')",
+        (host_id, guild_id),
+    )
+    assert tables is not None and tournaments is not None
+    return TableUsage(
+        open=int(tables[0]) + int(tournaments[0]),
+        hosted=int(tables[1]) + int(tournaments[1]),
+        max_tables=int(limits[0]),
+        max_per_host=int(limits[1]),
+    )
+
+
+async def check_table_limits(tx: Tx, guild_id: int, host_id: int) -> None:
+    """Refuse one more table (or tournament) of ``host_id``: ``too_many_tables`` when the
+    server has ``max_tables`` in use, ``too_many_hosted`` when he has ``max_tables_per_host``."""
+    usage = await table_usage(tx, guild_id, host_id)
+    if usage.open >= usage.max_tables:
+        raise StorageError("too_many_tables", maximum=usage.max_tables)
+    if usage.hosted >= usage.max_per_host:
+        raise StorageError("too_many_hosted", maximum=usage.max_per_host)
 
 
 async def closed_with_message(db: Database) -> list[tuple[int, int, int, int, str | None]]:

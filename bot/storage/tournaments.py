@@ -19,6 +19,16 @@ storage refuses, nothing was written and the runtime goes back to the state it h
 Statuses: ``registering`` -> ``running`` -> ``finished``, and ``cancelled`` from either of the
 first two.
 
+Limits. Tournaments count against the server's table limits (``max_tables``,
+``max_tables_per_host``; see ``bot.storage.tables.TableUsage``), checked in the transaction
+that creates, starts or grows one: an open tournament is one table of its host; against the
+server's total, a tournament still registering counts as one table and a running one as the
+tables it has open. Creating needs room for one more table and one more of the host's; starting
+needs room for every table of the seat draw (its own place as a registering tournament given
+up); a late registration that opens a table needs room for it. A registration nobody started
+within the server's idle time can be closed with every buy-in back
+(:func:`stale_registrations`, :func:`close_stale_registration`).
+
 Tables and hands. Each table of a running tournament is a row of ``poker_tables`` (with
 ``tournament_id`` and ``table_no``): its channel, its table message and its hand numbers, like a
 cash table, but no seats. Its hands are stored like cash hands (``bot.storage.hands``: deck,
@@ -53,6 +63,7 @@ from bot.storage.ledger import (
     wallet_account,
     wallet_balance,
 )
+from bot.storage.tables import check_table_limits, table_usage
 from engine.limits import MAX_CHIPS, MAX_SEATS
 
 KINDS = ("freeze_out", "time_limited")
@@ -356,10 +367,12 @@ async def create_tournament(
     config: object,
     state: object = None,
     starts_at: int | None = None,
+    enforce_limits: bool = True,
     now: int | None = None,
 ) -> TournamentInfo:
     """Open registration in a channel: one open tournament per channel and per name in a
-    server, and never in a channel with an open cash table."""
+    server, and never in a channel with an open cash table. ``enforce_limits``: within the
+    server's table limits (``too_many_tables``, ``too_many_hosted``; see the module)."""
     check_id(guild_id, "guild_id")
     check_id(channel_id, "channel_id")
     check_id(host_id, "host_id")
@@ -393,6 +406,8 @@ async def create_tournament(
             (guild_id, name, *OPEN),
         ):
             raise StorageError("tournament_name_taken", name=name)
+        if enforce_limits:
+            await check_table_limits(tx, guild_id, host_id)
         tournament_id = await tx.insert(
             "INSERT INTO tournaments (guild_id, channel_id, host_id, name, kind, buy_in,"
             " max_players, config, state, starts_at, created_at)"
@@ -471,13 +486,15 @@ async def register(
     state: object = None,
     tables: Sequence[TableOpening] = (),
     config: object = None,
+    enforce_limits: bool = True,
     now: int | None = None,
 ) -> Registration:
     """Take the buy-in from his wallet (opened if needed) into the prize pool and enter him.
 
     Before the start; or ``late`` (the engine accepted a late registration) while running.
     ``state``: the engine's state after it, saved in the same transaction, with the ``tables``
-    opened for him (every seat was taken).
+    opened for him (every seat was taken): within the server's ``max_tables``
+    (``too_many_tables``) unless ``enforce_limits`` is off.
     """
     check_id(tournament_id, "tournament_id")
     check_id(user_id, "user_id")
@@ -533,6 +550,10 @@ async def register(
             await _save(tx, tournament_id, state_text)
         if config_text is not None:
             await _save_config(tx, tournament_id, config_text)
+        if openings and enforce_limits:
+            usage = await table_usage(tx, row["guild_id"], row["host_id"])
+            if usage.open + len(openings) > usage.max_tables:
+                raise StorageError("too_many_tables", maximum=usage.max_tables)
         await _open_tables(tx, row, openings, now)
         return Registration(balance, int(updated[0]), int(updated[1]))
 
@@ -609,11 +630,13 @@ async def start_tournament(
     state: object,
     tables: Sequence[TableOpening] = (),
     config: object = None,
+    enforce_limits: bool = True,
     now: int | None = None,
 ) -> TournamentInfo:
     """Registration (if no late one) closes and play begins: at least two entrants. The
     tables of the seat draw open in the same transaction (``config``: the runtime's settings
-    as the start left them)."""
+    as the start left them), within the server's ``max_tables`` (``tournament_needs_tables``)
+    unless ``enforce_limits`` is off."""
     check_id(tournament_id, "tournament_id")
     state_text = to_json_text(state, "state")
     openings = _check_openings(tables)
@@ -627,6 +650,13 @@ async def start_tournament(
             raise _over(row)
         if row["entrants"] < 2:
             raise StorageError("not_enough_players", registered=row["entrants"])
+        if enforce_limits:
+            usage = await table_usage(tx, row["guild_id"], row["host_id"])
+            taken = usage.open - 1  # its own place while registering, given up now
+            needed = max(1, len(openings))
+            if taken + needed > usage.max_tables:
+                raise StorageError("tournament_needs_tables", tables=needed,
+                                   maximum=usage.max_tables, taken=taken)
         await tx.execute(
             "UPDATE tournaments SET status = 'running', started_at = ?, state = ?"
             " WHERE tournament_id = ?",
@@ -686,28 +716,80 @@ async def cancel_tournament(
         row = await _row(tx, tournament_id)
         if row["status"] not in OPEN:
             raise _over(row)
-        entries = await tx.fetchall(
-            "SELECT user_id, paid FROM tournament_entries WHERE tournament_id = ?"
-            " ORDER BY user_id",
-            (tournament_id,),
+        return await _cancel_in(tx, row, actor_id, now)
+
+
+async def _cancel_in(tx: Tx, row: Row, actor_id: int | None, now: int) -> dict[int, int]:
+    tournament_id = row["tournament_id"]
+    entries = await tx.fetchall(
+        "SELECT user_id, paid FROM tournament_entries WHERE tournament_id = ?"
+        " ORDER BY user_id",
+        (tournament_id,),
+    )
+    refunds = {int(user): int(paid) for user, paid in entries}
+    if sum(refunds.values()) != row["pool"]:
+        raise StorageError("pool_mismatch", tournament_id=tournament_id)
+    for user, paid in refunds.items():
+        await _refund(tx, row, user, paid, now, actor_id)
+    # Hands in play end with it: tournament chips are not prizes, nothing moves.
+    await tx.execute(
+        "UPDATE hands SET status = 'voided', void_reason = 'tournament cancelled',"
+        " ended_at = ? WHERE tournament_id = ? AND status = 'running'",
+        (now, tournament_id),
+    )
+    await _close_all_tables(tx, tournament_id, now)
+    await tx.execute(
+        "UPDATE tournaments SET status = 'cancelled', ended_at = ? WHERE tournament_id = ?",
+        (now, tournament_id),
+    )
+    return refunds
+
+
+# Idle since before the time given (three times): not created, scheduled to start, or joined
+# since (written without a many-argument MAX, which the two databases spell differently).
+_IDLE_SINCE = (
+    "t.created_at < ? AND COALESCE(t.starts_at, 0) < ? AND NOT EXISTS (SELECT 1"
+    " FROM tournament_entries e WHERE e.tournament_id = t.tournament_id"
+    " AND e.registered_at >= ?)"
+)
+
+
+async def stale_registrations(db: Database, guild_id: int, older_than: int) -> list[int]:
+    """A server's tournaments still registering whose last sign of life (created, the start
+    it was scheduled for, the latest registration) is before ``older_than`` (Unix seconds):
+    what the idle sweep closes with :func:`close_stale_registration`, oldest first. The
+    caller passes ``now - idle_close`` (and sweeps nothing when ``idle_close`` is 0)."""
+    check_id(guild_id, "guild_id")
+    check_setting(older_than, "older_than", 0, 2**62)
+    rows = await db.fetchall(
+        "SELECT t.tournament_id FROM tournaments t WHERE t.guild_id = ?"
+        f" AND t.status = 'registering' AND {_IDLE_SINCE} ORDER BY t.tournament_id",
+        (guild_id, older_than, older_than, older_than),
+    )
+    return [int(r[0]) for r in rows]
+
+
+async def close_stale_registration(
+    db: Database, tournament_id: int, older_than: int, *, now: int | None = None
+) -> dict[int, int] | None:
+    """Cancel a registration that never started, every buy-in back (the ledger's refunds name
+    no actor: the bot closed it), if it is still registering and still idle since before
+    ``older_than`` when the transaction runs (someone may have registered, or the host
+    started it, since :func:`stale_registrations` found it). {user id: refund}, or None when
+    it is not stale any more."""
+    check_id(tournament_id, "tournament_id")
+    check_setting(older_than, "older_than", 0, 2**62)
+    now = unix_now() if now is None else now
+    async with db.write() as tx:
+        row = await _row(tx, tournament_id)
+        stale = await tx.scalar(
+            "SELECT 1 FROM tournaments t WHERE t.tournament_id = ? AND t.status = 'registering'"
+            f" AND {_IDLE_SINCE}",
+            (tournament_id, older_than, older_than, older_than),
         )
-        refunds = {int(user): int(paid) for user, paid in entries}
-        if sum(refunds.values()) != row["pool"]:
-            raise StorageError("pool_mismatch", tournament_id=tournament_id)
-        for user, paid in refunds.items():
-            await _refund(tx, row, user, paid, now, actor_id)
-        # Hands in play end with it: tournament chips are not prizes, nothing moves.
-        await tx.execute(
-            "UPDATE hands SET status = 'voided', void_reason = 'tournament cancelled',"
-            " ended_at = ? WHERE tournament_id = ? AND status = 'running'",
-            (now, tournament_id),
-        )
-        await _close_all_tables(tx, tournament_id, now)
-        await tx.execute(
-            "UPDATE tournaments SET status = 'cancelled', ended_at = ? WHERE tournament_id = ?",
-            (now, tournament_id),
-        )
-        return refunds
+        if not stale:
+            return None
+        return await _cancel_in(tx, row, None, now)
 
 
 async def finish_tournament(

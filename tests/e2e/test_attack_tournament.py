@@ -462,7 +462,8 @@ async def test_home_game_extras_are_refused_at_a_tournament_table(game: Game) ->
 @pytest.mark.parametrize(
     ("change", "key", "params"),
     [
-        ({"buy_in": -5}, "error.amount_not_positive", {"option": "buy_in"}),
+        # 0 is a freeroll: a negative buy-in is refused without saying "more than zero".
+        ({"buy_in": -5}, "error.amount_negative", {"option": "buy_in"}),
         ({"buy_in": "abc"}, "error.amount_not_whole", {"option": "buy_in"}),
         ({"buy_in": 10**13}, "error.amount_too_large",
          {"option": "buy_in", "maximum": 10**12}),
@@ -478,14 +479,16 @@ async def test_home_game_extras_are_refused_at_a_tournament_table(game: Game) ->
         ({"late_levels": -1}, "error.out_of_range",
          {"option": "late_levels", "minimum": 0, "maximum": 100}),
         ({"level_minutes": 1e9}, "error.out_of_range",
-         {"option": "level_minutes", "minimum": 1, "maximum": 240}),
+         {"option": "level_minutes", "minimum": 0.1, "maximum": 240}),
+        ({"level_minutes": 0.01}, "error.out_of_range",
+         {"option": "level_minutes", "minimum": 0.1, "maximum": 240}),
         ({"timer": 0}, "error.out_of_range", {"option": "timer", "minimum": 1, "maximum": 300}),
         ({"structure": ", ".join(["10/20 1"] * 300)}, "error.text_too_long",
          {"option": "structure", "maximum": 1000}),
         ({"payouts": "100, -5"}, "error.payouts_syntax", {"place": 2, "text": "-5"}),
         ({"name": "x" * 101}, "error.bad_tournament_name", {"maximum": 100}),
-        ({"kind": "time_limited", "ends_at": "99999999999"}, "error.bad_time",
-         {"option": "ends_at"}),
+        ({"kind": "time_limited", "ends_at": "99999999999"}, "error.time_too_far",
+         {"option": "ends_at", "days": 366}),
     ],
 )
 async def test_odd_numbers_and_texts_at_create_are_refused_with_their_reason(
