@@ -1047,9 +1047,13 @@ def tournament_opening_text(
 
 
 def tournament_called_off_text(
-    name: str, players: int, locale: object, *, host: int | None = None, amount: int = 0
+    name: str, players: int, locale: object, *, host: int | None = None, amount: int = 0,
+    idle: bool = False,
 ) -> str:
-    """A tournament cancelled by its host (``host``), or one that could not start at its time."""
+    """A tournament cancelled by its host (``host``), one that could not start at its time, or
+    (``idle``) a registration nobody started, closed by the idle sweep."""
+    if idle:
+        return t("tournament.closed_idle", locale, name=safe_text(name), players=players)
     if host is None:
         return t("tournament.start_failed", locale, name=safe_text(name), players=players)
     return t("tournament.cancelled", locale, name=safe_text(name), host=mention(host),

@@ -517,9 +517,14 @@ class GameRuntime:
             except Exception:
                 log.exception("idle table sweep failed")
 
-    async def close_idle_tables(self, now: float | None = None) -> list[int]:
-        """Close every table empty for longer than its server allows; the table ids closed."""
+    async def close_idle_tables(
+        self, now: float | None = None, *, wall: float | None = None
+    ) -> list[int]:
+        """Close every table empty for longer than its server allows (``now``: monotonic), and
+        every tournament registration nobody touched for as long (``wall``: Unix seconds); the
+        table ids closed."""
         now = time.monotonic() if now is None else now
+        await self._close_idle_registrations(time.time() if wall is None else wall)
         closed = []
         for runner in list(self.runners.values()):
             if runner.empty_since is None:
@@ -531,6 +536,18 @@ class GameRuntime:
                 await runner.close(None, idle=True)
                 closed.append(runner.table_id)
         return closed
+
+    async def _close_idle_registrations(self, wall: float) -> None:
+        for guild_id in {v.guild_id for v in self.tournaments.values()}:
+            limits = await economy.get_settings(self.db, guild_id)
+            if not limits.idle_close:
+                continue
+            older_than = int(wall - limits.idle_close)
+            stale = await tournaments.stale_registrations(self.db, guild_id, older_than)
+            for tournament_id in stale:
+                live = self.tournaments.get(tournament_id)
+                if live is not None:
+                    await live.close_if_idle(older_than)
 
     async def close(self) -> None:
         """Stop every venue. Storage has the state already (it is written before every reply);

@@ -487,6 +487,23 @@ class LiveTournament:
             self._beat_at = moment
             await tournaments.heartbeat(self.db, self.tournament_id, int(moment * 1000))
 
+    async def close_if_idle(self, older_than: int) -> bool:
+        """Close a registration nobody has touched since ``older_than`` (Unix seconds), every
+        buy-in back; whether it closed (storage decides, in the transaction, that it is still
+        idle)."""
+        async with self.lock:
+            if self.closed:
+                return False
+            refunds = await tournaments.close_stale_registration(
+                self.db, self.tournament_id, older_than)
+            if refunds is None:
+                return False
+            self.closed = True
+            self._say([self.channel_id], tournament_called_off_text(
+                self.name, len(refunds), self.locale, idle=True))
+            self._wind_up()
+            return True
+
     async def _cancel_unstarted(self) -> None:
         refunds = await tournaments.cancel_tournament(self.db, self.tournament_id,
                                                       actor_id=self.host_id)

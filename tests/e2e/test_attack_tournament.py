@@ -15,7 +15,7 @@ from bot.amounts import MAX_CHIPS
 from bot.errors import BotError, coded_message
 from bot.i18n import t
 from bot.runtime.tourney import LiveTournament
-from bot.storage import Database, invariant, tournaments
+from bot.storage import Database, economy, invariant, tournaments
 from engine.hand import ActionKind, ActionTaken, Hand, RunItTwice, StraddleMode
 from tests.e2e.game_kit import (
     STARTING_BALANCE,
@@ -580,3 +580,33 @@ async def test_an_automatic_start_without_two_players_refunds_every_buy_in(game:
         channel=game.channel)
     report = await invariant.check_invariant(game.db)
     assert report.ok, report
+
+
+async def test_a_registration_nobody_starts_is_closed_by_the_idle_sweep(game: Game) -> None:
+    """One member cannot keep a channel (and his entrants' buy-ins) tied up by a tournament he
+    never starts: after the server's idle time the sweep cancels it, every buy-in back."""
+    alice, bob = game.world.alice, game.world.bob
+    runner = await create(game, alice)
+    await register(game, bob)
+    before = await tournaments.get_tournament(game.db, runner.tournament_id)
+    guild = game.world.guild.id
+    paid = await economy.balance(game.db, guild, bob.id)
+    await economy.update_settings(game.db, game.world.guild.id, idle_close=600)
+    # Within the idle time nothing closes.
+    await game.runtime.close_idle_tables(wall=time.time() + 300)
+    assert not runner.closed
+    await game.runtime.close_idle_tables(wall=time.time() + 3600)
+    assert runner.closed
+    assert game.runtime.tournament_in(game.channel.id) is None
+    info = await tournaments.get_tournament(game.db, runner.tournament_id)
+    assert info.status == "cancelled" and before.status == "registering"
+    await game.fake.wait_for_message(
+        lambda m: m.content.startswith("**Friday** never started"), channel=game.channel,
+        timeout=10)
+    assert await economy.balance(game.db, guild, bob.id) == paid + 100  # the buy-in back
+    await invariant.verify_invariant(game.db)
+    # The setting 0 keeps a registration open for good.
+    runner = await create(game, alice)
+    await economy.update_settings(game.db, game.world.guild.id, idle_close=0)
+    await game.runtime.close_idle_tables(wall=time.time() + 10**6)
+    assert not runner.closed
