@@ -52,7 +52,7 @@ async def busy_economy(db: Database) -> None:
     for name, channel in (("Open", 9_003), ("Done", 9_004)):
         tid = (await tournaments.create_tournament(
             db, GUILD, channel, HOST, name=name, kind="time_limited", buy_in=40,
-            max_players=4, config={"levels": []},
+            max_players=4, config={"levels": []}, enforce_limits=False,  # data, not limits
         )).tournament_id
         await tournaments.register(db, tid, 101, state={"clock": [1, None, 0.0, 2]})
         await tournaments.register(db, tid, 102)
