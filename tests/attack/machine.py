@@ -482,8 +482,8 @@ class AttackMachine(RuleBasedStateMachine):
         return {u.id: u.global_name or u.name for u in self.world.users}
 
     def runner_in(self, channel: FakeChannel) -> CashTable | None:
-        table_id = self.game.runtime._by_channel.get(channel.id)
-        return None if table_id is None else self.game.runtime.runners.get(table_id)
+        found = self.game.runtime.registry.in_channel(channel.id)
+        return found if isinstance(found, CashTable) else None
 
     def runners(self) -> list[CashTable]:
         return list(self.game.runtime.runners.values())

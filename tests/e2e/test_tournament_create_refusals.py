@@ -59,8 +59,8 @@ async def test_a_freeroll_is_allowed_and_a_negative_buy_in_says_so(game: Game) -
     reply = await create(game, buy_in=0, level_minutes=0.5, structure="regular")
     assert reply.startswith("Tournament **"), reply
     runner = runner_of(game)
-    assert runner is not None and runner.engine.config.buy_in == 0
-    assert runner.engine.config.levels[0].minutes == 0.5
+    assert runner is not None and runner.state.config.buy_in == 0
+    assert runner.state.config.levels[0].minutes == 0.5
 
 
 async def test_an_end_too_far_ahead_says_how_far_it_may_be(game: Game) -> None:
