@@ -168,11 +168,13 @@ async def test_sigkill_with_tables_in_threads_then_restart(
 
     mark = fake.mark()
     async with bot_process(fake, tmp_path, log) as second:
-        await fake.wait_for_session(timeout=30)
+        # A new process starts (imports, database, gateway) slowly on a loaded machine: the
+        # deadlines leave room for it, since what is tested is what comes back, not how fast.
+        await fake.wait_for_session(timeout=60)
         # Each table is shown again in its own thread, its hand waiting for a decision.
         for thread in threads:
             await fake.wait_for_message(lambda m: TO_ACT.search(m.content) is not None,
-                                        channel=thread, after=mark, timeout=30)
+                                        channel=thread, after=mark, timeout=60)
         await play_out(fake, channel, threads, players, mark)
         second.send_signal(signal.SIGTERM)
         await asyncio.wait_for(second.wait(), timeout=20)
