@@ -538,16 +538,16 @@ class GameRuntime:
         return closed
 
     async def _close_idle_registrations(self, wall: float) -> None:
-        for guild_id in {v.guild_id for v in self.tournaments.values()}:
+        live = self.tournaments
+        for guild_id in {v.guild_id for v in live.values()}:
             limits = await economy.get_settings(self.db, guild_id)
             if not limits.idle_close:
                 continue
             older_than = int(wall - limits.idle_close)
             stale = await tournaments.stale_registrations(self.db, guild_id, older_than)
             for tournament_id in stale:
-                live = self.tournaments.get(tournament_id)
-                if live is not None:
-                    await live.close_if_idle(older_than)
+                if tournament_id in live:
+                    await live[tournament_id].close_if_idle(older_than)
 
     async def close(self) -> None:
         """Stop every venue. Storage has the state already (it is written before every reply);

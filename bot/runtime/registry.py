@@ -104,6 +104,3 @@ class Registry:
 
     def venues(self, guild_id: int | None = None) -> list[Venue]:
         return [v for v in self._venues.values() if guild_id is None or v.guild_id == guild_id]
-
-    def __len__(self) -> int:
-        return len(self._venues)

@@ -179,12 +179,12 @@ class TableServices:
     locales: Callable[[Sequence[int]], Awaitable[dict[int, str]]]
     # The one registry of live tables: a table joins it when it opens, leaves it when it
     # closes, and its owner is forgotten (its last messages going out) once it is over.
-    registry: Registry
+    registry: TableRegistry
     budget: RequestBudget = field(default_factory=lambda: RequestBudget(40))
     dm_channels: DmChannels = field(default_factory=DmChannels)
 
 
-class Registry(Protocol):
+class TableRegistry(Protocol):
     """Where live tables are found (``bot.runtime.registry.Registry``)."""
 
     def add_table(self, table: LiveTable[Any]) -> None: ...

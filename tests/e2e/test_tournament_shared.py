@@ -36,6 +36,7 @@ from tests.e2e.game_kit import (
     until,
 )
 from tests.e2e.harness import World
+from tests.e2e.test_game_runout import chances_in
 from tests.e2e.tournament_kit import Players, check_or_fold, create, register, runner_of
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.models import READ_MESSAGE_HISTORY, VIEW_CHANNEL
@@ -76,17 +77,6 @@ async def turn_message(game: Game, table: TournamentTable, user: FakeUser) -> Fa
 
 
 # -- 1: the all-in run-out, street by street ---------------------------------------------------
-
-
-def chances_in(content: str) -> dict[str, str]:
-    """Player name -> the "to win" figure said for him."""
-    found = {}
-    for line in content.split("\n"):
-        said = line.split(" to win")[0]
-        if said != line and ": " in said:
-            name, figure = said.rsplit(": ", 1)
-            found[name] = figure
-    return found
 
 
 def expected_chances(holes: dict[str, tuple[Card, ...]], board: str) -> dict[str, str]:

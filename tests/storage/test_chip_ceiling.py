@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from bot.runtime.results import player_results, result_summary
 from bot.storage import (
     Database,
     StorageError,
@@ -117,16 +116,8 @@ async def test_the_hand_that_ends_a_tournament_is_stored_at_the_ceiling(db: Data
     r = await running(db, seats=4)
     filled = False
     while not r.engine.is_over:
-        hand_id = await r.start_hand(1)
-        await r.play_out(1)
-        hand = r.engine.tables[1].hand
-        assert hand is not None
-        results, summary = player_results(hand), result_summary(hand)
-        r.engine.finish_hand(now=20, table=1)
-        placings = None
-        if r.engine.is_over:
-            placings = tuple(Placing(int(s.player_id), s.place, s.tied, s.prize)
-                             for s in r.engine.standings)
+        hand_id, results, summary, placings = await r.all_in_hand(1)
+        if placings is not None:
             winner = next(p.user_id for p in placings if p.prize)
             await fill(db, winner)
             filled = True

@@ -92,6 +92,23 @@ class Running:
             await hands.append_actions(self.db, self.hand_ids[number], before,
                                        hand.actions[before:])
 
+    async def all_in_hand(
+        self, number: int = 1
+    ) -> tuple[int, Any, Any, tuple[Placing, ...] | None]:
+        """One hand dealt, played all in and settled by the engine (not yet recorded): its id,
+        the results and summary storage records, and the places once it ended the tournament."""
+        hand_id = await self.start_hand(number)
+        await self.play_out(number)
+        hand = self.engine.tables[number].hand
+        assert hand is not None
+        results, summary = player_results(hand), result_summary(hand)
+        self.engine.finish_hand(now=20, table=number)
+        placings = None
+        if self.engine.is_over:
+            placings = tuple(Placing(int(s.player_id), s.place, s.tied, s.prize)
+                             for s in self.engine.standings)
+        return hand_id, results, summary, placings
+
 
 async def running(db: Database, *, buy_in: int = 100, seats: int = 2) -> Running:
     config = TournamentConfig(buy_in=buy_in, starting_stack=1_000, seats=seats, max_players=4,
@@ -226,16 +243,8 @@ async def test_the_hand_that_ends_it_pays_every_prize_in_its_transaction(db: Dat
     assert len(r.engine.tables) == 1
     wallets = {u: await economy.balance(db, GUILD, u) for u in USERS}
     while not r.engine.is_over:
-        hand_id = await r.start_hand(1)
-        await r.play_out(1)
-        hand = r.engine.tables[1].hand
-        assert hand is not None
-        results, summary = player_results(hand), result_summary(hand)
-        r.engine.finish_hand(now=20, table=1)
-        placings = None
-        if r.engine.is_over:
-            placings = tuple(Placing(int(s.player_id), s.place, s.tied, s.prize)
-                             for s in r.engine.standings)
+        hand_id, results, summary, placings = await r.all_in_hand(1)
+        if placings is not None:
             forged = (Placing(placings[0].user_id, 1, 1, placings[0].prize + 1), *placings[1:])
             await refused(db, "prizes_mismatch", hands.record_tournament_hand(
                 db, hand_id, summary, results, save=r.save(placings=forged)))

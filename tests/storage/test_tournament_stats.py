@@ -8,11 +8,9 @@ week or a month must say the same as all time when every hand is within it.
 
 from __future__ import annotations
 
-from bot.runtime.results import player_results, result_summary
 from bot.storage import Database, hands, stats, tables
 from bot.storage.hands import PlayerResult
 from bot.storage.stats import LeaderboardKey, Period
-from bot.storage.tournaments import Placing
 
 from .conftest import GUILD, USERS, make_table, start_simple_hand
 from .test_tournament_hands import running
@@ -22,16 +20,7 @@ async def play_a_tournament(db: Database) -> None:
     """Four entrants at one table, all in every hand until it is over."""
     r = await running(db, seats=4)
     while not r.engine.is_over:
-        hand_id = await r.start_hand(1)
-        await r.play_out(1)
-        hand = r.engine.tables[1].hand
-        assert hand is not None
-        results, summary = player_results(hand), result_summary(hand)
-        r.engine.finish_hand(now=20, table=1)
-        placings = None
-        if r.engine.is_over:
-            placings = tuple(Placing(int(s.player_id), s.place, s.tied, s.prize)
-                             for s in r.engine.standings)
+        hand_id, results, summary, placings = await r.all_in_hand(1)
         await hands.record_tournament_hand(db, hand_id, summary, results,
                                            save=r.save(placings=placings))
 
