@@ -17,6 +17,7 @@ from bot.i18n import t
 from bot.runtime.tourney import LiveTournament
 from bot.storage import Database, economy, invariant, tournaments
 from engine.hand import ActionKind, ActionTaken, Hand, RunItTwice, StraddleMode
+from tests.attack.kit import press
 from tests.e2e.game_kit import (
     STARTING_BALANCE,
     Game,
@@ -443,6 +444,15 @@ async def test_home_game_extras_are_refused_at_a_tournament_table(game: Game) ->
     await slash_refused(game, bob, "poker", "ledger", t("error.tournament_no_ledger"))
     await slash_refused(game, alice, "poker", "ledger", t("error.tournament_no_ledger"),
                         reset=True)
+    # Forged presses of the extras' buttons (never drawn here) get the kind's reason too.
+    await table.flush(10)
+    assert table.message_id is not None
+    ref = f"@{table.table.hand_number}.0"
+    for action in ("rabbit", "run_twice", "run_once", "straddle_next", "straddle_always"):
+        forged = f"poker:{table.table_id}:{action}{ref}"
+        message = game.fake.message(table.message_id)
+        answer = await settled(await press(game.fake, bob, message, forged))
+        assert answer.content == rules, (action, answer.content)
     options = table.table.options
     assert (options.straddle, options.run_it_twice) == (StraddleMode.OFF, RunItTwice.OFF)
     config = hand.config
