@@ -59,6 +59,7 @@ from bot.storage import (
     tables,
     tournaments,
 )
+from engine.errors import EngineError
 from engine.table import Table, TableOptions
 from engine.tournament import Tournament, TournamentConfig
 
@@ -438,7 +439,17 @@ class GameRuntime:
 
     async def _restore_tournament(self, tournament_id: int) -> Venue:
         info = await tournaments.get_tournament(self.db, tournament_id)
-        return await LiveTournament.restore(info, self._services())
+        try:
+            return await LiveTournament.restore(info, self._services())
+        except EngineError:
+            # Stored by an older version with settings the engine now refuses (a level no
+            # table can play): it could never go on, so every buy-in goes back rather than
+            # staying locked in its pool.
+            refunds = await tournaments.cancel_tournament(self.db, tournament_id,
+                                                          actor_id=info.host_id)
+            log.critical("tournament %d cannot be played on; cancelled, %d buy-in(s) refunded",
+                         tournament_id, len(refunds))
+            raise
 
     async def _start(self, venue: Venue) -> None:
         try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ import pytest
 
 from bot.i18n import t
 from bot.runtime.cash import CashTable
-from bot.storage import Database, hands
+from bot.storage import Database, economy, hands, invariant, tournaments
 from bot.storage.db import Tx
 from tests.e2e.game_kit import (
     STARTING_BALANCE,
@@ -27,6 +28,7 @@ from tests.e2e.game_kit import (
     until,
 )
 from tests.e2e.harness import World
+from tests.e2e.tournament_kit import tournament
 from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.timeout(60)
@@ -188,3 +190,41 @@ async def test_a_hand_that_cannot_be_rebuilt_is_voided_and_refunded(
         )
         # The table plays on with the next hand.
         await until(lambda: runner.table.hand_number == 2, what="hand 2")
+
+
+async def test_a_stored_tournament_no_table_can_play_is_cancelled_with_refunds_at_start(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    """A tournament stored by an older version with a level no table can play (the engine now
+    refuses it) cannot be restored: at the start its buy-ins go back to the wallets instead of
+    staying locked in its pool, and the chips still add up."""
+    alice, bob = world.alice, world.bob
+    async with running_game(fake, world, tmp_path) as game:
+        created = await tournament(game, alice, "create", name="Old", kind="freeze_out",
+                                   buy_in=100, starting_stack=1000, structure="10/20 10")
+        assert created.startswith("Tournament **"), created
+        for user in (alice, bob):
+            reply = await game.slash(user, "tournament", "register")
+            assert reply.content.startswith("You're registered"), reply.content
+        live = game.runtime.tournament_in(game.channel.id)
+        assert live is not None
+        tournament_id, guild = live.tournament_id, world.guild.id
+        paid = {u.id: await economy.balance(game.db, guild, u.id) for u in (alice, bob)}
+    db = await Database.open(f"sqlite:///{tmp_path / 'poker.db'}")
+    try:
+        info = await tournaments.get_tournament(db, tournament_id)
+        state = dict(info.state)
+        state["config"] = {**state["config"],
+                           "levels": [[1, 2, 0, 0.1], [10**10, 2 * 10**10, 0, 30]]}
+        async with db.write() as tx:
+            await tx.execute("UPDATE tournaments SET state = ? WHERE tournament_id = ?",
+                             (json.dumps(state), tournament_id))
+    finally:
+        await db.close()
+    async with running_game(fake, world, tmp_path) as game:
+        info = await tournaments.get_tournament(game.db, tournament_id)
+        assert info.status == "cancelled"
+        assert game.runtime.tournament_in(game.channel.id) is None
+        for user in (alice, bob):
+            assert await economy.balance(game.db, guild, user.id) == paid[user.id] + 100
+        await invariant.verify_invariant(game.db)
