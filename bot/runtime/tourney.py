@@ -382,6 +382,8 @@ class LiveTournament:
             changes["time_limit"] = time_limit_until(self.settings.ends_at, moment)
         draft = copy_of(self.state, self.rng, **changes)
         events = draft.start(moment)
+        # Refused for want of tables before a thread is made for any of them.
+        await tournaments.check_room_to_start(self.db, self.tournament_id, len(draft.tables))
         openings = await self._open_threads(draft, events, start=True)
         await tournaments.start_tournament(
             self.db, self.tournament_id, state=draft.to_json(), tables=openings,

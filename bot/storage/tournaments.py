@@ -623,6 +623,24 @@ async def unregister(
         return await wallet_balance(tx, row["guild_id"], user_id) or 0
 
 
+async def _room_to_start(tx: Tx, row: Any, tables: int) -> None:
+    """Refuse a start whose seat draw needs more tables than the server has room for."""
+    usage = await table_usage(tx, row["guild_id"], row["host_id"])
+    taken = usage.open - 1  # its own place while registering, given up now
+    needed = max(1, tables)
+    if taken + needed > usage.max_tables:
+        raise StorageError("tournament_needs_tables", tables=needed,
+                           maximum=usage.max_tables, taken=taken)
+
+
+async def check_room_to_start(db: Database, tournament_id: int, tables: int) -> None:
+    """The start's table check, before anything is made for it (the runtime makes a thread per
+    table first): :func:`start_tournament` checks again in its transaction."""
+    check_id(tournament_id, "tournament_id")
+    async with db.read() as tx:
+        await _room_to_start(tx, await _row(tx, tournament_id), tables)
+
+
 async def start_tournament(
     db: Database,
     tournament_id: int,
@@ -651,12 +669,7 @@ async def start_tournament(
         if row["entrants"] < 2:
             raise StorageError("not_enough_players", registered=row["entrants"])
         if enforce_limits:
-            usage = await table_usage(tx, row["guild_id"], row["host_id"])
-            taken = usage.open - 1  # its own place while registering, given up now
-            needed = max(1, len(openings))
-            if taken + needed > usage.max_tables:
-                raise StorageError("tournament_needs_tables", tables=needed,
-                                   maximum=usage.max_tables, taken=taken)
+            await _room_to_start(tx, row, len(openings))
         await tx.execute(
             "UPDATE tournaments SET status = 'running', started_at = ?, state = ?"
             " WHERE tournament_id = ?",

@@ -620,3 +620,19 @@ async def test_a_registration_nobody_starts_is_closed_by_the_idle_sweep(game: Ga
     await economy.update_settings(game.db, game.world.guild.id, idle_close=0)
     await game.runtime.close_idle_tables(wall=time.time() + 10**6)
     assert not runner.closed
+
+
+async def test_a_start_without_room_for_its_tables_makes_no_thread(game: Game) -> None:
+    """Four players at tables of two need two tables; a server that allows one refuses the
+    start, with its reason, before a thread is made for either table."""
+    field = members(game.world)[:4]
+    runner = await create(game, field[0], seats_per_table=2, max_players=4)
+    await register(game, *field)
+    await economy.update_settings(game.db, game.world.guild.id, max_tables=1)
+    refused = await game.slash(field[0], "tournament", "start")
+    assert refused.content == t("error.tournament_needs_tables", tables=2, maximum=1, taken=0)
+    assert game.fake.threads_of(game.channel) == []
+    assert not runner.running
+    await economy.update_settings(game.db, game.world.guild.id, max_tables=10)
+    await game.ok(field[0], "tournament", "start")
+    assert len(game.fake.threads_of(game.channel)) == 2
