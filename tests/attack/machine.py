@@ -724,7 +724,7 @@ class AttackMachine(RuleBasedStateMachine):
         handles = self.fake.interactions[mark:]
         STATS.interactions += len(handles)
         late = await self._answers(handles)
-        outcome.replies = [reply_text(h) for h in handles]
+        outcome.replies = [await self._reply_seen(h) for h in handles]
         await self._settle()
         if late:
             self.fail(InteractionUnanswered, "; ".join(late))
@@ -750,6 +750,16 @@ class AttackMachine(RuleBasedStateMachine):
             elif await self._visible_answer(handle) is None:
                 late.append(f"'thinking…' and nothing after it: {self._describe_handle(handle)}")
         return late
+
+    async def _reply_seen(self, handle: InteractionHandle) -> str:
+        """The step history's note of an answer: the message that replaced a deferral."""
+        callback = handle.callback
+        if callback is not None and callback.type == 5 and callback.content == "":
+            answer = await self._visible_answer(handle)
+            if answer is not None:
+                text = answer.content.replace("\n", " | ")
+                return repr(text if len(text) <= 160 else text[:157] + "...")
+        return reply_text(handle)
 
     @staticmethod
     async def _visible_answer(handle: InteractionHandle) -> InteractionCallback | None:
@@ -2191,7 +2201,7 @@ class AttackMachine(RuleBasedStateMachine):
             st.sampled_from(["nothing", "register", "start", "start", "start"]), label="then"
         )
         picked = data.draw(
-            st.lists(st.integers(0, len(self.members) - 1), min_size=1, max_size=6, unique=True),
+            st.lists(st.integers(0, len(self.members) - 1), min_size=2, max_size=6, unique=True),
             label="players",
         )
         cash = self.runners()
