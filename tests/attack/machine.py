@@ -1319,6 +1319,25 @@ class AttackMachine(RuleBasedStateMachine):
         cap = data.draw(st.sampled_from([None, LOW_CAP, LOW_CAP]), label="chip cap")
         if cap is not None:
             self.lower_cap(cap)
+        tournament = data.draw(st.one_of(st.none(), st.none(), PLAIN_TOURNAMENT),
+                               label="a tournament too")
+        entrants = data.draw(
+            st.lists(st.integers(0, len(self.members) - 1), min_size=2, max_size=6, unique=True),
+            label="entrants",
+        )
+        if tournament is not None:
+            # Often a tournament plays beside the cash table from the start (the steps then
+            # meet its levels, its hands and its prizes early).
+            organiser = self.world.members[3]
+            players = [self.members[i] for i in entrants]
+            options = {**tournament, "timer": tournament.get("timer", 1)}
+            self.step(
+                f"bootstrap: {organiser.name} in #tourney: /tournament create "
+                f"{self.show(options)}; {', '.join(u.name for u in players)} register; "
+                "he starts it",
+                lambda: self._open_tournament(organiser, self.world.channel("tourney"),
+                                              options, players, "start"),
+            )
         if data.draw(st.integers(0, 9), label="no set-up if 9") == 9:
             return
         host = self.pick_member(data, "host")
@@ -2213,29 +2232,32 @@ class AttackMachine(RuleBasedStateMachine):
         if then == "start":
             options.setdefault("timer", 1)  # nobody at the keyboard: hands still move on
 
-        async def action() -> None:
-            before = self.game.runtime.tournament_in(channel.id)
-            handle = await self.slash(host, channel, "tournament", "create", options)
-            await self.wait_answer(handle)
-            live = self.game.runtime.tournament_in(channel.id)
-            if live is None or live is before or handle.id in self.trap.refusals:
-                return
-            if then == "nothing":
-                return
-            for user in players:
-                await self.wait_answer(
-                    await self.slash(user, channel, "tournament", "register")
-                )
-            if then == "start":
-                await self.wait_answer(await self.slash(host, channel, "tournament", "start"))
-
         self.step(
             f"{host.name} in #{channel.name}: /tournament create {self.show(options)}"
             + ("" if then == "nothing" else
                f"; {', '.join(u.name for u in players)} register")
             + ("; the host starts it" if then == "start" else ""),
-            action,
+            lambda: self._open_tournament(host, channel, options, players, then),
         )
+
+    async def _open_tournament(
+        self, host: FakeUser, channel: FakeChannel, options: dict[str, Any],
+        players: list[FakeUser], then: str,
+    ) -> None:
+        """/tournament create; then (when it opened) the players register, and with
+        ``then == "start"`` the host starts it."""
+        before = self.game.runtime.tournament_in(channel.id)
+        handle = await self.slash(host, channel, "tournament", "create", options)
+        await self.wait_answer(handle)
+        live = self.game.runtime.tournament_in(channel.id)
+        if live is None or live is before or handle.id in self.trap.refusals:
+            return
+        if then == "nothing":
+            return
+        for user in players:
+            await self.wait_answer(await self.slash(user, channel, "tournament", "register"))
+        if then == "start":
+            await self.wait_answer(await self.slash(host, channel, "tournament", "start"))
 
     def tournament_places(self, live: LiveTournament) -> list[FakeChannel]:
         """The tournament's channel and its tables' channels (threads, when it plays at
