@@ -2212,8 +2212,10 @@ class AttackMachine(RuleBasedStateMachine):
         host starts it."""
         channel = self.pick(data, self.tournament_channels(), "channel")
         assert channel is not None
-        who = data.draw(st.sampled_from(["cash host", "cash host", "manager", "anybody"]),
-                        label="host")
+        who = data.draw(
+            st.sampled_from(["cash host", "cash host", "tournament host", "manager", "anybody"]),
+            label="host",
+        )
         host = self.pick_member(data, "host")
         options = dict(data.draw(TOURNAMENT_OPTIONS, label="options"))
         then = data.draw(
@@ -2226,6 +2228,8 @@ class AttackMachine(RuleBasedStateMachine):
         cash = self.runners()
         if who == "cash host" and cash and cash[0].host_id in self.fake.users:
             host = self.fake.users[cash[0].host_id]
+        elif who == "tournament host" and self.tournaments():
+            host = self.fake.users.get(self.tournaments()[0].host_id, host)
         elif who == "manager":
             host = self.world.members[3]
         players = [self.members[i] for i in picked]
