@@ -96,6 +96,18 @@ class TableStalled(AttackFailure):
     check = "9 no table stalls"
 
 
+class CreditRefused(AttackFailure):
+    check = "10 chips coming back are never refused, and never pass the server's cap"
+
+
+class OverTableLimits(AttackFailure):
+    check = "11 tables and tournaments stay within the server's limits"
+
+
+class StatsCountTournamentChips(AttackFailure):
+    check = "12 statistics count cash chips only (every period agrees)"
+
+
 # -- the world ---------------------------------------------------------------------------------
 
 
@@ -103,7 +115,9 @@ class TableStalled(AttackFailure):
 class AttackWorld(World):
     """The e2e world's alice, bob and carol (DMs closed) and seven more members (a table
     seats up to ten): alice owns the server, dave manages it through a role, several have
-    long display names; an outsider who is not a member."""
+    long display names; an outsider who is not a member. Channels: #poker, #lobby, #readonly
+    (the bot may only read it) and #tourney (a third place for a host's tables and tournaments,
+    one more than the per-host limit's default of two)."""
 
     members: list[FakeUser]
     managers: frozenset[int]
@@ -144,7 +158,7 @@ def make_world() -> AttackWorld:
     readonly = FakeChannel("readonly", bot_permissions=VIEW_CHANNEL | READ_MESSAGE_HISTORY)
     guild = FakeGuild.create(
         "Casino",
-        channels=["poker", "lobby", readonly],
+        channels=["poker", "lobby", readonly, "tourney"],
         members=members,
         roles=[floor],
         owner=alice,

@@ -19,8 +19,21 @@ once; after every step the bot's promises are checked (see ``_check``):
    a sentence of its own (not a generic one, no placeholder left), and, when it was the
    step's only interaction and the bot's clock moved nothing meanwhile, it changed nothing:
    no wallet, ledger entry, server setting, table state or table setting;
-9. no table stalls: one with a player to act has his clock running, a run-it-twice question
-   has its deadline running, and one that can deal has a deal coming.
+9. no table stalls, cash or tournament: one with a player to act has his clock running, a
+   run-it-twice question has its deadline running, and one that can deal has a deal coming; a
+   running tournament has its level clock running (and check 4 catches a clock that failed,
+   "its clock failed", or a hand that "could not settle");
+10. chips coming back (a cash-out, a close, a refund, a prize) are never refused
+   (``balance_too_large`` was the refusal), and the server's chips never pass its cap
+   (``MAX_CIRCULATION``, lowered for most runs so that /chips grant reaches it in a few
+   steps);
+11. no member has more open cash tables and tournaments than the server's per-host limit, and
+   the server never more tables (a registering tournament counts one, a running one its
+   tables) than its total, whenever the count grows (a lowered limit is no fault of a table
+   already open);
+12. statistics count cash chips only: every player's net is the same over the last week, the
+   last month and all time (everything happened within the run), in /chips stats and in the
+   leaderboards, and equals his net in the all-time totals, which never count a tournament.
 
 One event loop, one fake Discord and one bot per machine run; every rule runs to completion
 (the interactions answered, the tables' message queues flushed) before the checks.
@@ -41,15 +54,22 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+from unittest import mock
 
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from bot.i18n import has_message, t
 from bot.presenter import decision_number
+from bot.runtime import tourney as tourney_runtime
 from bot.runtime.cash import CashTable
 from bot.runtime.play import DOUBLE_CLICK
-from bot.storage import invariant, tables
+from bot.runtime.table import LiveTable
+from bot.runtime.tourney import LiveTournament, TournamentTable
+from bot.storage import economy, invariant, tables
+from bot.storage import ledger as ledger_storage
+from bot.storage import stats as stats_storage
+from bot.storage.errors import MAX_BALANCE
 from bot.ui import custom_id
 from engine.cards import FULL_DECK, Card, parse_cards
 from engine.errors import CodedError
@@ -59,6 +79,7 @@ from tests.attack.kit import (
     AttackFailure,
     AttackWorld,
     ChipsOutsideLedger,
+    CreditRefused,
     DoubleAction,
     EngineStorageDrift,
     ErrorLogged,
@@ -69,9 +90,11 @@ from tests.attack.kit import (
     LedgerInvariantBroken,
     LogTrap,
     Outcome,
+    OverTableLimits,
     RefusalNotPrivate,
     RefusedInputChanged,
     RequestRefused,
+    StatsCountTournamentChips,
     TableStalled,
     button_action,
     buttons_for,
@@ -102,6 +125,10 @@ class Stats:
     seconds: float = 0.0  # spent in steps (start-up and teardown excluded)
     wall: float = 0.0  # everything, start-up included
     ignored: int = 0  # failures ATTACK_IGNORE matched
+    tournaments: int = 0  # tournaments opened
+    started: int = 0  # tournaments that started
+    tournament_hands: int = 0  # hands finished at tournament tables
+    levels: int = 0  # level changes the tournaments' clocks made
 
     def line(self) -> str:
         rate = self.steps / self.seconds if self.seconds else 0.0
@@ -110,8 +137,9 @@ class Stats:
             f"attack: {self.steps} steps in {self.examples} machine runs, "
             f"{self.interactions} interactions, {self.hands} hands dealt; "
             f"{rate:.1f} steps/s in steps, {overall:.1f} steps/s overall "
-            f"({self.wall:.1f}s)" + (f"; {self.ignored} known failures ignored"
-                                      if self.ignored else "")
+            f"({self.wall:.1f}s); {self.tournaments} tournaments opened, {self.started} "
+            f"started, {self.tournament_hands} tournament hands finished, {self.levels} level "
+            f"changes" + (f"; {self.ignored} known failures ignored" if self.ignored else "")
         )
 
 
@@ -234,6 +262,9 @@ GENERIC = frozenset(
     for key in ("error.internal", "error.timeout", "error.discord_unavailable",
                 "error.bot_forbidden", "error.rate_limited")
 )
+# A credit of chips going back to a wallet refused (a grant or a daily bonus may be refused
+# where chips enter: circulation_full).
+CREDIT_REFUSALS = frozenset({"balance_too_large"})
 _PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
 
@@ -272,10 +303,16 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     return found
 
 
-def stall_of(runner: CashTable) -> str | None:
-    """Why the table, under its lock, would not move on by itself (None: it would, or it is
-    waiting for a person)."""
+def stall_of(runner: LiveTable[Any]) -> str | None:
+    """Why the table, cash or tournament, under its lock, would not move on by itself (None: it
+    would, or it is waiting for a person, or its tournament is paused)."""
     if runner.closed:
+        return None
+    tournament = runner.venue if isinstance(runner, TournamentTable) else None
+    if tournament is not None and (
+        tournament.closed or not tournament.running or tournament.state.paused
+        or runner.number not in tournament.state.tables
+    ):
         return None
     table = runner.table
     hand = table.hand
@@ -298,6 +335,9 @@ def stall_of(runner: CashTable) -> str | None:
         if task is None or task.done():
             return f"the clock of decision {marker} is not running"
         return None
+    if isinstance(runner, TournamentTable):
+        return tournament_deal_stall(runner)
+    assert isinstance(runner, CashTable)
     if not runner.config.dealing or table.paused or runner.messenger.blocked:
         return None
     if not runner.messenger._idle.is_set():
@@ -306,6 +346,22 @@ def stall_of(runner: CashTable) -> str | None:
     runner._apply_pending(draft)
     runner._sit_out_big_blinds(draft)
     if not draft.table.can_start():
+        return None
+    task = runner._dealer_task
+    if task is None or task.done():
+        return "it can deal the next hand and no deal is coming"
+    return None
+
+
+def tournament_deal_stall(runner: TournamentTable) -> str | None:
+    """Why a tournament table that could deal (running, not paused, no break, two players with
+    chips, its last result shown) has no deal coming (None: it has, or it cannot deal)."""
+    state = runner.tournament.state
+    if runner.messenger.blocked or not runner.messenger._idle.is_set():
+        return None
+    if state.time_up or state.on_break_at(tourney_runtime.now()):
+        return None
+    if not state.can_start(runner.number):
         return None
     task = runner._dealer_task
     if task is None or task.done():
@@ -335,6 +391,84 @@ TABLE_OPTIONS = st.one_of(
     st.fixed_dictionaries({}, optional=OPTION_VALUES),
 )
 
+# -- tournaments --------------------------------------------------------------------------------
+
+# Levels of six seconds (the clock's jumps move them faster still).
+QUICK_LEVELS = "10/20 0.1, 20/40 0.1, 40/80 0.1, 80/160 0.1, 150/300 0.1, 300/600 0.1"
+# A second level no table can play: its buy-in range (100 big blinds) passes the chip limit.
+UNPLAYABLE = "1/2 0.1, 10000000000/20000000000 30"
+STRUCTURES = (
+    QUICK_LEVELS, QUICK_LEVELS, QUICK_LEVELS, UNPLAYABLE, UNPLAYABLE, "turbo", "deep", "regular",
+    "5/10 0.1, 1/2 0.1", "", "x", "break 10", "1/2/2 0.1, 2/4/4 0.1",
+    "10/20 0.1, break 0.1, 20/40 1",
+    "1/2 0.1, " + str(MAX_CHIPS // 2) + "/" + str(MAX_CHIPS) + " 1",
+)
+TOURNAMENT_NAMES = ("Friday", "Friday", "Saturday", "Sunday", "x" * 100, "x" * 101, "  a   b  ",
+                    "💥", "")
+TOURNAMENT_KINDS = ("freeze_out", "freeze_out", "freeze_out", "freeze_out", "time_limited",
+                    "sit_and_go")
+TOURNAMENT_BUY_INS = (0, 0, 10, 100, 100, 1000, 10**6, 10**9, MAX_CHIPS // 100, MAX_CHIPS,
+                      MAX_CHIPS + 1, -1)
+STACKS = (1000, 1000, 1000, 10_000, 200, 2, 1, 0, 10**9, 10**10, MAX_CHIPS // 100, MAX_CHIPS // 2,
+          MAX_CHIPS)
+TOURNAMENT_VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "name": st.sampled_from(TOURNAMENT_NAMES),
+    "kind": st.sampled_from(TOURNAMENT_KINDS),
+    "buy_in": st.sampled_from(TOURNAMENT_BUY_INS),
+    "starting_stack": st.sampled_from(STACKS),
+    "structure": st.sampled_from(STRUCTURES),
+    "level_minutes": st.sampled_from([0.1, 0.1, 0.05, 1.0, 240.0, 241.0]),
+    "max_players": st.sampled_from([2, 3, 4, 6, 9, 10, 1000, 1, 1001]),
+    "seats_per_table": st.sampled_from([2, 3, 3, 6, 9, 10, 1]),
+    "late_levels": st.sampled_from([0, 1, 2, 3, 100, 101]),
+    "timer": st.sampled_from([1, 1, 2, 0]),
+    "ante": st.sampled_from(["big_blind", "per_player", "none", "bogus"]),
+    "payouts": st.sampled_from(["standard", "winner", "50/30/20", "x", "100"]),
+}
+# A tournament that opens (short levels, a small field over one to three tables)...
+PLAIN_TOURNAMENT = st.fixed_dictionaries(
+    {
+        "name": st.sampled_from(TOURNAMENT_NAMES[:4]),
+        "kind": st.just("freeze_out"),
+        "buy_in": st.sampled_from([0, 10, 100, 1000]),
+        "starting_stack": st.sampled_from([200, 1000, 1000, 10_000]),
+        "structure": st.sampled_from([QUICK_LEVELS, QUICK_LEVELS, UNPLAYABLE, "turbo"]),
+        "max_players": st.sampled_from([4, 6, 10]),
+        "seats_per_table": st.sampled_from([2, 3, 6, 9]),
+    },
+    optional={"late_levels": st.sampled_from([0, 1, 2]), "timer": st.sampled_from([1, 2])},
+)
+# ... with one or two odd options, a preset with a deep stack, or anything at all.
+ODD_TOURNAMENT_OPTIONS = st.dictionaries(
+    st.sampled_from(sorted(TOURNAMENT_VALUES)), st.none(), min_size=1, max_size=2
+).flatmap(lambda keys: st.fixed_dictionaries({k: TOURNAMENT_VALUES[k] for k in keys}))
+DEEP_PRESET = st.fixed_dictionaries({
+    "structure": st.sampled_from(["deep", "regular", "turbo"]),
+    "starting_stack": st.sampled_from([10**8, 10**9, 10**10, 5 * 10**10, MAX_CHIPS // 10]),
+    "max_players": st.sampled_from([2, 4, 10]),
+})
+TOURNAMENT_OPTIONS = st.one_of(
+    PLAIN_TOURNAMENT,
+    st.tuples(PLAIN_TOURNAMENT, ODD_TOURNAMENT_OPTIONS).map(lambda p: {**p[0], **p[1]}),
+    st.tuples(PLAIN_TOURNAMENT, DEEP_PRESET).map(lambda p: {**p[0], **p[1]}),
+    st.fixed_dictionaries(
+        {k: TOURNAMENT_VALUES[k] for k in ("name", "kind", "buy_in", "starting_stack")},
+        optional={k: v for k, v in TOURNAMENT_VALUES.items()
+                  if k not in ("name", "kind", "buy_in", "starting_stack")},
+    ),
+)
+TOURNAMENT_SUBCOMMANDS = (
+    "register", "register", "register", "unregister", "start", "start", "pause", "resume",
+    "cancel", "status", "list",
+)
+TOURNAMENT_HOST_COMMANDS = frozenset({"start", "pause", "resume", "cancel"})
+# How far the tournaments' clock jumps (seconds): a level of 0.1 minutes, a few, a break.
+CLOCK_JUMPS = (6.0, 6.0, 12.0, 30.0, 60.0, 600.0, 3600.0)
+# A cap on the server's chips that /chips grant (at most MAX_CHIPS a grant) reaches in a few
+# steps; None keeps the real one (10**15).
+LOW_CAP = 3 * MAX_CHIPS
+IDLE_SWEEPS = (0, 60, 1799, 1801, 3600, 10**6)
+
 
 class AttackMachine(RuleBasedStateMachine):
     """See the module docstring."""
@@ -363,6 +497,18 @@ class AttackMachine(RuleBasedStateMachine):
         self.starting_balance = 0
         self.starting_before = 0
         self.allowed_mints: list[tuple[str, int, int | None, int | None]] = []
+        # The tournaments' clock runs ``skew`` seconds ahead of the wall clock (a jump is time
+        # passing); the cap on the server's chips may be lowered (see ``bootstrap``).
+        self.skew = 0.0
+        self.held = 0
+        self.cap = MAX_BALANCE
+        self.limit_counts: dict[str, int] = {}
+        self.levels_seen: dict[int, int] = {}
+        self.patches: list[Any] = [
+            mock.patch.object(tourney_runtime, "now", lambda: time.time() + self.skew)
+        ]
+        for patch in self.patches:
+            patch.start()
         self.trap.shown = self.recorder.shown_now
         self.trap.install()
         self.recorder.install()
@@ -418,7 +564,8 @@ class AttackMachine(RuleBasedStateMachine):
         # Edits that change nobody's turn wait calm_edit_interval: short, for more steps a second.
         # The run-it-twice question expires within a few steps, so hands go on.
         options = quick_options(
-            deck, deck_factory=self._deck, calm_edit_interval=0.01, run_twice_vote=1.0
+            deck, deck_factory=self._deck, calm_edit_interval=0.01, run_twice_vote=1.0,
+            tournament_heartbeat=0.25,
         )
         game = await self.stack.enter_async_context(
             running_game(fake, world, Path(self.tmp.name), deck=deck, options=options)
@@ -451,6 +598,8 @@ class AttackMachine(RuleBasedStateMachine):
         loop = self.loop
         try:
             with contextlib.suppress(Exception):
+                loop.run_until_complete(asyncio.wait_for(self._count_tournament_hands(), 5))
+            with contextlib.suppress(Exception):
                 loop.run_until_complete(asyncio.wait_for(self.stack.aclose(), 20))
             pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
             for task in pending:
@@ -462,11 +611,39 @@ class AttackMachine(RuleBasedStateMachine):
                 loop.run_until_complete(loop.shutdown_asyncgens())
         finally:
             loop.close()
+            for patch in reversed(self.patches):
+                with contextlib.suppress(RuntimeError):
+                    patch.stop()
             self.recorder.uninstall()
             self.trap.uninstall()
             self.tmp.cleanup()
             STATS.wall += time.monotonic() - self.started
             STATS.hands += len(self.recorder.dealt)
+
+    async def _count_tournament_hands(self) -> None:
+        row = await self.game.db.fetchone(
+            "SELECT COUNT(*) FROM hands WHERE tournament_id IS NOT NULL AND status = 'finished'"
+        )
+        STATS.tournament_hands += int(row[0]) if row is not None else 0
+        row = await self.game.db.fetchone(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN started_at IS NOT NULL THEN 1 ELSE 0 END),"
+            " 0) FROM tournaments"
+        )
+        if row is not None:
+            STATS.tournaments += int(row[0])
+            STATS.started += int(row[1])
+
+    def lower_cap(self, cap: int) -> None:
+        """Lower the server's chip cap to ``cap`` for this run: where the code keeps it
+        (``MAX_CIRCULATION``, checked where chips enter), or, on code that limits each wallet
+        instead (``MAX_BALANCE``, checked on every credit), there."""
+        self.cap = cap
+        for module in (ledger_storage, economy):
+            for name in ("MAX_CIRCULATION", "MAX_BALANCE"):
+                if hasattr(module, name):
+                    patch = mock.patch.object(module, name, cap)
+                    patch.start()
+                    self.patches.append(patch)
 
     # -- shortcuts ---------------------------------------------------------------------------
 
@@ -488,24 +665,33 @@ class AttackMachine(RuleBasedStateMachine):
     def runners(self) -> list[CashTable]:
         return list(self.game.runtime.runners.values())
 
-    def to_act(self, runner: CashTable) -> FakeUser | None:
+    def live_tables(self) -> list[LiveTable[Any]]:
+        """Every live table, cash or tournament."""
+        return list(self.game.runtime.registry.tables())
+
+    def tournaments(self) -> list[LiveTournament]:
+        return sorted(self.game.runtime.tournaments.values(), key=lambda t: t.tournament_id)
+
+    def to_act(self, runner: LiveTable[Any]) -> FakeUser | None:
         hand = runner.hand
         if hand is None or hand.to_act is None:
             return None
         return self.fake.users.get(runner.player_of(hand.to_act))
 
-    def turns(self) -> list[tuple[CashTable, FakeUser]]:
+    def turns(self) -> list[tuple[LiveTable[Any], FakeUser]]:
+        """Who is to act where, at every table (cash tables first, then tournament tables)."""
         found = []
-        for runner in self.runners():
+        for runner in sorted(self.live_tables(),
+                             key=lambda r: (isinstance(r, TournamentTable), r.table_id)):
             user = self.to_act(runner)
             if user is not None:
                 found.append((runner, user))
         return found
 
-    def channel_of(self, runner: CashTable) -> FakeChannel:
+    def channel_of(self, runner: LiveTable[Any]) -> FakeChannel:
         return self.fake.channels[runner.channel_id]
 
-    def current_message(self, runner: CashTable) -> FakeMessage | None:
+    def current_message(self, runner: LiveTable[Any]) -> FakeMessage | None:
         message_id = runner.message_id
         if message_id is None or message_id not in self.fake.messages:
             return None
@@ -538,7 +724,7 @@ class AttackMachine(RuleBasedStateMachine):
         handles = self.fake.interactions[mark:]
         STATS.interactions += len(handles)
         late = await self._answers(handles)
-        outcome.replies = [reply_text(h) for h in handles]
+        outcome.replies = [await self._reply_seen(h) for h in handles]
         await self._settle()
         if late:
             self.fail(InteractionUnanswered, "; ".join(late))
@@ -564,6 +750,16 @@ class AttackMachine(RuleBasedStateMachine):
             elif await self._visible_answer(handle) is None:
                 late.append(f"'thinking…' and nothing after it: {self._describe_handle(handle)}")
         return late
+
+    async def _reply_seen(self, handle: InteractionHandle) -> str:
+        """The step history's note of an answer: the message that replaced a deferral."""
+        callback = handle.callback
+        if callback is not None and callback.type == 5 and callback.content == "":
+            answer = await self._visible_answer(handle)
+            if answer is not None:
+                text = answer.content.replace("\n", " | ")
+                return repr(text if len(text) <= 160 else text[:157] + "...")
+        return reply_text(handle)
 
     @staticmethod
     async def _visible_answer(handle: InteractionHandle) -> InteractionCallback | None:
@@ -639,6 +835,14 @@ class AttackMachine(RuleBasedStateMachine):
     ) -> None:
         refused = [(h, self.trap.refusals[h.id]) for h in handles if h.id in self.trap.refusals]
         for handle, error in refused:
+            if (isinstance(error, CodedError) and error.code in CREDIT_REFUSALS
+                    and not self._describe_handle(handle).split(": ", 1)[-1].startswith(
+                        ("/chips grant", "/chips daily"))):
+                self.fail(
+                    CreditRefused,
+                    f"{self._describe_handle(handle)} was refused ({error!r}): chips coming "
+                    "back to a wallet were refused",
+                )
             answer = await self._visible_answer(handle)
             if answer is None:
                 continue  # check 3 says so
@@ -672,13 +876,18 @@ class AttackMachine(RuleBasedStateMachine):
         deadline = time.monotonic() + STALL_GRACE
         while True:
             problems = []
-            for runner in self.runners():
+            for runner in self.live_tables():
                 async with runner.lock:
                     problem = stall_of(runner)
                 if problem is not None:
+                    kind = "tournament table" if isinstance(runner, TournamentTable) else "table"
                     problems.append(
-                        f"table {runner.table_id} (hand #{runner.table.hand_number}): {problem}"
+                        f"{kind} {runner.table_id} (hand #{runner.table.hand_number}): {problem}"
                     )
+            for live in self.tournaments():
+                ticker = live._ticker
+                if not live.closed and live.running and (ticker is None or ticker.done()):
+                    problems.append(f"tournament {live.tournament_id}: its clock is not running")
             if not problems:
                 return
             if time.monotonic() > deadline:
@@ -690,9 +899,14 @@ class AttackMachine(RuleBasedStateMachine):
         """Let every table say what the step changed."""
         for _ in range(5):
             seen = len(self.fake.events)
-            for runner in self.runners():
+            for runner in self.live_tables():
                 await runner.messenger.flush(10)
                 tasks = list(runner.direct._tasks)
+                if tasks:
+                    await asyncio.wait(tasks, timeout=10)
+            for live in self.tournaments():
+                await live.flush(10)
+                tasks = list(live.direct._tasks)
                 if tasks:
                     await asyncio.wait(tasks, timeout=10)
             await asyncio.sleep(0.005)
@@ -743,6 +957,7 @@ class AttackMachine(RuleBasedStateMachine):
         report = await invariant.check_invariant(game.db, guild_id=guild_id)
         if not report.ok:
             self.fail(LedgerInvariantBroken, f"{report}")
+        self.held = sum(balance.held for balance in report.guilds)
         # 2. No hole cards shown to anybody but their owner while unshown.
         self._check_leaks()
         # 4. Nothing logged, no "Something went wrong", no request refused.
@@ -755,6 +970,100 @@ class AttackMachine(RuleBasedStateMachine):
         await self._check_removals()
         # 9. Every table moves on by itself where it should.
         await self._check_stalls()
+        # 10. The server's chips stay under its cap (credits back: _check_refusals).
+        for balance in report.guilds:
+            if balance.held > self.cap:
+                self.fail(CreditRefused, f"the server holds {balance.held} chips, past its cap"
+                          f" of {self.cap} ({balance})")
+        # 11. Tables and tournaments within the server's limits.
+        await self._check_limits()
+        # 12. Statistics count cash chips only.
+        await self._check_stats()
+        self._note_levels()
+
+    def _note_levels(self) -> None:
+        for live in self.tournaments():
+            level = live.state.level
+            before = self.levels_seen.get(live.tournament_id, level)
+            STATS.levels += max(0, level - before)
+            self.levels_seen[live.tournament_id] = level
+
+    async def _check_limits(self) -> None:
+        """No host over the per-host limit, the server not over its total, whenever a count
+        grows (a manager may lower a limit below what is open: that is no new table)."""
+        db = self.game.db
+        guild_id = self.world.guild.id
+        limits = await economy.get_settings(db, guild_id)
+        counts: dict[str, int] = {}
+        for host_id, count in await db.fetchall(
+            "SELECT host_id, COUNT(*) FROM ("
+            " SELECT host_id FROM poker_tables WHERE guild_id = ? AND status = 'open'"
+            " AND tournament_id IS NULL"
+            " UNION ALL SELECT host_id FROM tournaments WHERE guild_id = ?"
+            " AND status IN ('registering', 'running')) AS venues GROUP BY host_id",
+            (guild_id, guild_id),
+        ):
+            counts[f"host {int(host_id)}"] = int(count)
+        row = await db.fetchone(
+            "SELECT (SELECT COUNT(*) FROM poker_tables WHERE guild_id = ? AND status = 'open')"
+            " + (SELECT COUNT(*) FROM tournaments WHERE guild_id = ?"
+            " AND status = 'registering')",
+            (guild_id, guild_id),
+        )
+        counts["server"] = int(row[0]) if row is not None else 0
+        problems = []
+        names = self.names()
+        for key, count in counts.items():
+            limit = limits.max_tables if key == "server" else limits.max_tables_per_host
+            if count > limit and count > self.limit_counts.get(key, 0):
+                who = key if key == "server" else names.get(int(key.split()[1]), key)
+                problems.append(f"{who} has {count} open tables and tournaments, over the"
+                                f" limit of {limit} (was {self.limit_counts.get(key, 0)})")
+        self.limit_counts = counts
+        if problems:
+            self.fail(OverTableLimits, "; ".join(problems))
+
+    async def _check_stats(self) -> None:
+        """Every player's net agrees over the week, the month and all time, in /chips stats
+        (``stats.player_stats``) and in the leaderboards (``stats.leaderboard``), and with the
+        all-time totals (``player_totals``, kept by cash hands only)."""
+        db = self.game.db
+        guild_id = self.world.guild.id
+        played = {
+            int(r[0])
+            for r in await db.fetchall(
+                "SELECT DISTINCT user_id FROM hand_players WHERE guild_id = ?", (guild_id,)
+            )
+        }
+        if not played:
+            return
+        totals = {
+            int(r[0]): int(r[1])
+            for r in await db.fetchall(
+                "SELECT user_id, net FROM player_totals WHERE guild_id = ?", (guild_id,)
+            )
+        }
+        boards = {}
+        for period in stats_storage.Period:
+            rows = await stats_storage.leaderboard(db, guild_id, by="net", limit=100,
+                                                   period=period)
+            boards[period.value] = {row.user_id: row.value for row in rows}
+        names = self.names()
+        problems = []
+        for user_id in sorted(played):
+            figures = {"totals": totals.get(user_id, 0)}
+            for period in stats_storage.Period:
+                figures[f"leaderboard {period.value}"] = boards[period.value].get(user_id, 0)
+            try:
+                for period in (stats_storage.Period.WEEK, stats_storage.Period.ALL):
+                    mine = await stats_storage.player_stats(db, guild_id, user_id, period=period)
+                    figures[f"stats {period.value}"] = mine.net
+            except CodedError:
+                continue  # no wallet, no totals: nothing to show
+            if len(set(figures.values())) > 1:
+                problems.append(f"{names.get(user_id, user_id)}: {figures}")
+        if problems:
+            self.fail(StatsCountTournamentChips, "net figures disagree: " + "; ".join(problems))
 
     async def _check_removals(self) -> None:
         """Each removal is settled once the hand it was made in is over at its table."""
@@ -859,7 +1168,10 @@ class AttackMachine(RuleBasedStateMachine):
             if reason == "wallet_open":
                 if user_id in self.wallets:
                     problems.append(f"entry {entry_id}: a second starting balance for {user_id}")
-                elif amount not in (self.starting_before, starting_after):
+                elif amount not in (self.starting_before, starting_after) and not (
+                    0 < amount < max(self.starting_before, starting_after)
+                    and self.held >= self.cap
+                ):  # a server at its cap opens a wallet with the room left
                     problems.append(
                         f"entry {entry_id}: a new wallet got {amount}, the starting balance"
                         f" is {starting_after}"
@@ -987,7 +1299,7 @@ class AttackMachine(RuleBasedStateMachine):
     def pick_table(self, data: st.DataObject, label: str = "table") -> CashTable | None:
         return self.pick(data, self.runners(), label)
 
-    def pick_turn(self, data: st.DataObject) -> tuple[CashTable, FakeUser] | None:
+    def pick_turn(self, data: st.DataObject) -> tuple[LiveTable[Any], FakeUser] | None:
         return self.pick(data, self.turns(), "turn")
 
     @staticmethod
@@ -1004,6 +1316,28 @@ class AttackMachine(RuleBasedStateMachine):
             label="deck plan",
         )
         self.rng.seed(data.draw(st.integers(0, 2**32), label="shuffle seed"))
+        cap = data.draw(st.sampled_from([None, LOW_CAP, LOW_CAP]), label="chip cap")
+        if cap is not None:
+            self.lower_cap(cap)
+        tournament = data.draw(st.one_of(st.none(), st.none(), PLAIN_TOURNAMENT),
+                               label="a tournament too")
+        entrants = data.draw(
+            st.lists(st.integers(0, len(self.members) - 1), min_size=2, max_size=6, unique=True),
+            label="entrants",
+        )
+        if tournament is not None:
+            # Often a tournament plays beside the cash table from the start (the steps then
+            # meet its levels, its hands and its prizes early).
+            organiser = self.world.members[3]
+            players = [self.members[i] for i in entrants]
+            options = {**tournament, "timer": tournament.get("timer", 1)}
+            self.step(
+                f"bootstrap: {organiser.name} in #tourney: /tournament create "
+                f"{self.show(options)}; {', '.join(u.name for u in players)} register; "
+                "he starts it",
+                lambda: self._open_tournament(organiser, self.world.channel("tourney"),
+                                              options, players, "start"),
+            )
         if data.draw(st.integers(0, 9), label="no set-up if 9") == 9:
             return
         host = self.pick_member(data, "host")
@@ -1321,6 +1655,8 @@ class AttackMachine(RuleBasedStateMachine):
         about = data.draw(st.booleans(), label="about someone")
         target = self.pick_target(data)
         by = data.draw(maybe(st.sampled_from(BOARDS)), label="by")
+        period = data.draw(maybe(st.sampled_from(["week", "month", "all", "", "year"])),
+                           label="period")
         amount = data.draw(AMOUNT, label="amount")
         settings = data.draw(
             st.fixed_dictionaries(
@@ -1329,6 +1665,9 @@ class AttackMachine(RuleBasedStateMachine):
                     "starting_balance": AMOUNT,
                     "daily_amount": AMOUNT,
                     "daily_hours": st.sampled_from([0, 1, 24, 8784, 8785, -1, 2**63]),
+                    "max_tables": st.sampled_from([1, 2, 3, 10, 0, 1001]),
+                    "max_tables_per_host": st.sampled_from([1, 1, 2, 3, 0]),
+                    "idle_minutes": st.sampled_from([0, 1, 30, -1]),
                 },
             ),
             label="settings",
@@ -1336,8 +1675,10 @@ class AttackMachine(RuleBasedStateMachine):
         options: dict[str, Any] = {}
         if sub in ("balance", "stats") and about:
             options["user"] = target
+        if sub == "stats":
+            options.update(options_of({"period": period}))
         elif sub == "leaderboard":
-            options = options_of({"by": by})
+            options = options_of({"by": by, "period": period})
         elif sub == "grant":
             options = {"user": target, "amount": amount}
         elif sub == "settings":
@@ -1606,12 +1947,12 @@ class AttackMachine(RuleBasedStateMachine):
         users = [self.fake.users[i] for i in ids if i in self.fake.users]
         return users or self.members
 
-    def ref_of(self, runner: CashTable) -> tuple[int, int]:
+    def ref_of(self, runner: LiveTable[Any]) -> tuple[int, int]:
         """(hand, decision) a button drawn now would name."""
         hand = runner.hand
         return runner.table.hand_number, decision_number(hand) if hand is not None else 0
 
-    def forged_ref(self, runner: CashTable | None, which: str) -> str:
+    def forged_ref(self, runner: LiveTable[Any] | None, which: str) -> str:
         hand, decision = self.ref_of(runner) if runner is not None else (1, 0)
         return {
             "none": "",
@@ -1780,7 +2121,7 @@ class AttackMachine(RuleBasedStateMachine):
         )
         return None
 
-    async def _shove(self, runner: CashTable, by_button: bool) -> None:
+    async def _shove(self, runner: LiveTable[Any], by_button: bool) -> None:
         for _ in range(12):
             user = self.to_act(runner)
             if user is None or runner.closed:
@@ -1794,7 +2135,9 @@ class AttackMachine(RuleBasedStateMachine):
             await self.wait_answer(handle)
             await runner.messenger.flush(5)
 
-    async def _answer_run_vote(self, runner: CashTable, vote: str, bystander: FakeUser) -> None:
+    async def _answer_run_vote(
+        self, runner: LiveTable[Any], vote: str, bystander: FakeUser
+    ) -> None:
         hand = runner.hand
         message = self.current_message(runner)
         if vote == "none" or hand is None or not hand.run_choice_pending or message is None:
@@ -1851,3 +2194,257 @@ class AttackMachine(RuleBasedStateMachine):
             action,
         )
         return None
+
+    # tournaments
+
+    def tournament_channels(self) -> list[FakeChannel]:
+        """Where a tournament may open (#readonly too: the bot may not post there)."""
+        poker, lobby, readonly, tourney = (
+            self.world.channel(n) for n in ("poker", "lobby", "readonly", "tourney")
+        )
+        return [lobby, tourney, tourney, lobby, poker, readonly]
+
+    @rule(data=st.data())
+    def tournament_create(self, data: st.DataObject) -> None:
+        """A member (the host of a cash table, a manager, anybody) opens a tournament with odd
+        options: huge stacks, structures with a level no table can play, deep presets, a
+        buy-in of 0, one player or a thousand; usually a few members then register, and the
+        host starts it."""
+        channel = self.pick(data, self.tournament_channels(), "channel")
+        assert channel is not None
+        who = data.draw(
+            st.sampled_from(["cash host", "cash host", "tournament host", "manager", "anybody"]),
+            label="host",
+        )
+        host = self.pick_member(data, "host")
+        options = dict(data.draw(TOURNAMENT_OPTIONS, label="options"))
+        then = data.draw(
+            st.sampled_from(["nothing", "register", "start", "start", "start"]), label="then"
+        )
+        picked = data.draw(
+            st.lists(st.integers(0, len(self.members) - 1), min_size=2, max_size=6, unique=True),
+            label="players",
+        )
+        cash = self.runners()
+        if who == "cash host" and cash and cash[0].host_id in self.fake.users:
+            host = self.fake.users[cash[0].host_id]
+        elif who == "tournament host" and self.tournaments():
+            host = self.fake.users.get(self.tournaments()[0].host_id, host)
+        elif who == "manager":
+            host = self.world.members[3]
+        players = [self.members[i] for i in picked]
+        if then == "start":
+            options.setdefault("timer", 1)  # nobody at the keyboard: hands still move on
+
+        self.step(
+            f"{host.name} in #{channel.name}: /tournament create {self.show(options)}"
+            + ("" if then == "nothing" else
+               f"; {', '.join(u.name for u in players)} register")
+            + ("; the host starts it" if then == "start" else ""),
+            lambda: self._open_tournament(host, channel, options, players, then),
+        )
+
+    async def _open_tournament(
+        self, host: FakeUser, channel: FakeChannel, options: dict[str, Any],
+        players: list[FakeUser], then: str,
+    ) -> None:
+        """/tournament create; then (when it opened) the players register, and with
+        ``then == "start"`` the host starts it."""
+        before = self.game.runtime.tournament_in(channel.id)
+        handle = await self.slash(host, channel, "tournament", "create", options)
+        await self.wait_answer(handle)
+        live = self.game.runtime.tournament_in(channel.id)
+        if live is None or live is before or handle.id in self.trap.refusals:
+            return
+        if then == "nothing":
+            return
+        for user in players:
+            await self.wait_answer(await self.slash(user, channel, "tournament", "register"))
+        if then == "start":
+            await self.wait_answer(await self.slash(host, channel, "tournament", "start"))
+
+    def tournament_places(self, live: LiveTournament) -> list[FakeChannel]:
+        """The tournament's channel and its tables' channels (threads, when it plays at
+        several)."""
+        return [self.fake.channels[c] for c in live.channels() if c in self.fake.channels]
+
+    @rule(data=st.data())
+    def tournament_command(self, data: st.DataObject) -> None:
+        """Any /tournament subcommand, by its host, a manager, a player or anybody, in its
+        channel, at one of its tables, or elsewhere."""
+        live = self.pick(data, self.tournaments(), "tournament")
+        sub = data.draw(st.sampled_from(TOURNAMENT_SUBCOMMANDS), label="subcommand")
+        where = data.draw(st.sampled_from(["its channel", "its channel", "a table", "anywhere"]),
+                          label="where")
+        who = data.draw(st.sampled_from(["host", "manager", "anybody", "a player"]),
+                        label="who")
+        user = self.pick_member(data)
+        anywhere = self.pick_channel(data)
+        place = data.draw(INDEX, label="table")
+        named = data.draw(st.booleans(), label="status by name")
+        if live is None or where == "anywhere":
+            channel = anywhere
+        elif where == "a table":
+            places = self.tournament_places(live)
+            channel = places[place % len(places)]
+        else:
+            channel = self.fake.channels[live.channel_id]
+        if live is not None:
+            hosting = sub in TOURNAMENT_HOST_COMMANDS and live.host_id in self.fake.users
+            if who == "host" and hosting:
+                user = self.fake.users[live.host_id]
+            elif who == "manager":
+                user = self.world.members[3]
+            elif who == "a player":
+                entrants = [u for u in self.members if u.id in live.settings.names]
+                user = entrants[place % len(entrants)] if entrants else user
+        options: dict[str, Any] = {}
+        if sub == "status" and named and live is not None:
+            options["name"] = live.name
+
+        self.step(
+            f"{user.name} in #{channel.name}: /tournament {sub} {self.show(options)}"
+            + (f" (tournament {live.tournament_id}, {where})" if live is not None else ""),
+            lambda: self._send(user, channel, "tournament", sub, options),
+        )
+
+    @rule(data=st.data())
+    def tournament_fill(self, data: st.DataObject) -> None:
+        """Several members register at once (late, when the tournament runs)."""
+        live = self.pick(data, self.tournaments(), "tournament")
+        picked = data.draw(
+            st.lists(st.integers(0, len(self.members) - 1), min_size=2, max_size=6, unique=True),
+            label="users",
+        )
+        if live is None:
+            return self.nothing("tournament fill: no tournament")
+        users = [self.members[i] for i in picked]
+        channel = self.fake.channels[live.channel_id]
+
+        async def action() -> None:
+            handles = await asyncio.gather(
+                *(self.slash(u, channel, "tournament", "register") for u in users)
+            )
+            for handle in handles:
+                await self.wait_answer(handle)
+
+        self.step(
+            f"at once, register for tournament {live.tournament_id}: "
+            + ", ".join(u.name for u in users),
+            action,
+        )
+        return None
+
+    @rule(data=st.data())
+    def clock_jump(self, data: st.DataObject) -> None:
+        """The tournaments' clock jumps ahead (minutes pass): levels change, breaks begin and
+        end, a scheduled start comes."""
+        seconds = data.draw(st.sampled_from(CLOCK_JUMPS), label="seconds")
+        if not self.tournaments():
+            return self.nothing("clock jump: no tournament")
+
+        async def action() -> None:
+            self.skew += seconds
+            # The clock wakes at least every heartbeat (0.25 s here) and sees the new time.
+            await asyncio.sleep(0.4)
+
+        self.step(f"the tournaments' clock jumps {seconds:g}s ahead", action)
+        return None
+
+    @rule(data=st.data())
+    def idle_sweep(self, data: st.DataObject) -> None:
+        """The idle sweep runs as if some time had passed: empty cash tables and registrations
+        nobody touched for the server's idle time close, every chip back."""
+        ahead = data.draw(st.sampled_from(IDLE_SWEEPS), label="seconds ahead")
+        tables_too = data.draw(st.booleans(), label="cash tables too")
+
+        async def action() -> None:
+            try:
+                await self.game.runtime.close_idle_tables(
+                    time.monotonic() + ahead if tables_too else None, wall=time.time() + ahead
+                )
+            except Exception as exc:
+                refused = isinstance(exc, CodedError) and exc.code in CREDIT_REFUSALS
+                self.fail(CreditRefused if refused else ErrorLogged,
+                          f"the idle sweep failed: {exc!r}")
+
+        self.step(f"the idle sweep runs {ahead}s ahead" + (" (cash tables too)"
+                                                            if tables_too else ""), action)
+
+    @rule(data=st.data())
+    def act_elsewhere(self, data: st.DataObject) -> None:
+        """A player of one table (cash or tournament) types an action, or presses a button,
+        at another table, where he does not sit."""
+        found = self.pick(
+            data,
+            [(r, m) for r in self.live_tables() if (m := self.current_message(r)) is not None],
+            "table",
+        )
+        typed = data.draw(st.booleans(), label="typed")
+        name = data.draw(st.sampled_from(PLAY_ACTIONS), label="command")
+        amount = data.draw(AMOUNT, label="amount")
+        button = data.draw(INDEX, label="button")
+        index = data.draw(INDEX, label="user")
+        if found is None:
+            return self.nothing("act elsewhere: no table message")
+        runner, message = found
+        here = {int(seat.player_id) for seat in runner.table.seats()}
+        elsewhere = [
+            u for u in self.members
+            if u.id not in here and any(
+                other is not runner and other.table.player(u.id) is not None
+                for other in self.live_tables()
+            )
+        ]
+        candidates = elsewhere or [u for u in self.members if u.id not in here] or self.members
+        user = candidates[index % len(candidates)]
+        channel = self.channel_of(runner)
+        ids = message.custom_ids()
+        if typed or not ids:
+            options: dict[str, Any] = {"amount": amount} if name == "bet" else (
+                {"to": amount} if name == "raise" else {})
+            self.step(
+                f"{user.name} (seated elsewhere) in #{channel.name} at table {runner.table_id}:"
+                f" /{name} {self.show(options)}",
+                lambda: self._send(user, channel, name, None, options),
+            )
+            return None
+        custom = ids[button % len(ids)]
+        self.step(
+            f"{user.name} (seated elsewhere) presses {custom!r} at table {runner.table_id}",
+            lambda: self._press(user, message, custom),
+        )
+        return None
+
+    @rule(data=st.data())
+    def fill_wallet(self, data: st.DataObject) -> None:
+        """A manager grants a member as much as the cap allows (the server's room left, or a
+        wallet's own ceiling), a few chips short or none, once or a few times in a row."""
+        target = self.pick_member(data, "target")
+        mode = data.draw(st.sampled_from(["room", "room", "wallet"]), label="up to")
+        short = data.draw(st.sampled_from([0, 0, 1, 10, 1000, 10**6]), label="short by")
+        times = data.draw(st.integers(1, 3), label="grants")
+        manager = self.world.members[data.draw(st.sampled_from([0, 3]), label="manager")]
+        poker = self.world.channel("poker")
+        guild_id = self.world.guild.id
+
+        async def action() -> None:
+            for _ in range(times):
+                report = await invariant.check_invariant(self.game.db, guild_id=guild_id)
+                held = sum(b.held for b in report.guilds)
+                row = await self.game.db.fetchone(
+                    "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
+                    (guild_id, target.id),
+                )
+                balance = int(row[0]) if row is not None else 0
+                room = self.cap - (held if mode == "room" else balance)
+                options = {"user": target, "amount": max(1, min(MAX_CHIPS, room - short))}
+                self.note_mint(manager, "chips", "grant", options)
+                await self.wait_answer(await self.slash(manager, poker, "chips", "grant",
+                                                        options))
+
+        self.step(
+            f"{manager.name} grants {target.name} up to the {mode} ceiling, {short} short,"
+            f" {times} time(s)",
+            action,
+        )
