@@ -2244,6 +2244,35 @@ class AttackMachine(RuleBasedStateMachine):
             lambda: self._open_tournament(host, channel, options, players, then),
         )
 
+    @rule(data=st.data())
+    def host_at_the_limit(self, data: st.DataObject) -> None:
+        """A manager sets the per-host limit to what a host already runs (cash tables and
+        tournaments); then that host opens one more tournament, which must be refused."""
+        channel = self.pick(data, self.tournament_channels(), "channel")
+        assert channel is not None
+        hosts = sorted({v.host_id for v in self.game.runtime.registry.venues()
+                        if getattr(v, "host_id", None) in self.fake.users})
+        if not hosts:
+            return self.nothing("host at the limit: nobody hosts anything")
+        host = self.fake.users[hosts[data.draw(INDEX, label="host") % len(hosts)]]
+        manager = self.world.members[3]
+        name = f"Crowd {len(self.fake.events)}"
+
+        async def action() -> None:
+            hosted = sum(1 for v in self.game.runtime.registry.venues()
+                         if getattr(v, "host_id", None) == host.id)
+            handle = await self.slash(manager, channel, "chips", "settings",
+                                      {"max_tables_per_host": max(1, hosted)})
+            await self.wait_answer(handle)
+            handle = await self.slash(host, channel, "tournament", "create",
+                                      {"name": name, "kind": "freeze_out", "buy_in": 10,
+                                       "starting_stack": 1000, "structure": "10/20 10"})
+            await self.wait_answer(handle)
+
+        self.step(f"{manager.name} caps each host at what {host.name} runs; {host.name} opens "
+                  f"tournament {name!r} in #{channel.name}", action)
+        return None
+
     async def _open_tournament(
         self, host: FakeUser, channel: FakeChannel, options: dict[str, Any],
         players: list[FakeUser], then: str,
