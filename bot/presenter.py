@@ -47,6 +47,7 @@ from bot.render.tournament import (
     TournamentLabels,
     TournamentView,
 )
+from engine.bots.ids import bot_serial, is_bot
 from engine.cards import Card, format_card, pretty_cards
 from engine.equity import Equity, RunOutStage, equity
 from engine.evaluator import HandRank
@@ -89,7 +90,24 @@ def chips(amount: int, locale: object = None) -> str:
     return number(amount, locale)
 
 
+# A computer player's name, by the serial in its id: people's names, so a table reads like a
+# table, and the bot mark that goes with them everywhere (``mention``, ``name_of``).
+BOT_NAMES = (
+    "Ada", "Blaise", "Carl", "Daphne", "Emmy", "Felix", "Grace", "Hugo", "Ida", "Jules",
+    "Kurt", "Lise", "Max", "Nora", "Otto", "Pia", "Quinn", "Rosa", "Sofia", "Theo",
+)
+
+
+def bot_name(player_id: int) -> str:
+    serial = bot_serial(player_id)
+    lap, place = divmod(serial, len(BOT_NAMES))
+    return BOT_NAMES[place] + (f" {lap + 1}" if lap else "")
+
+
 def mention(user_id: int) -> str:
+    """A person as a mention; a computer player by its name, marked (it cannot be pinged)."""
+    if is_bot(user_id):
+        return f"\N{ROBOT FACE} {bot_name(user_id)}"
     return f"<@{user_id}>"
 
 
@@ -277,7 +295,10 @@ class TableMessage:
 
 
 def name_of(scene: Scene, player_id: int) -> str:
-    """The raw display name (for images and alt text, which render no markdown)."""
+    """The raw display name (for images and alt text, which render no markdown); a computer
+    player's says it is one, in words an image's font can draw."""
+    if is_bot(player_id):
+        return t("player.bot", scene.locale, name=bot_name(player_id))
     return scene.names.get(player_id) or t("player.unknown", scene.locale, id=player_id)
 
 

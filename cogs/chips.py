@@ -207,6 +207,8 @@ class Chips(commands.Cog):
         max_tables_per_host=command_text("option.max_tables_per_host"),
         idle_minutes=command_text("option.idle_minutes"),
         language=command_text("option.language"),
+        bots_allowed=command_text("option.bots_allowed"),
+        house_loss_cap=command_text("option.house_loss_cap"),
     )
     @app_commands.choices(language=LANGUAGE_CHOICES)
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -220,6 +222,8 @@ class Chips(commands.Cog):
         max_tables_per_host: app_commands.Range[int, 1, MAX_TABLES] | None = None,
         idle_minutes: app_commands.Range[int, 0, MAX_IDLE_MINUTES] | None = None,
         language: str | None = None,
+        bots_allowed: bool | None = None,
+        house_loss_cap: app_commands.Range[int, 0] | None = None,
     ) -> None:
         guild_id = await self._guild(interaction)
         runtime = runtime_of(interaction)
@@ -238,6 +242,10 @@ class Chips(commands.Cog):
                 max_tables_per_host, "max_tables_per_host", 1, MAX_TABLES
             ),
             "idle_close": _optional_count(idle_minutes, "idle_minutes", 0, MAX_IDLE_MINUTES, 60),
+            "bots_allowed": None if bots_allowed is None else bool(bots_allowed),
+            "house_loss_cap": read_optional_chips(
+                house_loss_cap, "house_loss_cap", allow_zero=True
+            ),
         }
         given: dict[str, Any] = {
             name: value for name, value in changes.items() if value is not None
@@ -250,6 +258,7 @@ class Chips(commands.Cog):
             # Stored, and the server's open tables switch at their next message.
             await runtime.set_language(guild_id, language, interaction.guild_locale)
             current = await economy.get_settings(db, guild_id)
+        house = await economy.house_report(db, guild_id)
         loc = locale_of(interaction)
         spoken = language_of(current.language, interaction.guild_locale)
         await reply(
@@ -276,6 +285,21 @@ class Chips(commands.Cog):
                 "reply.language_auto" if current.language == "auto" else "reply.language",
                 loc,
                 language=t(f"language.{spoken}", loc),
+            )
+            + "\n"
+            + t(
+                "reply.bots_setting",
+                loc,
+                allowed=t("reply.yes" if current.bots_allowed else "reply.no", loc),
+                cap=chips(current.house_loss_cap, loc),
+            )
+            + "\n"
+            + t(
+                "reply.house",
+                loc,
+                balance=chips(house.balance, loc),
+                floated=chips(house.floated, loc),
+                net=chips(house.net, loc),
             ),
         )
 

@@ -41,6 +41,7 @@ from bot.runtime.rendering import render
 from bot.runtime.reports import chart_labels, ledger_report, stored_names
 from bot.runtime.table import Extra
 from bot.storage import economy, hands, sessions
+from engine.bots.ids import LEVELS
 from engine.commitment import Opening
 from engine.hand import AnteKind, ReopenMode, RunItTwice, StraddleMode
 from engine.seating import NewPlayerPolicy
@@ -71,6 +72,13 @@ NEW_PLAYER_CHOICES = [
     for p in NEW_PLAYER_POLICIES
 ]
 MAX_BOMB_EVERY = 1000
+BOT_LEVEL_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.bot_level.{level}"), value=level)
+    for level in LEVELS
+]
+# A practice table seats the caller and up to eight bots: a full ring of nine.
+MAX_PRACTICE_BOTS = 8
+PRACTICE_SEATS = 9
 
 # ``/poker rules [topic]``: the short rules, one topic per choice (``rules.<topic>``).
 RULE_TOPICS = ("hand_ranks", "blinds", "side_pots", "short_all_in", "showdown")
@@ -138,6 +146,9 @@ TABLE_OPTION_CHOICES: dict[str, Any] = {
 class Poker(commands.Cog):
     poker = app_commands.Group(
         name="poker", description=command_text("command.poker"), guild_only=True
+    )
+    bots = app_commands.Group(
+        name="bots", description=command_text("command.poker.bots"), parent=poker
     )
 
     def __init__(self, bot: PokerBot) -> None:
@@ -366,6 +377,108 @@ class Poker(commands.Cog):
         if found.own:
             text += "\n" + t("reply.verify_own", loc)
         await reply(interaction, text, files=files)
+
+    # -- computer players ------------------------------------------------------------------
+
+    @poker.command(name="practice", description=command_text("command.poker.practice"))
+    @app_commands.describe(
+        bots=command_text("option.bots"),
+        level=command_text("option.bot_level"),
+        blinds=command_text("option.blinds"),
+        stack=command_text("option.stack"),
+    )
+    @app_commands.choices(level=BOT_LEVEL_CHOICES)
+    async def practice(
+        self,
+        interaction: Interaction,
+        bots: app_commands.Range[int, 1, MAX_PRACTICE_BOTS] = 5,
+        level: str = "regular",
+        blinds: str = "5/10",
+        stack: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        guild_id = guild_id_of(interaction)
+        runtime = runtime_of(interaction)
+        require_channel_access(interaction)
+        count = read_count(bots, "bots", 1, MAX_PRACTICE_BOTS)
+        level = _bot_level(level)
+        small, big = _blinds(blinds)
+        amount = read_chips(100 * big if stack is None else stack, "stack")
+        # Everybody, bots too, sits with the same stack: the buy-in range is that one figure.
+        options = TableOptions(
+            small_blind=small, big_blind=big, min_buy_in=amount, max_buy_in=amount,
+            seats=PRACTICE_SEATS,
+        )
+        channel_locale = await runtime.channel_locale(guild_id, interaction.guild_locale)
+        user = interaction.user
+        table = await runtime.create_table(
+            guild_id=guild_id,
+            channel_id=interaction.channel_id or 0,
+            host_id=user.id,
+            options=options,
+            timer=runtime.options.default_timer,
+            locale=channel_locale,
+            practice=True,
+        )
+        try:
+            await table.join(user.id, user.display_name, amount, None)
+            await table.add_bots(count, level, None)
+            await table.start_dealing(user.id)
+        except BaseException:
+            # Half a practice table is no table: nothing is left open.
+            if not table.closed:
+                await table.close(None, idle=True)
+            raise
+        loc = locale_of(interaction)
+        await reply(
+            interaction,
+            t(
+                "reply.practice",
+                loc,
+                bots=count,
+                level=t(f"bot_level.{level}", loc),
+                small_blind=chips(small, loc),
+                big_blind=chips(big, loc),
+                stack=chips(amount, loc),
+            ),
+        )
+
+    @bots.command(name="add", description=command_text("command.poker.bots.add"))
+    @app_commands.describe(
+        count=command_text("option.bots"),
+        level=command_text("option.bot_level"),
+        seat=command_text("option.seat"),
+    )
+    @app_commands.choices(level=BOT_LEVEL_CHOICES)
+    async def bots_add(
+        self,
+        interaction: Interaction,
+        count: app_commands.Range[int, 1, MAX_RENDER_SEATS] = 1,
+        level: str = "regular",
+        seat: app_commands.Range[int, 1, MAX_RENDER_SEATS] | None = None,
+    ) -> None:
+        runner = self._hosted(interaction, needs=Extra.BOTS)
+        seats = await runner.add_bots(
+            read_count(count, "count", 1, MAX_RENDER_SEATS), _bot_level(level), seat
+        )
+        loc = locale_of(interaction)
+        await reply(interaction, t("reply.bots_added", loc, seats=_seat_list(seats)))
+
+    @bots.command(name="remove", description=command_text("command.poker.bots.remove"))
+    @app_commands.describe(seat=command_text("option.bot_seat"))
+    async def bots_remove(
+        self,
+        interaction: Interaction,
+        seat: app_commands.Range[int, 1, MAX_RENDER_SEATS] | None = None,
+    ) -> None:
+        runner = self._hosted(interaction, needs=Extra.BOTS)
+        now, later = await runner.remove_bots(seat)
+        loc = locale_of(interaction)
+        lines = []
+        if now:
+            lines.append(t("reply.bots_removed", loc, seats=_seat_list(now)))
+        if later:
+            lines.append(t("reply.bots_removed_later", loc, seats=_seat_list(later)))
+        await reply(interaction, "\n".join(lines))
 
     @poker.command(name="rules", description=command_text("command.poker.rules"))
     @app_commands.describe(topic=command_text("option.rules_topic"))
@@ -604,6 +717,28 @@ async def _ledger_table(interaction: Interaction) -> tuple[CashTable | None, int
 def _openings_file(name: str, root: str, openings: Sequence[Opening]) -> discord.File:
     lines = [f"root {root}", *(opening.to_text() for opening in openings)]
     return discord.File(io.BytesIO(("\n".join(lines) + "\n").encode()), filename=name)
+
+
+def _bot_level(value: object) -> str:
+    if value not in LEVELS:
+        raise BotError("bad_bot_level", level=str(value)[:20])
+    return str(value)
+
+
+def _blinds(text: str) -> tuple[int, int]:
+    """"5/10" as (5, 10): whole chips, the big blind at least the small one."""
+    small, slash, big = str(text)[:64].strip().partition("/")
+    if len(str(text)) > 64 or not slash or not small.strip().isdecimal() or not big.strip().isdecimal():
+        raise BotError("bad_blinds")
+    low = read_chips(int(small), "small_blind")
+    high = read_chips(int(big), "big_blind")
+    if high < low:
+        raise BotError("bad_blinds")
+    return low, high
+
+
+def _seat_list(seats: Sequence[int]) -> str:
+    return ", ".join(f"#{seat}" for seat in seats)
 
 
 async def setup(bot: PokerBot) -> None:

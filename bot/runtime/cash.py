@@ -35,10 +35,11 @@ from bot.runtime.config import TableConfig
 from bot.runtime.messenger import TableMessenger
 from bot.runtime.recovery import RestoredTable, live_hand, settle_departures
 from bot.runtime.results import player_results, result_summary
-from bot.runtime.table import CASH, LiveTable, TableServices
-from bot.storage import StorageError, hands, sessions, tables
+from bot.runtime.table import CASH, PRACTICE, LiveTable, TableServices
+from bot.storage import StorageError, economy, hands, sessions, tables
 from bot.storage.sessions import Session, SessionStart
 from bot.storage.tables import TableInfo, TableSave
+from engine.bots.ids import LEVELS, bot_id, bot_serial, is_bot
 from engine.cards import Card
 from engine.commitment import DeckCommitment
 from engine.errors import EngineError
@@ -54,6 +55,7 @@ from engine.table import (
 )
 
 log = logging.getLogger(__name__)
+DAY = 86_400
 
 
 @dataclass(slots=True)
@@ -173,7 +175,11 @@ class CashTable(LiveTable[_Draft]):
         self._table = Table.from_json(self._table.to_json(), self.rng, hand=hand)
 
     def _may_deal(self) -> bool:
-        return self.config.dealing
+        # Bots never play on by themselves: a person must be dealt in.
+        table = self.table
+        return self.config.dealing and any(
+            not is_bot(int(v.player_id)) for v in table.seats() if v.seat in table.sitting_in()
+        )
 
     def _check_may_act(self, user_id: int, *, folding: bool) -> None:
         """What a leave decided stands: the player who left may fold, nothing else."""
@@ -197,6 +203,7 @@ class CashTable(LiveTable[_Draft]):
                 log.exception("table %d: could not pause after losing access", self.table_id)
 
     async def _deal_hand(self, deck: tuple[Card, ...], commitment: DeckCommitment) -> int | None:
+        await self._bots_off_for_the_day()
         draft = self._draft()
         self._apply_pending(draft)  # settings changed during the last hand start now
         self._sit_out_big_blinds(draft)
@@ -302,52 +309,155 @@ class CashTable(LiveTable[_Draft]):
         """Sit down with ``buy_in`` chips from the wallet; the seat taken."""
         async with self.lock:
             self._check_open()
-            draft = self._draft()
-            if seat is None:
-                free = draft.table.free_seats()
-                seat = free[0] if free else None
-            events = draft.table.join(user_id, buy_in, seat=seat)  # the engine's join rules
-            joined = next(e for e in events if isinstance(e, PlayerJoined))
-            draft.config.names[user_id] = name[:64]
-            draft.config.banks.setdefault(user_id, self.options.time_bank)
-            await tables.buy_in(
-                self.db, self.table_id, user_id, buy_in, seat_no=joined.seat,
-                save=self._save_of(draft),
-            )
-            self._adopt(draft)
+            taken = await self._sit(user_id, name, buy_in, seat)
             self._refresh(urgent=False)
             self.schedule_deal(self._soon)
-            return joined.seat
+            return taken
+
+    async def _sit(self, user_id: int, name: str | None, buy_in: int, seat: int | None) -> int:
+        draft = self._draft()
+        if seat is None:
+            free = draft.table.free_seats()
+            seat = free[0] if free else None
+        events = draft.table.join(user_id, buy_in, seat=seat)  # the engine's join rules
+        joined = next(e for e in events if isinstance(e, PlayerJoined))
+        if name is not None:
+            draft.config.names[user_id] = name[:64]
+            draft.config.banks.setdefault(user_id, self.options.time_bank)
+        await tables.buy_in(
+            self.db, self.table_id, user_id, buy_in, seat_no=joined.seat,
+            save=self._save_of(draft),
+        )
+        self._adopt(draft)
+        return joined.seat
+
+    # -- computer players ----------------------------------------------------------------------
+
+    def people(self) -> list[int]:
+        """The persons seated (bots aside)."""
+        return [int(v.player_id) for v in self.table.seats() if not is_bot(int(v.player_id))]
+
+    def bots(self) -> dict[int, int]:
+        """{seat: bot id} of the computer players seated."""
+        return {v.seat: int(v.player_id) for v in self.table.seats() if is_bot(int(v.player_id))}
+
+    async def add_bots(self, count: int, level: str, seat: int | None) -> list[int]:
+        """Seat ``count`` computer players of ``level`` (the host asked; the cog checked); the
+        seats they took. Everything is checked before the first one sits down."""
+        async with self.lock:
+            self._check_open()
+            if level not in LEVELS:
+                raise BotError("bad_bot_level", level=level[:20])
+            free = list(self.table.free_seats())
+            if seat is not None:
+                if count != 1:
+                    raise BotError("bots_one_seat")
+                if not 1 <= seat <= self.table.options.seats:
+                    raise BotError("bad_seat", seat=seat, seats=self.table.options.seats)
+                if seat not in free:
+                    raise BotError("seat_taken", seat=seat)
+                seats = [seat]
+            elif count > len(free):
+                raise BotError("bots_no_room", count=count, free=len(free))
+            else:
+                seats = free[:count]
+            await self._check_house()
+            stack = self._bot_stack()
+            serial = 1 + max((bot_serial(b) for b in self._bot_ids()), default=-1)
+            taken = [
+                await self._sit(bot_id(serial + n, level), None, stack, chair)
+                for n, chair in enumerate(seats)
+            ]
+            self._refresh(urgent=False)
+            self.schedule_deal(self._soon)
+            return taken
+
+    async def remove_bots(self, seat: int | None) -> tuple[list[int], list[int]]:
+        """Stand the bots up (the one at ``seat``, or all): (seats left now, seats that leave
+        after the hand being played, folding at their turn as a player who leaves does)."""
+        async with self.lock:
+            self._check_open()
+            bots = self.bots()
+            if seat is not None:
+                if seat not in bots:
+                    raise BotError("no_bot_there", seat=seat)
+                bots = {seat: bots[seat]}
+            if not bots:
+                raise BotError("no_bots")
+            now, later = [], []
+            for chair, pid in sorted(bots.items()):
+                if self.table.player(pid) is None:
+                    continue
+                gone = await self._leave(pid)
+                (now if gone is not None else later).append(chair)
+            return now, later
+
+    def _bot_ids(self) -> set[int]:
+        """Every bot id this table has seen (its serials are never given twice)."""
+        seen = {int(v.player_id) for v in self.table.seats()} | set(self.table.hand_players)
+        return {int(p) for p in seen if is_bot(int(p))}
+
+    def _bot_stack(self) -> int:
+        """What a bot buys in for: the table's largest buy-in (a full stack, as regulars sit)."""
+        return self.table.options.buy_in_range[1]
+
+    async def _check_house(self) -> None:
+        """At a table of the server's economy the house pays for its bots: only where a
+        manager allows it, and not once the house has lost its daily cap."""
+        settings = await economy.get_settings(self.db, self.guild_id)
+        if not settings.bots_allowed:
+            raise BotError("bots_not_allowed")
+        if await self._house_over_cap(settings.house_loss_cap):
+            raise BotError("house_cap_reached", cap=chips(settings.house_loss_cap, self.locale))
+
+    async def _house_over_cap(self, cap: int) -> bool:
+        lost = -await economy.house_net(self.db, self.guild_id, since=int(time.time()) - DAY)
+        return lost >= cap
+
+    async def _bots_off_for_the_day(self) -> None:
+        """Between hands: past the house's daily loss cap, its bots stand up."""
+        if not self.bots():
+            return
+        settings = await economy.get_settings(self.db, self.guild_id)
+        if not await self._house_over_cap(settings.house_loss_cap):
+            return
+        for pid in self.bots().values():
+            await self._leave(pid)
+        self._post(t("notice.house_cap", self.locale,
+                     cap=chips(settings.house_loss_cap, self.locale)))
 
     async def leave(self, user_id: int) -> int | None:
         """Stand up: the chips returned now, or None when he is in the hand being played (his
         hand is folded — now, or when his turn comes — and he leaves when it ends)."""
         async with self.lock:
             self._check_open()
-            draft = self._draft()
-            events = draft.table.leave(user_id)
-            left = next((e for e in events if isinstance(e, PlayerLeft)), None)
-            if left is not None:
-                returned = await tables.leave_table(
-                    self.db, self.table_id, user_id, save=self._save_of(draft)
-                )
-                self._adopt(draft)
-                self._forget(user_id)
-                self._refresh(urgent=False)
-                return returned
-            hand = live_hand(self.table)
-            index = self.table.hand_index(user_id)
-            if hand is not None and index is not None and hand.to_act == index:
-                # His turn: the fold is stored with the leave, in one step.
-                await self._apply(hand, Action(ActionKind.FOLD, index), draft=draft)
-            else:
-                # He folds when his turn comes (``_after_change``); nothing he presses before
-                # can change that (``_check_may_act``).
-                await tables.update_table(self.db, self.table_id, self._save_of(draft))
-                self._adopt(draft)
+            return await self._leave(user_id)
+
+    async def _leave(self, user_id: int) -> int | None:
+        draft = self._draft()
+        events = draft.table.leave(user_id)
+        left = next((e for e in events if isinstance(e, PlayerLeft)), None)
+        if left is not None:
+            returned = await tables.leave_table(
+                self.db, self.table_id, user_id, save=self._save_of(draft)
+            )
+            self._adopt(draft)
+            self._forget(user_id)
             self._refresh(urgent=False)
-            await self._after_change()
-            return None
+            return returned
+        hand = live_hand(self.table)
+        index = self.table.hand_index(user_id)
+        if hand is not None and index is not None and hand.to_act == index:
+            # His turn: the fold is stored with the leave, in one step.
+            await self._apply(hand, Action(ActionKind.FOLD, index), draft=draft)
+        else:
+            # He folds when his turn comes (``_after_change``); nothing he presses before
+            # can change that (``_check_may_act``).
+            await tables.update_table(self.db, self.table_id, self._save_of(draft))
+            self._adopt(draft)
+        self._refresh(urgent=False)
+        await self._after_change()
+        return None
 
     async def kick(self, user_id: int, by: int) -> int | None:
         """A host removes a player (RULES 8: between hands). The chips returned now, or None:
@@ -632,7 +742,8 @@ class CashTable(LiveTable[_Draft]):
         self._note_occupancy()
 
     def _note_occupancy(self) -> None:
-        if self.table.seats():
+        # Bots keep nobody company: a table of bots alone is empty (and closes when idle).
+        if self.people():
             self.empty_since = None
         elif self.empty_since is None:
             self.empty_since = time.monotonic()
@@ -695,3 +806,35 @@ def check_bomb(amount: int, options: TableOptions) -> None:
 def _departures(events: Sequence[TableEvent]) -> list[int]:
     """The players a settled hand sent home (their chips leave with them in the same step)."""
     return [int(e.player_id) for e in events if isinstance(e, PlayerLeft)]
+
+
+class PracticeTable(CashTable):
+    """A table of play chips (``/poker practice``): no wallet, ledger, stats or leaderboard is
+    touched (storage knows the table as a practice table), bots need nobody's leave, and the
+    table closes itself once no person is seated."""
+
+    kind = PRACTICE
+
+    async def _check_house(self) -> None:
+        """Play chips: the house pays nothing, so nothing limits it."""
+
+    async def _bots_off_for_the_day(self) -> None:
+        """No house, no cap."""
+
+    _peopled = False  # a person has sat here (the table is opened empty, then he sits)
+
+    def _adopt(self, draft: _Draft) -> None:
+        super()._adopt(draft)
+        if self.people():
+            self._peopled = True
+        elif self._peopled and not self.closed:
+            self.direct.spawn(self._close_when_alone())
+
+    async def _close_when_alone(self) -> None:
+        async with self.lock:
+            if self.closed or self.people() or self.table.hand is not None:
+                return
+        try:
+            await self.close(None, idle=True)
+        except (BotError, EngineError, StorageError):
+            log.exception("practice table %d: could not close", self.table_id)

@@ -71,6 +71,9 @@ class RuntimeOptions:
     # How often a running tournament notes that its clock is alive (one small write): after a
     # crash its level resumes with the time it had left at most this long before the crash.
     tournament_heartbeat: float = 2.0
+    # A computer player answers after a pause drawn from this range (seconds), as a person
+    # would: an instant answer reads as a machine and gives the others no time to follow.
+    bot_pause: tuple[float, float] = (1.0, 3.0)
     deck_factory: DeckFactory = field(default=shuffled_deck, compare=False)
 
     @classmethod

@@ -40,7 +40,7 @@ from bot.errors import BotError
 from bot.i18n import resolve_locale, t
 from bot.presenter import labels_for, tournament_opening_text
 from bot.runtime.budget import RequestBudget
-from bot.runtime.cash import CashTable, check_bomb
+from bot.runtime.cash import CashTable, PracticeTable, check_bomb
 from bot.runtime.config import RuntimeOptions, TableConfig
 from bot.runtime.direct import DmChannels
 from bot.runtime.messenger import NOBODY, ViewFactory
@@ -59,6 +59,7 @@ from bot.storage import (
     tables,
     tournaments,
 )
+from bot.storage.tables import TableInfo
 from engine.errors import EngineError
 from engine.table import Table, TableOptions
 from engine.tournament import Tournament, TournamentConfig
@@ -331,7 +332,9 @@ class GameRuntime:
         timer: int,
         locale: str | None,
         bombs: tuple[int, int] | None = None,
+        practice: bool = False,
     ) -> CashTable:
+        """Open a cash table (``practice``: of play chips, outside the server's economy)."""
         await self.ensure_guild(guild_id)
         self._refuse_taken(channel_id)
         table = Table(options, self.rng)
@@ -352,8 +355,9 @@ class GameRuntime:
                 max_seats=options.seats,
                 chip_unit=options.chip_unit,
                 enforce_limits=True,
+                practice=practice,
             )
-            runner = CashTable(info, config, RestoredTable(table), self._services())
+            runner = _cash_kind(info)(info, config, RestoredTable(table), self._services())
             self.registry.add_venue(runner)
         await runner.start()
         return runner
@@ -435,7 +439,7 @@ class GameRuntime:
         config = TableConfig.from_json(info.config)
         restored = await restore_table(self.db, info, config.state, config.options, self.rng)
         config.options = restored.table.options
-        return CashTable(info, config, restored, self._services())
+        return _cash_kind(info)(info, config, restored, self._services())
 
     async def _restore_tournament(self, tournament_id: int) -> Venue:
         info = await tournaments.get_tournament(self.db, tournament_id)
@@ -578,3 +582,7 @@ class GameRuntime:
         # Every venue is stored and stopped: another process may take them over at once.
         await self.ownership.release()
         await self.db.close()
+
+
+def _cash_kind(info: TableInfo) -> type[CashTable]:
+    return PracticeTable if info.practice else CashTable

@@ -31,8 +31,12 @@ hook                         what the owner says
 What differs between the kinds is declared once, in each kind's :class:`TableKind`, as PokerKit
 declares its ``Mode``: the home-game extras it allows, what "away" means there, and what happens
 when the bot loses its channel. The buttons, the commands and ``docs/architecture.md`` read it.
-A computer player acts through :meth:`LiveTable.act` like anyone; a new game brings its rules in
-the engine's hand and reuses this loop unchanged.
+A computer player (an id from :mod:`engine.bots.ids`) sits and acts through the same path as a
+person: when its turn comes the loop asks its decision function (:mod:`engine.bots`) for an
+answer, from what that seat may see alone (:func:`engine.bots.view.view_of`), off the event loop
+and after a short, human-like pause; the answer is applied and stored like a click. A bot has
+no clock (it never times out and never holds the table up), gets no DM, and agrees to run it
+twice. A new game brings its rules in the engine's hand and reuses this loop unchanged.
 """
 
 from __future__ import annotations
@@ -83,6 +87,8 @@ from bot.runtime.play import (
 from bot.runtime.recovery import live_hand
 from bot.storage import Database, StorageError, hands, tables
 from bot.storage.hands import HandSeat
+from engine.bots.ids import bot_level, is_bot
+from engine.bots.view import FOLD, Bot, to_action, view_of
 from engine.cards import Card
 from engine.commitment import DeckCommitment
 from engine.equity import RunOutStage, run_out_equities
@@ -108,6 +114,7 @@ class Extra(StrEnum):
     BOMB = "bomb"
     SIT_OUT = "sit_out"
     LEDGER = "ledger"
+    BOTS = "bots"  # a host seats computer players (a tournament seats them at its creation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,9 +168,22 @@ TOURNAMENT = TableKind(
     pauses_without_channel=False,
     away_notice="tournament.away",
     channel_lost_notice="notice.channel_lost_playing",
-    refusals={Extra.SIT_OUT: "tournament_no_sitout", Extra.LEDGER: "tournament_no_ledger"},
+    refusals={
+        Extra.SIT_OUT: "tournament_no_sitout",
+        Extra.LEDGER: "tournament_no_ledger",
+        Extra.BOTS: "tournament_no_bots",
+    },
 )
-TABLE_KINDS = (CASH, TOURNAMENT)
+PRACTICE = TableKind(
+    name="practice",
+    extras=frozenset(Extra) - {Extra.LEDGER},
+    away="sat out",
+    pauses_without_channel=True,
+    away_notice="notice.timed_out",
+    channel_lost_notice="notice.channel_lost",
+    refusals={Extra.LEDGER: "practice_no_ledger"},
+)
+TABLE_KINDS = (CASH, PRACTICE, TOURNAMENT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +296,8 @@ class LiveTable(Generic[D]):
         self._vote: _RunVoting | None = None
         self._reposts: dict[int, float] = {}
         self._dealer_task: asyncio.Task[None] | None = None
+        self._bot_turn: tuple[tuple[int, int], asyncio.Task[None]] | None = None
+        self._bots: dict[int, Bot] = {}
         self.clock = DecisionClock(
             services.options, banks, self._on_clock_expired, self._on_bank_started,
             name=clock_name,
@@ -453,6 +475,7 @@ class LiveTable(Generic[D]):
             self._dealer_task.cancel()
         if self._vote is not None:
             self._vote.cancel()
+        self._stop_bot()
         await self.clock.close()
         await self._quiet(drain)
         await self.direct.close(drain)
@@ -468,6 +491,7 @@ class LiveTable(Generic[D]):
         """The table is gone: nothing more is dealt or timed, and its message says so."""
         self.closed = True
         self.clock.cancel()
+        self._stop_bot()
         if self._dealer_task is not None:
             self._dealer_task.cancel()
         if self._vote is not None:
@@ -657,6 +681,10 @@ class LiveTable(Generic[D]):
             return
         if hand.run_choice_pending:
             await self._open_run_vote(hand)
+            vote = self._vote
+            if vote is not None and set(hand.run_choice_players) <= vote.agreed:
+                await self._decide_runs(hand, 2)  # only bots were asked
+                return
             self.clock.cancel()
             self._refresh()
             return
@@ -678,7 +706,9 @@ class LiveTable(Generic[D]):
         deadline = int(time.time() + seconds)
         task = asyncio.create_task(self._run_vote_expires(marker, seconds),
                                    name=f"run-vote-{self.table_id}")
-        self._vote = _RunVoting(marker, deadline, set(), task, chances)
+        # A bot agrees at once: two runs change nobody's expectation, only the swings.
+        bots = {i for i in hand.run_choice_players if is_bot(self.player_of(i))}
+        self._vote = _RunVoting(marker, deadline, bots, task, chances)
 
     async def _run_vote_expires(self, marker: tuple[int, int], seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -872,10 +902,11 @@ class LiveTable(Generic[D]):
         """Each player's hole cards, written in his own language (the one his client spoke
         last; the table's for a player never seen)."""
         players = [int(pid) for pid in self.table.hand_players]
-        spoken = await self.services.locales(players)
+        spoken = await self.services.locales([p for p in players if not is_bot(p)])
         link = f"https://discord.com/channels/{self.guild_id}/{self.channel_id}"
-        return hole_card_letters(hand, players, self.table.hand_number, spoken, self.locale,
-                                 link)
+        letters = hole_card_letters(hand, players, self.table.hand_number, spoken, self.locale,
+                                    link)
+        return [letter for letter in letters if not is_bot(letter.user_id)]
 
     # -- internals: the clock ----------------------------------------------------------------
 
@@ -888,7 +919,93 @@ class LiveTable(Generic[D]):
             return
         pid = self.player_of(hand.to_act)
         marker = (self.table.hand_number, decision_number(hand))
+        if is_bot(pid):
+            self.clock.cancel()
+            self._start_bot(marker)
+            return
         self.clock.arm(marker, pid, hand.to_act, away=self._is_away(pid))
+
+    # -- internals: computer players ----------------------------------------------------------
+
+    def _start_bot(self, marker: tuple[int, int]) -> None:
+        """Let the bot whose turn it is answer, once, after a human-like pause."""
+        if self._bot_turn is not None:
+            old = self._bot_turn[1]
+            if self._bot_turn[0] == marker and not old.done():
+                return
+            if old is not asyncio.current_task():  # a bot's answer may set up the next turn
+                old.cancel()
+        low, high = self.options.bot_pause
+        task = asyncio.create_task(self._play_bot(marker, self.rng.uniform(low, high)),
+                                   name=f"bot-{self.table_id}")
+        self._bot_turn = (marker, task)
+
+    def _stop_bot(self) -> None:
+        if self._bot_turn is not None:
+            self._bot_turn[1].cancel()
+            self._bot_turn = None
+
+    def _bot(self, player_id: int) -> Bot:
+        bot = self._bots.get(player_id)
+        if bot is None:
+            from engine import bots  # the levels load their tables on first use
+
+            bot = self._bots[player_id] = bots.make(bot_level(player_id))
+        return bot
+
+    def _bot_spot(self, marker: tuple[int, int]) -> tuple[Hand, int] | None:
+        """The hand and the bot's index while ``marker`` is still the decision due."""
+        hand = self.hand
+        if hand is None or hand.is_over or hand.to_act is None:
+            return None
+        if (self.table.hand_number, decision_number(hand)) != marker:
+            return None
+        if not is_bot(self.player_of(hand.to_act)):
+            return None
+        return hand, hand.to_act
+
+    async def _play_bot(self, marker: tuple[int, int], pause: float) -> None:
+        await asyncio.sleep(pause)
+        async with self.lock:
+            spot = self._bot_spot(marker)
+            if spot is None or self.closed:
+                return
+            index = spot[1]
+            view = view_of(spot[0], index)
+            bot = self._bot(self.player_of(index))
+            seed = self.rng.getrandbits(64)
+        # Deciding reads the view alone, so it runs off the loop without the lock.
+        try:
+            decision = await asyncio.to_thread(bot.decide, view, random.Random(seed))
+            action = to_action(decision, view)
+        except Exception:
+            log.exception("table %d: a bot could not decide; it folds", self.table_id)
+            action = to_action(FOLD, view)
+        async with self.lock:
+            spot = self._bot_spot(marker)
+            if self.closed or spot is None:
+                return
+            hand = spot[0]
+            try:
+                try:
+                    await self._apply(hand, action)
+                except EngineError:
+                    log.exception("table %d: a bot's answer was refused; it folds",
+                                  self.table_id)
+                    await self._apply(hand, to_action(FOLD, view))
+            except Exception:
+                # Storage holds the hand as it was: the bot answers again a little later.
+                log.exception("table %d: a bot's answer was not stored", self.table_id)
+                self._bot_turn = None
+                self.direct.spawn(self._bot_again(marker))
+                return
+            await self._after_change()
+
+    async def _bot_again(self, marker: tuple[int, int]) -> None:
+        await asyncio.sleep(1.0)
+        async with self.lock:
+            if not self.closed and self._bot_spot(marker) is not None:
+                self._start_bot(marker)
 
     def _on_bank_started(self, decision: Decision) -> None:
         if self.clock.decision is decision and not self.closed:
@@ -972,6 +1089,7 @@ async def _counted(count: Callable[[Hand], _T], hand: Hand, table_id: int) -> _T
 
 __all__ = [
     "CASH",
+    "PRACTICE",
     "SOON",
     "TABLE_KINDS",
     "TOURNAMENT",

@@ -70,6 +70,7 @@ def quick_options(deck: StackedDeck, **changes: Any) -> RuntimeOptions:
         # Leases renew every third of this: never inside a test counting its writes.
         lease_seconds=3600.0,
         runout_pause=0.0,
+        bot_pause=(0.0, 0.01),
         deck_factory=deck,
     )
     return replace(base, **changes)
