@@ -28,6 +28,7 @@ from bot.runtime.manager import GameRuntime
 from bot.runtime.messenger import NOBODY, Press, image_file
 from bot.runtime.rendering import render
 from bot.runtime.table import Extra, LiveTable
+from engine.bots.ids import LEVELS
 from engine.hand import ActionKind, PreAction
 
 if TYPE_CHECKING:
@@ -229,3 +230,17 @@ async def show_cards(
 async def back_in(interaction: discord.Interaction[Any], runner: LiveTable[Any]) -> None:
     await runner.sit_in(interaction.user.id)
     await reply(interaction, t("reply.sat_in", locale_of(interaction)))
+
+
+# The levels of computer players, as /poker practice, /poker bots add and /tournament create
+# offer them.
+BOT_LEVEL_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.bot_level.{level}"), value=level)
+    for level in LEVELS
+]
+
+
+def bot_level_of(value: object) -> str:
+    if value not in LEVELS:
+        raise BotError("bad_bot_level", level=str(value)[:20])
+    return str(value)

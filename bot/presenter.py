@@ -960,6 +960,8 @@ def tournament_news(event: object, scene: TournamentScene) -> list[News]:
     if isinstance(event, TournamentStarted):
         return [News(LOBBY, tournament_start_text(event, scene))]
     if isinstance(event, PlayerRegistered):
+        if is_bot(int(event.player_id)):
+            return []  # the host's reply counts the bots; a line each would flood the lobby
         key = "tournament.registered_late" if event.late else "tournament.registered"
         return [News(LOBBY, t(key, loc, player=mention(int(event.player_id)),
                               entrants=event.entrants, pool=chips(event.prize_pool, loc),

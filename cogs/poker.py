@@ -21,6 +21,8 @@ from bot.client import PokerBot
 from bot.errors import BotError, locale_of
 from bot.i18n import t
 from bot.interact import (
+    BOT_LEVEL_CHOICES,
+    bot_level_of,
     command_text,
     defer,
     guild_id_of,
@@ -41,7 +43,6 @@ from bot.runtime.rendering import render
 from bot.runtime.reports import chart_labels, ledger_report, stored_names
 from bot.runtime.table import Extra
 from bot.storage import economy, hands, sessions
-from engine.bots.ids import LEVELS
 from engine.commitment import Opening
 from engine.hand import AnteKind, ReopenMode, RunItTwice, StraddleMode
 from engine.seating import NewPlayerPolicy
@@ -72,10 +73,6 @@ NEW_PLAYER_CHOICES = [
     for p in NEW_PLAYER_POLICIES
 ]
 MAX_BOMB_EVERY = 1000
-BOT_LEVEL_CHOICES = [
-    app_commands.Choice(name=command_text(f"choice.bot_level.{level}"), value=level)
-    for level in LEVELS
-]
 # A practice table seats the caller and up to eight bots: a full ring of nine.
 MAX_PRACTICE_BOTS = 8
 PRACTICE_SEATS = 9
@@ -400,7 +397,7 @@ class Poker(commands.Cog):
         runtime = runtime_of(interaction)
         require_channel_access(interaction)
         count = read_count(bots, "bots", 1, MAX_PRACTICE_BOTS)
-        level = _bot_level(level)
+        level = bot_level_of(level)
         small, big = _blinds(blinds)
         amount = read_chips(100 * big if stack is None else stack, "stack")
         # Everybody, bots too, sits with the same stack: the buy-in range is that one figure.
@@ -410,6 +407,7 @@ class Poker(commands.Cog):
         )
         channel_locale = await runtime.channel_locale(guild_id, interaction.guild_locale)
         user = interaction.user
+        await defer(interaction)  # a table, a seat and every bot's seat are stored one by one
         table = await runtime.create_table(
             guild_id=guild_id,
             channel_id=interaction.channel_id or 0,
@@ -458,7 +456,7 @@ class Poker(commands.Cog):
     ) -> None:
         runner = self._hosted(interaction, needs=Extra.BOTS)
         seats = await runner.add_bots(
-            read_count(count, "count", 1, MAX_RENDER_SEATS), _bot_level(level), seat
+            read_count(count, "count", 1, MAX_RENDER_SEATS), bot_level_of(level), seat
         )
         loc = locale_of(interaction)
         await reply(interaction, t("reply.bots_added", loc, seats=_seat_list(seats)))
@@ -719,16 +717,12 @@ def _openings_file(name: str, root: str, openings: Sequence[Opening]) -> discord
     return discord.File(io.BytesIO(("\n".join(lines) + "\n").encode()), filename=name)
 
 
-def _bot_level(value: object) -> str:
-    if value not in LEVELS:
-        raise BotError("bad_bot_level", level=str(value)[:20])
-    return str(value)
-
-
 def _blinds(text: str) -> tuple[int, int]:
     """"5/10" as (5, 10): whole chips, the big blind at least the small one."""
-    small, slash, big = str(text)[:64].strip().partition("/")
-    if len(str(text)) > 64 or not slash or not small.strip().isdecimal() or not big.strip().isdecimal():
+    text = str(text)
+    small, slash, big = text[:64].strip().partition("/")
+    small, big = small.strip(), big.strip()
+    if len(text) > 64 or not slash or not small.isdecimal() or not big.isdecimal():
         raise BotError("bad_blinds")
     low = read_chips(int(small), "small_blind")
     high = read_chips(int(big), "big_blind")

@@ -18,6 +18,8 @@ from bot.client import PokerBot
 from bot.errors import BotError, locale_of
 from bot.i18n import t
 from bot.interact import (
+    BOT_LEVEL_CHOICES,
+    bot_level_of,
     command_text,
     defer,
     guild_id_of,
@@ -35,6 +37,7 @@ from bot.runtime.rendering import render
 from bot.runtime.tourney import KINDS, LiveTournament, TournamentSettings, now
 from bot.storage import tournaments
 from bot.storage.tournaments import TournamentInfo
+from engine.bots.ids import bot_id
 from engine.errors import EngineError
 from engine.hand import AnteKind
 from engine.structures import MAX_MINUTES
@@ -124,6 +127,9 @@ def _stored_engine(info: TournamentInfo, rng: Any) -> Tournament | None:
         return None
 
 
+# A practice tournament's bots enter one by one as anyone does: a hundred is plenty.
+MAX_TOURNAMENT_BOTS = 99
+
 class Tournaments(commands.Cog):
     tournament = app_commands.Group(
         name="tournament", description=command_text("command.tournament"), guild_only=True
@@ -150,8 +156,10 @@ class Tournaments(commands.Cog):
         payouts=command_text("option.payouts"),
         starts_at=command_text("option.starts_at"),
         timer=command_text("option.timer"),
+        bots=command_text("option.tournament_bots"),
+        bot_level=command_text("option.bot_level"),
     )
-    @app_commands.choices(kind=KIND_CHOICES, ante=ANTE_CHOICES)
+    @app_commands.choices(kind=KIND_CHOICES, ante=ANTE_CHOICES, bot_level=BOT_LEVEL_CHOICES)
     async def create(
         self,
         interaction: Interaction,
@@ -170,6 +178,8 @@ class Tournaments(commands.Cog):
         payouts: app_commands.Range[str, 1, 300] | None = None,
         starts_at: app_commands.Range[str, 1, 40] | None = None,
         timer: app_commands.Range[int, 1, 3600] | None = None,
+        bots: app_commands.Range[int, 0, MAX_TOURNAMENT_BOTS] = 0,
+        bot_level: str = "regular",
     ) -> None:
         guild_id = guild_id_of(interaction)
         runtime = runtime_of(interaction)
@@ -184,6 +194,11 @@ class Tournaments(commands.Cog):
         players = read_count(max_players, "max_players", 2, 1000)
         seats = read_count(seats_per_table, "seats_per_table", 2, MAX_TABLE_SEATS)
         late = read_count(late_levels, "late_levels", 0, 100)
+        robots = read_count(bots, "bots", 0, min(players - 1, MAX_TOURNAMENT_BOTS))
+        level = bot_level_of(bot_level)
+        if robots and entry:
+            # Bots bring no chips: a tournament they play is a practice one, for nothing.
+            raise BotError("bots_freeroll")
         limits = runtime.options
         clock = read_count(limits.default_timer if timer is None else timer, "timer",
                            limits.min_timer, limits.max_timer)
@@ -242,10 +257,15 @@ class Tournaments(commands.Cog):
             config=config,
             settings=settings,
         )
+        if robots:
+            await defer(interaction)  # each bot's entry is stored like anyone's
+        for serial in range(robots):
+            await runner.register(bot_id(serial, level), "")
         loc = locale_of(interaction)
         await reply(interaction, t("reply.tournament_created", loc, name=safe_text(runner.name),
                                    levels=len(levels), buy_in=chips(entry, loc),
-                                   stack=chips(stack, loc)))
+                                   stack=chips(stack, loc))
+                    + ("\n" + t("reply.tournament_bots", loc, bots=robots) if robots else ""))
 
     # -- players -------------------------------------------------------------------------------
 

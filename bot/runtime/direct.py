@@ -21,6 +21,7 @@ from bot.render import HoleCardsView, Labels, render_hole_cards
 from bot.runtime.budget import RequestBudget
 from bot.runtime.messenger import NOBODY, image_file
 from bot.runtime.rendering import render
+from engine.bots.ids import is_bot
 
 log = logging.getLogger(__name__)
 
@@ -135,11 +136,13 @@ class DirectMessages:
 
     def deal(self, letters: Sequence[HoleCardsLetter]) -> None:
         for letter in letters:
-            self.spawn(self._deliver(letter))
+            if not is_bot(letter.user_id):  # a computer player reads no DMs
+                self.spawn(self._deliver(letter))
 
     def notify(self, user_id: int, text: str) -> None:
         """A plain DM (best effort: a closed DM loses it, and that is logged only)."""
-        self.spawn(self._notify(user_id, text))
+        if not is_bot(user_id):
+            self.spawn(self._notify(user_id, text))
 
     def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         """Run background work of the table that ``close`` waits for (or cancels)."""

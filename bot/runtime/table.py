@@ -904,9 +904,8 @@ class LiveTable(Generic[D]):
         players = [int(pid) for pid in self.table.hand_players]
         spoken = await self.services.locales([p for p in players if not is_bot(p)])
         link = f"https://discord.com/channels/{self.guild_id}/{self.channel_id}"
-        letters = hole_card_letters(hand, players, self.table.hand_number, spoken, self.locale,
-                                    link)
-        return [letter for letter in letters if not is_bot(letter.user_id)]
+        return hole_card_letters(hand, players, self.table.hand_number, spoken, self.locale,
+                                 link)
 
     # -- internals: the clock ----------------------------------------------------------------
 

@@ -64,6 +64,7 @@ from bot.storage.ledger import (
     wallet_balance,
 )
 from bot.storage.tables import check_table_limits, table_usage
+from engine.bots.ids import is_house_or_bot
 from engine.limits import MAX_CHIPS, MAX_SEATS
 
 KINDS = ("freeze_out", "time_limited")
@@ -524,9 +525,13 @@ async def register(
         )
         if updated is None:
             raise StorageError("tournament_full", max_players=row["max_players"])
+        if buy_in and is_house_or_bot(user_id):
+            raise StorageError("bots_pay_nothing", tournament_id=tournament_id)
         if buy_in:
             balance = await debit_wallet(tx, row["guild_id"], user_id, buy_in, now=now,
                                          create=True)
+        elif is_house_or_bot(user_id):  # a computer player has no wallet, and pays nothing
+            balance = 0
         else:  # a freeroll takes nothing, but the player still gets his wallet
             await ensure_wallet(tx, row["guild_id"], user_id, now)
             balance = await wallet_balance(tx, row["guild_id"], user_id) or 0
