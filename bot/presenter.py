@@ -294,12 +294,17 @@ class TableMessage:
         return self.text()
 
 
-def name_of(scene: Scene, player_id: int) -> str:
-    """The raw display name (for images and alt text, which render no markdown); a computer
-    player's says it is one, in words an image's font can draw."""
+def display_name(names: Mapping[int, str], player_id: int, locale: object) -> str:
+    """The raw display name (for images, alt text, files, which render no markdown), from the
+    names a table kept; a computer player's says it is one, in words an image's font can draw.
+    Every view names players through here."""
     if is_bot(player_id):
-        return t("player.bot", scene.locale, name=bot_name(player_id))
-    return scene.names.get(player_id) or t("player.unknown", scene.locale, id=player_id)
+        return t("player.bot", locale, name=bot_name(player_id))
+    return names.get(player_id) or t("player.unknown", locale, id=player_id)
+
+
+def name_of(scene: Scene, player_id: int) -> str:
+    return display_name(scene.names, player_id, scene.locale)
 
 
 def text_name(scene: Scene, player_id: int) -> str:

@@ -34,7 +34,7 @@ from bot.interact import (
     show_my_cards,
     table_here,
 )
-from bot.presenter import MAX_RENDER_SEATS, chips, mention, safe_text
+from bot.presenter import MAX_RENDER_SEATS, chips, display_name, mention, safe_text
 from bot.render import render_chart
 from bot.runtime.cash import CashTable
 from bot.runtime.history import require_finished, stored_hand, verification
@@ -327,11 +327,11 @@ class Poker(commands.Cog):
         await defer(interaction)
         stored = require_finished(await stored_hand(runner.db, runner.table_id, number),
                                   voided="history_voided")
-        names = [runner.names.get(p.user_id, str(p.user_id)) for p in stored.players]
+        loc = locale_of(interaction)
+        names = [display_name(runner.names, p.user_id, loc) for p in stored.players]
         # A tournament's hand says which tournament (PHH's event) and level it was played at.
         event = runner.event_name
         text = await hands.export_phh(runner.db, stored.hand_id, players=names, event=event)
-        loc = locale_of(interaction)
         lines = [t("history.title", loc, hand=stored.hand_no, pot=chips(stored.pot or 0, loc))]
         if stored.level is not None:
             lines.append(t("history.tournament", loc, name=safe_text(event or ""),
@@ -677,7 +677,7 @@ class Poker(commands.Cog):
             stored.hand_no,
             seats=tuple(p.seat_no for p in players),
             names=tuple(
-                runner.names.get(p.user_id) or t("player.unknown", loc, id=p.user_id)
+                display_name(runner.names, p.user_id, loc)
                 for p in players
             ),
             seat_count=options.seats,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.i18n import bidi_balanced, isolate, t
-from bot.presenter import chips, safe_text
+from bot.presenter import chips, display_name, safe_text
 from bot.render import ChartLabels, ChartSeries, ChartView
 from bot.render.labels import catalog_words
 from bot.runtime.messenger import MESSAGE_LIMIT
@@ -68,10 +68,6 @@ def stored_names(config: object) -> dict[int, str]:
         if str(key).isdigit() and isinstance(value, str):
             names[int(key)] = value
     return names
-
-
-def name_of(names: Mapping[int, str], user_id: int, locale: object) -> str:
-    return names.get(user_id) or t("player.unknown", locale, id=user_id)
 
 
 # --- the ledger ------------------------------------------------------------------------------
@@ -138,7 +134,7 @@ def _row(player: SessionPlayer, names: Mapping[int, str], locale: object) -> str
     return t(
         "ledger.row",
         locale,
-        player=safe_text(name_of(names, player.user_id, locale)),
+        player=safe_text(display_name(names, player.user_id, locale)),
         parts=t("ledger.separator", locale).join(parts),
         net=signed(player.net, locale),
     )
@@ -167,7 +163,7 @@ def ledger_csv(session: Session, names: Mapping[int, str], locale: object) -> by
     writer.writerow(CSV_COLUMNS)
     for p in session.players:
         writer.writerow([
-            csv_cell(bidi_balanced(name_of(names, p.user_id, locale))), p.user_id, p.carried,
+            csv_cell(bidi_balanced(display_name(names, p.user_id, locale))), p.user_id, p.carried,
             p.buy_ins, p.top_ups, p.cash_outs, p.stack, p.net, "yes" if p.seated else "no",
         ])
     return out.getvalue().encode("utf-8-sig")
@@ -180,7 +176,7 @@ def _stack_chart(
     start = t("chart.start", locale)
     labels = (start, *(f"#{n}" for n in series.hands[1:]))
     lines = tuple(
-        ChartSeries(name_of(names, p.user_id, locale), series.stacks[p.user_id])
+        ChartSeries(display_name(names, p.user_id, locale), series.stacks[p.user_id])
         for p in session.players
         if p.user_id in series.stacks
     )

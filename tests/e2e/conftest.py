@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,33 @@ async def game(fake: FakeDiscord, world: World, tmp_path: Path) -> AsyncIterator
 async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[PokerBot]:
     async with running_bot(fake, tmp_path, dynamic_items=[TableButton]) as bot:
         yield bot
+
+
+LOGGERS = ("discord", "aiosqlite", "asyncpg", "bot", "cogs", "asyncio")
+
+
+@pytest.fixture
+def every_log_line() -> Iterator[list[str]]:
+    """Every record any logger writes, at DEBUG, formatted as a handler would write it (as with
+    ``LOG_LEVEL=DEBUG``)."""
+    lines: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(self.format(record))
+
+    handler = Keep(logging.DEBUG)
+    handler.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
+    root = logging.getLogger()
+    previous = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    for name in LOGGERS:
+        logging.getLogger(name).setLevel(logging.DEBUG)
+    try:
+        yield lines
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(previous)
+        for name in (*LOGGERS, "discord.http", "discord.gateway", "discord.webhook"):
+            logging.getLogger(name).setLevel(logging.NOTSET)

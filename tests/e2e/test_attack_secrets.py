@@ -3,8 +3,6 @@ shows a hand that was never shown (issue 10, defects 4 and 5)."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -83,36 +81,6 @@ async def test_verifying_a_hand_never_shows_a_folded_hand(
             for owner, cards in holes.items():
                 if owner != viewer.id:
                     assert not any(f" {format_card(c)} " in proofs for c in cards)
-
-
-LOGGERS = ("discord", "aiosqlite", "asyncpg", "bot", "cogs", "asyncio")
-
-
-@pytest.fixture
-def every_log_line() -> Iterator[list[str]]:
-    """Every record any logger writes, at DEBUG, formatted as a handler would write it (as with
-    ``LOG_LEVEL=DEBUG``)."""
-    lines: list[str] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            lines.append(self.format(record))
-
-    handler = Keep(logging.DEBUG)
-    handler.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
-    root = logging.getLogger()
-    previous = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
-    for name in LOGGERS:
-        logging.getLogger(name).setLevel(logging.DEBUG)
-    try:
-        yield lines
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(previous)
-        for name in (*LOGGERS, "discord.http", "discord.gateway", "discord.webhook"):
-            logging.getLogger(name).setLevel(logging.NOTSET)
 
 
 async def test_no_log_line_at_any_level_holds_a_secret(

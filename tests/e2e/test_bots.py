@@ -1,0 +1,313 @@
+"""Computer players over the fake Discord: a practice table of play chips, bots at a table of
+the server's economy paid by the house, a practice tournament, and what the worst member of the
+server would try with them (more bots than seats, bots where they may not sit, a bystander at
+the controls, a bot removed in its turn, bots left alone, the house's daily cap mid-hand)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import pytest
+
+from bot.runtime.cash import PracticeTable
+from bot.storage import Database, economy, hands
+from bot.storage.invariant import check_invariant
+from engine.bots.ids import HOUSE_ID, is_bot
+from engine.hand import Hand
+from tests.e2e.game_kit import Game, StackedDeck, quick_options, running_game, until
+from tests.e2e.harness import World
+from tests.e2e.test_attack_secrets import spellings
+from tests.fakediscord import FakeDiscord, FakeUser
+
+pytestmark = pytest.mark.timeout(240)
+
+
+async def ledger_rows(db: Database) -> int:
+    async with db.read() as tx:
+        return int(await tx.scalar("SELECT COUNT(*) FROM ledger"))
+
+
+async def invariant_holds(game: Game) -> None:
+    report = await check_invariant(game.db)
+    assert report.ok, report
+
+
+async def person_plays(game: Game, user: FakeUser, number: int, *, calls: bool) -> None:
+    """Play ``user``'s turns in hand ``number`` (checking when free, calling small bets when
+    ``calls``, else folding) until the hand is over for him."""
+    runner = game.runner()
+    while True:
+        hand = runner.hand
+        if hand is None or runner.table.hand_number != number:
+            return
+        index = runner.table.hand_index(user.id)
+        if index is None or hand.folded[index] or hand.all_in[index]:
+            return
+        if hand.to_act != index:
+            await asyncio.sleep(0.005)
+            continue
+        legal = hand.legal()
+        assert legal is not None
+        if legal.can_check:
+            await game.ok(user, "check")
+        elif calls and legal.to_call <= runner.table.options.big_blind:
+            await game.ok(user, "call")
+        else:
+            await game.ok(user, "fold")
+
+
+async def hand_over(game: Game, number: int, timeout: float = 60.0) -> None:
+    def done() -> bool:
+        runner = game.runner()
+        return runner.closed or runner.table.hand_number > number or (
+            runner.table.hand_number == number and runner.hand is None
+        )
+
+    await until(done, timeout=timeout, what=f"hand #{number} to end")
+
+
+# -- a practice table ---------------------------------------------------------------------------
+
+
+async def test_a_practice_table_plays_fifty_hands_and_touches_no_wallet_or_ledger(
+    game: Game,
+) -> None:
+    alice = game.world.alice
+    wallet = await game.balance(alice)  # her wallet exists before, and must not move
+    rows = await ledger_rows(game.db)
+    reply = await game.ok(alice, "poker", "practice", bots=5, level="regular", blinds="5/10")
+    assert "5" in reply and "play chips" in reply
+    runner = game.runner()
+    assert isinstance(runner, PracticeTable)
+    assert len(runner.bots()) == 5 and runner.people() == [alice.id]
+    for number in range(1, 51):
+        await game.wait_hand(number, timeout=60)
+        await person_plays(game, alice, number, calls=number % 2 == 0)
+        await hand_over(game, number)
+        await invariant_holds(game)
+        table = runner.table
+        assert sum(v.stack for v in table.seats()) == 6 * 1000  # play chips stay on the table
+    message = await game.table_message()
+    assert "\N{ROBOT FACE}" in message.content or "(bot)" in message.content
+    assert await game.balance(alice) == wallet
+    assert await ledger_rows(game.db) == rows
+    # No bot and no practice hand reaches the leaderboard.
+    board = await game.slash(alice, "chips", "leaderboard")
+    assert "bot" not in board.content.lower() and "Ada" not in board.content
+    # The last person stands up: the table closes by itself.
+    await game.ok(alice, "poker", "leave")
+    await until(lambda: runner.closed, timeout=30, what="the practice table to close")
+    assert await ledger_rows(game.db) == rows
+
+
+async def test_practice_refuses_bad_input_and_leaves_nothing_open(game: Game) -> None:
+    alice = game.world.alice
+    for blinds in ("ten", "10/5", "5/", "/10", "5/10/20", "²/4", "9" * 5000 + "/1", "0/0"):
+        reply = await game.slash(alice, "poker", "practice", blinds=blinds)
+        assert reply.ephemeral and "blind" in reply.content.lower(), (blinds, reply.content)
+    reply = await game.slash(alice, "poker", "practice", level="godlike")
+    assert "beginner, regular or strong" in reply.content
+    assert not game.runtime.runners
+
+
+# -- bots at a table of the server's economy ----------------------------------------------------
+
+
+async def test_bots_at_an_economy_table_are_paid_by_the_house_hand_after_hand(
+    game: Game,
+) -> None:
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    runner = await game.open_table(alice, bob, buy_in=1000, small_blind=5, big_blind=10)
+    # Not allowed yet: a host cannot spend the house's chips on his own say.
+    refused = await game.slash(alice, "poker", "bots add", count=2)
+    assert "manager allows it" in refused.content
+    # A bystander may not turn it on, nor seat bots once it is on.
+    refused = await game.slash(bob, "chips", "settings", bots_allowed=True)
+    assert refused.ephemeral
+    assert not (await economy.get_settings(game.db, runner.guild_id)).bots_allowed
+    await game.ok(alice, "chips", "settings", bots_allowed=True, house_loss_cap=1_000_000)
+    refused = await game.slash(carol, "poker", "bots add", count=2)
+    assert "host" in refused.content
+    assert not runner.bots()
+    # More bots than free seats: refused whole, nobody sits.
+    refused = await game.slash(alice, "poker", "bots add", count=9)
+    assert "only 7 seats are free" in refused.content and not runner.bots()
+    await game.ok(alice, "poker", "bots add", count=2, level="beginner")
+    assert len(runner.bots()) == 2
+    await invariant_holds(game)
+    await game.ok(alice, "poker", "start")
+    for number in range(1, 51):
+        await game.wait_hand(number, timeout=60)
+        await asyncio.gather(
+            person_plays(game, alice, number, calls=True),
+            person_plays(game, bob, number, calls=number % 3 == 0),
+        )
+        await hand_over(game, number)
+        await invariant_holds(game)
+        if game.runner().table.hand_number == number and not game.runner().table.can_start():
+            break
+    house = await economy.house_report(game.db, runner.guild_id)
+    held = sum(v.stack for v in runner.table.seats() if is_bot(int(v.player_id)))
+    # The house put chips in for its bots; what it has plus what they hold, less that, is
+    # what they won.
+    assert house.floated > 0
+    assert house.net == house.balance + held - house.floated
+    async with game.db.read() as tx:
+        paid = await tx.scalar(
+            "SELECT COUNT(*) FROM ledger WHERE source = ? AND reason = 'buy_in'",
+            (f"wallet:{HOUSE_ID}",),
+        )
+    assert paid == 2
+    await game.ok(alice, "poker", "bots remove")
+    await hand_over(game, runner.table.hand_number)
+    await until(lambda: not runner.bots() or None, timeout=30, what="the bots to stand up")
+    await invariant_holds(game)
+    stats = await game.slash(alice, "chips", "leaderboard")
+    assert "bot" not in stats.content.lower()
+
+
+async def test_bots_never_play_on_alone(game: Game) -> None:
+    alice, bob = game.world.alice, game.world.bob
+    runner = await game.open_table(alice, bob, buy_in=1000)
+    await game.ok(alice, "chips", "settings", bots_allowed=True)
+    await game.ok(alice, "poker", "bots add", count=3)
+    await game.ok(alice, "poker", "start")
+    await game.wait_hand(1, timeout=30)
+    await game.ok(alice, "poker", "leave")
+    await game.ok(bob, "poker", "leave")
+    await hand_over(game, 1)
+    await asyncio.sleep(0.5)
+    assert runner.hand is None and runner.table.hand_number == 1, "bots dealt to themselves"
+    assert runner.empty_since is not None  # the idle sweep will close it
+
+
+async def test_a_bot_removed_in_its_turn_folds_and_its_bet_stays(
+    fake: FakeDiscord, world: World, tmp_path: object
+) -> None:
+    deck = StackedDeck()
+    options = replace(quick_options(deck), bot_pause=(30.0, 30.0))  # it thinks long
+    async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:  # type: ignore[arg-type]
+        alice = world.alice
+        await game.ok(alice, "poker", "practice", bots=1, blinds="5/10")
+        runner = game.runner()
+        (seat,) = runner.bots()
+        bot = runner.bots()[seat]
+
+        def bots_turn() -> Hand | None:
+            hand = runner.hand
+            if hand is None or hand.to_act is None:
+                return None
+            return hand if runner.player_of(hand.to_act) == bot else None
+
+        hand = runner.hand
+        assert hand is not None
+        if not bots_turn():
+            await person_plays(game, alice, 1, calls=True)
+        hand = await until(bots_turn, timeout=10, what="the bot's turn")
+        index = hand.to_act
+        assert index is not None
+        put_in = hand.contributions[index]
+        assert put_in > 0  # a blind at least
+        reply = await game.ok(alice, "poker", "bots remove", seat=seat)
+        assert "stood up" in reply or "fold" in reply
+        assert hand.folded[index]
+        assert hand.contributions[index] == put_in
+
+
+async def test_bots_refused_where_they_may_not_sit(game: Game) -> None:
+    alice = game.world.alice
+    await game.ok(alice, "poker", "practice", bots=8)
+    runner = game.runner()
+    refused = await game.slash(alice, "poker", "bots add", count=1)
+    assert "only 0 seats are free" in refused.content
+    refused = await game.slash(alice, "poker", "bots remove", seat=1)
+    assert "no bot in seat 1" in refused.content.lower() or not runner.bots().get(1)
+    refused = await game.slash(alice, "poker", "bots add", count=2, seat=3)
+    assert "one bot" in refused.content.lower()
+    assert len(runner.bots()) == 8
+
+
+async def test_bots_are_refused_at_a_tournament_table_and_a_paid_tournament(
+    game: Game,
+) -> None:
+    alice = game.world.alice
+    refused = await game.slash(alice, "tournament", "create", name="Paid", kind="freeze_out",
+                               buy_in=100, starting_stack=1000, bots=3)
+    assert "buy-in to 0" in refused.content
+    await game.ok(alice, "tournament", "create", name="Practice", kind="freeze_out",
+                  buy_in=0, starting_stack=1000, structure="10/20 1", bots=3, max_players=4)
+    await game.ok(alice, "tournament", "register")
+    await game.ok(alice, "tournament", "start")
+    await until(lambda: game.runtime.live_in_channel(game.channel.id), timeout=10)
+    refused = await game.slash(alice, "poker", "bots add", count=1)
+    assert "when it is created" in refused.content
+
+
+async def test_a_practice_tournament_with_bots_plays_to_the_end(game: Game) -> None:
+    alice = game.world.alice
+    wallet = await game.balance(alice)
+    rows = await ledger_rows(game.db)
+    await game.ok(alice, "tournament", "create", name="Drill", kind="freeze_out", buy_in=0,
+                  starting_stack=300, structure="10/20 0.05, 20/40 0.05, 50/100 0.05",
+                  bots=3, max_players=4, bot_level="beginner")
+    await game.ok(alice, "tournament", "register")
+    await game.ok(alice, "tournament", "start")
+    live = await until(lambda: game.runtime.tournament_in(game.channel.id), timeout=10)
+
+    async def alice_folds() -> None:
+        while not live.closed:
+            for table in list(live.tables.values()):
+                hand = table.hand
+                if hand is None or hand.to_act is None:
+                    continue
+                if table.player_of(hand.to_act) == alice.id:
+                    legal = hand.legal()
+                    assert legal is not None
+                    channel = fake_channel(game, table.channel_id)
+                    await game.slash(alice, "fold" if not legal.can_check else "check",
+                                     channel=channel)
+            await asyncio.sleep(0.01)
+
+    player = asyncio.create_task(alice_folds())
+    try:
+        await until(lambda: live.closed, timeout=200, what="the tournament to end")
+    finally:
+        player.cancel()
+    assert await game.balance(alice) == wallet
+    assert await ledger_rows(game.db) == rows
+    await invariant_holds(game)
+
+
+def fake_channel(game: Game, channel_id: int) -> object:
+    return game.fake.state.channels[channel_id]
+
+
+async def test_no_log_line_message_or_stored_action_shows_a_bots_hidden_cards(
+    game: Game, every_log_line: list[str]
+) -> None:
+    """Ten hands at a practice table with every logger at DEBUG: no bot's unshown hole cards in
+    any log line, channel message, DM or stored action."""
+    alice = game.world.alice
+    await game.ok(alice, "poker", "practice", bots=3, level="strong")
+    for number in range(1, 11):
+        await game.wait_hand(number, timeout=60)
+        await person_plays(game, alice, number, calls=True)
+        await hand_over(game, number)
+    await game.wait_idle()
+    secrets: list[str] = []
+    async with game.db.read() as tx:
+        ids = [int(r[0]) for r in await tx.fetchall("SELECT hand_id FROM hands")]
+        actions = [str(r[0]) for r in await tx.fetchall("SELECT action FROM hand_actions")]
+    for hand_id in ids:
+        stored = await hands.load_hand(game.db, hand_id)
+        shown = set(stored.result["shown"]) if stored.result else set()
+        n = len(stored.players)
+        for p in stored.players:
+            if is_bot(p.user_id) and p.player not in shown:
+                secrets += spellings((stored.deck[p.player], stored.deck[p.player + n]))
+    assert secrets, "some bot folded its cards unseen"
+    said = [m.content for m in game.fake.state.messages.values()]
+    text = "\n".join([*every_log_line, *said, *actions])
+    for secret in secrets:
+        assert secret not in text, secret
