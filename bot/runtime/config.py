@@ -85,7 +85,9 @@ class RuntimeOptions:
     ) -> RuntimeOptions:
         """``POKER_NEXT_HAND_DELAY``, ``POKER_TIME_BANK``, ``POKER_TIME_BANK_REFILL``,
         ``POKER_TIME_BANK_CAP``, ``POKER_MIN_TIMER``, ``POKER_LEASE_SECONDS``,
-        ``POKER_REQUESTS_PER_SECOND``: the environment wins over ``.env``."""
+        ``POKER_REQUESTS_PER_SECOND``, ``POKER_BOT_PAUSE`` (the longest pause of a computer
+        player, in seconds; the shortest is a third of it): the environment wins over
+        ``.env``."""
         values = read_environment(environ, dotenv_path)
         defaults = cls()
         changes: dict[str, Any] = {}
@@ -99,6 +101,15 @@ class RuntimeOptions:
             raw = values.get(name)
             if raw is not None:
                 changes[attribute] = _seconds(name, raw)
+        raw_pause = values.get("POKER_BOT_PAUSE")
+        if raw_pause is not None:
+            longest = _seconds("POKER_BOT_PAUSE", raw_pause)
+            if longest > 30:
+                raise RuntimeOptionsError(
+                    f"POKER_BOT_PAUSE must be at most 30 seconds (a bot never holds a table"
+                    f" up), got {raw_pause!r}"
+                )
+            changes["bot_pause"] = (longest / 3, longest)
         raw_timer = values.get("POKER_MIN_TIMER")
         if raw_timer is not None:
             if not raw_timer.isdigit() or not 1 <= int(raw_timer) <= defaults.max_timer:
