@@ -1,0 +1,112 @@
+"""A practice tournament with bots seated, its process killed with SIGKILL in the middle of a
+hand: started again, the hand resumes from its stored actions and the bots go on acting, to
+the end of the tournament; no wallet and no ledger row moved."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Database, hands, invariant, tournaments
+from engine.bots.ids import is_bot
+from tests.e2e.game_kit import settled
+from tests.e2e.harness import World
+from tests.e2e.processes import act_as_whoever_may, bot_process
+from tests.fakediscord import FakeDiscord, FakeMessage
+
+pytestmark = pytest.mark.timeout(200)
+
+FAST_BOTS = {"POKER_BOT_PAUSE": "0.05"}
+
+
+async def stored(url: str) -> tuple[int, int, int, int]:
+    """(tournament id, running hand id, its stored actions, ledger rows)."""
+    db = await Database.open(url)
+    try:
+        (tid,) = await tournaments.open_tournament_guilds(db)
+        info = await tournaments.get_tournament(db, tid)
+        running = await hands.tournament_hands_running(db, info.tournament_id)
+        rows = int((await db.fetchall("SELECT COUNT(*) FROM ledger"))[0][0])
+        if not running:
+            return info.tournament_id, 0, 0, rows
+        return info.tournament_id, running[0].hand_id, len(running[0].actions), rows
+    finally:
+        await db.close()
+
+
+async def test_sigkill_with_bots_seated_resumes_the_hand_and_the_bots_play_on(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    alice = world.alice
+    channel = world.guild.channel("poker")
+    log = tmp_path / "bot.log"
+    url = f"sqlite:///{tmp_path / 'poker.db'}"
+
+    async with bot_process(fake, tmp_path, log, environ=FAST_BOTS) as first:
+        await fake.wait_for_session(timeout=30)
+        await fake.wait_for(lambda: fake.sync_calls, timeout=30, what="the command sync")
+        for command, subcommand, options in (
+            ("chips", "balance", {}),
+            ("tournament", "create", {"name": "Drill", "kind": "freeze_out", "buy_in": 0,
+                                      "starting_stack": 1000, "structure": "10/20 10",
+                                      "bots": 3, "max_players": 4}),
+            ("tournament", "register", {}),
+            ("tournament", "start", {}),
+        ):
+            handle = await fake.slash(alice, channel, command, subcommand=subcommand,
+                                      options=options)
+            reply = await settled(handle)
+            assert reply.ephemeral and not reply.content.startswith("Something"), reply.content
+        # Alice folds whenever it is her turn; the bots play; kill once a hand has actions.
+        for _ in range(400):
+            await act_as_whoever_may(fake, channel, [alice], "fold")
+            _, hand_id, actions, _ = await stored(url)
+            if hand_id and actions >= 2:
+                break
+            await asyncio.sleep(0.05)
+        first.send_signal(signal.SIGKILL)
+        assert await first.wait() == -signal.SIGKILL
+    await fake.wait_for(lambda: not fake.sessions, timeout=10, what="the dead bot's socket")
+    tid, hand_id, actions, rows = await stored(url)
+    assert hand_id and actions >= 2, "no hand was in progress at the kill"
+
+    mark = fake.mark()
+
+    def over(message: FakeMessage) -> bool:
+        return message.channel_id == channel.id and "**Drill** is over" in message.content
+
+    async with bot_process(fake, tmp_path, log, environ=FAST_BOTS) as second:
+        await fake.wait_for_session(timeout=30)
+        for _ in range(2000):
+            if any(over(e.message) for e in fake.events[mark:]):
+                break
+            await act_as_whoever_may(fake, channel, [alice], "fold")
+            await asyncio.sleep(0.05)
+        await fake.wait_for_message(over, channel=channel, after=mark, timeout=60)
+        second.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(second.wait(), timeout=20)
+
+    db = await Database.open(url)
+    try:
+        finished = await hands.load_hand(db, hand_id)
+        after = await tournaments.get_tournament(db, tid)
+        report = await invariant.check_invariant(db)
+        ledger = int((await db.fetchall("SELECT COUNT(*) FROM ledger"))[0][0])
+        acted = await db.fetchall(
+            "SELECT COUNT(*) FROM hand_actions a JOIN hand_players p"
+            " ON p.hand_id = a.hand_id WHERE a.hand_id > ? AND p.user_id <> ?",
+            (hand_id, alice.id),
+        )
+    finally:
+        await db.close()
+    # The hand of the crash was finished from what was stored, then play went on.
+    assert finished.status == "finished"
+    assert len(finished.actions) >= actions
+    assert after.status == "finished" and after.pool == 0
+    assert any(is_bot(e.user_id) for e in after.entries)
+    assert int(acted[0][0]) > 0
+    assert report.ok, report
+    assert ledger == rows  # a practice tournament moves no chip of the economy
