@@ -1,7 +1,8 @@
 """Matches between two computer players over the engine alone, scored in big blinds per 100.
 
 No table, no clock, no storage: each hand is an :class:`~engine.hand.Hand`, each decision a
-:func:`~engine.bots.view.view_of` given to the bot and its answer made legal by
+:func:`~engine.bots.view.view_of` (through its incremental form,
+:class:`~engine.bots.view.HandViews`) given to the bot and its answer made legal by
 :func:`~engine.bots.view.to_action`.
 
 The game
@@ -58,7 +59,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.bots.view import Bot, to_action, view_of
+from engine.bots.view import Bot, HandViews, to_action
 from engine.cards import FULL_DECK, Card
 from engine.hand import Hand, HandConfig, HandResult
 
@@ -181,8 +182,9 @@ def play_hand(
 ) -> HandResult:
     """One hand, ``bots[i]`` and ``rngs[i]`` deciding for the hand's index ``i``."""
     hand = Hand(config, deck)
+    views = HandViews(hand)
     while (player := hand.to_act) is not None:
-        view = view_of(hand, player)
+        view = views.of(player)
         hand.apply(to_action(bots[player].decide(view, rngs[player]), view))
     result = hand.result
     if result is None:  # only a run-it-twice vote stops a hand with nobody to act; none here
