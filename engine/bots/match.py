@@ -152,8 +152,10 @@ def load_bot(spec: str) -> Bot:
         raise BotLoadError(f"{spec!r} is not MODULE:FACTORY (e.g. engine.bots.baselines:station)")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise BotLoadError(f"cannot import module {module_name!r}: {exc}") from None
+    except Exception as exc:  # a missing module, or one that fails as it loads
+        raise BotLoadError(
+            f"cannot import module {module_name!r}: {type(exc).__name__}: {exc}"
+        ) from None
     factory = getattr(module, factory_name, None)
     if factory is None:
         raise BotLoadError(f"module {module_name!r} has no attribute {factory_name!r}")
