@@ -140,9 +140,11 @@ SAMPLES: Final = 256
 """Deals the honest bot samples for each decision after the flop: a standard error of 3
 percentage points at most (0.5 / 16)."""
 PREFLOP_SAMPLES: Final = 1024
-"""Deals behind each entry of the honest bot's pre-flop table: a standard error of 1.6 points
-at most, and some 2 ms an entry (the whole table, 845 entries, costs a process two seconds)."""
-_PREFLOP_GROUP_SIZE: Final = 64
+"""Deals behind each entry of the honest bot's pre-flop table, in groups of 32 sharing two board
+cards: a standard error of about two points (measured; the groups' shared cards make it more than
+the 1.6 of independent deals), and some 3 ms an entry, so the whole table (845 entries) costs a
+process about three seconds."""
+_PREFLOP_GROUP_SIZE: Final = 32
 
 
 def _draws(rng: random.Random, unseen: Cards, need: int, samples: int) -> Cards:
@@ -159,40 +161,31 @@ def _draws(rng: random.Random, unseen: Cards, need: int, samples: int) -> Cards:
     return unseen[order].reshape(orders * per_order, need)[:samples]
 
 
-def _completed(prefix: Sequence[Card], draws: Cards) -> Cards:
-    """The boards of the samples: ``prefix`` then the first cards of each row of ``draws``."""
-    boards = np.empty((len(draws), 5), dtype=np.uint8)
-    boards[:, : len(prefix)] = np.array(prefix, dtype=np.uint8)
-    boards[:, len(prefix) :] = draws[:, : 5 - len(prefix)]
-    return boards
+def _share_sum(hole: Sequence[Card], prefix: Sequence[Card], opponents: int, draws: Cards) -> float:
+    """The hand's pot shares summed over the samples: each row of ``draws`` holds the rest of
+    the board after ``prefix`` (two board cards or more), then each opponent's two cards.
 
-
-def _their_values(prefix: Sequence[Card], boards: Cards, draws: Cards, opponents: int) -> Values:
-    """Each opponent's value on each sample, one row an opponent: his two cards are the last
-    ones of each row of ``draws``, two by two, and the board is ``boards``'.
-
-    Every opponent's seven cards hold the first two of ``prefix``, and a hand's value depends
-    on its seven cards alone: those two serve as the "hole" of one
-    :func:`~engine.bulk_eval.values_on_boards` call in which each opponent's other five cards
-    are a board, so every opponent of every sample is valued in that one call.
+    A hand's value depends on its seven cards alone, and every hand's seven cards, ours and the
+    opponents', hold the first two cards of ``prefix``: those two serve as the "hole" of one
+    :func:`~engine.bulk_eval.values_on_boards` call in which each player's other five cards are
+    a "board", so every hand of every sample is valued in that one call.
     """
     samples = len(draws)
-    dealt = 5 - len(prefix)
-    rows = np.empty((opponents, samples, 5), dtype=np.uint8)
-    rows[:, :, :3] = boards[:, 2:]
-    for j in range(opponents):
-        rows[j, :, 3:] = draws[:, dealt + 2 * j : dealt + 2 * j + 2]
+    common = len(prefix) - 2  # board cards every sample shares, after the two used as a "hole"
+    dealt = 3 - common
+    rows = np.empty((opponents + 1, samples, 5), dtype=np.uint8)
+    rows[:, :, :common] = np.array(prefix[2:], dtype=np.uint8)
+    rows[:, :, common:3] = draws[:, :dealt]
+    rows[0, :, 3:] = np.array(hole, dtype=np.uint8)
+    rows[1:, :, 3:] = draws[:, dealt:].reshape(samples, opponents, 2).transpose(1, 0, 2)
     values = values_on_boards([(prefix[0], prefix[1])], rows.reshape(-1, 5))
-    return values.reshape(opponents, samples)
-
-
-def _share_sum(mine: Values, theirs: Values) -> float:
-    """The pot shares of ``mine`` against the opponents' ``theirs``, summed over the samples."""
+    values = values.reshape(opponents + 1, samples)
+    mine, theirs = values[0], values[1:]
     best = theirs.max(axis=0)
-    tied = np.count_nonzero(theirs == mine, axis=0)
     wins = np.count_nonzero(mine > best)
     at_best = mine == best
-    return float(wins + (1.0 / (1 + tied[at_best])).sum())
+    tied = np.count_nonzero(theirs[:, at_best] == mine[at_best], axis=0)
+    return float(wins + (1.0 / (1 + tied)).sum())
 
 
 def _unseen(known: Sequence[Card]) -> Cards:
@@ -212,8 +205,7 @@ def equity_vs_random(
     ``rng``.
 
     Before the flop no card is common to every sample, so the deals are drawn in groups that
-    share their first two board cards (which leaves each deal uniform): one valuation of the
-    opponents per group, one of the hand for all.
+    share their first two board cards (which leaves each deal uniform), one valuation a group.
 
     >>> from engine.cards import parse_cards
     >>> e = equity_vs_random(parse_cards("AsAh"), parse_cards("AdAc2s"), 1, random.Random(1))
@@ -223,23 +215,14 @@ def equity_vs_random(
     if len(board) >= 2:
         unseen = _unseen((*hole, *board))
         draws = _draws(rng, unseen, 5 - len(board) + 2 * opponents, samples)
-        boards = _completed(board, draws)
-        mine = values_on_boards([hole], boards)[0]
-        return _share_sum(mine, _their_values(board, boards, draws, opponents)) / samples
+        return _share_sum(hole, board, opponents, draws) / samples
     groups = max(1, samples // _PREFLOP_GROUP_SIZE)
     size = -(-samples // groups)
-    prefixes = [
-        (Card(int(pair[0])), Card(int(pair[1]))) for pair in _draws(rng, _unseen(hole), 2, groups)
-    ]
-    draws_by_group = [
-        _draws(rng, _unseen((*hole, *prefix)), 3 + 2 * opponents, size) for prefix in prefixes
-    ]
-    boards_by_group = [_completed(p, d) for p, d in zip(prefixes, draws_by_group, strict=True)]
-    mine_all = values_on_boards([hole], np.concatenate(boards_by_group))[0]
     total = 0.0
-    for g, prefix in enumerate(prefixes):
-        theirs = _their_values(prefix, boards_by_group[g], draws_by_group[g], opponents)
-        total += _share_sum(mine_all[g * size : (g + 1) * size], theirs)
+    for pair in _draws(rng, _unseen(hole), 2, groups):
+        prefix = (Card(int(pair[0])), Card(int(pair[1])))
+        draws = _draws(rng, _unseen((*hole, *prefix)), 3 + 2 * opponents, size)
+        total += _share_sum(hole, prefix, opponents, draws)
     return total / (groups * size)
 
 
