@@ -92,28 +92,32 @@ def premium(hole: Sequence[Card]) -> bool:
     return (high == low and high >= _QUEEN) or (high == _ACE and low == _KING)
 
 
-def _board_category(ranks: Sequence[int]) -> Category:
-    """What the board alone makes, from its ranks (straights and flushes left aside): the bar
-    a hand must clear for its own cards to count."""
+def _board_category(board: Sequence[Card]) -> Category:
+    """What three or four board cards make by themselves (no straight, flush or full house)."""
+    ranks = [rank_of(c) for c in board]
     counts = sorted((ranks.count(r) for r in set(ranks)), reverse=True)
-    if counts[0] >= 4:
-        return Category.FOUR_OF_A_KIND
-    if counts[0] == 3:
-        full = len(counts) > 1 and counts[1] >= 2
-        return Category.FULL_HOUSE if full else Category.THREE_OF_A_KIND
+    if counts[0] >= 3:
+        return Category.FOUR_OF_A_KIND if counts[0] == 4 else Category.THREE_OF_A_KIND
     if counts[0] == 2:
         return Category.TWO_PAIR if counts[1] == 2 else Category.PAIR
     return Category.HIGH_CARD
 
 
 def strong_made_hand(hole: Sequence[Card], board: Sequence[Card]) -> bool:
-    """An overpair, or two pair or better that the hole cards improve on the board's own."""
-    ranks = [rank_of(c) for c in board]
+    """An overpair, or two pair or better that is the hand's own: of a higher category than the
+    board makes by itself or, from a straight up, a better hand of the board's category (a
+    kicker to the board's two pair is not enough; a higher straight is)."""
     first, second = rank_of(hole[0]), rank_of(hole[1])
-    if first == second and first > max(ranks):
+    if first == second and first > max(rank_of(c) for c in board):
         return True
-    made = category_of(rank_value(tuple(hole) + tuple(board)))
-    return made >= Category.TWO_PAIR and made > _board_category(ranks)
+    value = rank_value(tuple(hole) + tuple(board))
+    made = category_of(value)
+    if made < Category.TWO_PAIR:
+        return False
+    if len(board) < 5:
+        return made > _board_category(board)
+    alone = rank_value(board)
+    return made > category_of(alone) or (made >= Category.STRAIGHT and value > alone)
 
 
 class Rock:

@@ -253,6 +253,9 @@ def test_the_rocks_hands() -> None:
     # Two pair on the board: an ace kicker does not make the hand the rock's own.
     assert not strong_made_hand(parse_cards("AsKd"), parse_cards("Ts Td 7c 7d 2c"))
     assert strong_made_hand(parse_cards("Th2d"), parse_cards("Ts Td 7c 7d 3c"))
+    # A straight on the board is nobody's own; a higher one is.
+    assert not strong_made_hand(parse_cards("2s2d"), parse_cards("9c Td Jh Qs Kc"))
+    assert strong_made_hand(parse_cards("As2d"), parse_cards("9c Td Jh Qs Kc"))
 
 
 def test_the_rock_folds_what_it_does_not_play() -> None:
