@@ -330,9 +330,9 @@ def _report(
         md.extend(markdown_table(rows))
     md += ["", "## Verdicts", ""]
     for title, status, legs in verdicts(cells, labels, formats):
-        text.append(f"{status:>4}  {title}")
+        text.append(f"{title}: {status}")
         text.extend(leg.line() for leg in legs)
-        md.append(f"- **{status}** {title}")
+        md.append(f"- {title}: **{status}**")
         md.extend(f"  - {leg.line().strip()}" for leg in legs)
     speed = (
         f"{total_hands} hands in {wall:.1f} s: {total_hands / wall:.0f} hands/s"
