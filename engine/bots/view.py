@@ -34,6 +34,7 @@ __all__ = [
     "Bot",
     "BotView",
     "Decision",
+    "HandViews",
     "Move",
     "SeatInfo",
     "Seen",
@@ -150,40 +151,86 @@ class Bot(Protocol):
 
 def view_of(hand: Hand, player: int) -> BotView:
     """The view of ``player``, whose turn it must be."""
-    legal = hand.legal()
-    if legal is None or legal.player != player:
-        raise EngineError("not_your_turn", player=player, to_act=hand.to_act)
-    seats = tuple(
-        SeatInfo(
-            stack=hand.stacks[i],
-            bet=hand.bets[i],
-            put_in=hand.contributions[i] + hand.pooled[i],
-            folded=hand.folded[i],
-            all_in=hand.all_in[i],
+    return HandViews(hand).of(player)
+
+
+class HandViews:
+    """The views of one hand's players, turn after turn: :func:`view_of` for a caller that asks
+    at every decision of the hand (a match between bots).
+
+    A view holds the whole action so far, and rebuilding it from the hand's events at every turn
+    made views the larger part of a bot match's time, growing with the hand. This keeps what it
+    read: the actions seen so far and the last seat records, so a view costs what changed since
+    the last one. A hand's events are only ever appended, and every change of state emits one,
+    so the event count says how far it has read.
+    """
+
+    __slots__ = ("_fields", "_hand", "_read", "_seats", "_seen", "_street")
+
+    def __init__(self, hand: Hand) -> None:
+        self._hand = hand
+        self._read = 0
+        self._street = Street.FLOP if hand.config.bomb_pot else Street.PREFLOP
+        self._seen: tuple[Seen, ...] = ()
+        # No seat has these fields (a stack of -1), so the first view makes every record.
+        self._fields: list[tuple[int, int, int, bool, bool]] = [(-1, 0, 0, False, False)] * hand.n
+        self._seats = [SeatInfo(-1, 0, 0, False, False)] * hand.n
+
+    def of(self, player: int) -> BotView:
+        """The view of ``player``, whose turn it must be."""
+        hand = self._hand
+        legal = hand.legal()
+        if legal is None or legal.player != player:
+            raise EngineError("not_your_turn", player=player, to_act=hand.to_act)
+        events = hand.events
+        if self._read < len(events):
+            street = self._street
+            seen: list[Seen] = []
+            for event in events[self._read :]:
+                if isinstance(event, ActionTaken):
+                    seen.append(Seen(event.player, event.kind, street, event.amount, event.all_in))
+                elif isinstance(event, StreetDealt):
+                    street = event.street
+            self._street, self._read = street, len(events)
+            if seen:
+                self._seen += tuple(seen)
+        return BotView(
+            me=player,
+            hole=hand.hole_cards(player),
+            board=hand.board,
+            street=hand.street,
+            big_blind=hand.config.big_blind,
+            seats=self._seat_infos(),
+            pot=hand.total_pot(),
+            to_call=legal.to_call,
+            can_raise=legal.can_raise,
+            min_raise_to=legal.min_raise_to,
+            max_raise_to=legal.max_raise_to,
+            actions=self._seen,
         )
-        for i in range(hand.n)
-    )
-    seen: list[Seen] = []
-    street = Street.FLOP if hand.config.bomb_pot else Street.PREFLOP
-    for event in hand.events:
-        if isinstance(event, ActionTaken):
-            seen.append(Seen(event.player, event.kind, street, event.amount, event.all_in))
-        elif isinstance(event, StreetDealt):
-            street = event.street
-    return BotView(
-        me=player,
-        hole=hand.hole_cards(player),
-        board=hand.board,
-        street=hand.street,
-        big_blind=hand.config.big_blind,
-        seats=seats,
-        pot=hand.total_pot(),
-        to_call=legal.to_call,
-        can_raise=legal.can_raise,
-        min_raise_to=legal.min_raise_to,
-        max_raise_to=legal.max_raise_to,
-        actions=tuple(seen),
-    )
+
+    def _seat_infos(self) -> tuple[SeatInfo, ...]:
+        # Most seats are as they were at the last view (one player acted since): their records
+        # are kept rather than made again, a record being dearer than comparing its fields.
+        hand = self._hand
+        fields = self._fields
+        infos = self._seats
+        for i, (stack, bet, contributed, pooled, folded, all_in) in enumerate(
+            zip(
+                hand.stacks,
+                hand.bets,
+                hand.contributions,
+                hand.pooled,
+                hand.folded,
+                hand.all_in,
+                strict=True,
+            )
+        ):
+            now = (stack, bet, contributed + pooled, folded, all_in)
+            if now != fields[i]:
+                fields[i] = now
+                infos[i] = SeatInfo(*now)
+        return tuple(infos)
 
 
 def to_action(decision: Decision, view: BotView) -> Action:
