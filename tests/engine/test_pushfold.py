@@ -24,6 +24,7 @@ from engine.bots.pushfold import (
     Solution,
     call,
     call_percent,
+    chart_markdown,
     load,
     push,
     push_percent,
@@ -33,6 +34,7 @@ from engine.bots.pushfold import (
 )
 from engine.cards import Card, parse_cards
 
+REPO = Path(__file__).resolve().parents[2]
 HOLES = [(Card(a), Card(b)) for a, b in combinations(range(52), 2)]
 PURE_BOUND = 1e-4  # bb a hand: the bot's pure ranges are within a tenth of an mbb
 
@@ -156,3 +158,8 @@ def test_a_hand_is_its_class() -> None:
             holes = combos_of(name)
             assert len({push(h, stack) for h in holes}) == len({call(h, stack) for h in holes}) == 1
     assert push(parse_cards("Kd As"), 15) == push(parse_cards("AsKd"), 15)
+
+
+def test_the_docs_show_the_current_chart() -> None:
+    text = (REPO / "docs" / "bots-pushfold.md").read_text(encoding="utf-8")
+    assert chart_markdown() in text
