@@ -444,7 +444,7 @@ class Poker(commands.Cog):
     @app_commands.describe(
         count=command_text("option.bots"),
         level=command_text("option.bot_level"),
-        seat=command_text("option.seat"),
+        seat=command_text("option.bot_seat"),
     )
     @app_commands.choices(level=BOT_LEVEL_CHOICES)
     async def bots_add(
