@@ -50,6 +50,7 @@ import discord
 
 from bot.errors import BotError
 from bot.i18n import resolve_locale, t
+from bot.logs import TaggedLock
 from bot.presenter import (
     ButtonSpec,
     RunVote,
@@ -81,6 +82,7 @@ from bot.runtime.play import (
     seat_in_hand,
 )
 from bot.runtime.recovery import live_hand
+from bot.settings import shard_of
 from bot.storage import Database, StorageError, hands, tables
 from bot.storage.hands import HandSeat
 from engine.cards import Card
@@ -262,7 +264,8 @@ class LiveTable(Generic[D]):
         self.table_id = table_id
         self.guild_id = guild_id
         self.channel_id = channel_id
-        self.lock = lock
+        # Every log line written while the table's lock is held names the table and hand.
+        self.lock = TaggedLock(lock, self._log_fields)
         self.hand_id = hand_id
         self.commitment = commitment
         self.stored_message_id = message_id
@@ -378,6 +381,11 @@ class LiveTable(Generic[D]):
 
     async def _hold_play(self) -> None:
         """Stop dealing until the host resumes (kinds that pause without their channel)."""
+
+    def _log_fields(self) -> dict[str, int | None]:
+        number = self.table.hand_number
+        shard = shard_of(self.guild_id, self.services.client.shard_count)
+        return {"table": self.table_id, "hand": number or None, "shard": shard}
 
     # -- queries (no lock: read synchronously, so always consistent) -------------------------
 
