@@ -40,6 +40,7 @@ from bot.errors import BotError, report_error
 from bot.guards import LATE_AFTER_SECONDS, InteractionClock, PokerTree, is_claimed
 from bot.i18n import DEFAULT_LOCALE, catalog, resolve_locale
 from bot.invite import invite_url
+from bot.metrics import NO_METRICS, Metrics, PrometheusMetrics
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.manager import GameRuntime
 from bot.runtime.ownership import ShardPlan
@@ -166,6 +167,15 @@ class PokerBot(commands.AutoShardedBot):
     ) -> None:
         apply_proxies(settings)
         silence_payload_loggers()
+        self.metrics: Metrics = (
+            PrometheusMetrics(lambda: self.shard_count)
+            if settings.metrics_port is not None
+            else NO_METRICS
+        )
+        trace = self.metrics.http_trace()
+        if trace is not None:
+            # Every request of discord.py's session, interaction answers included.
+            options.setdefault("http_trace", trace)
         intents = discord.Intents.none()
         # Guild and channel objects (GUILD_CREATE) are all the bot needs from the gateway.
         intents.guilds = True
@@ -211,6 +221,7 @@ class PokerBot(commands.AutoShardedBot):
             self.runtime_options,
             build_view,
             ShardPlan(self.settings.shard_count, self.settings.shard_ids),
+            self.metrics,
         )
         self.runtime.keep(warming)
         for name in self.extension_names:

@@ -71,6 +71,9 @@ class RuntimeOptions:
     # How often a running tournament notes that its clock is alive (one small write): after a
     # crash its level resumes with the time it had left at most this long before the crash.
     tournament_heartbeat: float = 2.0
+    # How often the chips are checked against each server's count in circulation, for the
+    # operator's metrics (only while they are on; the full check runs at every start).
+    invariant_interval: float = 300.0
     deck_factory: DeckFactory = field(default=shuffled_deck, compare=False)
 
     @classmethod

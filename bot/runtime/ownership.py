@@ -25,6 +25,8 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from bot.metrics import NO_METRICS, Metrics
+from bot.settings import shard_of
 from bot.storage import Database, StorageError, leases
 
 log = logging.getLogger(__name__)
@@ -48,7 +50,7 @@ class ShardPlan:
     ids: tuple[int, ...] | None = None
 
     def shard_of(self, guild_id: int) -> int:
-        return (guild_id >> 22) % (self.count or 1)
+        return shard_of(guild_id, self.count)
 
     def covers(self, guild_id: int | None) -> bool:
         """Whether Discord sends this server's events here (None: direct messages, shard 0)."""
@@ -116,8 +118,10 @@ class Ownership:
         lease_seconds: float,
         owner: str | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self.db = db
+        self.metrics = metrics
         self.plan = plan
         self.owner = owner if owner is not None else process_name()
         self.ttl = max(3, round(lease_seconds))
@@ -159,9 +163,10 @@ class Ownership:
         except StorageError:
             log.exception("could not take the lease of server %d", guild_id)
             return False
+        change = "acquired"
         if holder is not None and died_here(holder, self.owner):
             taken = await self._take_over(guild_id, holder)
-            holder = None if taken else holder
+            holder, change = (None, "taken_over") if taken else (holder, change)
         if holder is not None:
             self._refused[guild_id] = self._monotonic() + self._margin()
             if guild_id not in self._warned:
@@ -177,6 +182,7 @@ class Ownership:
             return False
         self._refused.pop(guild_id, None)
         self._warned.discard(guild_id)
+        self.metrics.lease_changed(guild_id, change)
         if self._fresh():
             self._held.add(guild_id)
         else:
@@ -212,6 +218,7 @@ class Ownership:
             log.error(
                 "lost the lease of server %d to another process: its tables stop here", guild_id
             )
+            self.metrics.lease_changed(guild_id, "lost")
         return lost
 
     def _drop_all(self) -> set[int]:
@@ -220,6 +227,8 @@ class Ownership:
             log.error(
                 "leases ran out without renewal: stopping the tables of %d server(s)", len(lost)
             )
+        for guild_id in lost:
+            self.metrics.lease_changed(guild_id, "lost")
         return lost
 
     async def release(self, guilds: Iterable[int] | None = None) -> None:
@@ -230,6 +239,9 @@ class Ownership:
                 await leases.release(self.db, self.owner, guilds)
         except (StorageError, TimeoutError):
             log.exception("could not give the leases back; they run out in %d s", self.ttl)
+        given = set(self._held) if guilds is None else self._held & set(guilds)
+        for guild_id in given:
+            self.metrics.lease_changed(guild_id, "released")
         if guilds is None:
             self._held.clear()
         else:

@@ -51,6 +51,7 @@ import discord
 from bot.errors import BotError
 from bot.i18n import resolve_locale, t
 from bot.logs import TaggedLock
+from bot.metrics import NO_METRICS, Metrics
 from bot.presenter import (
     ButtonSpec,
     RunVote,
@@ -184,6 +185,7 @@ class TableServices:
     registry: TableRegistry
     budget: RequestBudget = field(default_factory=lambda: RequestBudget(40))
     dm_channels: DmChannels = field(default_factory=DmChannels)
+    metrics: Metrics = NO_METRICS
 
 
 class TableRegistry(Protocol):
@@ -264,6 +266,7 @@ class LiveTable(Generic[D]):
         self.table_id = table_id
         self.guild_id = guild_id
         self.channel_id = channel_id
+        self.metrics = services.metrics
         # Every log line written while the table's lock is held names the table and hand.
         self.lock = TaggedLock(lock, self._log_fields)
         self.hand_id = hand_id
@@ -642,6 +645,7 @@ class LiveTable(Generic[D]):
                 log.exception("table %d: action not stored; reloading the hand", self.table_id)
                 await self._reload_hand()
                 raise
+        self.metrics.action(self.guild_id, action.kind.value)
         return events
 
     async def _reload_hand(self) -> None:
@@ -761,6 +765,7 @@ class LiveTable(Generic[D]):
             return
         if hand_id is None:
             return
+        self.metrics.hand_dealt(self.guild_id, self.kind.name)
         hand = self.table.hand
         assert hand is not None
         self.hand_id = hand_id
