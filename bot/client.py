@@ -38,6 +38,7 @@ from discord.ui.dynamic import DynamicItem
 
 from bot.errors import BotError, report_error
 from bot.guards import LATE_AFTER_SECONDS, InteractionClock, PokerTree, is_claimed
+from bot.health import OpsServer
 from bot.i18n import DEFAULT_LOCALE, catalog, resolve_locale
 from bot.invite import invite_url
 from bot.metrics import NO_METRICS, Metrics, PrometheusMetrics
@@ -55,6 +56,8 @@ log = logging.getLogger(__name__)
 EXTENSIONS: tuple[str, ...] = ("cogs.poker", "cogs.actions", "cogs.chips", "cogs.tournament")
 # A press or a form no handler took within this long is answered as out of date.
 ORPHAN_AFTER = 1.5
+# How long /readyz waits for the database's answer (the probe itself gives up at 2 s).
+DATABASE_CHECK_TIMEOUT = 1.5
 # Loggers that would write request bodies or SQL parameters (hole cards in a DM, the deck and
 # its secret seed) at DEBUG: they never go below INFO, whatever LOG_LEVEL says.
 PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite")
@@ -209,18 +212,30 @@ class PokerBot(commands.AutoShardedBot):
         )
         self.last_sync_changed: bool | None = None
         self._orphan_checks: set[asyncio.Task[None]] = set()
+        self.ops: OpsServer | None = None
 
     # -- start-up --------------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
+        settings = self.settings
+        if settings.metrics_port is not None:
+            # First: a long restore must not read as a dead process to the orchestrator.
+            self.ops = OpsServer(
+                self.metrics,
+                self.readiness,
+                host=settings.metrics_host,
+                port=settings.metrics_port,
+                max_lag=settings.health_max_lag,
+            )
+            await self.ops.start()
         # The first table of the day should not wait for fonts and card art to load.
         warming = asyncio.create_task(prepare(), name="renderer-warm-up")
         self.runtime = await GameRuntime.open(
             self,
-            self.settings.database_url,
+            settings.database_url,
             self.runtime_options,
             build_view,
-            ShardPlan(self.settings.shard_count, self.settings.shard_ids),
+            ShardPlan(settings.shard_count, settings.shard_ids),
             self.metrics,
         )
         self.runtime.keep(warming)
@@ -262,6 +277,31 @@ class PokerBot(commands.AutoShardedBot):
         return True
 
     # -- while running ---------------------------------------------------------------------
+
+    async def readiness(self) -> list[str]:
+        """Why this process is not ready to serve (empty: it is), for ``/readyz``: every
+        shard's gateway connected, the database answering, and its servers' leases its own
+        (``Ownership.trouble``)."""
+        reasons = []
+        if self.is_closed():
+            reasons.append("gateway: closed")
+        elif not self.is_ready():
+            reasons.append("gateway: not connected yet")
+        else:
+            down = sorted(sid for sid, shard in self.shards.items() if shard.is_closed())
+            if down:
+                reasons.append(f"gateway: shard(s) {', '.join(map(str, down))} disconnected")
+        runtime = self.runtime
+        if runtime is None:
+            reasons.append("runtime: not open")
+            return reasons
+        try:
+            async with asyncio.timeout(DATABASE_CHECK_TIMEOUT):
+                await runtime.db.fetchall("SELECT 1")
+        except Exception as exc:
+            reasons.append(f"database: does not answer ({type(exc).__name__})")
+        reasons.extend(runtime.ownership.trouble())
+        return reasons
 
     async def on_ready(self) -> None:
         user = self.user
@@ -324,4 +364,10 @@ class PokerBot(commands.AutoShardedBot):
                 # Tables first, while the connection can still carry their last messages.
                 await runtime.close()
         finally:
-            await super().close()
+            try:
+                await super().close()
+            finally:
+                # Last: the probes keep answering (not ready) while the tables drain.
+                ops, self.ops = self.ops, None
+                if ops is not None:
+                    await ops.stop()

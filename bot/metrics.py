@@ -37,6 +37,7 @@ The metrics, by what they watch:
 ``poker_chip_invariant_holds``               1 when the last check of the chips held
 ``poker_chip_invariant_checked_seconds``     when it was made (Unix time)
 ``poker_event_loop_lag_seconds``             how late the event loop's heartbeat woke
+                                             (histogram)
 ===========================================  ==============================================
 
 plus the process's own (``process_resident_memory_bytes``, CPU, open files) and Python's.
@@ -76,6 +77,7 @@ LATENCY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
 WAIT_BUCKETS = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 STORAGE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64)
+LAG_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 _INTERACTION_CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback")
 _LITERAL = re.compile(r"@?[a-z][a-z0-9_-]*")
@@ -205,9 +207,7 @@ class PrometheusMetrics(Metrics):
         r = self.registry
         ProcessCollector(registry=r)
         PlatformCollector(registry=r)
-        self.live_tables = Gauge(
-            "poker_live_tables", "Open tables.", ["shard", "kind"], registry=r
-        )
+        self.live_tables = Gauge("poker_live_tables", "Open tables.", ["shard", "kind"], registry=r)
         self.live_tournaments = Gauge(
             "poker_live_tournaments", "Open tournaments.", ["shard"], registry=r
         )
@@ -277,18 +277,23 @@ class PrometheusMetrics(Metrics):
             registry=r,
         )
         self.lease_changes = Counter(
-            "poker_lease_changes", "Changes of the servers' leases.", ["shard", "change"],
+            "poker_lease_changes",
+            "Changes of the servers' leases.",
+            ["shard", "change"],
             registry=r,
         )
         self.invariant = Gauge(
             "poker_chip_invariant_holds", "1 when the last check of the chips held.", registry=r
         )
         self.invariant_checked_at = Gauge(
-            "poker_chip_invariant_checked_seconds", "When the chips were checked last.",
+            "poker_chip_invariant_checked_seconds",
+            "When the chips were checked last.",
             registry=r,
         )
-        self.lag = Gauge(
-            "poker_event_loop_lag_seconds", "How late the event loop's heartbeat woke.",
+        self.lag = Histogram(
+            "poker_event_loop_lag_seconds",
+            "How late the event loop's heartbeat woke.",
+            buckets=LAG_BUCKETS,
             registry=r,
         )
 
@@ -375,7 +380,9 @@ class PrometheusMetrics(Metrics):
         return trace
 
     async def _request_end(
-        self, session: aiohttp.ClientSession, context: SimpleNamespace,
+        self,
+        session: aiohttp.ClientSession,
+        context: SimpleNamespace,
         params: aiohttp.TraceRequestEndParams,
     ) -> None:
         if params.headers.get("Upgrade", "").lower() == "websocket":
@@ -391,7 +398,9 @@ class PrometheusMetrics(Metrics):
             self._answered(int(match[1]))
 
     async def _request_failed(
-        self, session: aiohttp.ClientSession, context: SimpleNamespace,
+        self,
+        session: aiohttp.ClientSession,
+        context: SimpleNamespace,
         params: aiohttp.TraceRequestExceptionParams,
     ) -> None:
         route = route_of(params.url)
@@ -416,7 +425,7 @@ class PrometheusMetrics(Metrics):
         self.invariant_checked_at.set(time.time())
 
     def loop_lag(self, seconds: float) -> None:
-        self.lag.set(seconds)
+        self.lag.observe(seconds)
 
 
 def _kind(route: str) -> str:
@@ -434,4 +443,3 @@ __all__ = [
     "PrometheusMetrics",
     "route_of",
 ]
-

@@ -21,7 +21,7 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("engine", r"engine(\..+)?"),
     (
         "base",
-        r"bot(\.(settings|i18n|locales|fonts|errors|amounts|invite|metrics|logs)(\..+)?)?",
+        r"bot(\.(settings|i18n|locales|fonts|errors|amounts|invite|metrics|health|logs)(\..+)?)?",
     ),
     ("storage", r"bot\.storage(\..+)?"),
     ("render", r"bot\.render(\..+)?"),

@@ -133,6 +133,10 @@ class Ownership:
         # Servers another process holds: not asked again before this (monotonic) time.
         self._refused: dict[int, float] = {}
         self._warned: set[int] = set()
+        # Servers of this process's shards found run by another process: when, last.
+        self._elsewhere: dict[int, float] = {}
+        # The last renewal failed (the database did not answer).
+        self._renewal_failing = False
 
     @property
     def held(self) -> frozenset[int]:
@@ -169,6 +173,7 @@ class Ownership:
             holder, change = (None, "taken_over") if taken else (holder, change)
         if holder is not None:
             self._refused[guild_id] = self._monotonic() + self._margin()
+            self._elsewhere[guild_id] = self._monotonic()
             if guild_id not in self._warned:
                 self._warned.add(guild_id)
                 log.warning(
@@ -181,6 +186,7 @@ class Ownership:
                 )
             return False
         self._refused.pop(guild_id, None)
+        self._elsewhere.pop(guild_id, None)
         self._warned.discard(guild_id)
         self.metrics.lease_changed(guild_id, change)
         if self._fresh():
@@ -210,7 +216,9 @@ class Ownership:
             kept = await leases.renew(self.db, self.owner, self.ttl)
         except StorageError:
             log.exception("could not renew the leases of %d server(s)", len(self._held))
+            self._renewal_failing = True
             return set() if self._fresh() else self._drop_all()
+        self._renewal_failing = False
         lost = self._held - kept
         self._held = kept
         self._valid_until = started + self.ttl - self._margin()
@@ -230,6 +238,22 @@ class Ownership:
         for guild_id in lost:
             self.metrics.lease_changed(guild_id, "lost")
         return lost
+
+    def trouble(self) -> list[str]:
+        """Why this process does not run all of its servers, for the readiness probe (empty:
+        it does). A server found run by another process counts for a lease's lifetime after
+        it was last seen so, unless this process has taken it since."""
+        reasons = []
+        if self._renewal_failing:
+            reasons.append("leases: the last renewal failed")
+        recent = self._monotonic() - self.ttl
+        elsewhere = sum(1 for seen in self._elsewhere.values() if seen > recent)
+        if elsewhere:
+            reasons.append(
+                f"leases: {elsewhere} server(s) of this process's shards are run by another"
+                " process"
+            )
+        return reasons
 
     async def release(self, guilds: Iterable[int] | None = None) -> None:
         """Give leases back (all of them when stopping), so another process need not wait."""
