@@ -768,6 +768,8 @@ class LiveTable(Generic[D]):
         self.metrics.hand_dealt(self.guild_id, self.kind.name)
         hand = self.table.hand
         assert hand is not None
+        log.debug("table %d: hand #%d dealt to %d players", self.table_id,
+                  self.table.hand_number, len(self.table.hand_players))
         self.hand_id = hand_id
         self.commitment = commitment
         self._ended = None
@@ -797,6 +799,7 @@ class LiveTable(Generic[D]):
         stages = await _counted(run_out_equities, hand, self.table_id)
         run_out = tuple(self._dress(run_out_message(scene, stage)) for stage in stages or ())
         events = await self._record(hand)
+        log.debug("table %d: hand #%d settled", self.table_id, self.table.hand_number)
         self._after_settle(events, text, final, hand, players, run_out=run_out, new=new)
 
     def _after_settle(

@@ -1,18 +1,22 @@
-"""Hole cards are seen by their owner only: no verification output and no log line at any level
-shows a hand that was never shown (issue 10, defects 4 and 5)."""
+"""Hole cards are seen by their owner only: no verification output, no log line at any level
+(in either log format) and no metric shows a hand that was never shown (issue 10, defects 4
+and 5)."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from bot.logs import JsonFormatter
 from bot.storage import hands
 from engine.cards import Card, format_card, format_cards, pretty_card, pretty_cards
 from tests.e2e.game_kit import Game, running_game, settled
 from tests.e2e.harness import World
+from tests.e2e.ops_kit import ALLOWED_LABELS, get, label_names, samples
 from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.timeout(90)
@@ -62,8 +66,11 @@ async def test_verifying_a_hand_never_shows_a_folded_hand(
         }
         assert stored.result is not None and stored.result["shown"] == []
         for viewer in world.users:
-            reply = await settled(await fake.slash(viewer, game.channel, "poker",
-                                                   subcommand="verify", options={"hand": 1}))
+            reply = await settled(
+                await fake.slash(
+                    viewer, game.channel, "poker", subcommand="verify", options={"hand": 1}
+                )
+            )
             assert reply.ephemeral
             everything = reply.content + "".join(a.data.decode() for a in reply.attachments)
             # The whole deck in deal order is never printed.
@@ -88,18 +95,36 @@ async def test_verifying_a_hand_never_shows_a_folded_hand(
 LOGGERS = ("discord", "aiosqlite", "asyncpg", "bot", "cogs", "asyncio")
 
 
-@pytest.fixture
-def every_log_line() -> Iterator[list[str]]:
+@pytest.fixture(params=["text", "json"])
+def every_log_line(request: pytest.FixtureRequest) -> Iterator[list[str]]:
     """Every record any logger writes, at DEBUG, formatted as a handler would write it (as with
-    ``LOG_LEVEL=DEBUG``)."""
+    ``LOG_LEVEL=DEBUG``), in each ``LOG_FORMAT``: for ``json``, each line as it is written,
+    then the text of each of its values (what a log pipeline indexes)."""
     lines: list[str] = []
+    as_json = request.param == "json"
+    malformed: list[str] = []  # logging swallows what a handler raises: kept, checked after
+    about_a_hand: list[dict[str, object]] = []
 
     class Keep(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
-            lines.append(self.format(record))
+            line = self.format(record)
+            lines.append(line)
+            if as_json:
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    malformed.append(line)
+                    return
+                if not {"time", "level", "logger", "message"} <= set(entry) or "\n" in line:
+                    malformed.append(line)
+                if {"table", "hand", "shard"} <= set(entry):
+                    about_a_hand.append(entry)
+                lines.extend(str(value) for value in entry.values())
 
     handler = Keep(logging.DEBUG)
-    handler.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
+    handler.setFormatter(
+        JsonFormatter() if as_json else logging.Formatter("%(name)s %(levelname)s %(message)s")
+    )
     root = logging.getLogger()
     previous = root.level
     root.addHandler(handler)
@@ -113,6 +138,10 @@ def every_log_line() -> Iterator[list[str]]:
         root.setLevel(previous)
         for name in (*LOGGERS, "discord.http", "discord.gateway", "discord.webhook"):
             logging.getLogger(name).setLevel(logging.NOTSET)
+    assert malformed == [], "JSON log lines that are not one object with the four fields"
+    # The hand loop's lines name their table and hand (the deals of hands 1 and 2 at least).
+    dealt = {(e["table"], e["hand"]) for e in about_a_hand if "dealt" in str(e["message"])}
+    assert not as_json or len(dealt) >= 2, about_a_hand[:5]
 
 
 async def test_no_log_line_at_any_level_holds_a_secret(
@@ -135,15 +164,20 @@ async def play_and_search_the_log(
     every_log_line: list[str],
     database_url: str | None = None,
 ) -> None:
-    """Two hands (one folded round, one shown down) with every logger at DEBUG; then no token,
-    salt, deck or hole card nobody showed in any line."""
-    async with running_game(fake, world, tmp_path, database_url=database_url) as game:
+    """Two hands (one folded round, one shown down) with every logger at DEBUG and the
+    metrics on; then no token, salt, deck or hole card nobody showed in any log line, nor in
+    any metric's name, label or value (scraped with the cards in the players' hands, and after),
+    and no label names a user, server, table or hand."""
+    scraped: list[str] = []
+    async with running_game(fake, world, tmp_path, database_url=database_url, metrics=True) as game:
         await seat_three_and_deal(game)
         await fold_around(game)
         await game.wait_hand(2)
+        scraped.append((await get(game.bot, "/metrics"))[1])
         await game.passive_round(2)
         await game.wait_result(2)
         await game.wait_idle()
+        scraped.append((await get(game.bot, "/metrics"))[1])
         secrets: list[str] = [fake.token]
         stored_hands = [await hands.load_hand(game.db, hand_id) for hand_id in (1, 2)]
         for stored in stored_hands:
@@ -157,3 +191,8 @@ async def play_and_search_the_log(
     assert len(every_log_line) > 50  # the capture works: DEBUG lines were written
     for secret in secrets:
         assert secret not in text, secret
+    for exposition in scraped:
+        assert "poker_hands_dealt_total" in exposition  # the scrape works
+        assert label_names(samples(exposition)) <= ALLOWED_LABELS
+        for secret in secrets:
+            assert secret not in exposition, secret
