@@ -22,9 +22,10 @@ The metrics, by what they watch:
 ``poker_action_answer_seconds{shard}``       a player's action: its interaction's arrival
                                              to the answer that confirms it (histogram)
 ``poker_interaction_answer_seconds{shard}``  every interaction: arrival to its answer
-``poker_interactions_late_total{shard}``     answered after Discord's 3 s deadline
-``poker_interactions_unanswered_total``      never answered: ``reason`` arrived_late
-``{shard,reason}``                           (dropped at the door) or no_answer
+``poker_interactions_late_total{shard}``     answers sent after Discord's 3 s deadline
+``poker_interactions_unanswered_total``      never answered in time: ``reason``
+``{shard,reason}``                           arrived_late (dropped at the door), refused
+                                             (Discord refused the answer) or no_answer
 ``poker_discord_requests_total``             REST requests by ``route`` template, ``method``,
 ``{kind,method,route,status}``               ``status``; ``kind`` bot (spends the bot's 50 a
                                              second) or interaction (answers, free)
@@ -236,13 +237,14 @@ class PrometheusMetrics(Metrics):
         )
         self.interactions_late = Counter(
             "poker_interactions_late",
-            "Interactions answered after Discord's 3 s deadline.",
+            "Answers sent after Discord's 3 s deadline (Discord refuses them).",
             ["shard"],
             registry=r,
         )
         self.interactions_unanswered = Counter(
             "poker_interactions_unanswered",
-            "Interactions never answered (arrived_late: dropped on arrival; no_answer).",
+            "Interactions not answered in time, other than late (arrived_late: dropped on"
+            " arrival; refused: Discord refused the answer; no_answer).",
             ["shard", "reason"],
             registry=r,
         )
@@ -352,7 +354,7 @@ class PrometheusMetrics(Metrics):
     def interaction_dropped(self, guild_id: int | None) -> None:
         self.interactions_unanswered.labels(self.shard(guild_id), "arrived_late").inc()
 
-    def _answered(self, interaction_id: int) -> None:
+    def _answered(self, interaction_id: int, *, accepted: bool) -> None:
         waiting = self._waiting.pop(interaction_id, None)
         if waiting is None:
             return  # not admitted here (an orphan answered as out of date), or swept
@@ -361,6 +363,8 @@ class PrometheusMetrics(Metrics):
         self.interaction_answer.labels(shard).observe(seconds)
         if seconds > INTERACTION_DEADLINE:
             self.interactions_late.labels(shard).inc()
+        elif not accepted:
+            self.interactions_unanswered.labels(shard, "refused").inc()
 
     def _sweep(self) -> None:
         cutoff = self._monotonic() - UNANSWERED_AFTER
@@ -394,8 +398,9 @@ class PrometheusMetrics(Metrics):
             scope = params.response.headers.get("X-RateLimit-Scope", "unknown")
             self.rate_limited.labels(route, scope if scope.isalpha() else "unknown").inc()
         match = _INTERACTION_CALLBACK.search(params.url.path)
-        if match is not None and status < 400:
-            self._answered(int(match[1]))
+        # A 429 is retried by discord.py: only the attempt that settles it counts.
+        if match is not None and status != 429:
+            self._answered(int(match[1]), accepted=status < 400)
 
     async def _request_failed(
         self,

@@ -173,24 +173,24 @@ class Clock:
 def test_interactions_answered_late_or_not_at_all_are_counted() -> None:
     clock = Clock()
     metrics = PrometheusMetrics(monotonic=clock)
-    metrics.interaction_admitted(1, 1, clock.now)
-    metrics.interaction_admitted(2, 1, clock.now)
-    metrics.interaction_admitted(3, 1, clock.now)
+    for interaction_id in (1, 2, 3, 4):
+        metrics.interaction_admitted(interaction_id, 1, clock.now)
     clock.now += 0.2
-    metrics._answered(1)
+    metrics._answered(1, accepted=True)
+    metrics._answered(4, accepted=False)  # in time, but Discord refused the answer
     clock.now += 3.0
-    metrics._answered(2)  # 3.2 s after it arrived: Discord had given up
-    metrics._answered(2)  # an answer to an answered one (an edit) counts nothing more
+    metrics._answered(2, accepted=False)  # 3.2 s after it arrived: Discord had given up
+    metrics._answered(2, accepted=True)  # a second answer to one counts nothing more
     metrics.interaction_dropped(1)
     clock.now += 20.0
     metrics.refresh()  # 3 never had an answer
     found = values(metrics)
     shard = ("shard", "0")
-    assert found[("poker_interaction_answer_seconds_count", frozenset({shard}))] == 2
+    assert found[("poker_interaction_answer_seconds_count", frozenset({shard}))] == 3
     assert found[("poker_interactions_late_total", frozenset({shard}))] == 1
     unanswered = "poker_interactions_unanswered_total"
-    assert found[(unanswered, frozenset({shard, ("reason", "no_answer")}))] == 1
-    assert found[(unanswered, frozenset({shard, ("reason", "arrived_late")}))] == 1
+    for reason in ("no_answer", "arrived_late", "refused"):
+        assert found[(unanswered, frozenset({shard, ("reason", reason)}))] == 1, reason
 
 
 # -- the heartbeat and the endpoint ----------------------------------------------------------

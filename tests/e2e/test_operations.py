@@ -104,6 +104,17 @@ async def test_the_metrics_follow_the_game(fake: FakeDiscord, world: World, tmp_
         assert total(closed, "poker_live_tables", kind="cash") == 0
         assert total(closed, "poker_hands_dealt_total") == 1
 
+        # An interaction that reaches the bot past its lateness limit is dropped unanswered.
+        bot.interaction_clock.limit = -1.0
+        await fake.slash(bob, game.channel, "chips", subcommand="balance")
+        await eventually(
+            bot,
+            lambda found: (
+                total(found, "poker_interactions_unanswered_total", reason="arrived_late") == 1
+            ),
+            "the late interaction counted",
+        )
+
 
 async def test_the_chips_are_checked_now_and_then(
     fake: FakeDiscord, world: World, tmp_path: Path
