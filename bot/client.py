@@ -3,6 +3,8 @@
 ``setup_hook`` runs after login and before the gateway connects, so no interaction can arrive
 half-ready. In order, it:
 
+0. with ``METRICS_PORT`` set, starts the operator's endpoint (``bot.health``: ``/metrics``,
+   ``/healthz``, ``/readyz``), so a long restore already answers the liveness probe;
 1. opens the game runtime (``bot.runtime.manager.GameRuntime.open``): the database, migrated and
    checked, and every open table of the servers this process runs restored (its shards, and
    the servers' leases: ``bot.runtime.ownership``);
@@ -17,7 +19,8 @@ While running, it registers each server's economy as the server becomes availabl
 locale of every user who interacts (his direct messages are written in it), logs the invite
 link when ready, and answers any button press or form that no handler took (a forged or
 outdated one) so nobody is left with "interaction failed". ``close`` stops the tables first —
-their queued messages get a few seconds to go out — then the connection, then the database.
+their queued messages get a few seconds to go out — then the connection, then the database,
+and the endpoint last.
 """
 
 from __future__ import annotations

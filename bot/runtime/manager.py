@@ -553,7 +553,8 @@ class GameRuntime:
             await asyncio.sleep(self.options.invariant_interval)
             try:
                 off = await invariant.circulation_mismatches(self.db)
-            except StorageError:
+            except Exception:
+                # The gauge keeps its last reading and its time, which an alert watches.
                 log.warning("could not check the chips", exc_info=True)
                 continue
             self.metrics.invariant_checked(not off)
