@@ -306,8 +306,9 @@ def time_locks(runtime: GameRuntime) -> tuple[TimedLock | None, list[TimedLock]]
     table_locks: list[TimedLock] = []
     for runner in runtime.runners.values():
         if not runner.lock.locked():
-            runner.lock = TimedLock()
-            table_locks.append(runner.lock)
+            timed = TimedLock()
+            runner.lock.inner = timed
+            table_locks.append(timed)
     return db_lock, table_locks
 
 

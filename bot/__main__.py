@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.invite import REQUIRED_PERMISSIONS, SCOPES, permission_names
+from bot.logs import setup_logging
 from bot.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def _run_bot() -> int:
         else:
             sys.stderr.write(f"poker-bot: {exc}\n")
         return 2
-    discord.utils.setup_logging(level=settings.log_level_number)
+    setup_logging(settings.log_level_number, settings.log_format)
     from bot.client import PokerBot
 
     try:

@@ -3,6 +3,8 @@
 ``setup_hook`` runs after login and before the gateway connects, so no interaction can arrive
 half-ready. In order, it:
 
+0. with ``METRICS_PORT`` set, starts the operator's endpoint (``bot.health``: ``/metrics``,
+   ``/healthz``, ``/readyz``), so a long restore already answers the liveness probe;
 1. opens the game runtime (``bot.runtime.manager.GameRuntime.open``): the database, migrated and
    checked, and every open table of the servers this process runs restored (its shards, and
    the servers' leases: ``bot.runtime.ownership``);
@@ -17,7 +19,8 @@ While running, it registers each server's economy as the server becomes availabl
 locale of every user who interacts (his direct messages are written in it), logs the invite
 link when ready, and answers any button press or form that no handler took (a forged or
 outdated one) so nobody is left with "interaction failed". ``close`` stops the tables first —
-their queued messages get a few seconds to go out — then the connection, then the database.
+their queued messages get a few seconds to go out — then the connection, then the database,
+and the endpoint last.
 """
 
 from __future__ import annotations
@@ -38,8 +41,10 @@ from discord.ui.dynamic import DynamicItem
 
 from bot.errors import BotError, report_error
 from bot.guards import LATE_AFTER_SECONDS, InteractionClock, PokerTree, is_claimed
+from bot.health import OpsServer
 from bot.i18n import DEFAULT_LOCALE, catalog, resolve_locale
 from bot.invite import invite_url
+from bot.metrics import NO_METRICS, Metrics, PrometheusMetrics
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.manager import GameRuntime
 from bot.runtime.ownership import ShardPlan
@@ -54,6 +59,8 @@ log = logging.getLogger(__name__)
 EXTENSIONS: tuple[str, ...] = ("cogs.poker", "cogs.actions", "cogs.chips", "cogs.tournament")
 # A press or a form no handler took within this long is answered as out of date.
 ORPHAN_AFTER = 1.5
+# How long /readyz waits for the database's answer (the probe itself gives up at 2 s).
+DATABASE_CHECK_TIMEOUT = 1.5
 # Loggers that would write request bodies or SQL parameters (hole cards in a DM, the deck and
 # its secret seed) at DEBUG: they never go below INFO, whatever LOG_LEVEL says.
 PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook", "aiosqlite")
@@ -166,6 +173,15 @@ class PokerBot(commands.AutoShardedBot):
     ) -> None:
         apply_proxies(settings)
         silence_payload_loggers()
+        self.metrics: Metrics = (
+            PrometheusMetrics(lambda: self.shard_count)
+            if settings.metrics_port is not None
+            else NO_METRICS
+        )
+        trace = self.metrics.http_trace()
+        if trace is not None:
+            # Every request of discord.py's session, interaction answers included.
+            options.setdefault("http_trace", trace)
         intents = discord.Intents.none()
         # Guild and channel objects (GUILD_CREATE) are all the bot needs from the gateway.
         intents.guilds = True
@@ -199,18 +215,31 @@ class PokerBot(commands.AutoShardedBot):
         )
         self.last_sync_changed: bool | None = None
         self._orphan_checks: set[asyncio.Task[None]] = set()
+        self.ops: OpsServer | None = None
 
     # -- start-up --------------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
+        settings = self.settings
+        if settings.metrics_port is not None:
+            # First: a long restore must not read as a dead process to the orchestrator.
+            self.ops = OpsServer(
+                self.metrics,
+                self.readiness,
+                host=settings.metrics_host,
+                port=settings.metrics_port,
+                max_lag=settings.health_max_lag,
+            )
+            await self.ops.start()
         # The first table of the day should not wait for fonts and card art to load.
         warming = asyncio.create_task(prepare(), name="renderer-warm-up")
         self.runtime = await GameRuntime.open(
             self,
-            self.settings.database_url,
+            settings.database_url,
             self.runtime_options,
             build_view,
-            ShardPlan(self.settings.shard_count, self.settings.shard_ids),
+            ShardPlan(settings.shard_count, settings.shard_ids),
+            self.metrics,
         )
         self.runtime.keep(warming)
         for name in self.extension_names:
@@ -251,6 +280,31 @@ class PokerBot(commands.AutoShardedBot):
         return True
 
     # -- while running ---------------------------------------------------------------------
+
+    async def readiness(self) -> list[str]:
+        """Why this process is not ready to serve (empty: it is), for ``/readyz``: every
+        shard's gateway connected, the database answering, and its servers' leases its own
+        (``Ownership.trouble``)."""
+        reasons = []
+        if self.is_closed():
+            reasons.append("gateway: closed")
+        elif not self.is_ready():
+            reasons.append("gateway: not connected yet")
+        else:
+            down = sorted(sid for sid, shard in self.shards.items() if shard.is_closed())
+            if down:
+                reasons.append(f"gateway: shard(s) {', '.join(map(str, down))} disconnected")
+        runtime = self.runtime
+        if runtime is None:
+            reasons.append("runtime: not open")
+            return reasons
+        try:
+            async with asyncio.timeout(DATABASE_CHECK_TIMEOUT):
+                await runtime.db.fetchall("SELECT 1")
+        except Exception as exc:
+            reasons.append(f"database: does not answer ({type(exc).__name__})")
+        reasons.extend(runtime.ownership.trouble())
+        return reasons
 
     async def on_ready(self) -> None:
         user = self.user
@@ -313,4 +367,10 @@ class PokerBot(commands.AutoShardedBot):
                 # Tables first, while the connection can still carry their last messages.
                 await runtime.close()
         finally:
-            await super().close()
+            try:
+                await super().close()
+            finally:
+                # Last: the probes keep answering (not ready) while the tables drain.
+                ops, self.ops = self.ops, None
+                if ops is not None:
+                    await ops.stop()

@@ -22,6 +22,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import report_error
+from bot.metrics import NO_METRICS
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,8 @@ async def admit(interaction: discord.Interaction[Any]) -> bool:
     """Claim the interaction; False when this process must not answer it: too late (logged),
     or from a server another process runs (``bot.runtime.ownership``; that process answers)."""
     claim(interaction)
-    interaction.extras.setdefault(ARRIVED, time.monotonic())
+    arrived = interaction.extras.setdefault(ARRIVED, time.monotonic())
+    metrics = getattr(interaction.client, "metrics", NO_METRICS)
     clock = getattr(interaction.client, "interaction_clock", None)
     # Measured on arrival: asking the database about the lease must not make it look late.
     lateness = clock.lateness(interaction.id) if isinstance(clock, InteractionClock) else 0.0
@@ -84,6 +86,7 @@ async def admit(interaction: discord.Interaction[Any]) -> bool:
     if serves is not None and not await serves(interaction.guild_id):
         return False
     if not isinstance(clock, InteractionClock) or lateness <= clock.limit:
+        metrics.interaction_admitted(interaction.id, interaction.guild_id, arrived)
         return True
     log.warning(
         "dropping interaction %s from user %s: %.2fs late",
@@ -91,6 +94,7 @@ async def admit(interaction: discord.Interaction[Any]) -> bool:
         interaction.user.id,
         lateness,
     )
+    metrics.interaction_dropped(interaction.guild_id)
     return False
 
 

@@ -140,6 +140,9 @@ async def play(
     chips = read_optional_chips(amount, "amount")
     taken = await runner.act(interaction.user.id, kind, chips, ref=ref)
     await confirm(interaction, runner, ack_text(taken, locale_of(interaction)), pressed=pressed)
+    arrived = interaction.extras.get(ARRIVED)
+    if arrived is not None:
+        runner.metrics.action_answered(runner.guild_id, time.monotonic() - arrived)
 
 
 async def confirm(

@@ -16,6 +16,11 @@ from dotenv import dotenv_values
 
 DEFAULT_DATABASE_URL = "sqlite:///./data/poker.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("text", "json")
+# How long the event loop may go without its heartbeat before /healthz says the process is
+# stuck: well past a garbage collection or a slow start-up step, short enough that an
+# orchestrator restarts a hung bot within a minute.
+DEFAULT_HEALTH_MAX_LAG = 10.0
 
 # What discord.py uses when no proxy is configured; kept so that clearing a setting restores it.
 _DEFAULT_API_BASE = discord.http.Route.BASE
@@ -58,6 +63,10 @@ class Settings:
     discord_gateway_url: str | None = None
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    log_format: str = "text"
+    metrics_port: int | None = None
+    metrics_host: str = "0.0.0.0"
+    health_max_lag: float = DEFAULT_HEALTH_MAX_LAG
 
     @classmethod
     def from_env(
@@ -90,7 +99,15 @@ class Settings:
                 f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {log_level!r}"
             )
 
+        log_format = (get("LOG_FORMAT") or "text").lower()
+        if log_format not in LOG_FORMATS:
+            raise SettingsError(
+                f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}, got {log_format!r}"
+            )
+
         shard_count, shard_ids = _read_shards(get("SHARD_COUNT"), get("SHARD_IDS"))
+        metrics_port = _read_port(get("METRICS_PORT"))
+        health_max_lag = _read_lag(get("HEALTH_MAX_LAG"))
         settings = cls(
             discord_token=token,
             database_url=get("DATABASE_URL") or DEFAULT_DATABASE_URL,
@@ -100,6 +117,10 @@ class Settings:
             discord_gateway_url=get("DISCORD_GATEWAY_URL"),
             shard_count=shard_count,
             shard_ids=shard_ids,
+            log_format=log_format,
+            metrics_port=metrics_port,
+            metrics_host=get("METRICS_HOST") or "0.0.0.0",
+            health_max_lag=health_max_lag,
         )
         settings.check_proxies()
         return settings
@@ -142,6 +163,37 @@ class Settings:
 
 
 MAX_SHARDS = 10_000
+
+
+def _read_port(raw: str | None) -> int | None:
+    """``METRICS_PORT``: unset, the endpoint is off; 0 lets the system pick a free port."""
+    if raw is None:
+        return None
+    if not raw.isdigit() or not 0 <= int(raw) <= 65535:
+        raise SettingsError(f"METRICS_PORT must be a port number (0 to 65535), got {raw!r}")
+    return int(raw)
+
+
+def _read_lag(raw: str | None) -> float:
+    if raw is None:
+        return DEFAULT_HEALTH_MAX_LAG
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not 0.1 <= value <= 600:
+        raise SettingsError(f"HEALTH_MAX_LAG must be seconds from 0.1 to 600, got {raw!r}")
+    return value
+
+
+def shard_of(guild_id: int, shard_count: int | None) -> int:
+    """The shard whose connection carries a server's events (one shard while the count is
+    unknown).
+
+    >>> shard_of(5 << 22, 4), shard_of(5 << 22, None)
+    (1, 0)
+    """
+    return (guild_id >> 22) % (shard_count or 1)
 
 
 def _read_shards(

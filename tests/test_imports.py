@@ -19,7 +19,10 @@ PACKAGES = ("engine", "bot", "cogs")
 # Lowest first. A module belongs to the first layer whose pattern matches its dotted name.
 LAYERS: tuple[tuple[str, str], ...] = (
     ("engine", r"engine(\..+)?"),
-    ("base", r"bot(\.(settings|i18n|locales|fonts|errors|amounts|invite)(\..+)?)?"),
+    (
+        "base",
+        r"bot(\.(settings|i18n|locales|fonts|errors|amounts|invite|metrics|health|logs)(\..+)?)?",
+    ),
     ("storage", r"bot\.storage(\..+)?"),
     ("render", r"bot\.render(\..+)?"),
     ("presenter", r"bot\.(presenter|replay)"),

@@ -18,6 +18,8 @@ import asyncio
 import time
 from collections.abc import Callable
 
+from bot.metrics import NO_METRICS, Metrics
+
 DISCORD_GLOBAL_LIMIT = 50
 
 
@@ -36,6 +38,7 @@ class RequestBudget:
         *,
         burst: float | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         if rate <= 0:
             raise ValueError("the request rate must be positive")
@@ -46,6 +49,7 @@ class RequestBudget:
         self._updated = monotonic()
         self.spent = 0  # requests made through the budget (for the benchmarks)
         self.waited = 0.0  # seconds spent waiting for a token, in all
+        self.metrics = metrics
 
     def _refill(self) -> None:
         now = self._monotonic()
@@ -68,7 +72,10 @@ class RequestBudget:
 
     async def spend(self) -> None:
         """Wait for a token and spend it."""
+        waited = 0.0
         while not self.take():
             wait = self.delay()
+            waited += wait
             self.waited += wait
             await asyncio.sleep(wait)
+        self.metrics.budget_waited(waited)

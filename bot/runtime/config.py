@@ -74,6 +74,9 @@ class RuntimeOptions:
     # A computer player answers after a pause drawn from this range (seconds), as a person
     # would: an instant answer reads as a machine and gives the others no time to follow.
     bot_pause: tuple[float, float] = (1.0, 3.0)
+    # How often the chips are checked against each server's count in circulation, for the
+    # operator's metrics (only while they are on; the full check runs at every start).
+    invariant_interval: float = 300.0
     deck_factory: DeckFactory = field(default=shuffled_deck, compare=False)
 
     @classmethod

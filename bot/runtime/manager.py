@@ -38,6 +38,7 @@ import discord
 
 from bot.errors import BotError
 from bot.i18n import resolve_locale, t
+from bot.metrics import NO_METRICS, Live, Metrics
 from bot.presenter import labels_for, tournament_opening_text
 from bot.runtime.budget import RequestBudget
 from bot.runtime.cash import CashTable, PracticeTable, check_bomb
@@ -95,18 +96,24 @@ class GameRuntime:
         options: RuntimeOptions | None = None,
         view_factory: ViewFactory = _no_buttons,
         plan: ShardPlan | None = None,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self.client = client
         self.db = db
         self.options = options if options is not None else RuntimeOptions()
         self.view_factory = view_factory
+        self.metrics = metrics
+        db.metrics = metrics
         self.ownership = Ownership(
-            db, plan if plan is not None else ShardPlan(), lease_seconds=self.options.lease_seconds
+            db, plan if plan is not None else ShardPlan(), lease_seconds=self.options.lease_seconds,
+            metrics=metrics,
         )
         # Held while a venue is stored and registered, so that taking over venues never
         # restores one this process is opening.
         self._venues_lock = asyncio.Lock()
-        self.budget = RequestBudget(self.options.requests_per_second * self.ownership.plan.share)
+        self.budget = RequestBudget(
+            self.options.requests_per_second * self.ownership.plan.share, metrics=metrics
+        )
         self.dm_channels = DmChannels()
         self.registry = Registry(self._over)
         self._unrestorable: set[tuple[str, int]] = set()
@@ -117,6 +124,7 @@ class GameRuntime:
         # Shuffles and first buttons come from the operating system's generator.
         self.rng: random.Random = random.SystemRandom()
         self._sweeper: asyncio.Task[None] | None = None
+        self._invariant_watch: asyncio.Task[None] | None = None
         # The locale each user's client reported last (and stored): read at every deal.
         self._locales: dict[int, str] = {}
         self._kinds = (
@@ -124,6 +132,7 @@ class GameRuntime:
             _VenueKind("tournament", tournaments.open_tournament_guilds,
                        self._restore_tournament),
         )
+        metrics.watch(self._live)
 
     @classmethod
     async def open(
@@ -133,16 +142,19 @@ class GameRuntime:
         options: RuntimeOptions,
         view_factory: ViewFactory = _no_buttons,
         plan: ShardPlan | None = None,
+        metrics: Metrics = NO_METRICS,
     ) -> GameRuntime:
         """Open and check the database, then bring back the open tables this process runs."""
         db = await Database.open(database_url)
         try:
             await invariant.verify_invariant(db)
+            metrics.invariant_checked(True)
         except StorageError:
+            metrics.invariant_checked(False)
             # verify_invariant logged every discrepancy at CRITICAL. Starting anyway keeps every
             # player's chips reachable; refusing would lock them all away.
             log.critical("starting anyway: the chip invariant is broken, see the lines above")
-        runtime = cls(client, db, options, view_factory, plan)
+        runtime = cls(client, db, options, view_factory, plan, metrics)
         try:
             await runtime.restore()
         except BaseException:
@@ -220,6 +232,16 @@ class GameRuntime:
             registry=self.registry,
             budget=self.budget,
             dm_channels=self.dm_channels,
+            metrics=self.metrics,
+        )
+
+    def _live(self) -> Live:
+        """What is open, for the operator's gauges."""
+        return Live(
+            tables=[(t.guild_id, t.kind.name) for t in self.registry.tables()],
+            tournaments=[v.guild_id for v in self.registry.venues()
+                         if isinstance(v, LiveTournament)],
+            leases=list(self.ownership.held),
         )
 
     def _over(self, venue: Venue) -> None:
@@ -406,6 +428,9 @@ class GameRuntime:
         self.keep(asyncio.create_task(self._sync_closed_messages(), name="closed-messages"))
         self._sweeper = asyncio.create_task(self._sweep_idle(), name="idle-tables")
         self._lease_keeper = asyncio.create_task(self._keep_leases(), name="leases")
+        if self.metrics.enabled:
+            self._invariant_watch = asyncio.create_task(self._watch_invariant(),
+                                                        name="chip-invariant")
 
     async def adopt(self) -> list[tuple[str, int]]:
         """Restore every open venue this process should run and does not yet: at start-up,
@@ -523,6 +548,26 @@ class GameRuntime:
             with contextlib.suppress(StorageError):
                 await tables.set_table_message(self.db, table_id, None)
 
+    async def _watch_invariant(self) -> None:
+        """Check the chips now and then for the operator's gauge: every server's wallets,
+        seats, running hands and prize pools against its count of chips in circulation (the
+        running total of its ledger, so the ledger itself is not read). The full check, every
+        account against the ledger, runs at start-up."""
+        while True:
+            await asyncio.sleep(self.options.invariant_interval)
+            try:
+                off = await invariant.circulation_mismatches(self.db)
+            except Exception:
+                # The gauge keeps its last reading and its time, which an alert watches.
+                log.warning("could not check the chips", exc_info=True)
+                continue
+            self.metrics.invariant_checked(not off)
+            for guild_id, held, circulation in off:
+                log.critical(
+                    "CHIP INVARIANT BROKEN in guild %d: %d held, %d in circulation",
+                    guild_id, held, circulation,
+                )
+
     async def _sweep_idle(self) -> None:
         """Close tables nobody has sat at for the server's idle time (checked every minute)."""
         while True:
@@ -567,7 +612,7 @@ class GameRuntime:
     async def close(self) -> None:
         """Stop every venue. Storage has the state already (it is written before every reply);
         the messages queued get ``drain_timeout`` seconds to go out."""
-        for task in (self._sweeper, self._lease_keeper):
+        for task in (self._sweeper, self._lease_keeper, self._invariant_watch):
             if task is not None:
                 task.cancel()
         drain = self.options.drain_timeout

@@ -25,6 +25,8 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from bot.metrics import NO_METRICS, Metrics
+from bot.settings import shard_of
 from bot.storage import Database, StorageError, leases
 
 log = logging.getLogger(__name__)
@@ -48,7 +50,7 @@ class ShardPlan:
     ids: tuple[int, ...] | None = None
 
     def shard_of(self, guild_id: int) -> int:
-        return (guild_id >> 22) % (self.count or 1)
+        return shard_of(guild_id, self.count)
 
     def covers(self, guild_id: int | None) -> bool:
         """Whether Discord sends this server's events here (None: direct messages, shard 0)."""
@@ -116,8 +118,10 @@ class Ownership:
         lease_seconds: float,
         owner: str | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self.db = db
+        self.metrics = metrics
         self.plan = plan
         self.owner = owner if owner is not None else process_name()
         self.ttl = max(3, round(lease_seconds))
@@ -129,6 +133,10 @@ class Ownership:
         # Servers another process holds: not asked again before this (monotonic) time.
         self._refused: dict[int, float] = {}
         self._warned: set[int] = set()
+        # Servers of this process's shards found run by another process: when, last.
+        self._elsewhere: dict[int, float] = {}
+        # The last renewal failed (the database did not answer).
+        self._renewal_failing = False
 
     @property
     def held(self) -> frozenset[int]:
@@ -159,11 +167,13 @@ class Ownership:
         except StorageError:
             log.exception("could not take the lease of server %d", guild_id)
             return False
+        change = "acquired"
         if holder is not None and died_here(holder, self.owner):
             taken = await self._take_over(guild_id, holder)
-            holder = None if taken else holder
+            holder, change = (None, "taken_over") if taken else (holder, change)
         if holder is not None:
             self._refused[guild_id] = self._monotonic() + self._margin()
+            self._elsewhere[guild_id] = self._monotonic()
             if guild_id not in self._warned:
                 self._warned.add(guild_id)
                 log.warning(
@@ -176,7 +186,9 @@ class Ownership:
                 )
             return False
         self._refused.pop(guild_id, None)
+        self._elsewhere.pop(guild_id, None)
         self._warned.discard(guild_id)
+        self.metrics.lease_changed(guild_id, change)
         if self._fresh():
             self._held.add(guild_id)
         else:
@@ -204,7 +216,9 @@ class Ownership:
             kept = await leases.renew(self.db, self.owner, self.ttl)
         except StorageError:
             log.exception("could not renew the leases of %d server(s)", len(self._held))
+            self._renewal_failing = True
             return set() if self._fresh() else self._drop_all()
+        self._renewal_failing = False
         lost = self._held - kept
         self._held = kept
         self._valid_until = started + self.ttl - self._margin()
@@ -212,6 +226,7 @@ class Ownership:
             log.error(
                 "lost the lease of server %d to another process: its tables stop here", guild_id
             )
+            self.metrics.lease_changed(guild_id, "lost")
         return lost
 
     def _drop_all(self) -> set[int]:
@@ -220,7 +235,25 @@ class Ownership:
             log.error(
                 "leases ran out without renewal: stopping the tables of %d server(s)", len(lost)
             )
+        for guild_id in lost:
+            self.metrics.lease_changed(guild_id, "lost")
         return lost
+
+    def trouble(self) -> list[str]:
+        """Why this process does not run all of its servers, for the readiness probe (empty:
+        it does). A server found run by another process counts for a lease's lifetime after
+        it was last seen so, unless this process has taken it since."""
+        reasons = []
+        if self._renewal_failing:
+            reasons.append("leases: the last renewal failed")
+        recent = self._monotonic() - self.ttl
+        elsewhere = sum(1 for seen in self._elsewhere.values() if seen > recent)
+        if elsewhere:
+            reasons.append(
+                f"leases: {elsewhere} server(s) of this process's shards are run by another"
+                " process"
+            )
+        return reasons
 
     async def release(self, guilds: Iterable[int] | None = None) -> None:
         """Give leases back (all of them when stopping), so another process need not wait."""
@@ -230,6 +263,9 @@ class Ownership:
                 await leases.release(self.db, self.owner, guilds)
         except (StorageError, TimeoutError):
             log.exception("could not give the leases back; they run out in %d s", self.ttl)
+        given = set(self._held) if guilds is None else self._held & set(guilds)
+        for guild_id in given:
+            self.metrics.lease_changed(guild_id, "released")
         if guilds is None:
             self._held.clear()
         else:

@@ -54,6 +54,8 @@ import discord
 
 from bot.errors import BotError
 from bot.i18n import resolve_locale, t
+from bot.logs import TaggedLock
+from bot.metrics import NO_METRICS, Metrics
 from bot.presenter import (
     ButtonSpec,
     RunVote,
@@ -85,6 +87,7 @@ from bot.runtime.play import (
     seat_in_hand,
 )
 from bot.runtime.recovery import live_hand
+from bot.settings import shard_of
 from bot.storage import Database, StorageError, hands, tables
 from bot.storage.hands import HandSeat
 from engine.bots.ids import bot_level, is_bot
@@ -202,6 +205,7 @@ class TableServices:
     registry: TableRegistry
     budget: RequestBudget = field(default_factory=lambda: RequestBudget(40))
     dm_channels: DmChannels = field(default_factory=DmChannels)
+    metrics: Metrics = NO_METRICS
 
 
 class TableRegistry(Protocol):
@@ -282,7 +286,9 @@ class LiveTable(Generic[D]):
         self.table_id = table_id
         self.guild_id = guild_id
         self.channel_id = channel_id
-        self.lock = lock
+        self.metrics = services.metrics
+        # Every log line written while the table's lock is held names the table and hand.
+        self.lock = TaggedLock(lock, self._log_fields)
         self.hand_id = hand_id
         self.commitment = commitment
         self.stored_message_id = message_id
@@ -400,6 +406,11 @@ class LiveTable(Generic[D]):
 
     async def _hold_play(self) -> None:
         """Stop dealing until the host resumes (kinds that pause without their channel)."""
+
+    def _log_fields(self) -> dict[str, int | None]:
+        number = self.table.hand_number
+        shard = shard_of(self.guild_id, self.services.client.shard_count)
+        return {"table": self.table_id, "hand": number or None, "shard": shard}
 
     # -- queries (no lock: read synchronously, so always consistent) -------------------------
 
@@ -658,6 +669,7 @@ class LiveTable(Generic[D]):
                 log.exception("table %d: action not stored; reloading the hand", self.table_id)
                 await self._reload_hand()
                 raise
+        self.metrics.action(self.guild_id, action.kind.value)
         return events
 
     async def _reload_hand(self) -> None:
@@ -783,8 +795,11 @@ class LiveTable(Generic[D]):
             return
         if hand_id is None:
             return
+        self.metrics.hand_dealt(self.guild_id, self.kind.name)
         hand = self.table.hand
         assert hand is not None
+        log.debug("table %d: hand #%d dealt to %d players", self.table_id,
+                  self.table.hand_number, len(self.table.hand_players))
         self.hand_id = hand_id
         self.commitment = commitment
         self._ended = None
@@ -814,6 +829,7 @@ class LiveTable(Generic[D]):
         stages = await _counted(run_out_equities, hand, self.table_id)
         run_out = tuple(self._dress(run_out_message(scene, stage)) for stage in stages or ())
         events = await self._record(hand)
+        log.debug("table %d: hand #%d settled", self.table_id, self.table.hand_number)
         self._after_settle(events, text, final, hand, players, run_out=run_out, new=new)
 
     def _after_settle(

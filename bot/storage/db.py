@@ -42,6 +42,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, ClassVar, Literal
 
+from bot.metrics import NO_METRICS, Metrics
 from bot.storage.errors import StorageError
 
 # A result row: read by index or by column name (sqlite3.Row and asyncpg.Record both are).
@@ -297,6 +298,9 @@ class Database(ABC):
         self.max_batch = MAX_BATCH
         self.max_batch_delay = MAX_BATCH_DELAY
         self.writer_stats = WriterStats()
+        # What the operator's metrics are told (``bot.metrics``): nothing unless the bot
+        # turns them on.
+        self.metrics: Metrics = NO_METRICS
         self._queue: deque[_Turn] = deque()
         self._writer_task: asyncio.Task[None] | None = None
 
@@ -330,11 +334,14 @@ class Database(ABC):
         already run in it, which is what makes "bad input changes nothing" hold. When this
         returns, the transaction is committed (with the batch it shared a commit with).
         """
+        asked = time.monotonic()
         if not self._must_queue():
             self.writer_stats.transactions += 1
             async with self._write_lock, self._transaction() as tx:
                 yield tx
             self.writer_stats.commits += 1
+            self.metrics.commit(1)
+            self.metrics.transaction(time.monotonic() - asked)
             return
         turn = _Body(asyncio.get_running_loop())
         self._submit(turn)
@@ -354,6 +361,7 @@ class Database(ABC):
         # Cancelled here, the caller is not told; the transaction commits with its batch or
         # not at all, as a cancellation during a lone COMMIT always left it undecided too.
         await turn.done
+        self.metrics.transaction(time.monotonic() - asked)
 
     async def write_one(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         """One statement as its own transaction (a single statement is atomic on its own).
@@ -362,15 +370,19 @@ class Database(ABC):
         second statement; use ``RETURNING`` to learn whether a conditional statement applied.
         When the writer is busy it joins the next batch like any ``write()``.
         """
+        asked = time.monotonic()
         if not self._must_queue():
             self.writer_stats.transactions += 1
             async with self._write_lock:
                 rows = await self._one(sql, params)
             self.writer_stats.commits += 1
+            self.metrics.commit(1)
+            self.metrics.transaction(time.monotonic() - asked)
             return rows
         turn = _Statement(asyncio.get_running_loop(), sql, params)
         self._submit(turn)
         answer: list[Row] = await turn.done
+        self.metrics.transaction(time.monotonic() - asked)
         return answer
 
     async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
@@ -483,6 +495,7 @@ class Database(ABC):
             return
         stats = self.writer_stats
         stats.commits += 1
+        self.metrics.commit(len(members))
         if len(members) > 1:
             stats.batches += 1
             stats.largest_batch = max(stats.largest_batch, len(members))

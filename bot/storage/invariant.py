@@ -8,7 +8,8 @@ found even when totals agree. The guild's own count of its chips in circulation
 (``guilds.circulation``, which caps what may be minted) must equal ``minted - burned`` too.
 
 The bot runs ``verify_invariant`` at start-up; it logs every discrepancy at CRITICAL and raises
-``invariant_broken`` so the operator cannot miss it.
+``invariant_broken`` so the operator cannot miss it. With the metrics on it also runs
+``circulation_mismatches``, the totals against the running count, every few minutes.
 """
 
 from __future__ import annotations
@@ -174,6 +175,30 @@ async def check_invariant(
         guilds = await _guild_balances(tx, guild_id)
         accounts = await _account_mismatches(tx, guild_id) if per_account else []
     return InvariantReport(tuple(guilds), tuple(accounts))
+
+
+async def circulation_mismatches(db: Database) -> list[tuple[int, int, int]]:
+    """Every guild whose chips held (wallets, seats, running hands, prize pools) differ from
+    its own count of chips in circulation, as ``(guild, held, circulation)``; empty when all
+    agree. The count is the ledger's running total, so no ledger row is read: cheap enough to
+    run every few minutes on a large database (``check_invariant`` is the full check)."""
+    async with db.read() as tx:
+        counted = await _sums(tx, "SELECT guild_id, circulation FROM guilds", ())
+        held: dict[int, int] = {}
+        for sql in (
+            "SELECT guild_id, SUM(balance) FROM wallets GROUP BY guild_id",
+            "SELECT t.guild_id, SUM(s.stack) FROM seats s JOIN poker_tables t USING (table_id)"
+            " GROUP BY t.guild_id",
+            "SELECT guild_id, SUM(chips) FROM hands WHERE status = 'running' GROUP BY guild_id",
+            "SELECT guild_id, SUM(pool) FROM tournaments GROUP BY guild_id",
+        ):
+            for guild_id, chips in (await _sums(tx, sql, ())).items():
+                held[guild_id] = held.get(guild_id, 0) + chips
+    return [
+        (guild_id, held.get(guild_id, 0), counted.get(guild_id, 0))
+        for guild_id in sorted(set(counted) | set(held))
+        if held.get(guild_id, 0) != counted.get(guild_id, 0)
+    ]
 
 
 async def verify_invariant(db: Database, *, per_account: bool = True) -> InvariantReport:

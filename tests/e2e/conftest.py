@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import PokerBot
+from bot.logs import JsonFormatter
 from tests.e2e.game_kit import Game, running_game
 from tests.e2e.harness import World, make_world, running_bot
 from tests.e2e.probe_cog import TableButton
@@ -42,18 +44,33 @@ async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[PokerBot]:
 LOGGERS = ("discord", "aiosqlite", "asyncpg", "bot", "cogs", "asyncio")
 
 
-@pytest.fixture
-def every_log_line() -> Iterator[list[str]]:
+@pytest.fixture(params=["text", "json"])
+def every_log_line(request: pytest.FixtureRequest) -> Iterator[list[str]]:
     """Every record any logger writes, at DEBUG, formatted as a handler would write it (as with
-    ``LOG_LEVEL=DEBUG``)."""
+    ``LOG_LEVEL=DEBUG``), in each ``LOG_FORMAT``: for ``json``, each line as it is written,
+    then the text of each of its values (what a log pipeline indexes)."""
     lines: list[str] = []
+    as_json = request.param == "json"
+    malformed: list[str] = []  # logging swallows what a handler raises: kept, checked after
 
     class Keep(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
-            lines.append(self.format(record))
+            line = self.format(record)
+            lines.append(line)
+            if as_json:
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    malformed.append(line)
+                    return
+                if not {"time", "level", "logger", "message"} <= set(entry) or "\n" in line:
+                    malformed.append(line)
+                lines.extend(str(value) for value in entry.values())
 
     handler = Keep(logging.DEBUG)
-    handler.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
+    handler.setFormatter(
+        JsonFormatter() if as_json else logging.Formatter("%(name)s %(levelname)s %(message)s")
+    )
     root = logging.getLogger()
     previous = root.level
     root.addHandler(handler)
@@ -67,3 +84,4 @@ def every_log_line() -> Iterator[list[str]]:
         root.setLevel(previous)
         for name in (*LOGGERS, "discord.http", "discord.gateway", "discord.webhook"):
             logging.getLogger(name).setLevel(logging.NOTSET)
+    assert malformed == [], "JSON log lines that are not one object with the four fields"

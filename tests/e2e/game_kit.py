@@ -308,9 +308,11 @@ async def running_game(
     options: RuntimeOptions | None = None,
     seed: int | None = None,
     database_url: str | None = None,
+    metrics: bool = False,
 ) -> AsyncIterator[Game]:
     """The real bot as ``poker-bot`` builds it, running against ``fake`` (on an SQLite file in
-    ``data_dir``, or on ``database_url``).
+    ``data_dir``, or on ``database_url``); with ``metrics``, serving ``/metrics``, ``/healthz``
+    and ``/readyz`` on a free port of 127.0.0.1 (``bot.ops.port``).
 
     The fake's per-channel message limit is set to the bot's own channel budget
     (``options.channel_sends`` per ``options.channel_window``), so the two agree: a test with
@@ -324,6 +326,8 @@ async def running_game(
     settings = settings_for(fake, data_dir)
     if database_url is not None:
         settings = replace(settings, database_url=database_url)
+    if metrics:
+        settings = replace(settings, metrics_port=0, metrics_host="127.0.0.1")
     bot = PokerBot(settings, runtime_options=options, guild_ready_timeout=0.01)
     async with running_bot(fake, data_dir, bot=bot) as running:
         game = Game(fake, running, world, deck)

@@ -1,8 +1,10 @@
-"""Hole cards are seen by their owner only: no verification output and no log line at any level
-shows a hand that was never shown (issue 10, defects 4 and 5)."""
+"""Hole cards are seen by their owner only: no verification output, no log line at any level
+(in either log format) and no metric shows a hand that was never shown (issue 10, defects 4
+and 5)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from bot.storage import hands
 from engine.cards import Card, format_card, format_cards, pretty_card, pretty_cards
 from tests.e2e.game_kit import Game, running_game, settled
 from tests.e2e.harness import World
+from tests.e2e.ops_kit import ALLOWED_LABELS, get, label_names, samples
 from tests.fakediscord import FakeDiscord
 
 pytestmark = pytest.mark.timeout(90)
@@ -60,8 +63,11 @@ async def test_verifying_a_hand_never_shows_a_folded_hand(
         }
         assert stored.result is not None and stored.result["shown"] == []
         for viewer in world.users:
-            reply = await settled(await fake.slash(viewer, game.channel, "poker",
-                                                   subcommand="verify", options={"hand": 1}))
+            reply = await settled(
+                await fake.slash(
+                    viewer, game.channel, "poker", subcommand="verify", options={"hand": 1}
+                )
+            )
             assert reply.ephemeral
             everything = reply.content + "".join(a.data.decode() for a in reply.attachments)
             # The whole deck in deal order is never printed.
@@ -103,15 +109,21 @@ async def play_and_search_the_log(
     every_log_line: list[str],
     database_url: str | None = None,
 ) -> None:
-    """Two hands (one folded round, one shown down) with every logger at DEBUG; then no token,
-    salt, deck or hole card nobody showed in any line."""
-    async with running_game(fake, world, tmp_path, database_url=database_url) as game:
+    """Two hands (one folded round, one shown down) with every logger at DEBUG and the
+    metrics on; then no token, salt, deck or hole card nobody showed in any log line, nor in
+    any metric's name, label or value (scraped with the cards in the players' hands, and after),
+    and no label names a user, server, table or hand."""
+    scraped: list[str] = []
+    async with running_game(fake, world, tmp_path, database_url=database_url, metrics=True) as game:
         await seat_three_and_deal(game)
         await fold_around(game)
         await game.wait_hand(2)
+        scraped.append((await get(game.bot, "/metrics"))[1])
         await game.passive_round(2)
         await game.wait_result(2)
         await game.wait_idle()
+        scraped.append((await get(game.bot, "/metrics"))[1])
+        table_id = game.runner().table_id
         secrets: list[str] = [fake.token]
         stored_hands = [await hands.load_hand(game.db, hand_id) for hand_id in (1, 2)]
         for stored in stored_hands:
@@ -125,3 +137,13 @@ async def play_and_search_the_log(
     assert len(every_log_line) > 50  # the capture works: DEBUG lines were written
     for secret in secrets:
         assert secret not in text, secret
+    # In JSON, the hand loop's lines name their table and hand: the deals of hands 1 and 2.
+    entries = [json.loads(line) for line in every_log_line if line.startswith('{"time"')]
+    dealt = [e for e in entries if " dealt to " in e["message"]]
+    assert not entries or {1, 2} <= {e.get("hand") for e in dealt}, dealt
+    assert all(e.get("table") == table_id and e.get("shard") == 0 for e in dealt), dealt
+    for exposition in scraped:
+        assert "poker_hands_dealt_total" in exposition  # the scrape works
+        assert label_names(samples(exposition)) <= ALLOWED_LABELS
+        for secret in secrets:
+            assert secret not in exposition, secret
