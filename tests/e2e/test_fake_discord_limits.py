@@ -518,6 +518,44 @@ async def test_global_limit_counts_bot_token_routes_only(
     assert [r.limit for r in fake.rate_limited] == ["global", "global"]
 
 
+async def test_every_request_on_the_bots_token_counts_whatever_its_route(
+    fake: FakeDiscord, api: Api, world: World
+) -> None:
+    """``GET /gateway`` needs no token, and an unknown route is Discord's business: sent with
+    the bot's token, both count against its global limit, as Discord counts them."""
+    fake.set_rate_limits(global_rate=(3, 2.0))
+    assert (await api("GET", "/gateway")).status == 200
+    assert (await api("GET", "/gateway", bot_token=False)).status == 200  # not the bot's
+    assert (await api("GET", "/no/such/route")).status == 404
+    assert (await api("GET", "/users/@me")).status == 200
+    assert_429(await api("GET", "/gateway"), is_global=True)
+    count = fake.door()
+    assert (count.counted, count.free, count.refused) == (4, 1, 1)
+    assert count.by_route == {
+        "GET /gateway": 2, "GET /no/such/route": 1, "GET /users/@me": 1
+    }
+
+
+async def test_the_door_counts_the_busiest_second_by_route(
+    fake: FakeDiscord, api: Api, world: World
+) -> None:
+    poker = world.guild.channel("poker")
+    fake.set_rate_limits(channel_rate=None)
+    for n in range(6):
+        await api.post(poker, {"content": str(n)})
+    # An answer on an interaction's token (an unknown one here) is outside the count.
+    await api("POST", "/interactions/1/nope/callback", {"type": 4, "data": {}}, bot_token=False)
+    count = fake.door()
+    assert count.counted == count.busiest == 6  # all within a second
+    assert count.free == 1
+    assert count.by_route == {"POST /channels/{id}/messages": 6}
+    assert count.rate >= 6
+    later = len(fake.requests)
+    await asyncio.sleep(1.0)
+    await api.post(poker, {"content": "later"})
+    assert fake.door().busiest == 6 and fake.door(since=later).counted == 1
+
+
 async def test_interaction_answers_pass_while_the_bot_is_over_its_global_budget(
     fake: FakeDiscord, api: Api, bot: PokerBot, world: World
 ) -> None:

@@ -27,6 +27,7 @@ Watching the bot (everything it posts, edits or deletes is an event; waits alway
     table.attachment("table.png").open_image()                           # PIL image
     fake.sync_calls; fake.command("poker"); fake.requests; fake.unhandled
     fake.rate_limit("POST", r"/channels/\d+/messages", retry_after=0.05)   # next send gets 429
+    fake.door(since).busiest, fake.door().by_route     # the bot's requests a second, at the door
     message.pinged_user_ids                                   # who it notifies (allowed_mentions)
 
 Discord's limits are enforced (see ``state`` for message, embed, file and command checks and
@@ -36,6 +37,7 @@ second by default; ``FakeDiscord(channel_rate=..., global_rate=...)`` or, live,
 the requests that were refused with 429.
 """
 
+from .door import DoorCount
 from .interactions import InteractionCallback, InteractionHandle
 from .models import (
     ADMINISTRATOR,
@@ -66,6 +68,7 @@ __all__ = [
     "INTERACTION_TOKEN_LIFETIME",
     "LOADING",
     "ApiError",
+    "DoorCount",
     "FakeAttachment",
     "FakeChannel",
     "FakeDiscord",

@@ -9,13 +9,17 @@ Rate limits are Discord's, enforced on every request:
   bucket of 5 per 5 s. Every answer on those routes carries the bucket's ``X-RateLimit-*``
   headers, as Discord's do, so discord.py paces itself from them; a request beyond the bucket
   gets 429 with ``retry_after``, ``global: false`` and scope ``user``.
-- global: 50 requests per second per bot token across every bot-token route. Routes
-  authenticated by an interaction token (``/interactions/...``, ``/webhooks/{app}/{token}``)
-  do not count. Beyond it: 429 with ``global: true`` and ``X-RateLimit-Global: true``.
+- global: 50 requests per second per bot token: every request made with the bot's token
+  counts, whatever its route (``GET /gateway``, which needs no token, and routes the fake does
+  not know, too). Routes authenticated by an interaction token (``/interactions/...``,
+  ``/webhooks/{app}/{token}``) do not count. Beyond it: 429 with ``global: true`` and
+  ``X-RateLimit-Global: true``.
 
 A bucket is a fixed window that opens with its first request and refills completely when it
 ends, which is what ``X-RateLimit-Reset-After`` tells the client. Requests refused with 429 are
-recorded in ``state.rate_limited``.
+recorded in ``state.rate_limited``. Each request is recorded with the moment it reached the
+door and whether the global limit counted it, which ``door.door_count`` reads back as
+requests a second, by route.
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ from .models import (
     FakeMessage,
 )
 from .openapi import RequestBodies, SchemaViolation, discord_errors
-from .state import ApiError, FakeState, UploadedFile, modal_problems
+from .state import ApiError, FakeState, RecordedRequest, UploadedFile, modal_problems
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +76,10 @@ DISCORD_GLOBAL_RATE: Rate = (50, 1.0)
 # Interaction tokens (callback and webhook routes) stop working after 15 minutes.
 INTERACTION_TOKEN_LIFETIME = 15 * 60.0
 CHANNEL_MESSAGES = "channel-messages"
+# Routes authenticated by an interaction's token in the path: outside the global limit.
+INTERACTION_TOKEN_PATH = re.compile(
+    r"/(interactions/\d+/[^/]+/callback|webhooks/\d+/[^/]+)(/|$)"
+)
 
 
 def _parse_json(raw: bytes) -> Any:
@@ -314,13 +322,32 @@ class RestApi:
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Entry point for ``/api/v{version}/{path}``."""
+        arrived = time.monotonic()
         state = self.state
         path = "/" + request.match_info["path"]
         method = request.method
+        # Discord counts every request made on the bot's token against its global limit,
+        # whatever the route (one it does not know, or one that needs no token, too); only
+        # the routes of an interaction's token are outside it.
+        counted = (
+            request.headers.get("Authorization") == f"Bot {state.token}"
+            and INTERACTION_TOKEN_PATH.match(path) is None
+        )
+
+        def record(status: int, extra: list[RecordedRequest] | None = None,
+                   limit: str | None = None) -> None:
+            state.record_request(method, path, status, extra, limit=limit, arrived=arrived,
+                                 counted=counted)
+
         limited = self._take_rule(method, path)
         if limited is not None:
-            state.record_request(method, path, 429, state.rate_limited, limit="rule")
+            record(429, state.rate_limited, "rule")
             return limited
+        if counted:
+            refused = self.limiter.take_global(arrived)
+            if refused is not None:
+                record(429, state.rate_limited, "global")
+                return refused
         for route in self.routes:
             if route.method != method:
                 continue
@@ -330,14 +357,9 @@ class RestApi:
             response: web.StreamResponse
             if route.bot_auth and request.headers.get("Authorization") != f"Bot {state.token}":
                 response = json_response({"message": "401: Unauthorized", "code": 0}, 401)
-                state.record_request(method, path, response.status)
+                record(response.status)
                 return response
             now = time.monotonic()
-            if route.bot_auth:
-                refused = self.limiter.take_global(now)
-                if refused is not None:
-                    state.record_request(method, path, 429, state.rate_limited, limit="global")
-                    return refused
             bucket = None
             if route.bucket is not None:
                 bucket = self.limiter.bucket(route.bucket, match["channel_id"])
@@ -347,7 +369,7 @@ class RestApi:
                     is_global=False,
                     headers={**bucket.headers(now), "X-RateLimit-Scope": "user"},
                 )
-                state.record_request(method, path, 429, state.rate_limited, limit="user")
+                record(429, state.rate_limited, "user")
                 return refused
             try:
                 await self._check_body(request, method, path)
@@ -358,10 +380,10 @@ class RestApi:
                 self._bodies.pop(id(request), None)
             if bucket is not None:
                 response.headers.update(bucket.headers(time.monotonic()))
-            state.record_request(method, path, response.status)
+            record(response.status)
             return response
         log.warning("fake discord: unhandled %s %s", method, path)
-        state.record_request(method, path, 404, state.unhandled)
+        record(404, state.unhandled)
         return json_response({"message": "404: Not Found", "code": 0}, 404)
 
     # ------------------------------------------------------------------ rate limits

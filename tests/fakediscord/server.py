@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from .door import DoorCount, door_count
 from .gateway import Gateway, GatewaySession
 from .interactions import (
     INTERACTION_COMMAND,
@@ -246,6 +247,11 @@ class FakeDiscord:
     @property
     def rate_limited(self) -> list[RecordedRequest]:
         return self.state.rate_limited
+
+    def door(self, since: int = 0) -> DoorCount:
+        """The requests that reached the door from ``fake.requests[since]`` on: how many a
+        second Discord's global limit counted, at the busiest and on average, by route."""
+        return door_count(self.state.requests[since:])
 
     @property
     def schema_violations(self) -> list[SchemaViolation]:

@@ -63,9 +63,13 @@ class RecordedRequest:
     method: str
     path: str
     status: int
-    at: float
+    at: float  # when it was answered (wall clock)
     # For a 429: "user" (a per-channel bucket), "global", or "rule" (asked for by a test).
     limit: str | None = None
+    arrived: float = 0.0  # when it reached the door (monotonic)
+    # Made on the bot's token: Discord's global limit counts it (interaction answers it
+    # does not).
+    counted: bool = False
 
 
 @dataclass(frozen=True)
@@ -277,8 +281,13 @@ class FakeState:
         extra: list[RecordedRequest] | None = None,
         *,
         limit: str | None = None,
+        arrived: float | None = None,
+        counted: bool = False,
     ) -> None:
-        entry = RecordedRequest(method, path, status, time.time(), limit)
+        entry = RecordedRequest(
+            method, path, status, time.time(), limit,
+            time.monotonic() if arrived is None else arrived, counted,
+        )
         self.requests.append(entry)
         if extra is not None:
             extra.append(entry)
