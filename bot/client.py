@@ -45,6 +45,7 @@ from bot.health import OpsServer
 from bot.i18n import DEFAULT_LOCALE, catalog, resolve_locale
 from bot.invite import invite_url
 from bot.metrics import NO_METRICS, Metrics, PrometheusMetrics
+from bot.runtime.budget import RequestBudget, budget_trace
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.manager import GameRuntime
 from bot.runtime.ownership import ShardPlan
@@ -178,10 +179,16 @@ class PokerBot(commands.AutoShardedBot):
             if settings.metrics_port is not None
             else NO_METRICS
         )
-        trace = self.metrics.http_trace()
-        if trace is not None:
-            # Every request of discord.py's session, interaction answers included.
-            options.setdefault("http_trace", trace)
+        runtime_options = (
+            runtime_options if runtime_options is not None else RuntimeOptions.from_env()
+        )
+        plan = ShardPlan(settings.shard_count, settings.shard_ids)
+        # One budget for every request of the process, discord.py's own included: spent in
+        # its HTTP session, where each request really leaves (``bot.runtime.budget``).
+        self.budget = RequestBudget(
+            runtime_options.requests_per_second * plan.share, metrics=self.metrics
+        )
+        options.setdefault("http_trace", budget_trace(self.budget, self.metrics.http_trace()))
         intents = discord.Intents.none()
         # Guild and channel objects (GUILD_CREATE) are all the bot needs from the gateway.
         intents.guilds = True
@@ -201,9 +208,8 @@ class PokerBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
-        self.runtime_options = (
-            runtime_options if runtime_options is not None else RuntimeOptions.from_env()
-        )
+        self.runtime_options = runtime_options
+        self.plan = plan
         self.extension_names: tuple[str, ...] = tuple(extensions)
         self.dynamic_item_types: tuple[type[DynamicItem[Any]], ...] = tuple(dynamic_items)
         self.runtime: GameRuntime | None = None
@@ -238,8 +244,9 @@ class PokerBot(commands.AutoShardedBot):
             settings.database_url,
             self.runtime_options,
             build_view,
-            ShardPlan(settings.shard_count, settings.shard_ids),
+            self.plan,
             self.metrics,
+            self.budget,
         )
         self.runtime.keep(warming)
         for name in self.extension_names:

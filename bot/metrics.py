@@ -393,7 +393,7 @@ class PrometheusMetrics(Metrics):
             return  # the gateway: not a REST request
         route = route_of(params.url)
         status = params.response.status
-        self.requests.labels(_kind(route), params.method, route, str(status)).inc()
+        self.requests.labels(request_kind(route), params.method, route, str(status)).inc()
         if status == 429:
             scope = params.response.headers.get("X-RateLimit-Scope", "unknown")
             self.rate_limited.labels(route, scope if scope.isalpha() else "unknown").inc()
@@ -409,7 +409,7 @@ class PrometheusMetrics(Metrics):
         params: aiohttp.TraceRequestExceptionParams,
     ) -> None:
         route = route_of(params.url)
-        self.requests.labels(_kind(route), params.method, route, "error").inc()
+        self.requests.labels(request_kind(route), params.method, route, "error").inc()
 
     def budget_waited(self, seconds: float) -> None:
         self.budget_wait.observe(seconds)
@@ -433,7 +433,7 @@ class PrometheusMetrics(Metrics):
         self.lag.observe(seconds)
 
 
-def _kind(route: str) -> str:
+def request_kind(route: str) -> str:
     """Whether a request spends the bot's budget: answers to interactions (their callback and
     the follow-ups on their token) do not."""
     free = route.startswith(("/interactions/", "/webhooks/{id}/{token}"))
@@ -446,5 +446,6 @@ __all__ = [
     "Live",
     "Metrics",
     "PrometheusMetrics",
+    "request_kind",
     "route_of",
 ]

@@ -1,12 +1,25 @@
-"""The bot's budget of REST requests, shared by every table of the process.
+"""The bot's budget of REST requests, spent where requests leave: in discord.py's HTTP session.
 
 Discord lets one bot make about 50 requests a second in all, across every shard and process
 (answers to interactions, which travel on the interaction's own token, do not count). Past it,
 Discord answers 429 to everything the bot sends until the window ends, so a busy bot that did
 not pace itself would stall every table at once. Each process spends at most its share
-(``POKER_REQUESTS_PER_SECOND`` for the whole bot, times the fraction of the shards it runs):
-table messages wait for a token (and, waiting, coalesce into fewer, newer edits), DMs wait too,
-and nothing is ever dropped.
+(``POKER_REQUESTS_PER_SECOND`` for the whole bot, times the fraction of the shards it runs).
+
+Every request on the bot's token takes a token from one :class:`RequestBudget` the moment it
+is about to be sent (:func:`budget_trace`, a hook of discord.py's session): discord.py's own
+requests (login, the gateway's address, command sync, DM channels) and the bot's, each retry
+of a request too. A token taken earlier, before discord.py's own wait for a route's bucket,
+would be spent while the request still waits and sent later in a burst with others: the
+failure this placement rules out. Interaction answers pass without waiting.
+
+Waiting requests are served by :class:`Priority`, oldest first within one: discord.py's own
+(the gateway cannot wait behind a thousand table messages), then what a player waits for to
+act, then the rest of what tables say, then tidying up. Callers say which with
+:func:`requests_at`. Discord's answers feed the budget back: a global 429 stops it for its
+``retry_after``, and a route's ``X-RateLimit-Remaining`` of 0 tells callers that peek
+(:meth:`RequestBudget.bucket_delay`, the table messenger) to let their changes coalesce
+rather than queue behind the route.
 
 The bucket holds at most a fifth of a second's tokens, so that a burst and the steady rate
 together stay under Discord's limit in any one-second window.
@@ -15,16 +28,70 @@ together stay under Discord's limit in any one-second window.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import heapq
+import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
+from enum import IntEnum
+from types import SimpleNamespace
+from typing import Any
 
-from bot.metrics import NO_METRICS, Metrics
+import aiohttp
+
+from bot.metrics import NO_METRICS, Metrics, request_kind, route_of
 
 DISCORD_GLOBAL_LIMIT = 50
+# A global 429 whose wait cannot be read is taken to last this long.
+UNKNOWN_RETRY_AFTER = 1.0
+# Route buckets remembered at most (the oldest forgotten first): one per channel written to.
+KNOWN_BUCKETS = 4096
+
+
+class Priority(IntEnum):
+    """Who gets the next free token when several requests wait (lowest first)."""
+
+    CONNECTION = 0  # discord.py's own: login, the gateway's address, command sync
+    PLAYER = 1  # what a player waits for to act: the message naming him, his cards
+    TABLE = 2  # the rest of what tables say: results, notices, table updates
+    TIDY = 3  # old buttons taken off, last messages of closed tables, threads archived
+
+
+# The priority of requests made from here on in this task (discord.py's own: none set).
+_PRIORITY: ContextVar[Priority] = ContextVar("request_priority", default=Priority.CONNECTION)
+
+
+@contextlib.contextmanager
+def requests_at(priority: Priority) -> Iterator[None]:
+    """Requests made inside wait for the budget with ``priority``."""
+    token = _PRIORITY.set(priority)
+    try:
+        yield
+    finally:
+        _PRIORITY.reset(token)
+
+
+def channel_bucket(channel_id: int) -> str:
+    """The key of a channel's route buckets (Discord's ``major parameter``)."""
+    return f"channels/{channel_id}"
+
+
+def bucket_of(route: str, path: str) -> str | None:
+    """The bucket key of a request (``route`` its template, ``path`` its URL's path): its
+    channel's for the channel routes, None for the others (only channels are peeked)."""
+    if not route.startswith("/channels/{id}"):
+        return None
+    parts = path.split("/")
+    at = parts.index("channels") if "channels" in parts else -1
+    if at < 0 or at + 1 >= len(parts) or not parts[at + 1].isdigit():
+        return None
+    return channel_bucket(int(parts[at + 1]))
 
 
 class RequestBudget:
-    """A token bucket: ``rate`` requests a second, at most ``burst`` at once.
+    """A token bucket: ``rate`` requests a second, at most ``burst`` at once; waiting
+    requests served by priority, then in order of arrival.
 
     >>> clock = iter([0.0, 0.0, 0.0, 0.5]).__next__
     >>> budget = RequestBudget(4, burst=1, monotonic=clock)
@@ -47,35 +114,229 @@ class RequestBudget:
         self._monotonic = monotonic
         self._tokens = self.burst
         self._updated = monotonic()
+        # No token is handed out before this (a global 429 said to wait).
+        self._paused_until = float("-inf")
+        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting = [0] * len(Priority)
+        self._order = itertools.count()
+        self._wake: asyncio.TimerHandle | None = None
+        # Route buckets Discord said are spent: key -> when they refill (monotonic).
+        self._buckets: dict[str, float] = {}
         self.spent = 0  # requests made through the budget (for the benchmarks)
         self.waited = 0.0  # seconds spent waiting for a token, in all
+        self.rate_limited = 0  # global 429s Discord answered
         self.metrics = metrics
 
-    def _refill(self) -> None:
-        now = self._monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._updated) * self.rate)
-        self._updated = now
+    # -- tokens ----------------------------------------------------------------------------
 
-    def delay(self) -> float:
-        """Seconds until a token is free (0: one is free now)."""
-        self._refill()
-        return 0.0 if self._tokens >= 1 else (1 - self._tokens) / self.rate
+    def _refill(self) -> float:
+        now = self._monotonic()
+        since = max(self._updated, self._paused_until)
+        if now > since:
+            self._tokens = min(self.burst, self._tokens + (now - since) * self.rate)
+        self._updated = max(self._updated, now)
+        return now
+
+    def delay(self, priority: Priority = Priority.TABLE) -> float:
+        """Seconds until a request of ``priority`` asked now would get its token (0: now),
+        counting those already waiting ahead of it."""
+        now = self._refill()
+        ahead = sum(self._waiting[: priority + 1])
+        pause = max(0.0, self._paused_until - now)
+        short = ahead + 1 - self._tokens
+        return pause + (short / self.rate if short > 0 else 0.0)
 
     def take(self) -> bool:
-        """Spend a token if one is free."""
-        self._refill()
-        if self._tokens < 1:
+        """Spend a token if one is free and nobody waits for it."""
+        now = self._refill()
+        if self._tokens < 1 or now < self._paused_until or any(self._waiting):
             return False
         self._tokens -= 1
         self.spent += 1
         return True
 
-    async def spend(self) -> None:
-        """Wait for a token and spend it."""
-        waited = 0.0
-        while not self.take():
-            wait = self.delay()
-            waited += wait
-            self.waited += wait
-            await asyncio.sleep(wait)
+    async def spend(self, priority: Priority | None = None) -> None:
+        """Wait for a token and spend it (``priority`` None: the caller's, ``requests_at``)."""
+        if self.take():
+            self.metrics.budget_waited(0.0)
+            return
+        level = _PRIORITY.get() if priority is None else priority
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queue, (level, next(self._order), future))
+        self._waiting[level] += 1
+        started = self._monotonic()
+        self._schedule()
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.cancelled():
+                self._waiting[level] -= 1
+            raise
+        finally:
+            waited = self._monotonic() - started
+            self.waited += waited
         self.metrics.budget_waited(waited)
+
+    def _schedule(self) -> None:
+        if self._wake is not None or not self._queue:
+            return
+        now = self._refill()
+        pause = max(0.0, self._paused_until - now)
+        short = 1 - self._tokens
+        wait = pause + (short / self.rate if short > 0 else 0.0)
+        self._wake = asyncio.get_running_loop().call_later(wait, self._hand_out)
+
+    def _hand_out(self) -> None:
+        """Give the free tokens to the first waiters, then sleep until the next one."""
+        self._wake = None
+        now = self._refill()
+        while self._queue and self._tokens >= 1 and now >= self._paused_until:
+            level, _, future = heapq.heappop(self._queue)
+            if future.done():
+                continue  # its request was cancelled while it waited
+            self._waiting[level] -= 1
+            self._tokens -= 1
+            self.spent += 1
+            future.set_result(None)
+        while self._queue and self._queue[0][2].done():
+            heapq.heappop(self._queue)
+        self._schedule()
+
+    # -- what Discord says -----------------------------------------------------------------
+
+    def rate_limited_globally(self, retry_after: float) -> None:
+        """Discord refused a request for the bot's global limit: nothing goes out for
+        ``retry_after`` seconds (other processes, or another bot on the token, spent it)."""
+        now = self._refill()
+        self.rate_limited += 1
+        self._tokens = min(self._tokens, 0.0)
+        self._paused_until = max(self._paused_until, now + max(0.0, retry_after))
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
+        with contextlib.suppress(RuntimeError):  # no loop: nobody can be waiting
+            self._schedule()
+
+    def note_bucket(self, key: str, remaining: int, reset_after: float) -> None:
+        """A route bucket's state from an answer's ``X-RateLimit-*`` headers."""
+        if remaining > 0:
+            self._buckets.pop(key, None)
+            return
+        self._buckets.pop(key, None)  # re-inserted last: the newest
+        self._buckets[key] = self._monotonic() + max(0.0, reset_after)
+        if len(self._buckets) > KNOWN_BUCKETS:
+            del self._buckets[next(iter(self._buckets))]
+
+    def bucket_delay(self, key: str) -> float:
+        """Seconds until Discord said the bucket ``key`` refills (0: not known to be spent)."""
+        until = self._buckets.get(key)
+        if until is None:
+            return 0.0
+        left = until - self._monotonic()
+        if left <= 0:
+            del self._buckets[key]
+            return 0.0
+        return left
+
+    def learn(self, route: str, path: str, status: int, headers: Mapping[str, str],
+              retry_after: float | None) -> None:
+        """An answer to a bot-token request: a global 429 stops the budget for a while, a
+        route's headers tell when its bucket refills."""
+        if status == 429 and _is_global(headers):
+            self.rate_limited_globally(retry_after if retry_after is not None
+                                       else _header_seconds(headers) or UNKNOWN_RETRY_AFTER)
+            return
+        key = bucket_of(route, path)
+        remaining = headers.get("X-RateLimit-Remaining")
+        if key is None or remaining is None:
+            return
+        try:
+            left = int(remaining) if status != 429 else 0
+        except ValueError:
+            return
+        wait = retry_after if status == 429 and retry_after is not None else None
+        self.note_bucket(key, left, wait if wait is not None else _header_seconds(headers) or 0.0)
+
+
+def _is_global(headers: Mapping[str, str]) -> bool:
+    return (headers.get("X-RateLimit-Global", "").lower() == "true"
+            or headers.get("X-RateLimit-Scope", "").lower() == "global")
+
+
+def _header_seconds(headers: Mapping[str, str]) -> float | None:
+    for name in ("X-RateLimit-Reset-After", "Retry-After"):
+        raw = headers.get(name)
+        if raw is None:
+            continue
+        try:
+            return max(0.0, float(raw))
+        except ValueError:
+            continue
+    return None
+
+
+def _spends(url: Any, headers: Mapping[str, str]) -> str | None:
+    """The route template of a request that spends the bot's budget; None for the others
+    (the gateway's websocket, the CDN, answers on an interaction's token)."""
+    if headers.get("Upgrade", "").lower() == "websocket":
+        return None
+    route = route_of(url)
+    if route == "other" or request_kind(route) != "bot":
+        return None
+    return route
+
+
+def budget_trace(
+    budget: RequestBudget, trace: aiohttp.TraceConfig | None = None
+) -> aiohttp.TraceConfig:
+    """Hooks for discord.py's HTTP session (``Client(http_trace=...)``; added to ``trace``
+    when given, since discord.py takes one): each bot-token request waits for its token just
+    before it is sent, inside discord.py's own wait for the route, and its answer is read
+    back into the budget."""
+    trace = trace if trace is not None else aiohttp.TraceConfig()
+
+    async def before(
+        session: aiohttp.ClientSession,
+        context: SimpleNamespace,
+        params: aiohttp.TraceRequestStartParams,
+    ) -> None:
+        if _spends(params.url, params.headers) is not None:
+            await budget.spend()
+
+    async def after(
+        session: aiohttp.ClientSession,
+        context: SimpleNamespace,
+        params: aiohttp.TraceRequestEndParams,
+    ) -> None:
+        route = _spends(params.url, params.headers)
+        if route is None:
+            return
+        response = params.response
+        retry_after = None
+        if response.status == 429:
+            retry_after = await _retry_after(response)
+        budget.learn(route, params.url.path, response.status, response.headers, retry_after)
+
+    trace.on_request_start.append(before)
+    trace.on_request_end.append(after)
+    return trace
+
+
+async def _retry_after(response: aiohttp.ClientResponse) -> float | None:
+    """The precise wait of a 429, from its body (discord.py reads the same body after us:
+    aiohttp keeps it once read)."""
+    try:
+        body = await response.json(content_type=None)
+        return max(0.0, float(body["retry_after"]))
+    except Exception:
+        return None
+
+
+__all__ = [
+    "DISCORD_GLOBAL_LIMIT",
+    "Priority",
+    "RequestBudget",
+    "budget_trace",
+    "channel_bucket",
+    "requests_at",
+]

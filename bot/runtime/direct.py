@@ -18,7 +18,7 @@ import discord
 
 from bot.errors import DM_CLOSED
 from bot.render import HoleCardsView, Labels, render_hole_cards
-from bot.runtime.budget import RequestBudget
+from bot.runtime.budget import Priority, requests_at
 from bot.runtime.messenger import NOBODY, image_file
 from bot.runtime.rendering import render
 from engine.bots.ids import is_bot
@@ -72,14 +72,11 @@ class DmChannels:
     def closed(self, user_id: int) -> None:
         self._closed[user_id] = self._monotonic() + self.closed_for
 
-    async def channel(
-        self, client: discord.Client, user_id: int, budget: RequestBudget
-    ) -> discord.abc.Messageable:
+    async def channel(self, client: discord.Client, user_id: int) -> discord.abc.Messageable:
         known = self._ids.get(user_id)
         if known is not None:
             self._ids.move_to_end(user_id)
             return client.get_partial_messageable(known, type=discord.ChannelType.private)
-        await budget.spend()
         channel = await client.create_dm(discord.Object(id=user_id))
         self._ids[user_id] = channel.id
         if len(self._ids) > self.size:
@@ -88,20 +85,17 @@ class DmChannels:
 
 
 async def send_hole_cards(
-    client: discord.Client,
-    letter: HoleCardsLetter,
-    *,
-    budget: RequestBudget,
-    channels: DmChannels,
+    client: discord.Client, letter: HoleCardsLetter, *, channels: DmChannels
 ) -> Delivery:
-    """DM one player his cards, as an image with alt text and as text."""
+    """DM one player his cards, as an image with alt text and as text: what he needs to act,
+    so it goes out among the first of the bot's requests."""
     if channels.is_closed(letter.user_id):
         return Delivery.CLOSED
     image = await render(render_hole_cards, letter.view, letter.labels)
     try:
-        channel = await channels.channel(client, letter.user_id, budget)
-        await budget.spend()
-        await channel.send(letter.text, file=image_file(image), allowed_mentions=NOBODY)
+        with requests_at(Priority.PLAYER):
+            channel = await channels.channel(client, letter.user_id)
+            await channel.send(letter.text, file=image_file(image), allowed_mentions=NOBODY)
     except discord.Forbidden as exc:
         if exc.code == DM_CLOSED:
             channels.closed(letter.user_id)
@@ -123,12 +117,10 @@ class DirectMessages:
         table_id: int,
         on_closed: Callable[[int], None],
         *,
-        budget: RequestBudget,
         channels: DmChannels,
     ) -> None:
         self.client = client
         self.table_id = table_id
-        self.budget = budget
         self.channels = channels
         self.on_closed = on_closed  # told once per player whose DMs are closed
         self.closed_dms: set[int] = set()
@@ -154,18 +146,16 @@ class DirectMessages:
         if self.channels.is_closed(user_id):
             return
         try:
-            channel = await self.channels.channel(self.client, user_id, self.budget)
-            await self.budget.spend()
-            await channel.send(text, allowed_mentions=NOBODY)
+            with requests_at(Priority.TABLE):
+                channel = await self.channels.channel(self.client, user_id)
+                await channel.send(text, allowed_mentions=NOBODY)
         except discord.HTTPException as exc:
             log.info("table %d: notice to user %d not delivered (%s)", self.table_id, user_id,
                      exc.status)
 
     async def _deliver(self, letter: HoleCardsLetter) -> None:
         try:
-            outcome = await send_hole_cards(
-                self.client, letter, budget=self.budget, channels=self.channels
-            )
+            outcome = await send_hole_cards(self.client, letter, channels=self.channels)
         except Exception:
             if not self.client.is_closed():
                 log.exception("table %d: hole-card DM failed", self.table_id)

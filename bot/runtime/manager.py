@@ -40,7 +40,7 @@ from bot.errors import BotError
 from bot.i18n import resolve_locale, t
 from bot.metrics import NO_METRICS, Live, Metrics
 from bot.presenter import labels_for, tournament_opening_text
-from bot.runtime.budget import RequestBudget
+from bot.runtime.budget import Priority, RequestBudget, requests_at
 from bot.runtime.cash import CashTable, PracticeTable, check_bomb
 from bot.runtime.config import RuntimeOptions, TableConfig
 from bot.runtime.direct import DmChannels
@@ -97,6 +97,7 @@ class GameRuntime:
         view_factory: ViewFactory = _no_buttons,
         plan: ShardPlan | None = None,
         metrics: Metrics = NO_METRICS,
+        budget: RequestBudget | None = None,
     ) -> None:
         self.client = client
         self.db = db
@@ -111,7 +112,9 @@ class GameRuntime:
         # Held while a venue is stored and registered, so that taking over venues never
         # restores one this process is opening.
         self._venues_lock = asyncio.Lock()
-        self.budget = RequestBudget(
+        # The one the client's HTTP session spends (``PokerBot``); without one (a runtime
+        # over a stand-in client) a budget of its own, which only paces the messengers.
+        self.budget = budget if budget is not None else RequestBudget(
             self.options.requests_per_second * self.ownership.plan.share, metrics=metrics
         )
         self.dm_channels = DmChannels()
@@ -143,6 +146,7 @@ class GameRuntime:
         view_factory: ViewFactory = _no_buttons,
         plan: ShardPlan | None = None,
         metrics: Metrics = NO_METRICS,
+        budget: RequestBudget | None = None,
     ) -> GameRuntime:
         """Open and check the database, then bring back the open tables this process runs."""
         db = await Database.open(database_url)
@@ -154,7 +158,7 @@ class GameRuntime:
             # verify_invariant logged every discrepancy at CRITICAL. Starting anyway keeps every
             # player's chips reachable; refusing would lock them all away.
             log.critical("starting anyway: the chip invariant is broken, see the lines above")
-        runtime = cls(client, db, options, view_factory, plan, metrics)
+        runtime = cls(client, db, options, view_factory, plan, metrics, budget)
         try:
             await runtime.restore()
         except BaseException:
@@ -534,12 +538,12 @@ class GameRuntime:
             if not await self.serves(guild_id):
                 continue
             channel = self.client.get_partial_messageable(channel_id)
-            await self.budget.spend()
             try:
-                await channel.get_partial_message(message_id).edit(
-                    content=t("table.closed", locale), attachments=[], view=None,
-                    allowed_mentions=NOBODY,
-                )
+                with requests_at(Priority.TIDY):
+                    await channel.get_partial_message(message_id).edit(
+                        content=t("table.closed", locale), attachments=[], view=None,
+                        allowed_mentions=NOBODY,
+                    )
             except discord.NotFound:
                 pass  # deleted: nothing left to correct
             except discord.HTTPException as exc:

@@ -7,7 +7,12 @@ edited; bursts of changes coalesce into one edit (only the latest state is drawn
 does not affect whose turn it is waits ``calm_edit_interval`` after the previous send, and a
 repost asked while one is queued joins it. Every send, edit or post counts against
 ``channel_sends`` per ``channel_window`` (Discord allows about 5 per 5 s per channel), so the bot
-slows itself down instead of collecting 429s.
+slows itself down instead of collecting 429s; Discord's own word that the channel's bucket is
+spent (``RequestBudget.bucket_delay``) holds the queue too. While the bot's request budget is
+busy the head of the queue waits before it leaves, so that later changes join it; the request
+takes its token as it goes out (``bot.runtime.budget``), at its priority: a table message
+naming the player to act before other messages. A table message posted anew takes the
+buttons off the one it replaces afterwards, beside the queue and last of all requests.
 
 A table message that names the player to act gets its countdown when it goes out: the messenger
 asks ``on_prompt`` (the table's clock, which starts the player's time then) for the deadline. Only
@@ -44,7 +49,7 @@ import discord
 
 from bot.presenter import ButtonSpec, TableMessage
 from bot.render import Labels, RenderedImage, TableView, render_table
-from bot.runtime.budget import RequestBudget
+from bot.runtime.budget import Priority, RequestBudget, channel_bucket, requests_at
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.rendering import render
 
@@ -165,6 +170,8 @@ class TableMessenger:
         self._idle = asyncio.Event()
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
+        # Old table messages losing their buttons, beside the queue (see ``_tidy``).
+        self._tidying: set[asyncio.Task[None]] = set()
         self._closed = False
         self.blocked = False  # the channel refused us; nothing is sent until ``unblock``
         # What the table message shows now, so that an edit changing nothing is not sent.
@@ -251,16 +258,22 @@ class TableMessenger:
 
     async def drain(self, timeout: float) -> None:
         """Send what is queued (for at most ``timeout`` seconds), then stop."""
+        started = time.monotonic()
         await self.flush(timeout)
+        if self._tidying:
+            left = max(0.0, timeout - (time.monotonic() - started))
+            await asyncio.wait(set(self._tidying), timeout=left)
         await self.close()
 
     async def close(self) -> None:
         self._closed = True
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
+        tasks = [t for t in (task, *self._tidying) if t is not None]
+        for each in tasks:
+            each.cancel()
+        for each in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+                await each
 
     # -- the sending loop ------------------------------------------------------------------
 
@@ -284,14 +297,22 @@ class TableMessenger:
         if job.presses and not job.new:
             return 0.0  # answered through the press: not one of the channel's sends
         now = time.monotonic()
-        wait = 0.0
-        if len(self._sent) == self._sent.maxlen:
-            wait = self._sent[0] + self.options.channel_window - now
+        wait = self._channel_delay()
         if not job.urgent and self._sent:
             wait = max(wait, self._sent[-1] + self.options.calm_edit_interval - now)
         # Waiting for the bot's budget here, before the job leaves the queue, lets later
-        # changes join it: an overloaded bot sends fewer, newer table edits.
-        return max(0.0, wait, self.budget.delay())
+        # changes join it: an overloaded bot sends fewer, newer table edits. (The request
+        # itself takes its token as it leaves, in the HTTP session.)
+        return max(0.0, wait, self.budget.delay(_priority(job)))
+
+    def _channel_delay(self) -> float:
+        """Until the channel may take another send: our own count of what we sent in its
+        window, or Discord's word that its bucket is spent (a previous process may have
+        spent it)."""
+        wait = 0.0
+        if len(self._sent) == self._sent.maxlen:
+            wait = self._sent[0] + self.options.channel_window - time.monotonic()
+        return max(0.0, wait, self.budget.bucket_delay(channel_bucket(self.channel_id)))
 
     async def _run(self) -> None:
         while not self._closed:
@@ -336,9 +357,8 @@ class TableMessenger:
             if self.on_forbidden is not None:
                 self.on_forbidden()
 
-    async def _stamp(self) -> None:
-        """A request to the channel is about to go out: count it, within both budgets."""
-        await self.budget.spend()
+    def _stamp(self) -> None:
+        """A request to the channel is about to go out: count it in the channel's window."""
         self._sent.append(time.monotonic())
 
     async def _image(self, view: TableView | None, labels: Labels | None) -> RenderedImage | None:
@@ -377,8 +397,9 @@ class TableMessenger:
                 kwargs["view"] = view
             while self._delay(job) > 0:
                 await asyncio.sleep(self._delay(job))
-            await self._stamp()
-            await channel.send(**kwargs)
+            self._stamp()
+            with requests_at(Priority.TABLE):
+                await channel.send(**kwargs)
 
     async def _show(self, job: _Job) -> None:
         message = job.message
@@ -410,14 +431,15 @@ class TableMessenger:
                 return
             if unchanged:
                 return
-            await self._stamp()
+            self._stamp()
             try:
-                await channel.get_partial_message(self.message_id).edit(
-                    content=content,
-                    attachments=[image_file(image)] if image is not None else [],
-                    view=view,
-                    allowed_mentions=mentions,
-                )
+                with requests_at(_priority(job)):
+                    await channel.get_partial_message(self.message_id).edit(
+                        content=content,
+                        attachments=[image_file(image)] if image is not None else [],
+                        view=view,
+                        allowed_mentions=mentions,
+                    )
                 self._buttons_shown = view is not None
                 self._shown = shown
                 return
@@ -425,18 +447,21 @@ class TableMessenger:
                 log.info("table %d: its message is gone; posting it again", self.table_id)
                 self.message_id = None
         image = await self._image(message.view, job.labels)
-        await self._retire_current()
-        await self._stamp()
+        replaced = self.message_id if self._buttons_shown else None
+        self._stamp()
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions}
         if image is not None:
             kwargs["file"] = image_file(image)
         if view is not None:
             kwargs["view"] = view
-        sent = await channel.send(**kwargs)
+        with requests_at(_priority(job)):
+            sent = await channel.send(**kwargs)
         self.message_id = sent.id
         self._buttons_shown = view is not None
         self._shown = shown
         await self.on_posted(sent.id)
+        if replaced is not None:
+            self._tidy(replaced)
 
     async def _answer_press(
         self,
@@ -468,15 +493,32 @@ class TableMessenger:
             return True
         return False
 
-    async def _retire_current(self) -> None:
-        """Take the buttons off the message being replaced, so nobody plays from it."""
-        if self.message_id is None or not self._buttons_shown:
-            return
+    def _tidy(self, message_id: int) -> None:
+        """Take the buttons off the message just replaced, so nobody plays from it, beside
+        the queue and last of all requests: the new message is what players need (a press on
+        the old one acts only on the decision it was drawn for, as on the new one)."""
+        task = asyncio.create_task(self._retire(message_id),
+                                   name=f"table-{self.table_id}-old-buttons")
+        self._tidying.add(task)
+        task.add_done_callback(self._tidying.discard)
+
+    async def _retire(self, message_id: int) -> None:
+        while (wait := self._channel_delay()) > 0:
+            await asyncio.sleep(wait)
         channel = self.client.get_partial_messageable(self.channel_id)
-        await self._stamp()
+        self._stamp()
         try:
-            await channel.get_partial_message(self.message_id).edit(view=None)
+            with requests_at(Priority.TIDY):
+                await channel.get_partial_message(message_id).edit(view=None)
         except discord.HTTPException as exc:
             log.info("table %d: could not clear old buttons (%s)", self.table_id, exc)
-        self._buttons_shown = False
-        self._shown = None
+        except Exception:
+            if not self.client.is_closed():
+                log.exception("table %d: could not clear old buttons", self.table_id)
+
+
+def _priority(job: _Job) -> Priority:
+    """A table message naming the player to act is what he waits for; the rest can wait."""
+    message = job.message
+    return Priority.PLAYER if message is not None and message.prompt is not None else (
+        Priority.TABLE)

@@ -311,8 +311,7 @@ class LiveTable(Generic[D]):
         self.clock.timer = float(timer)
         self.messenger = self._voice()
         self.direct = DirectMessages(
-            services.client, table_id, self._on_dms_closed, budget=services.budget,
-            channels=services.dm_channels,
+            services.client, table_id, self._on_dms_closed, channels=services.dm_channels,
         )
 
     # -- hooks: what each kind of table fills in ----------------------------------------------

@@ -56,6 +56,7 @@ from bot.presenter import (
     tournament_header,
     tournament_news,
 )
+from bot.runtime.budget import Priority, requests_at
 from bot.runtime.direct import DirectMessages
 from bot.runtime.messenger import TableMessenger
 from bot.runtime.play import Clicks
@@ -214,8 +215,7 @@ class LiveTournament:
         self._ticker: asyncio.Task[None] | None = None
         self._beat_at = 0.0
         self.direct = DirectMessages(
-            services.client, 0, lambda user_id: None, budget=services.budget,
-            channels=services.dm_channels,
+            services.client, 0, lambda user_id: None, channels=services.dm_channels,
         )
 
     @classmethod
@@ -587,17 +587,17 @@ class LiveTournament:
         client = self.services.client
         channel = client.get_channel(self.channel_id)
         if channel is None:
-            await self.services.budget.spend()
-            channel = await client.fetch_channel(self.channel_id)
+            with requests_at(Priority.TABLE):
+                channel = await client.fetch_channel(self.channel_id)
         if not isinstance(channel, discord.TextChannel):
             raise BotError("tournament_in_thread")
         name = thread_name(self.name, number, self.locale)
-        await self.services.budget.spend()
         try:
-            thread = await channel.create_thread(
-                name=name, type=discord.ChannelType.public_thread,
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-            )
+            with requests_at(Priority.TABLE):
+                thread = await channel.create_thread(
+                    name=name, type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                )
         except discord.Forbidden:
             raise BotError("bot_missing_permissions",
                            permissions=("create_public_threads",)) from None
@@ -906,12 +906,11 @@ class TournamentTable(LiveTable[Tournament]):
     async def _archive(self) -> None:
         client = self.services.client
         try:
-            await self.services.budget.spend()
-            thread = client.get_channel(self.channel_id) or await client.fetch_channel(
-                self.channel_id)
-            if isinstance(thread, discord.Thread):
-                await self.services.budget.spend()
-                await thread.edit(archived=True)
+            with requests_at(Priority.TIDY):
+                thread = client.get_channel(self.channel_id) or await client.fetch_channel(
+                    self.channel_id)
+                if isinstance(thread, discord.Thread):
+                    await thread.edit(archived=True)
         except discord.HTTPException as exc:
             log.info("tournament %d: table %d's thread not archived (%s)",
                      self.tournament.tournament_id, self.number, exc)

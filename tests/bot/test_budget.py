@@ -1,4 +1,5 @@
-"""The request budget and the DM channel cache (issue 15)."""
+"""The request budget (its priorities, what Discord's answers teach it) and the DM channel
+cache."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.runtime.budget import DISCORD_GLOBAL_LIMIT, RequestBudget
+from bot.runtime.budget import (
+    DISCORD_GLOBAL_LIMIT,
+    Priority,
+    RequestBudget,
+    channel_bucket,
+    requests_at,
+)
 from bot.runtime.direct import DmChannels
 
 
@@ -59,6 +66,96 @@ async def test_spend_waits_for_a_token_instead_of_failing() -> None:
     assert budget.spent == 6 and budget.waited > 0
 
 
+async def test_waiting_requests_are_served_by_priority_then_in_order() -> None:
+    budget = RequestBudget(100, burst=1)
+    assert budget.take()  # the bucket is empty now: everyone below waits
+    served: list[str] = []
+
+    async def ask(name: str, priority: Priority) -> None:
+        await budget.spend(priority)
+        served.append(name)
+
+    tidy = asyncio.create_task(ask("old buttons", Priority.TIDY))
+    table = asyncio.create_task(ask("result", Priority.TABLE))
+    await asyncio.sleep(0)
+    first = asyncio.create_task(ask("first prompt", Priority.PLAYER))
+    with requests_at(Priority.PLAYER):
+        second = asyncio.create_task(ask("second prompt", Priority.PLAYER))
+    await asyncio.sleep(0)
+    connect = asyncio.create_task(budget.spend())  # discord.py's own: nobody set a priority
+    await asyncio.gather(tidy, table, first, second, connect)
+    assert served == ["first prompt", "second prompt", "result", "old buttons"]
+    assert budget.spent == 6
+
+
+async def test_a_request_asked_later_does_not_jump_the_queue() -> None:
+    budget = RequestBudget(50, burst=1)
+    assert budget.take()
+    waiting = asyncio.create_task(budget.spend(Priority.TIDY))
+    await asyncio.sleep(0.03)  # a token is free by now, but promised to the waiting request
+    assert not budget.take()
+    await waiting
+    assert budget.delay(Priority.TIDY) > 0
+
+
+async def test_a_request_cancelled_while_it_waits_spends_nothing() -> None:
+    budget = RequestBudget(20, burst=1)
+    assert budget.take()
+    gone = asyncio.create_task(budget.spend(Priority.PLAYER))
+    await asyncio.sleep(0)
+    gone.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await gone
+    await budget.spend(Priority.TIDY)
+    assert budget.spent == 2
+
+
+def test_delay_counts_the_requests_waiting_ahead() -> None:
+    clock = Clock()
+    budget = RequestBudget(10, burst=1, monotonic=clock)
+    assert budget.take() and budget.delay(Priority.PLAYER) == pytest.approx(0.1)
+    budget._waiting[Priority.PLAYER] = 3  # as three waiting requests leave it
+    assert budget.delay(Priority.CONNECTION) == pytest.approx(0.1)
+    assert budget.delay(Priority.PLAYER) == pytest.approx(0.4)
+    assert budget.delay(Priority.TIDY) == pytest.approx(0.4)
+
+
+async def test_a_global_429_stops_every_request_for_its_retry_after() -> None:
+    budget = RequestBudget(50)
+    loop = asyncio.get_running_loop()
+    budget.learn("/channels/{id}/messages", "/api/v10/channels/1/messages", 429,
+                 {"X-RateLimit-Global": "true", "Retry-After": "1"}, 0.2)
+    assert budget.rate_limited == 1 and not budget.take()
+    assert budget.delay() == pytest.approx(0.2 + 1 / 50, abs=0.01)
+    started = loop.time()
+    await budget.spend()
+    assert loop.time() - started >= 0.2 - 0.01
+
+
+def test_a_route_bucket_spent_is_known_until_it_refills() -> None:
+    clock = Clock()
+    budget = RequestBudget(50, monotonic=clock)
+    key = channel_bucket(7)
+    route, path = "/channels/{id}/messages/{id}", "/api/v10/channels/7/messages/9"
+    budget.learn(route, path, 200, {"X-RateLimit-Remaining": "2",
+                                    "X-RateLimit-Reset-After": "4.0"}, None)
+    assert budget.bucket_delay(key) == 0
+    budget.learn(route, path, 200, {"X-RateLimit-Remaining": "0",
+                                    "X-RateLimit-Reset-After": "3.5"}, None)
+    assert budget.bucket_delay(key) == pytest.approx(3.5)
+    assert budget.bucket_delay(channel_bucket(8)) == 0
+    clock.now = 3.5
+    assert budget.bucket_delay(key) == 0
+    # A 429 of the route's own bucket (not global) says the same, from its retry_after.
+    budget.learn(route, path, 429, {"X-RateLimit-Remaining": "0", "X-RateLimit-Scope": "user",
+                                    "X-RateLimit-Reset-After": "9"}, 1.25)
+    assert budget.bucket_delay(key) == pytest.approx(1.25) and budget.rate_limited == 0
+    # Other routes have no bucket the callers peek at.
+    budget.learn("/users/@me", "/api/v10/users/@me", 200, {"X-RateLimit-Remaining": "0",
+                                                            "X-RateLimit-Reset-After": "9"}, None)
+    assert budget.take()
+
+
 def test_a_rate_must_be_positive() -> None:
     with pytest.raises(ValueError):
         RequestBudget(0)
@@ -77,18 +174,18 @@ class Client:
 
 
 async def test_each_dm_channel_is_asked_for_once_and_the_oldest_forgotten() -> None:
-    client, budget = Client(), RequestBudget(50)
+    client = Client()
     channels = DmChannels(size=2)
-    first = await channels.channel(client, 1, budget)  # type: ignore[arg-type]
-    again = await channels.channel(client, 1, budget)  # type: ignore[arg-type]
+    first = await channels.channel(client, 1)  # type: ignore[arg-type]
+    again = await channels.channel(client, 1)  # type: ignore[arg-type]
     assert first.id == again.id == 1001 and client.created == 1
-    await channels.channel(client, 2, budget)  # type: ignore[arg-type]
-    await channels.channel(client, 1, budget)  # type: ignore[arg-type] # 1 is the newest now
-    await channels.channel(client, 3, budget)  # type: ignore[arg-type] # 2 is forgotten
+    await channels.channel(client, 2)  # type: ignore[arg-type]
+    await channels.channel(client, 1)  # type: ignore[arg-type] # 1 is the newest now
+    await channels.channel(client, 3)  # type: ignore[arg-type] # 2 is forgotten
     assert client.created == 3
-    await channels.channel(client, 1, budget)  # type: ignore[arg-type]
+    await channels.channel(client, 1)  # type: ignore[arg-type]
     assert client.created == 3
-    await channels.channel(client, 2, budget)  # type: ignore[arg-type]
+    await channels.channel(client, 2)  # type: ignore[arg-type]
     assert client.created == 4
 
 

@@ -1,15 +1,20 @@
 """The bot's request budget (issue 15): Discord allows a bot about 50 requests a second in all,
 interaction answers aside. A press on the table is answered by the table's own update, an edit
 that changes nothing is not sent, a DM known to be refused is not tried at every hand, and the
-whole process paces itself under its share of the budget, never drawing a 429."""
+whole process paces itself under its share of the budget, never drawing a 429. The budget is
+spent in discord.py's HTTP session, so discord.py's own requests spend it too, each request
+as it leaves; interaction answers never wait for it; Discord's 429s feed it back. What is
+counted is what reached the fake's door."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import replace
 from pathlib import Path
 
 from bot.i18n import t
+from bot.runtime.config import RuntimeOptions
 from tests.e2e.game_kit import (
     UPDATED,
     Game,
@@ -19,7 +24,7 @@ from tests.e2e.game_kit import (
     running_game,
     settled,
 )
-from tests.e2e.harness import World
+from tests.e2e.harness import World, running_bot
 from tests.fakediscord import FakeDiscord, RecordedRequest
 
 EDIT = re.compile(r"/channels/\d+/messages/\d+$")
@@ -136,3 +141,43 @@ async def test_the_bot_paces_itself_under_its_request_budget(
     # A fifth of a second's burst on top of the rate.
     assert busiest <= 4 + 1, busiest
     assert not fake.rate_limited
+
+
+async def test_discord_pys_own_requests_spend_the_same_budget_and_answers_never_wait(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    """Eight look-ups discord.py makes itself (``fetch_user``), at 2 requests a second: they
+    go out at the budget's pace as the fake's door counts them, while a slash command sent
+    behind them is answered at once (its answer travels on the interaction's token)."""
+    options = RuntimeOptions(requests_per_second=2.0)
+    async with running_bot(fake, tmp_path, runtime_options=options) as bot:
+        await asyncio.sleep(1.0)  # start-up's own requests leave the bucket full again
+        since = len(fake.requests)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        lookups = [asyncio.create_task(bot.fetch_user(world.alice.id)) for _ in range(8)]
+        await asyncio.sleep(0.2)
+        handle = await fake.slash(world.alice, world.guild.channel("poker"), "ping")
+        assert (await handle.response(timeout=1.0)).content == "pong"
+        answered = loop.time() - started
+        await asyncio.gather(*lookups)
+        took = loop.time() - started
+    assert answered < 1.0 < 3.0 <= took
+    count = fake.door(since)
+    assert count.by_route["GET /users/{id}"] == 8
+    assert count.busiest <= 2 + 1  # the rate and its burst of one
+    assert not fake.rate_limited
+
+
+async def test_a_global_429_stops_the_budget_for_its_retry_after(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    async with running_bot(fake, tmp_path) as bot:
+        since = len(fake.requests)
+        fake.rate_limit("GET", r"/users/\d+", retry_after=0.6, is_global=True)
+        await asyncio.gather(bot.fetch_user(world.alice.id), bot.fetch_user(world.bob.id))
+        assert bot.budget.rate_limited == 1
+    looked_up = [r for r in fake.requests[since:] if r.path.startswith("/users/")]
+    assert [r.status for r in looked_up] == [429, 200, 200]
+    # Nothing on the bot's token left before Discord's retry_after had passed.
+    assert min(r.arrived for r in looked_up[1:]) - looked_up[0].arrived >= 0.6 - 0.02
