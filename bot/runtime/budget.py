@@ -16,8 +16,11 @@ failure this placement rules out. Interaction answers pass without waiting.
 Waiting requests are served by :class:`Priority`, oldest first within one: discord.py's own
 (the gateway cannot wait behind a thousand table messages), then what a player waits for to
 act, then the rest of what tables say, then tidying up. Callers say which with
-:func:`requests_at`. Discord's answers feed the budget back: a global 429 stops it for its
-``retry_after``, and a route's ``X-RateLimit-Remaining`` of 0 tells callers that peek
+:func:`requests_at`. The burst is kept for the first two: the others leave only from a full
+bucket, so that after a restart the tables where a player waits are drawn and sent first.
+
+Discord's answers feed the budget back: a global 429 stops it for its ``retry_after``, and a
+route's ``X-RateLimit-Remaining`` of 0 tells callers that peek
 (:meth:`RequestBudget.bucket_delay`, the table messenger) to let their changes coalesce
 rather than queue behind the route.
 
@@ -116,7 +119,7 @@ class RequestBudget:
         self._updated = monotonic()
         # No token is handed out before this (a global 429 said to wait).
         self._paused_until = float("-inf")
-        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._queue: list[tuple[Priority, int, asyncio.Future[None]]] = []
         self._waiting = [0] * len(Priority)
         self._order = itertools.count()
         self._wake: asyncio.TimerHandle | None = None
@@ -137,19 +140,27 @@ class RequestBudget:
         self._updated = max(self._updated, now)
         return now
 
+    def _needed(self, priority: Priority) -> float:
+        """Tokens in the bucket a request of ``priority`` needs to leave: the burst is kept
+        for discord.py's own requests and the player's, the rest go at the steady rate."""
+        return 1.0 if priority <= Priority.PLAYER else self.burst
+
+    def _wait_for(self, tokens: float, now: float) -> float:
+        pause = max(0.0, self._paused_until - now)
+        short = tokens - self._tokens
+        return pause + (short / self.rate if short > 0 else 0.0)
+
     def delay(self, priority: Priority = Priority.TABLE) -> float:
         """Seconds until a request of ``priority`` asked now would get its token (0: now),
         counting those already waiting ahead of it."""
         now = self._refill()
         ahead = sum(self._waiting[: priority + 1])
-        pause = max(0.0, self._paused_until - now)
-        short = ahead + 1 - self._tokens
-        return pause + (short / self.rate if short > 0 else 0.0)
+        return self._wait_for(ahead + self._needed(priority), now)
 
-    def take(self) -> bool:
-        """Spend a token if one is free and nobody waits for it."""
+    def take(self, priority: Priority = Priority.CONNECTION) -> bool:
+        """Spend a token if one is free for ``priority`` and nobody waits for it."""
         now = self._refill()
-        if self._tokens < 1 or now < self._paused_until or any(self._waiting):
+        if self._wait_for(self._needed(priority), now) > 0 or any(self._waiting):
             return False
         self._tokens -= 1
         self.spent += 1
@@ -157,10 +168,10 @@ class RequestBudget:
 
     async def spend(self, priority: Priority | None = None) -> None:
         """Wait for a token and spend it (``priority`` None: the caller's, ``requests_at``)."""
-        if self.take():
+        level = _PRIORITY.get() if priority is None else priority
+        if self.take(level):
             self.metrics.budget_waited(0.0)
             return
-        level = _PRIORITY.get() if priority is None else priority
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._queue, (level, next(self._order), future))
         self._waiting[level] += 1
@@ -178,28 +189,30 @@ class RequestBudget:
         self.metrics.budget_waited(waited)
 
     def _schedule(self) -> None:
+        while self._queue and self._queue[0][2].done():
+            heapq.heappop(self._queue)  # requests cancelled while they waited
         if self._wake is not None or not self._queue:
             return
         now = self._refill()
-        pause = max(0.0, self._paused_until - now)
-        short = 1 - self._tokens
-        wait = pause + (short / self.rate if short > 0 else 0.0)
+        wait = self._wait_for(self._needed(Priority(self._queue[0][0])), now)
         self._wake = asyncio.get_running_loop().call_later(wait, self._hand_out)
 
     def _hand_out(self) -> None:
         """Give the free tokens to the first waiters, then sleep until the next one."""
         self._wake = None
         now = self._refill()
-        while self._queue and self._tokens >= 1 and now >= self._paused_until:
-            level, _, future = heapq.heappop(self._queue)
+        while self._queue:
+            level, _, future = self._queue[0]
             if future.done():
-                continue  # its request was cancelled while it waited
+                heapq.heappop(self._queue)
+                continue
+            if self._wait_for(self._needed(Priority(level)), now) > 0:
+                break
+            heapq.heappop(self._queue)
             self._waiting[level] -= 1
             self._tokens -= 1
             self.spent += 1
             future.set_result(None)
-        while self._queue and self._queue[0][2].done():
-            heapq.heappop(self._queue)
         self._schedule()
 
     # -- what Discord says -----------------------------------------------------------------

@@ -110,6 +110,19 @@ async def test_a_request_cancelled_while_it_waits_spends_nothing() -> None:
     assert budget.spent == 2
 
 
+def test_the_burst_is_kept_for_players_and_discord_pys_own_requests() -> None:
+    clock = Clock()
+    budget = RequestBudget(40, monotonic=clock)  # a burst of 8
+    assert budget.take(Priority.TABLE)  # a full bucket: anyone may
+    assert not budget.take(Priority.TIDY) and not budget.take(Priority.TABLE)
+    assert budget.delay(Priority.TABLE) == pytest.approx(1 / 40)
+    for _ in range(7):
+        assert budget.take(Priority.PLAYER)
+    assert not budget.take(Priority.PLAYER) and not budget.take(Priority.CONNECTION)
+    assert budget.delay(Priority.PLAYER) == pytest.approx(1 / 40)
+    assert budget.delay(Priority.TABLE) == pytest.approx(8 / 40)
+
+
 def test_delay_counts_the_requests_waiting_ahead() -> None:
     clock = Clock()
     budget = RequestBudget(10, burst=1, monotonic=clock)
@@ -126,9 +139,9 @@ async def test_a_global_429_stops_every_request_for_its_retry_after() -> None:
     budget.learn("/channels/{id}/messages", "/api/v10/channels/1/messages", 429,
                  {"X-RateLimit-Global": "true", "Retry-After": "1"}, 0.2)
     assert budget.rate_limited == 1 and not budget.take()
-    assert budget.delay() == pytest.approx(0.2 + 1 / 50, abs=0.01)
+    assert budget.delay(Priority.PLAYER) == pytest.approx(0.2 + 1 / 50, abs=0.01)
     started = loop.time()
-    await budget.spend()
+    await budget.spend(Priority.PLAYER)
     assert loop.time() - started >= 0.2 - 0.01
 
 
