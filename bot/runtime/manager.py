@@ -438,8 +438,9 @@ class GameRuntime:
 
     async def adopt(self) -> list[tuple[str, int]]:
         """Restore every open venue this process should run and does not yet: at start-up,
-        and after another process's lease ran out. The venues restored."""
-        restored = []
+        and after another process's lease ran out. The venues restored, in the order they
+        are shown again: those where a player is to act first, then the rest."""
+        restored: list[Venue] = []
         async with self._venues_lock:
             for kind in self._kinds:
                 for venue_id, guild_id in (await kind.open_guilds(self.db)).items():
@@ -457,11 +458,16 @@ class GameRuntime:
                         continue
                     self.registry.add_venue(venue)
                     self._guilds.add(guild_id)
-                    restored.append(key)
-                    # Posting the table again needs Discord: not inside start-up.
-                    self.keep(asyncio.create_task(self._start(venue),
-                                                  name=f"restore-{kind.name}-{venue_id}"))
-        return restored
+                    restored.append(venue)
+        # A thousand tables come back at once after a deploy or a crash, and Discord takes
+        # their messages at the budget's pace: players waiting to act are served first (each
+        # table's messages queue, and its image is drawn, in the order the tables start).
+        restored.sort(key=lambda venue: not venue.awaits_player)
+        for venue in restored:
+            # Posting the table again needs Discord: not inside start-up.
+            self.keep(asyncio.create_task(self._start(venue),
+                                          name="restore-{}-{}".format(*venue.venue_key)))
+        return [venue.venue_key for venue in restored]
 
     async def _restore_table(self, table_id: int) -> Venue:
         info = await tables.get_table(self.db, table_id)

@@ -423,6 +423,13 @@ class LiveTable(Generic[D]):
         return live_hand(self.table) if not self.closed else None
 
     @property
+    def awaits_player(self) -> bool:
+        """Someone is to act in the hand being played: after a restart this table is shown
+        again before the tables where nobody waits."""
+        hand = self.hand
+        return hand is not None and hand.to_act is not None
+
+    @property
     def decision(self) -> Decision | None:
         return self.clock.decision
 

@@ -255,6 +255,11 @@ class LiveTournament:
         return ("tournament", self.tournament_id)
 
     @property
+    def awaits_player(self) -> bool:
+        """Someone is to act at one of its tables."""
+        return any(table.awaits_player for table in self.tables.values())
+
+    @property
     def locale(self) -> str | None:
         return self.settings.locale
 
