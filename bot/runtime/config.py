@@ -128,8 +128,8 @@ class RuntimeOptions:
                 rate = float(raw_rate)
             except ValueError:
                 rate = 0.0
-            # With its burst (a fifth of a second's worth), 40 a second stays under the 50
-            # Discord allows in any one second.
+            # With its burst (a tenth of a second's worth), 40 a second stays under the 50
+            # Discord allows in any one second, with room for the network's jitter.
             if not 1 <= rate <= 40:
                 raise RuntimeOptionsError(
                     "POKER_REQUESTS_PER_SECOND must be a number from 1 to 40 (Discord allows 50"

@@ -112,15 +112,16 @@ async def test_a_request_cancelled_while_it_waits_spends_nothing() -> None:
 
 def test_the_burst_is_kept_for_players_and_discord_pys_own_requests() -> None:
     clock = Clock()
-    budget = RequestBudget(40, monotonic=clock)  # a burst of 8
+    budget = RequestBudget(40, monotonic=clock)
+    assert budget.burst == 4  # a deal: the table message and three hole-card DMs
     assert budget.take(Priority.TABLE)  # a full bucket: anyone may
     assert not budget.take(Priority.TIDY) and not budget.take(Priority.TABLE)
     assert budget.delay(Priority.TABLE) == pytest.approx(1 / 40)
-    for _ in range(7):
+    for _ in range(3):
         assert budget.take(Priority.PLAYER)
     assert not budget.take(Priority.PLAYER) and not budget.take(Priority.CONNECTION)
     assert budget.delay(Priority.PLAYER) == pytest.approx(1 / 40)
-    assert budget.delay(Priority.TABLE) == pytest.approx(8 / 40)
+    assert budget.delay(Priority.TABLE) == pytest.approx(4 / 40)
 
 
 def test_delay_counts_the_requests_waiting_ahead() -> None:
