@@ -51,7 +51,7 @@ from bot.presenter import ButtonSpec, TableMessage
 from bot.render import Labels, RenderedImage, TableView, render_table
 from bot.runtime.budget import Priority, RequestBudget, channel_bucket, requests_at
 from bot.runtime.config import RuntimeOptions
-from bot.runtime.rendering import render
+from bot.runtime.rendering import backlog, render
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +60,9 @@ PostedHook = Callable[[int], Awaitable[None]]
 PromptHook = Callable[[tuple[int, int]], "int | None"]
 
 MESSAGE_LIMIT = 2000
+# A press waits for the table's update only if what the table is sending now should be out
+# within this long (else it is confirmed privately at once: the answer has 3 s in all).
+PRESS_PATIENCE = 0.5
 # Discord's codes for "the bot may not see or post in this channel".
 NO_ACCESS = frozenset({50001, 50013})
 NOBODY = discord.AllowedMentions.none()
@@ -165,6 +168,7 @@ class TableMessenger:
         # The current message may carry buttons from before a restart until proven otherwise.
         self._buttons_shown = message_id is not None
         self._jobs: deque[_Job] = deque()
+        self._sending: _Job | None = None  # taken off the queue, its request not done yet
         self._sent: deque[float] = deque(maxlen=max(1, options.channel_sends))
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
@@ -229,6 +233,16 @@ class TableMessenger:
                 edit = job
         if edit is None or edit.new:
             return None  # none soon, or the pressed message is being replaced, not edited
+        sending = self._sending
+        if sending is not None and (
+            sending.new or self.budget.delay(_priority(sending)) > PRESS_PATIENCE
+        ):
+            # Behind a new table message (after a restart: one waiting its turn among a
+            # thousand) the edit would not be of the pressed message; behind a request
+            # waiting for the budget it would come too late.
+            return None
+        if backlog() > PRESS_PATIENCE:
+            return None  # its image would be drawn too late, behind the images queued
         press = Press(interaction)
         edit.presses.append(press)
         edit.urgent = True
@@ -330,6 +344,7 @@ class TableMessenger:
                     await asyncio.wait_for(self._wake.wait(), delay)
                 continue
             self._jobs.popleft()
+            self._sending = job
             try:
                 await self._do(job)
             except asyncio.CancelledError:
@@ -346,6 +361,7 @@ class TableMessenger:
                     return  # shutting down: storage has the state, the next start shows it
                 log.exception("table %d: message not sent", self.table_id)
             finally:
+                self._sending = None
                 job.done.set()
                 for press in job.presses:
                     press.answered.set()

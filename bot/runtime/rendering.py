@@ -30,6 +30,10 @@ T = TypeVar("T")
 _lock = threading.Lock()
 _warm = False
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+# Renders asked for and not finished, and how long one takes (smoothed): after a restart a
+# thousand table images queue here, and a press should not wait behind them (``backlog``).
+_pending = 0
+_seconds = 0.01
 
 
 def ensure_warm() -> None:
@@ -47,14 +51,28 @@ def ensure_warm() -> None:
 
 
 def _warm_then(function: Callable[..., T], *args: object) -> T:
+    global _seconds
     ensure_warm()
-    return function(*args)
+    started = time.perf_counter()
+    result = function(*args)
+    _seconds = 0.9 * _seconds + 0.1 * (time.perf_counter() - started)
+    return result
 
 
 async def render(function: Callable[..., T], *args: object) -> T:
     """``function(*args)`` on the render thread, after the warm-up."""
+    global _pending
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_executor, _warm_then, function, *args)
+    _pending += 1
+    try:
+        return await loop.run_in_executor(_executor, _warm_then, function, *args)
+    finally:
+        _pending -= 1
+
+
+def backlog() -> float:
+    """About how long a render asked for now would wait for those before it (seconds)."""
+    return _pending * _seconds
 
 
 async def prepare() -> None:
