@@ -1,9 +1,9 @@
 """End to end over the fake Discord: action-to-acknowledgement latency with many tables playing
-at once, and the memory of many live tables.
+at once, the memory of many live tables, and a restart of many tables in the middle of hands.
 
     python -m bench.e2e [--tables 50] [--actions 2000] [--memory-tables 100] [--think 1.5 0.2]
-                        [--via mix|slash|button] [--only latency|memory] [--profile]
-                        [--database sqlite|postgresql]
+                        [--via mix|slash|button] [--only latency|memory|restart] [--profile]
+                        [--database sqlite|postgresql] [--paused-every 5] [--probe-rate 5]
 
 Run from the project root (the fake Discord lives in ``tests/``). The real bot
 (``bot.client.PokerBot``, production pacing but for a 1 s pause between hands) and the fake Discord
@@ -29,6 +29,12 @@ with 100 live tables, and at most 1 MB a table beyond the bot's baseline at any 
 (``--memory-tables 1000 --database postgresql`` for the scale-out figure). The fake Discord
 runs in the same process and keeps every message version and every uploaded image; its share
 is measured and subtracted for the bot's estimate.
+
+Restart (``--only restart --tables 1000``, only when asked): ``--tables`` tables seeded in
+storage in the middle of their hands, the bot started on them as after a deploy or a crash,
+players acting meanwhile; the deadlines missed, the 429s, the requests a second at the fake's
+door and the time until every table is correct, against the floor the request budget sets
+(``bench._e2e_restart``).
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from bench._e2e_restart import restart_phase
 from bench._e2e_support import (
     LoopLag,
     Seat,
@@ -667,7 +674,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--peer-samples", type=int, default=100)
     parser.add_argument("--peer-interval", type=float, default=0.05,
                         help="seconds between two /chips balance during the load")
-    parser.add_argument("--only", choices=("latency", "memory"))
+    parser.add_argument("--only", choices=("latency", "memory", "restart"),
+                        help="one scenario (restart runs only when asked: --tables of them)")
+    parser.add_argument("--paused-every", type=int, default=5,
+                        help="restart: one table in this many has dealing paused, no hand")
+    parser.add_argument("--probe-rate", type=float, default=5.0,
+                        help="restart: interactions a second sent while the tables come back")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true",
                         help="cProfile the event loop during the load (slows it down)")
@@ -685,6 +697,9 @@ async def run(args: argparse.Namespace) -> None:
     print("bench.e2e: the real bot against the fake Discord (aiohttp on 127.0.0.1), one process, "
           f"one event loop; {os.cpu_count()} CPUs, load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.only == "restart":
+        await restart_phase(args)
+        return
     # Memory first, while the process is fresh; latency afterwards on a new bot and fake.
     if args.only in (None, "memory"):
         await memory_phase(args)
