@@ -122,8 +122,11 @@ class RequestBudget:
         self._updated = monotonic()
         # No token is handed out before this (a global 429 said to wait).
         self._paused_until = float("-inf")
-        self._queue: list[tuple[Priority, int, asyncio.Future[None]]] = []
+        # (priority, arrival, waiter); a waiter raised to a higher priority is queued again
+        # and its old entry, whose priority is no longer its own, is skipped.
+        self._queue: list[tuple[Priority, int, _Waiter]] = []
         self._waiting = [0] * len(Priority)
+        self._by_bucket: dict[str, set[_Waiter]] = {}
         self._order = itertools.count()
         self._wake: asyncio.TimerHandle | None = None
         # Route buckets Discord said are spent: key -> when they refill (monotonic).
@@ -169,53 +172,91 @@ class RequestBudget:
         self.spent += 1
         return True
 
-    async def spend(self, priority: Priority | None = None) -> None:
-        """Wait for a token and spend it (``priority`` None: the caller's, ``requests_at``)."""
+    async def spend(self, priority: Priority | None = None, bucket: str | None = None) -> None:
+        """Wait for a token and spend it (``priority`` None: the caller's, ``requests_at``;
+        ``bucket``: the route bucket the request is for, see ``raise_bucket``)."""
         level = _PRIORITY.get() if priority is None else priority
         if self.take(level):
             self.metrics.budget_waited(0.0)
             return
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._queue, (level, next(self._order), future))
+        waiter = _Waiter(level, asyncio.get_running_loop().create_future(), bucket)
+        heapq.heappush(self._queue, (level, next(self._order), waiter))
         self._waiting[level] += 1
+        if bucket is not None:
+            self._by_bucket.setdefault(bucket, set()).add(waiter)
         started = self._monotonic()
         self._schedule()
         try:
-            await future
+            await waiter.future
         except asyncio.CancelledError:
-            if future.cancelled():
-                self._waiting[level] -= 1
+            if waiter.future.cancelled():
+                self._gone(waiter)
             raise
         finally:
             waited = self._monotonic() - started
             self.waited += waited
         self.metrics.budget_waited(waited)
 
+    def raise_bucket(self, bucket: str, priority: Priority) -> None:
+        """Requests waiting for the route bucket ``bucket`` wait at ``priority`` at least
+        from now on. A request waiting here holds discord.py's slot for its route: one of
+        the same route asked at a higher priority waits behind it, not in this queue, so it
+        lends its priority first (the old table message's buttons taken off, waiting among
+        the last, would otherwise hold up the edit that names the player to act)."""
+        for waiter in self._by_bucket.get(bucket, ()):
+            if waiter.level > priority and not waiter.future.done():
+                self._waiting[waiter.level] -= 1
+                self._waiting[priority] += 1
+                waiter.level = priority
+                heapq.heappush(self._queue, (priority, next(self._order), waiter))
+        self._reschedule()
+
+    def _gone(self, waiter: _Waiter) -> None:
+        """A waiter left the queue (served or cancelled)."""
+        self._waiting[waiter.level] -= 1
+        if waiter.bucket is not None:
+            waiting = self._by_bucket.get(waiter.bucket)
+            if waiting is not None:
+                waiting.discard(waiter)
+                if not waiting:
+                    del self._by_bucket[waiter.bucket]
+
+    def _head(self) -> _Waiter | None:
+        """The waiter served next, the queue's stale entries dropped."""
+        while self._queue:
+            level, _, waiter = self._queue[0]
+            if waiter.level == level and not waiter.future.done():
+                return waiter
+            heapq.heappop(self._queue)
+        return None
+
     def _schedule(self) -> None:
-        while self._queue and self._queue[0][2].done():
-            heapq.heappop(self._queue)  # requests cancelled while they waited
-        if self._wake is not None or not self._queue:
+        head = self._head()
+        if self._wake is not None or head is None:
             return
         now = self._refill()
-        wait = self._wait_for(self._needed(Priority(self._queue[0][0])), now)
+        wait = self._wait_for(self._needed(head.level), now)
         self._wake = asyncio.get_running_loop().call_later(wait, self._hand_out)
+
+    def _reschedule(self) -> None:
+        if self._wake is not None:
+            self._wake.cancel()
+            self._wake = None
+        with contextlib.suppress(RuntimeError):  # no loop: nobody can be waiting
+            self._schedule()
 
     def _hand_out(self) -> None:
         """Give the free tokens to the first waiters, then sleep until the next one."""
         self._wake = None
         now = self._refill()
-        while self._queue:
-            level, _, future = self._queue[0]
-            if future.done():
-                heapq.heappop(self._queue)
-                continue
-            if self._wait_for(self._needed(Priority(level)), now) > 0:
+        while (head := self._head()) is not None:
+            if self._wait_for(self._needed(head.level), now) > 0:
                 break
             heapq.heappop(self._queue)
-            self._waiting[level] -= 1
+            self._gone(head)
             self._tokens -= 1
             self.spent += 1
-            future.set_result(None)
+            head.future.set_result(None)
         self._schedule()
 
     # -- what Discord says -----------------------------------------------------------------
@@ -227,11 +268,7 @@ class RequestBudget:
         self.rate_limited += 1
         self._tokens = min(self._tokens, 0.0)
         self._paused_until = max(self._paused_until, now + max(0.0, retry_after))
-        if self._wake is not None:
-            self._wake.cancel()
-            self._wake = None
-        with contextlib.suppress(RuntimeError):  # no loop: nobody can be waiting
-            self._schedule()
+        self._reschedule()
 
     def note_bucket(self, key: str, remaining: int, reset_after: float) -> None:
         """A route bucket's state from an answer's ``X-RateLimit-*`` headers."""
@@ -272,6 +309,17 @@ class RequestBudget:
             return
         wait = retry_after if status == 429 and retry_after is not None else None
         self.note_bucket(key, left, wait if wait is not None else _header_seconds(headers) or 0.0)
+
+
+class _Waiter:
+    """A request waiting for its token."""
+
+    __slots__ = ("bucket", "future", "level")
+
+    def __init__(self, level: Priority, future: asyncio.Future[None], bucket: str | None) -> None:
+        self.level = level
+        self.future = future
+        self.bucket = bucket
 
 
 def _is_global(headers: Mapping[str, str]) -> bool:
@@ -316,8 +364,9 @@ def budget_trace(
         context: SimpleNamespace,
         params: aiohttp.TraceRequestStartParams,
     ) -> None:
-        if _spends(params.url, params.headers) is not None:
-            await budget.spend()
+        route = _spends(params.url, params.headers)
+        if route is not None:
+            await budget.spend(bucket=bucket_of(route, params.url.path))
 
     async def after(
         session: aiohttp.ClientSession,

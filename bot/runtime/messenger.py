@@ -41,7 +41,7 @@ import io
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -314,10 +314,16 @@ class TableMessenger:
         wait = self._channel_delay()
         if not job.urgent and self._sent:
             wait = max(wait, self._sent[-1] + self.options.calm_edit_interval - now)
+        priority = _priority(job)
+        if priority <= Priority.PLAYER:
+            # What a player waits for takes its place among the requests waiting for the
+            # budget at once (later changes join the next edit meanwhile): waiting out an
+            # estimate first, it would be overtaken by every request asked in the meantime.
+            return max(0.0, wait)
         # Waiting for the bot's budget here, before the job leaves the queue, lets later
         # changes join it: an overloaded bot sends fewer, newer table edits. (The request
         # itself takes its token as it leaves, in the HTTP session.)
-        return max(0.0, wait, self.budget.delay(_priority(job)))
+        return max(0.0, wait, self.budget.delay(priority))
 
     def _channel_delay(self) -> float:
         """Until the channel may take another send: our own count of what we sent in its
@@ -373,6 +379,15 @@ class TableMessenger:
             if self.on_forbidden is not None:
                 self.on_forbidden()
 
+    @contextlib.contextmanager
+    def _requests(self, priority: Priority) -> Iterator[None]:
+        """Requests to the channel made inside wait for the budget at ``priority``; the
+        table's own request still waiting at a lower one (its old message's buttons) is
+        raised to it, since it holds discord.py's slot for the route this one needs."""
+        self.budget.raise_bucket(channel_bucket(self.channel_id), priority)
+        with requests_at(priority):
+            yield
+
     def _stamp(self) -> None:
         """A request to the channel is about to go out: count it in the channel's window."""
         self._sent.append(time.monotonic())
@@ -414,7 +429,7 @@ class TableMessenger:
             while self._delay(job) > 0:
                 await asyncio.sleep(self._delay(job))
             self._stamp()
-            with requests_at(Priority.TABLE):
+            with self._requests(Priority.TABLE):
                 await channel.send(**kwargs)
 
     async def _show(self, job: _Job) -> None:
@@ -449,7 +464,7 @@ class TableMessenger:
                 return
             self._stamp()
             try:
-                with requests_at(_priority(job)):
+                with self._requests(_priority(job)):
                     await channel.get_partial_message(self.message_id).edit(
                         content=content,
                         attachments=[image_file(image)] if image is not None else [],
@@ -470,7 +485,7 @@ class TableMessenger:
             kwargs["file"] = image_file(image)
         if view is not None:
             kwargs["view"] = view
-        with requests_at(_priority(job)):
+        with self._requests(_priority(job)):
             sent = await channel.send(**kwargs)
         self.message_id = sent.id
         self._buttons_shown = view is not None

@@ -110,6 +110,30 @@ async def test_a_request_cancelled_while_it_waits_spends_nothing() -> None:
     assert budget.spent == 2
 
 
+async def test_a_request_waiting_for_a_channel_is_raised_by_a_more_urgent_one_for_it() -> None:
+    """The old message's buttons, waiting among the last, hold discord.py's slot for the
+    channel's route: the edit naming the player to act lends them its priority."""
+    budget = RequestBudget(100, burst=1)
+    assert budget.take()
+    served: list[str] = []
+
+    async def ask(name: str, priority: Priority, bucket: str) -> None:
+        await budget.spend(priority, bucket=bucket)
+        served.append(name)
+
+    tasks = [
+        asyncio.create_task(ask("old buttons, table 1", Priority.TIDY, channel_bucket(1))),
+        asyncio.create_task(ask("result, table 2", Priority.TABLE, channel_bucket(2))),
+        asyncio.create_task(ask("prompt, table 3", Priority.PLAYER, channel_bucket(3))),
+    ]
+    await asyncio.sleep(0)
+    budget.raise_bucket(channel_bucket(1), Priority.PLAYER)
+    budget.raise_bucket(channel_bucket(2), Priority.TIDY)  # never lowered
+    await asyncio.gather(*tasks)
+    assert served == ["prompt, table 3", "old buttons, table 1", "result, table 2"]
+    assert budget.delay(Priority.TIDY) <= 1 / 100 and not any(budget._waiting)
+
+
 def test_the_burst_is_kept_for_players_and_discord_pys_own_requests() -> None:
     clock = Clock()
     budget = RequestBudget(40, monotonic=clock)
