@@ -14,6 +14,7 @@ Open once at start-up and pass the ``Database`` to the functions of the modules 
 - ``economy``: guild settings, wallets, daily bonus, grants and removals, transfers.
 - ``locales``: the language each user's client speaks, for direct messages.
 - ``tables``: tables, seats, buy-in, top-up, leave, close.
+- ``house``: the house's wallet that stakes computer players, and what it won or lost.
 - ``hands``: start, actions, result, void, rebuild (engine replay) and PHH export.
 - ``stats``: leaderboard, player statistics, recent hands.
 - ``tournaments``: registration, prize pools, the engine's saved state, places and prizes.
@@ -31,6 +32,7 @@ from __future__ import annotations
 from bot.storage import (
     economy,
     hands,
+    house,
     invariant,
     leases,
     ledger,
@@ -52,6 +54,7 @@ __all__ = [
     "backup",
     "economy",
     "hands",
+    "house",
     "invariant",
     "leases",
     "ledger",
