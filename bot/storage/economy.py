@@ -11,7 +11,8 @@ one cap keeps every wallet, seat, hand and prize pool within its column, so chip
 their owner are never refused (``bot.storage.ledger``).
 
 Wallets here are people's: the house and its bots are refused (``bad_id``) by every call that
-names a user; the house's wallet moves only through ``bot.storage.house``.
+names a user; the house's wallet moves only through ``bot.storage.house``. What the house holds,
+floated and won is read here (``house_report``, ``house_net``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 
 from bot.storage.db import Database, Tx, unix_now
 from bot.storage.errors import (
+    MAX_ID,
     StorageError,
     check_amount,
     check_id,
@@ -41,6 +43,7 @@ from bot.storage.ledger import (
     require_guild,
     wallet_account,
 )
+from engine.bots.ids import BOT_FLOOR, HOUSE_ID
 from engine.limits import MAX_CHIPS
 
 DEFAULT_STARTING_BALANCE = 10_000
@@ -408,3 +411,81 @@ async def ledger_entries(
             (guild_id, user_id, guild_id, user_id, limit),
         )
     return [LedgerEntry(*row) for row in rows]
+
+
+# --- the house -----------------------------------------------------------------------------------
+
+# The hands the house's result counts: finished hands of the economy (not a tournament's, whose
+# stacks are tournament chips; not a practice table's, whose are play chips).
+_ECONOMY_FINISHED = "h.status = 'finished' AND h.tournament_id IS NULL AND h.practice = 0"
+
+
+def _int(value: object) -> int:
+    # PostgreSQL sums BIGINTs into NUMERIC (asyncpg: Decimal); an empty sum is NULL.
+    return 0 if value is None else int(value)  # type: ignore[call-overload]
+
+
+@dataclass(frozen=True, slots=True)
+class HouseReport:
+    """The house of a server, from one snapshot.
+
+    ``balance``: its wallet now (0 before its first bot sat down). ``at_tables``: chips its bots
+    hold at the server's economy tables, at their seats plus what they were dealt into a
+    running hand with. ``floated``: every chip ever minted into its wallet. ``net``: what the
+    house has won (positive) or lost since its first bot sat down, see ``bot.storage.house``.
+    """
+
+    guild_id: int
+    balance: int
+    at_tables: int
+    floated: int
+
+    @property
+    def net(self) -> int:
+        """
+        >>> HouseReport(1, balance=300, at_tables=1_000, floated=2_000).net
+        -700
+        """
+        return self.balance + self.at_tables - self.floated
+
+
+async def house_net(db: Database, guild_id: int, *, since: int) -> int:
+    """The bots' net result in the guild's economy hands that ended at or after ``since`` (Unix
+    seconds): the sum of their finishing minus starting stacks; negative when the house lost."""
+    check_id(guild_id, "guild_id")
+    check_setting(since, "since", 0, MAX_ID)
+    async with db.read() as tx:
+        await require_guild(tx, guild_id)
+        value = await tx.scalar(
+            "SELECT SUM(hp.final_stack - hp.starting_stack)"
+            " FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id"
+            f" WHERE hp.guild_id = ? AND hp.user_id >= ? AND {_ECONOMY_FINISHED}"
+            " AND h.ended_at >= ?",
+            (guild_id, BOT_FLOOR, since),
+        )
+    return _int(value)
+
+
+async def house_report(db: Database, guild_id: int) -> HouseReport:
+    """The house's wallet, its bots' chips at the tables and what was floated (see
+    :class:`HouseReport`), for ``/chips`` to show."""
+    check_id(guild_id, "guild_id")
+    async with db.read() as tx:
+        await require_guild(tx, guild_id)
+        balance = await tx.scalar(
+            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
+            (guild_id, HOUSE_ID),
+        )
+        at_tables = await tx.scalar(
+            "SELECT SUM(s.stack + COALESCE(hp.starting_stack, 0))"
+            " FROM seats s JOIN poker_tables t ON t.table_id = s.table_id"
+            " LEFT JOIN hand_players hp ON hp.hand_id = s.hand_id AND hp.user_id = s.user_id"
+            " WHERE t.guild_id = ? AND t.practice = 0 AND s.user_id >= ?",
+            (guild_id, BOT_FLOOR),
+        )
+        floated = await tx.scalar(
+            "SELECT SUM(amount) FROM ledger WHERE guild_id = ? AND user_id = ? AND source = ?"
+            " AND reason = ?",
+            (guild_id, HOUSE_ID, MINT, Reason.HOUSE_FLOAT.value),
+        )
+    return HouseReport(guild_id, _int(balance), _int(at_tables), _int(floated))

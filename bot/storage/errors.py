@@ -77,9 +77,6 @@ INTERNAL_CODES = frozenset(
         "prizes_mismatch",
         "pool_mismatch",
         "not_tournament_table",
-        # The runtime asks the server's settings before it seats a bot or tops one up; storage
-        # refuses too only for a manager who changed them in between.
-        "bots_not_allowed",
     }
 )
 

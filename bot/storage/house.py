@@ -17,17 +17,15 @@ So what the house has won or lost is exact at every committed instant::
         == sum over finished economy hands of (final stack - starting stack) of its bots
 
 (a voided hand changes nothing; a running hand counts at the stacks it was dealt with). That is
-``HouseReport.net``; ``house_net`` gives the right-hand side over the hands that ended since a
-time, for the server's daily loss cap (``GuildSettings.house_loss_cap``), which the runtime
-applies. Practice tables never involve the house: their chips are play chips.
+``economy.HouseReport.net``; ``economy.house_net`` gives the right-hand side over the hands that
+ended since a time, for the server's daily loss cap (``GuildSettings.house_loss_cap``), which
+the runtime applies. Practice tables never involve the house: their chips are play chips.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from bot.storage.db import Database, Tx
-from bot.storage.errors import MAX_ID, StorageError, check_id, check_setting
+from bot.storage.db import Tx
+from bot.storage.errors import StorageError
 from bot.storage.ledger import (
     MINT,
     Reason,
@@ -35,15 +33,11 @@ from bot.storage.ledger import (
     debit_wallet,
     mint,
     record,
-    require_guild,
     wallet_account,
 )
-from engine.bots.ids import BOT_FLOOR, HOUSE_ID
+from engine.bots.ids import HOUSE_ID
 
 HOUSE_WALLET = wallet_account(HOUSE_ID)
-# The hands the house's result counts: finished hands of the economy (not a tournament's, whose
-# stacks are tournament chips; not a practice table's, whose are play chips).
-_ECONOMY_FINISHED = "h.status = 'finished' AND h.tournament_id IS NULL AND h.practice = 0"
 
 
 async def open_house_wallet(tx: Tx, guild_id: int, now: int) -> None:
@@ -101,74 +95,3 @@ async def take_back(tx: Tx, guild_id: int, amount: int, *, now: int) -> None:
     ledger row."""
     await open_house_wallet(tx, guild_id, now)
     await credit_wallet(tx, guild_id, HOUSE_ID, amount, now=now, create=False)
-
-
-@dataclass(frozen=True, slots=True)
-class HouseReport:
-    """The house of a server, from one snapshot.
-
-    ``balance``: its wallet now (0 before its first bot sat down). ``at_tables``: chips its bots
-    hold at the server's economy tables, at their seats plus what they were dealt into a
-    running hand with. ``floated``: every chip ever minted into its wallet. ``net``: what the
-    house has won (positive) or lost since its first bot sat down, see the module.
-    """
-
-    guild_id: int
-    balance: int
-    at_tables: int
-    floated: int
-
-    @property
-    def net(self) -> int:
-        """
-        >>> HouseReport(1, balance=300, at_tables=1_000, floated=2_000).net
-        -700
-        """
-        return self.balance + self.at_tables - self.floated
-
-
-def _int(value: object) -> int:
-    # PostgreSQL sums BIGINTs into NUMERIC (asyncpg: Decimal); an empty sum is NULL.
-    return 0 if value is None else int(value)  # type: ignore[call-overload]
-
-
-async def house_net(db: Database, guild_id: int, *, since: int) -> int:
-    """The bots' net result in the guild's economy hands that ended at or after ``since`` (Unix
-    seconds): the sum of their finishing minus starting stacks; negative when the house lost."""
-    check_id(guild_id, "guild_id")
-    check_setting(since, "since", 0, MAX_ID)
-    async with db.read() as tx:
-        await require_guild(tx, guild_id)
-        value = await tx.scalar(
-            "SELECT SUM(hp.final_stack - hp.starting_stack)"
-            " FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id"
-            f" WHERE hp.guild_id = ? AND hp.user_id >= ? AND {_ECONOMY_FINISHED}"
-            " AND h.ended_at >= ?",
-            (guild_id, BOT_FLOOR, since),
-        )
-    return _int(value)
-
-
-async def house_report(db: Database, guild_id: int) -> HouseReport:
-    """The house's wallet, its bots' chips at the tables and what was floated (see
-    :class:`HouseReport`), for ``/chips`` to show."""
-    check_id(guild_id, "guild_id")
-    async with db.read() as tx:
-        await require_guild(tx, guild_id)
-        balance = await tx.scalar(
-            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
-            (guild_id, HOUSE_ID),
-        )
-        at_tables = await tx.scalar(
-            "SELECT SUM(s.stack + COALESCE(hp.starting_stack, 0))"
-            " FROM seats s JOIN poker_tables t ON t.table_id = s.table_id"
-            " LEFT JOIN hand_players hp ON hp.hand_id = s.hand_id AND hp.user_id = s.user_id"
-            " WHERE t.guild_id = ? AND t.practice = 0 AND s.user_id >= ?",
-            (guild_id, BOT_FLOOR),
-        )
-        floated = await tx.scalar(
-            "SELECT SUM(amount) FROM ledger WHERE guild_id = ? AND user_id = ? AND source = ?"
-            " AND reason = ?",
-            (guild_id, HOUSE_ID, MINT, Reason.HOUSE_FLOAT.value),
-        )
-    return HouseReport(guild_id, _int(balance), _int(at_tables), _int(floated))

@@ -16,7 +16,6 @@ from bot.storage import (
     StorageError,
     economy,
     hands,
-    house,
     stats,
     tables,
     tournaments,
@@ -114,7 +113,7 @@ async def test_a_bot_buy_in_floats_what_the_house_lacks_and_no_more(db: Database
         (200, "mint", HOUSE, "house_float", HOUSE_ID),
         (200, HOUSE, f"seat:{table_id}:1", "top_up", BOT2),
     ]
-    report = await house.house_report(db, GUILD)
+    report = await economy.house_report(db, GUILD)
     assert (report.balance, report.at_tables, report.floated, report.net) == (0, 1_700, 1_700, 0)
     await assert_invariant(db)
 
@@ -138,24 +137,24 @@ async def test_the_house_net_after_a_bot_wins_and_loses(db: Database) -> None:
     table_id = await make_table(db)
     await tables.buy_in(db, table_id, ALICE, 3_000)
     await tables.buy_in(db, table_id, BOT, 2_000)
-    assert await house.house_net(db, GUILD, since=0) == 0
+    assert await economy.house_net(db, GUILD, since=0) == 0
     await heads_up(db, table_id, 2_600, now=100)  # +600
-    assert await house.house_net(db, GUILD, since=0) == 600
+    assert await economy.house_net(db, GUILD, since=0) == 600
     await heads_up(db, table_id, 1_100, now=200)  # -1,500
-    assert await house.house_net(db, GUILD, since=0) == -900
-    assert await house.house_net(db, GUILD, since=101) == -1_500
-    assert await house.house_net(db, GUILD, since=201) == 0
-    report = await house.house_report(db, GUILD)
+    assert await economy.house_net(db, GUILD, since=0) == -900
+    assert await economy.house_net(db, GUILD, since=101) == -1_500
+    assert await economy.house_net(db, GUILD, since=201) == 0
+    report = await economy.house_report(db, GUILD)
     assert (report.balance, report.at_tables, report.floated) == (0, 1_100, 2_000)
     assert report.net == -900
     # A running hand counts at the stacks it was dealt with; a voided one changes nothing.
     hand_id = await start_simple_hand(db, table_id, [(1, ALICE, 3_900), (2, BOT, 1_100)])
-    assert (await house.house_report(db, GUILD)).net == -900
+    assert (await economy.house_report(db, GUILD)).net == -900
     await hands.void_hand(db, hand_id, reason="test")
-    assert await house.house_net(db, GUILD, since=0) == -900
+    assert await economy.house_net(db, GUILD, since=0) == -900
     # Cashed out, the house holds what is left; nothing is floated back.
     await tables.leave_table(db, table_id, BOT)
-    report = await house.house_report(db, GUILD)
+    report = await economy.house_report(db, GUILD)
     assert (report.balance, report.at_tables, report.floated, report.net) == (
         1_100,
         0,
@@ -175,18 +174,18 @@ async def test_practice_hands_and_other_servers_never_count_for_the_house(
     await tables.buy_in(db, practice.table_id, ALICE, 1_000)
     await tables.buy_in(db, practice.table_id, BOT, 1_000)
     await heads_up(db, practice.table_id, 2_000, now=100)
-    assert await house.house_net(db, GUILD, since=0) == 0
-    assert await house.house_report(db, GUILD) == house.HouseReport(GUILD, 0, 0, 0)
+    assert await economy.house_net(db, GUILD, since=0) == 0
+    assert await economy.house_report(db, GUILD) == economy.HouseReport(GUILD, 0, 0, 0)
     assert await house_balance(db) is None
     other = GUILD + 1
     await economy.ensure_guild(db, other)
-    assert await house.house_report(db, other) == house.HouseReport(other, 0, 0, 0)
+    assert await economy.house_report(db, other) == economy.HouseReport(other, 0, 0, 0)
     for call, code in (
-        (house.house_net(db, 42, since=0), "unknown_guild"),
-        (house.house_report(db, 42), "unknown_guild"),
-        (house.house_net(db, GUILD, since=-1), "bad_setting"),
-        (house.house_net(db, GUILD, since=True), "bad_setting"),  # type: ignore[arg-type]
-        (house.house_report(db, 0), "bad_id"),
+        (economy.house_net(db, 42, since=0), "unknown_guild"),
+        (economy.house_report(db, 42), "unknown_guild"),
+        (economy.house_net(db, GUILD, since=-1), "bad_setting"),
+        (economy.house_net(db, GUILD, since=True), "bad_setting"),  # type: ignore[arg-type]
+        (economy.house_report(db, 0), "bad_id"),
     ):
         with pytest.raises(StorageError) as info:
             await call
@@ -208,7 +207,7 @@ async def test_a_bot_cash_out_reaches_the_house_even_at_the_circulation_ceiling(
         assert await tables.leave_table(db, table_id, BOT) == 3_000
         assert await tables.close_table(db, table_id, actor_id=HOST) == {ALICE: 0, BOT2: 1_000}
     assert await house_balance(db) == 4_000
-    report = await house.house_report(db, GUILD)
+    report = await economy.house_report(db, GUILD)
     assert (report.net, report.floated) == (2_000, 2_000)
     await assert_invariant(db)
 
@@ -332,7 +331,7 @@ async def test_no_statistic_or_leaderboard_shows_a_bot_or_the_house(db: Database
     # The tables' own history names everyone who played.
     (summary,) = await stats.recent_hands(db, second)
     assert summary.players == (BOB, BOT2) and summary.winners == (BOT2,)
-    assert await house.house_net(db, GUILD, since=0) == -1_000 + 300
+    assert await economy.house_net(db, GUILD, since=0) == -1_000 + 300
 
 
 async def test_two_processes_staking_bots_at_once_float_exactly_the_shortfall(
@@ -362,6 +361,6 @@ async def test_two_processes_staking_bots_at_once_float_exactly_the_shortfall(
             await tables.leave_table(other, second, BOT2)
     finally:
         await other.close()
-    report = await house.house_report(db, GUILD)
+    report = await economy.house_report(db, GUILD)
     assert (report.balance, report.floated, report.net) == (2**8 * 1_000, 2**8 * 1_000, 0)
     await assert_invariant(db)

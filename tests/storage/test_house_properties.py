@@ -24,7 +24,7 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage import Database, StorageError, economy, hands, house, invariant, tables
+from bot.storage import Database, StorageError, economy, hands, invariant, tables
 from bot.storage.hands import HandSeat, PlayerResult
 from engine.bots.ids import HOUSE_ID, bot_id, is_bot
 from tests.pgserver import PostgresServer
@@ -314,11 +314,11 @@ class World:
         assert wallets == expected
         economy_table = self.tables[False]
         at_tables = sum(economy_table.chips(b) for b in BOTS)
-        assert await house.house_report(self.db, GUILD) == house.HouseReport(
+        assert await economy.house_report(self.db, GUILD) == economy.HouseReport(
             GUILD, self.house or 0, at_tables, self.floated
         )
         assert (self.house or 0) + at_tables - self.floated == self.bots_won
-        assert await house.house_net(self.db, GUILD, since=0) == self.bots_won
+        assert await economy.house_net(self.db, GUILD, since=0) == self.bots_won
         practice_rows = await self.db.fetchall(
             "SELECT l.entry_id FROM ledger l JOIN poker_tables t ON t.table_id = l.table_id"
             " WHERE t.practice = 1"
