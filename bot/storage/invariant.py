@@ -195,7 +195,7 @@ async def circulation_mismatches(db: Database) -> list[tuple[int, int, int]]:
         for sql in (
             "SELECT guild_id, SUM(balance) FROM wallets GROUP BY guild_id",
             "SELECT t.guild_id, SUM(s.stack) FROM seats s JOIN poker_tables t USING (table_id)"
-            " GROUP BY t.guild_id",
+            " WHERE t.practice = 0 GROUP BY t.guild_id",
             "SELECT guild_id, SUM(chips) FROM hands WHERE status = 'running' GROUP BY guild_id",
             "SELECT guild_id, SUM(pool) FROM tournaments GROUP BY guild_id",
         ):

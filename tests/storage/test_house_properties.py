@@ -300,6 +300,7 @@ class World:
     async def check(self) -> None:
         report = await invariant.check_invariant(self.db)
         assert report.ok, report
+        assert await invariant.circulation_mismatches(self.db) == []
         (guild,) = report.guilds
         assert guild.circulation == guild.ledger_total == self.circulation <= self.cap
         wallets = {
