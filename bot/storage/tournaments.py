@@ -54,7 +54,6 @@ from bot.storage.errors import (
 )
 from bot.storage.ledger import (
     Reason,
-    check_person,
     credit_wallet,
     debit_wallet,
     ensure_wallet,
@@ -496,11 +495,10 @@ async def register(
     Before the start; or ``late`` (the engine accepted a late registration) while running.
     ``state``: the engine's state after it, saved in the same transaction, with the ``tables``
     opened for him (every seat was taken): within the server's ``max_tables``
-    (``too_many_tables``) unless ``enforce_limits`` is off. The house and its bots have no
-    wallet to pay with (``bad_id``).
+    (``too_many_tables``) unless ``enforce_limits`` is off.
     """
     check_id(tournament_id, "tournament_id")
-    check_person(user_id, "user_id")
+    check_id(user_id, "user_id")
     state_text = _state_text(state)
     openings = _check_openings(tables)
     config_text = None if config is None else to_json_text(config, "config")

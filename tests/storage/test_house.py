@@ -249,18 +249,6 @@ async def test_the_house_never_sits_and_owns_no_ordinary_wallet(db: Database) ->
     await refused(db, "bad_id", tables.buy_in(db, table_id, HOUSE_ID, 1_000))
     await tables.buy_in(db, table_id, BOT, 1_000)  # the house's wallet exists now
     await economy.open_wallet(db, GUILD, ALICE)
-    tournament = await tournaments.create_tournament(
-        db,
-        GUILD,
-        9_500,
-        HOST,
-        name="T",
-        kind="freeze_out",
-        buy_in=0,
-        max_players=4,
-        config={},
-        enforce_limits=False,
-    )
     for who in (HOUSE_ID, BOT):
         for call in (
             economy.grant(db, GUILD, who, 100, actor_id=HOST),
@@ -270,11 +258,39 @@ async def test_the_house_never_sits_and_owns_no_ordinary_wallet(db: Database) ->
             economy.claim_daily(db, GUILD, who),
             economy.open_wallet(db, GUILD, who),
             economy.balance(db, GUILD, who),
-            tournaments.register(db, tournament.tournament_id, who),
         ):
             error = await refused(db, "bad_id", call)
             assert error.params["reason"] == "house_or_bot"
     assert await db.fetchall("SELECT 1 FROM wallets WHERE user_id = ?", (BOT,)) == []
+
+
+async def test_a_bot_enters_a_freeroll_without_a_wallet_and_no_paid_tournament(
+    db: Database,
+) -> None:
+    async def tournament(channel: int, buy_in: int) -> int:
+        info = await tournaments.create_tournament(
+            db,
+            GUILD,
+            channel,
+            HOST,
+            name=f"T{channel}",
+            kind="freeze_out",
+            buy_in=buy_in,
+            max_players=4,
+            config={},
+            enforce_limits=False,
+        )
+        return info.tournament_id
+
+    free, paid = await tournament(9_501, 0), await tournament(9_502, 100)
+    rows = await moves(db)
+    assert (await tournaments.register(db, free, BOT)).balance == 0
+    assert await tournaments.unregister(db, free, BOT) == 0
+    await tournaments.register(db, free, BOT)
+    await refused(db, "bots_pay_nothing", tournaments.register(db, paid, BOT2))
+    assert await db.fetchall("SELECT 1 FROM wallets WHERE user_id >= ?", (HOUSE_ID,)) == []
+    assert await moves(db) == rows
+    await assert_invariant(db)
 
 
 async def test_settings_refuse_bad_values_and_keep_good_ones(db: Database) -> None:
