@@ -1,0 +1,349 @@
+"""Opponents' ranges read from their actions, and a hand's equity against them.
+
+**Before the flop** a player's range is a set of places in the order of
+:mod:`engine.bots.strength`, narrowed by each of his actions in turn: an open raise with ``b``
+players still to act is the top :data:`OPEN_WIDTH`\\ ``[b]`` of hands, a re-raise a fraction of
+the raise it answers, a call the part of the range that was neither folded nor re-raised, a limp
+the middle. Every class keeps a small weight outside the range, because people do not play by
+the book (and the beginner level does not).
+
+**After the flop** each action weighs the hands by how likely a player holding them is to make
+it. That likelihood is a function of the hand's *place in its own range*: its share of the
+pot, on the boards still to come, against the other hands of that range. Bets and raises come
+mostly from the top (with some bluffs), calls from the middle up, checks from anywhere but the
+very top; a player calling a bet of ``b`` into ``p`` folds about the weakest ``b / (p + b)`` of
+his range, the share that leaves the bettor's bluffs no profit.
+
+**Equity** is counted on sampled hands and boards: for each opponent :func:`estimate` draws
+hands from his range (systematically, one random offset, so the sample covers the range evenly)
+and completes the board a number of ways; every hand meets every board except where they share
+a card. All the seven-card values come from one :func:`engine.bulk_eval.values_on_boards` call:
+a value does not depend on which two cards are called the hole, so two cards of the board, the
+same in every case, serve as the hole and the other five (the rest of the board, a player's
+hand, the cards to come) as the board. On the river that is one exact board and many hands.
+Against several opponents the chance to beat them all on a board is the product of the chances
+to beat each, then averaged over the boards.
+
+The sample sizes keep a decision near a few tenths of a millisecond (``python -m
+bench.bot_decisions``): about 1,200 hand-boards a decision. Against one opponent the flop
+draws 60 hands on 20 run-outs; the standard error of the equity is then about three points,
+below the margins the strong level decides by, and the draws follow the given generator so a
+decision is repeatable.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.bots.strength import COMBO_CLASS, COMBOS, combos_without, strengths
+from engine.bots.view import BotView
+from engine.bulk_eval import values_on_boards
+from engine.cards import Card
+from engine.hand import ActionKind, Street
+
+__all__ = [
+    "OPEN_WIDTH",
+    "Estimate",
+    "Line",
+    "estimate",
+    "open_width",
+    "postflop_lines",
+    "preflop_equity",
+    "preflop_range",
+]
+
+Floats = npt.NDArray[np.float64]
+Bools = npt.NDArray[np.bool_]
+
+OPEN_WIDTH: Final = (1.0, 0.45, 0.45, 0.28, 0.21, 0.17, 0.14, 0.12, 0.11)
+"""Share of hands a sound player opens with ``b`` players left to act (index ``b``; 8 and more
+play as 8): the small blind against the big blind and the button open wide, the first seat of a
+full table about one hand in nine."""
+
+_FLOOR: Final = 0.03  # weight of a hand outside the range read: unlikely, never impossible
+_EDGE: Final = 0.05  # width of the ramp at a range's edge, in places
+_TRAPS: Final = 0.25  # weight of the hands above a caller's range: he may slow-play them
+_CELLS: Final = 1_200  # hand-boards a post-flop estimate counts
+_RUNOUTS: Final = {3: 20, 4: 16, 5: 1}  # boards drawn, by board cards out
+_MOST_HANDS: Final = 128  # hands drawn per opponent at most
+_PREFLOP_HANDS: Final = 30
+_PREFLOP_BOARDS: Final = 40
+_AGGRESSIVE: Final = (ActionKind.BET, ActionKind.RAISE)
+
+
+def open_width(behind: int) -> float:
+    return OPEN_WIDTH[max(0, min(behind, len(OPEN_WIDTH) - 1))]
+
+
+def _re_raise_width(previous: float) -> float:
+    # Each re-raise shows about a third of the range it answers, never fewer than the
+    # premium pairs and ace-king.
+    return max(0.025, 0.3 * previous)
+
+
+def preflop_range(view: BotView, seat: int) -> Floats:
+    """Weight of each class in the range of ``seat`` after the pre-flop actions seen."""
+    places = strengths().top(1)
+    top, bottom, traps = 0.0, 1.0, 1.0  # the range: places in (top, bottom], traps above
+    width = 1.0  # the range the last raise showed
+    raises = 0
+    acted: set[int] = set()
+    for seen in view.actions:
+        if seen.street is not Street.PREFLOP:
+            continue
+        if seen.kind in _AGGRESSIVE:
+            if raises == 0:
+                behind = sum(
+                    1
+                    for j, s in enumerate(view.seats)
+                    if j != seen.player and j not in acted and not s.folded
+                )
+                width = open_width(behind)
+            else:
+                width = _re_raise_width(width)
+            raises += 1
+            if seen.player == seat:
+                top, bottom, traps = 0.0, min(bottom, width), 1.0
+        elif seen.kind is ActionKind.CALL and seen.player == seat:
+            if raises == 0:  # a limp: neither good enough to raise nor bad enough to fold
+                top, bottom, traps = max(top, 0.05), min(bottom, 0.6), _TRAPS
+            else:
+                reraise = _re_raise_width(width)
+                # The big blind closes the action at a price: he defends wider.
+                wide = 2.5 if seat == _big_blind(view) and raises == 1 else 1.6
+                top, bottom, traps = max(top, reraise), min(bottom, wide * width), _TRAPS
+        elif seen.kind is ActionKind.CHECK and seen.player == seat:
+            top, traps = max(top, 0.1), 0.4  # the big blind's option: he would raise the best
+        acted.add(seen.player)
+    bottom = max(bottom, top + _EDGE)
+    inside = np.clip((bottom + _EDGE / 2 - places) / _EDGE, 0.0, 1.0)
+    weight = np.where(places <= top, traps, 1.0) * inside
+    return _FLOOR + (1 - _FLOOR) * weight
+
+
+def _big_blind(view: BotView) -> int:
+    return 0 if view.players == 2 else 1
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One opponent: his pre-flop range and what he did after the flop."""
+
+    seat: int
+    classes: Floats
+    actions: tuple[ActionKind, ...]
+
+
+def postflop_lines(view: BotView) -> list[Line]:
+    """Every other player still holding cards, with his range and post-flop actions."""
+    lines = []
+    for seat in view.live:
+        if seat == view.me:
+            continue
+        acts = tuple(
+            ActionKind.RAISE if seen.all_in and seen.kind is not ActionKind.CALL else seen.kind
+            for seen in view.actions
+            if seen.player == seat and seen.street is not Street.PREFLOP
+        )
+        lines.append(Line(seat, preflop_range(view, seat), acts))
+    return lines
+
+
+def _sigmoid(x: Floats) -> Floats:
+    result: Floats = 1.0 / (1.0 + np.exp(-x))
+    return result
+
+
+def _likelihood(kind: ActionKind, place: Floats) -> Floats:
+    """How likely a hand of this place in its range is to take an action of ``kind``."""
+    if kind is ActionKind.BET:
+        return 0.15 + 0.85 * _sigmoid((place - 0.55) / 0.08)
+    if kind is ActionKind.RAISE:
+        return 0.08 + 0.92 * _sigmoid((place - 0.72) / 0.06)
+    if kind is ActionKind.CALL:
+        return 0.05 + 0.95 * _sigmoid((place - 0.35) / 0.08)
+    if kind is ActionKind.CHECK:
+        return 1.0 - 0.5 * _sigmoid((place - 0.8) / 0.05)
+    return np.ones_like(place)
+
+
+class Estimate:
+    """A hand's equity against the ranges read, and against the part of them that would call."""
+
+    def __init__(
+        self,
+        hero: Floats,
+        shares: list[Floats],
+        valid: list[Bools],
+        weights: list[Floats],
+        places: list[Floats],
+    ) -> None:
+        self._hero = hero
+        self._shares = shares
+        self._valid = valid
+        self._weights = weights
+        self._places = places
+        self.equity = self._equity(weights)
+
+    def _equity(self, weights: Sequence[Floats]) -> float:
+        beat_all = np.ones(self._hero.shape[0])
+        for share, valid, weight in zip(self._shares, self._valid, weights, strict=True):
+            w = valid * weight[:, None]
+            total = w.sum(axis=0)
+            beat_all *= np.where(total > 0, (w * share).sum(axis=0) / np.maximum(total, 1e-12), 0.5)
+        return float(beat_all.mean())
+
+    def against_calls(self, bet: float, pot: float) -> float:
+        """The equity against the hands that would call a bet of ``bet`` into ``pot``."""
+        folding = bet / (pot + bet)
+        weights = [
+            w * (0.03 + 0.97 * _sigmoid((place - folding) / 0.07))
+            for w, place in zip(self._weights, self._places, strict=True)
+        ]
+        return self._equity(weights)
+
+
+def estimate(view: BotView, rng: random.Random, lines: Sequence[Line]) -> Estimate:
+    """Equity of the seat's hand after the flop against ``lines`` (see the module doc)."""
+    board = view.board
+    dead = tuple(view.hole) + tuple(board)
+    rest = np.array([c for c in range(52) if c not in dead], dtype=np.uint8)
+    runouts = _runouts(rest, 5 - len(board), _RUNOUTS[len(board)], rng)
+    count = len(runouts)
+    per_line = max(8, min(_MOST_HANDS, _CELLS // (count * max(1, len(lines)))))
+    alive = combos_without(dead)
+    hands = [_draw_hands(line.classes, alive, per_line, rng) for line in lines]
+    holes = np.concatenate([np.array([view.hole], dtype=np.uint8), *hands])
+    players = len(holes)
+    # A drawn hand meets only the run-outs it shares no card with.
+    meets = ~(holes[:, None, :, None] == runouts[None, :, None, :]).any(axis=(2, 3))
+    # The five "board" cards of each hand-board: the board beyond its first two cards, the
+    # player's two, then the run-out. The board's first two cards are the "hole" of the call.
+    known = np.broadcast_to(np.array(board[2:], dtype=np.uint8), (players, count, len(board) - 2))
+    cells = np.concatenate(
+        [
+            known,
+            np.broadcast_to(holes[:, None, :], (players, count, 2)),
+            np.broadcast_to(runouts[None, :, :], (players, count, runouts.shape[1])),
+        ],
+        axis=2,
+    )
+    # A repeated card is not a hand and its value is meaningless (it may even index out of
+    # the evaluator's tables), so a hand-board that clashes is counted as the seat's own.
+    cells = np.where(meets[:, :, None], cells, cells[:1])
+    values = values_on_boards([(board[0], board[1])], cells.reshape(-1, 5))[0]
+    values = values.reshape(players, count).astype(np.int32)
+    hero = values[0]
+    shares, valid, weights, places = [], [], [], []
+    start = 1
+    for line, drawn in zip(lines, hands, strict=True):
+        stop = start + len(drawn)
+        theirs, ok = values[start:stop], meets[start:stop]
+        start = stop
+        place = _places_in_range(theirs, ok)
+        weight = np.ones(len(drawn))
+        for kind in line.actions:
+            weight = weight * _likelihood(kind, place)
+        shares.append((hero[None, :] > theirs) + 0.5 * (hero[None, :] == theirs))
+        valid.append(ok)
+        weights.append(weight)
+        places.append(place)
+    return Estimate(hero, shares, valid, weights, places)
+
+
+def _runouts(
+    rest: npt.NDArray[np.uint8], missing: int, wanted: int, rng: random.Random
+) -> npt.NDArray[np.uint8]:
+    """Distinct completions of the board from ``rest``, ``wanted`` of them or all there are."""
+    if missing == 0:
+        return np.zeros((1, 0), dtype=np.uint8)
+    pairs = _index_pairs(len(rest)) if missing == 2 else None
+    possible = len(rest) if pairs is None else len(pairs)
+    picked = rng.sample(range(possible), min(wanted, possible))
+    if pairs is None:
+        return rest[picked][:, None]
+    return rest[pairs[picked]]
+
+
+_PAIRS: dict[int, npt.NDArray[np.intp]] = {}
+
+
+def _index_pairs(size: int) -> npt.NDArray[np.intp]:
+    pairs = _PAIRS.get(size)
+    if pairs is None:
+        pairs = _PAIRS[size] = np.array(list(combinations(range(size), 2)), dtype=np.intp)
+    return pairs
+
+
+def _draw_hands(
+    classes: Floats, alive: Bools, count: int, rng: random.Random
+) -> npt.NDArray[np.uint8]:
+    """``count`` hands from a range, by its weights, the deals that clash with the known cards
+    left out. Systematic: one random offset, then evenly spaced, so each part of the range gets
+    its share of the sample."""
+    weight = np.where(alive, classes[COMBO_CLASS], 0.0)
+    running = np.cumsum(weight)
+    marks = (rng.random() + np.arange(count)) / count * running[-1]
+    picked = np.minimum(np.searchsorted(running, marks, side="right"), len(running) - 1)
+    hands: npt.NDArray[np.uint8] = COMBOS[picked]
+    return hands
+
+
+def _places_in_range(values: npt.NDArray[np.int32], ok: Bools) -> Floats:
+    """Each hand's share of the pot against the other hands drawn, over the boards it meets.
+
+    Each board's values are lifted into a band of their own and sorted once; a hand's count of
+    weaker and equal hands on a board is where its value starts and ends in that board's band.
+    Hands that do not meet a board sit at 0 in it, below every real hand.
+    """
+    hands, count = values.shape
+    band = np.arange(count, dtype=np.int64) * 8192
+    keys = np.where(ok, values, 0) + band
+    ordered = np.sort(keys, axis=None)
+    below = np.searchsorted(ordered, keys, "left")
+    upto = np.searchsorted(ordered, keys, "right")
+    start = np.arange(count) * hands
+    absent = hands - ok.sum(axis=0)
+    others = hands - absent - 1
+    share = (below - start - absent + 0.5 * (upto - below - 1)) / np.maximum(others, 1)
+    met = (ok & (others > 0)).sum(axis=1)
+    result: Floats = np.where(met > 0, (share * ok).sum(axis=1) / np.maximum(met, 1), 0.5)
+    return result
+
+
+def preflop_equity(view: BotView, rng: random.Random, ranges: Sequence[Floats]) -> float:
+    """Equity of the seat's hand before the flop against a range for each opponent.
+
+    Every hand drawn (:data:`_PREFLOP_HANDS` a range) meets every one of
+    :data:`_PREFLOP_BOARDS` boards it shares no card with; the boards are cut five cards at a
+    time from shuffles of the unseen cards.
+    """
+    hole = tuple(view.hole)
+    alive = combos_without(hole)
+    hands = [_draw_hands(classes, alive, _PREFLOP_HANDS, rng) for classes in ranges]
+    unseen = [c for c in range(52) if c not in hole]
+    cut: list[int] = []
+    while len(cut) < 5 * _PREFLOP_BOARDS:
+        rng.shuffle(unseen)
+        cut += unseen[: len(unseen) // 5 * 5]
+    boards = np.array(cut[: 5 * _PREFLOP_BOARDS], dtype=np.uint8).reshape(-1, 5)
+    holes = [hole] + [(Card(int(a)), Card(int(b))) for drawn in hands for a, b in drawn]
+    values = values_on_boards(holes, boards).astype(np.int32)
+    hero = values[0]
+    beat_all = np.ones(len(boards))
+    start = 1
+    for drawn in hands:
+        theirs = values[start : start + len(drawn)]
+        start += len(drawn)
+        ok = ~(drawn[:, None, :, None] == boards[None, :, None, :]).any(axis=(2, 3))
+        share = (hero[None, :] > theirs) + 0.5 * (hero[None, :] == theirs)
+        total = ok.sum(axis=0)
+        beat_all *= np.where(total > 0, (share * ok).sum(axis=0) / np.maximum(total, 1), 0.5)
+    return float(beat_all.mean())
