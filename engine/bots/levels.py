@@ -146,8 +146,10 @@ class Beginner:
             if view.can_raise and ((premium and rng.random() < 0.6) or rng.random() < 0.05):
                 return _raise_to(view, view.high_bet + bb * rng.choice((2, 3)))
             return CHECK
-        if premium and view.can_raise and rng.random() < 0.5:
-            return _raise_to(view, view.high_bet * rng.choice((2, 3)))
+        if premium:  # even a beginner knows not to fold these
+            if view.can_raise and rng.random() < 0.5:
+                return _raise_to(view, view.high_bet * rng.choice((2, 3)))
+            return CALL
         if view.to_call >= view.stack:
             return CALL if place <= 0.12 else FOLD
         if view.high_bet <= bb * 1.5:  # nobody raised: limp in, sometimes raise
@@ -372,7 +374,14 @@ class Strong:
 
     def _good_all_in(self, view: BotView, rng: random.Random, read: Betting) -> bool:
         """Whether all our chips in now wins more than folding, if the raiser calls it."""
-        ranges = [preflop_range(view, seat) for seat in view.live if seat != view.me]
+        # Who is in the pot: those who put in half the bet or more. The rest will mostly fold;
+        # each one still to act adds to the margin below instead.
+        contesting = [
+            seat
+            for seat in view.live
+            if seat != view.me and 2 * view.seats[seat].bet >= view.high_bet
+        ]
+        ranges = [preflop_range(view, seat) for seat in contesting]
         equity = preflop_equity(view, rng, ranges)
         raiser = read.aggressor
         assert raiser is not None
