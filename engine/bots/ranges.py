@@ -50,6 +50,7 @@ from engine.hand import ActionKind, Street
 
 __all__ = [
     "OPEN_WIDTH",
+    "Act",
     "Estimate",
     "Line",
     "estimate",
@@ -57,6 +58,7 @@ __all__ = [
     "postflop_lines",
     "preflop_equity",
     "preflop_range",
+    "re_raise_width",
 ]
 
 Floats = npt.NDArray[np.float64]
@@ -82,7 +84,7 @@ def open_width(behind: int) -> float:
     return OPEN_WIDTH[max(0, min(behind, len(OPEN_WIDTH) - 1))]
 
 
-def _re_raise_width(previous: float) -> float:
+def re_raise_width(previous: float) -> float:
     # Each re-raise shows about a third of the range it answers, never fewer than the
     # premium pairs and ace-king.
     return max(0.025, 0.3 * previous)
@@ -107,7 +109,7 @@ def preflop_range(view: BotView, seat: int) -> Floats:
                 )
                 width = open_width(behind)
             else:
-                width = _re_raise_width(width)
+                width = re_raise_width(width)
             raises += 1
             if seen.player == seat:
                 top, bottom, traps = 0.0, min(bottom, width), 1.0
@@ -115,7 +117,7 @@ def preflop_range(view: BotView, seat: int) -> Floats:
             if raises == 0:  # a limp: neither good enough to raise nor bad enough to fold
                 top, bottom, traps = max(top, 0.05), min(bottom, 0.6), _TRAPS
             else:
-                reraise = _re_raise_width(width)
+                reraise = re_raise_width(width)
                 # The big blind closes the action at a price: he defends wider.
                 wide = 2.5 if seat == _big_blind(view) and raises == 1 else 1.6
                 top, bottom, traps = max(top, reraise), min(bottom, wide * width), _TRAPS
@@ -133,27 +135,40 @@ def _big_blind(view: BotView) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class Act:
+    """One post-flop action of an opponent, with what it answered."""
+
+    kind: ActionKind  # check, call, bet or raise (an all-in bet counts as a raise)
+    street: Street
+    level: int  # bets and raises on the street before it: 0 unopened, 1 facing a bet, ...
+
+
+@dataclass(frozen=True, slots=True)
 class Line:
     """One opponent: his pre-flop range and what he did after the flop."""
 
     seat: int
     classes: Floats
-    actions: tuple[ActionKind, ...]
+    actions: tuple[Act, ...]
 
 
 def postflop_lines(view: BotView) -> list[Line]:
     """Every other player still holding cards, with his range and post-flop actions."""
-    lines = []
-    for seat in view.live:
-        if seat == view.me:
+    acts: dict[int, list[Act]] = {seat: [] for seat in view.live if seat != view.me}
+    street, level = Street.PREFLOP, 0
+    for seen in view.actions:
+        if seen.street is Street.PREFLOP:
             continue
-        acts = tuple(
-            ActionKind.RAISE if seen.all_in and seen.kind is not ActionKind.CALL else seen.kind
-            for seen in view.actions
-            if seen.player == seat and seen.street is not Street.PREFLOP
-        )
-        lines.append(Line(seat, preflop_range(view, seat), acts))
-    return lines
+        if seen.street is not street:
+            street, level = seen.street, 0
+        kind = seen.kind
+        if seen.all_in and kind is ActionKind.BET:
+            kind = ActionKind.RAISE  # a shove is never a probe
+        if seen.player in acts:
+            acts[seen.player].append(Act(kind, street, level))
+        if seen.kind in _AGGRESSIVE:
+            level += 1
+    return [Line(seat, preflop_range(view, seat), tuple(a)) for seat, a in acts.items()]
 
 
 def _sigmoid(x: Floats) -> Floats:
@@ -161,15 +176,28 @@ def _sigmoid(x: Floats) -> Floats:
     return result
 
 
-def _likelihood(kind: ActionKind, place: Floats) -> Floats:
-    """How likely a hand of this place in its range is to take an action of ``kind``."""
-    if kind is ActionKind.BET:
-        return 0.15 + 0.85 * _sigmoid((place - 0.55) / 0.08)
-    if kind is ActionKind.RAISE:
-        return 0.08 + 0.92 * _sigmoid((place - 0.72) / 0.06)
-    if kind is ActionKind.CALL:
-        return 0.05 + 0.95 * _sigmoid((place - 0.35) / 0.08)
-    if kind is ActionKind.CHECK:
+# The least share of a street's bets that are bluffs: people bluff the flop more than the river.
+_BLUFFS: Final = {Street.FLOP: 0.15, Street.TURN: 0.1, Street.RIVER: 0.08}
+
+
+def _likelihood(act: Act, place: Floats) -> Floats:
+    """How likely a hand of this place in its range is to take ``act``.
+
+    Each raise on a street comes from about half the part of the range the one before came
+    from, and calling a raise takes more than calling a bet.
+    """
+    if act.kind is ActionKind.BET:
+        floor = _BLUFFS.get(act.street, 0.1)
+        return floor + (1 - floor) * _sigmoid((place - 0.55) / 0.08)
+    if act.kind is ActionKind.RAISE:
+        step = 0.5 ** max(0, act.level - 1)
+        centre = 1 - 0.28 * step
+        floor = 0.08 * step
+        return floor + (1 - floor) * _sigmoid((place - centre) / (0.06 * step))
+    if act.kind is ActionKind.CALL:
+        centre = min(0.8, 0.35 + 0.15 * max(0, act.level - 1))
+        return 0.05 + 0.95 * _sigmoid((place - centre) / 0.08)
+    if act.kind is ActionKind.CHECK:
         return 1.0 - 0.5 * _sigmoid((place - 0.8) / 0.05)
     return np.ones_like(place)
 
@@ -249,8 +277,8 @@ def estimate(view: BotView, rng: random.Random, lines: Sequence[Line]) -> Estima
         start = stop
         place = _places_in_range(theirs, ok)
         weight = np.ones(len(drawn))
-        for kind in line.actions:
-            weight = weight * _likelihood(kind, place)
+        for act in line.actions:
+            weight = weight * _likelihood(act, place)
         shares.append((hero[None, :] > theirs) + 0.5 * (hero[None, :] == theirs))
         valid.append(ok)
         weights.append(weight)
