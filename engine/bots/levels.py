@@ -66,6 +66,7 @@ from engine.bots.ranges import (
     postflop_lines,
     preflop_equity,
     preflop_range,
+    re_raise_width,
 )
 from engine.bots.reading import Betting, betting, read_hand
 from engine.bots.strength import class_hole, class_name_ranks, hand_class, strengths
@@ -407,6 +408,10 @@ class Strong:
                     return _raise_to(view, view.high_bet + (2.5 + read.limpers) * bb)
                 return CHECK
             width = open_width(read.behind) * (0.85 if depth < 30 else 1.0)
+            if view.players == 2:
+                # Heads-up the button opens most hands: he plays every later street in
+                # position, and the big blind alone stands between him and the blinds.
+                width = 0.65 if depth < 30 else 0.8
             if read.limpers:
                 width *= 0.7
             if _place(view, 1 if read.behind <= 2 else 2) <= width:
@@ -433,8 +438,13 @@ class Strong:
                 bluff = (view.high_bet * 2.3 - view.bet) / (view.pot + 2 * view.high_bet * 2.3)
                 if rng.random() < 0.5 * bluff:
                     return _raise_to(view, view.high_bet * (2.3 if in_position else 2.6))
-            mine = open_width(read.first_raiser_behind) if opened else 0.06
-            width = (0.35 if in_position else 0.25) * mine if opened else 0.03
+            # The re-raise shows about a third of the range it answers: call with the part
+            # of that which does well against it, less out of position.
+            if opened:
+                shown = re_raise_width(open_width(read.first_raiser_behind))
+                width = (0.6 if in_position else 0.45) * shown
+            else:
+                width = 0.03
             if best <= width and view.to_call <= 0.12 * total:
                 return CALL
             return FOLD
@@ -531,12 +541,17 @@ class Strong:
         price = view.to_call / (pot + view.to_call)
         need = price
         if not river:
-            need -= 0.03 * min(spr, 3.0)  # a made draw gets paid on the later streets
-        if view.can_raise and equity >= 0.72 + 0.05 * max(0, read.raises - 1):
-            return _pot_raise(view, 0.75)
-        if view.can_raise and not river and 0.25 <= equity < need + 0.1 and not many:
+            # A draw that gets there is paid on the later streets; but a hand behind now faces
+            # more bets before a showdown. Deep, the first outweighs the second a little.
+            need -= 0.015 * min(spr, 2.0)
+        if view.can_raise:
             raise_to = view.high_bet + 0.75 * (pot + view.to_call)
-            bet = raise_to - view.bet
-            if rng.random() < 0.5 * bet / (pot + 2 * bet):
+            extra = raise_to - view.high_bet
+            called = guess.against_calls(extra, pot + view.to_call)
+            if called >= 0.6 or (not river and equity >= 0.8):
                 return _pot_raise(view, 0.75)
+            if not river and not many and 0.25 <= equity < need + 0.1:
+                added = raise_to - view.bet
+                if rng.random() < 0.5 * added / (pot + 2 * added):
+                    return _pot_raise(view, 0.75)
         return CALL if equity >= need else FOLD
