@@ -8,11 +8,12 @@ generator state give the same :class:`~engine.bots.view.Decision`. Its answer go
 
 **Beginner** plays the way people do in their first home games. Before the flop he looks at his
 two cards and little else: any pair, any ace, any two suited cards and most hands with a picture
-card are worth seeing a flop, from any seat; he calls raises with half his hands as long as they
-are not a large part of his stack, and raises himself now and then at random, more often with a
-big pair. After the flop he names his hand (a pair, a draw, nothing) and calls with anything
-that has a chance, sometimes with nothing at all out of curiosity, bets only good hands and
-rarely raises. He never counts the pot.
+card are worth seeing a flop, from any seat, mostly by limping; he calls raises with those as
+long as the call is a small part of his stack, raises himself now and then at random, more often
+with a big pair, and never folds one. After the flop he names his hand (a pair, a draw, nothing)
+and calls with anything that has a chance unless the bet is bigger than the pot, sometimes with
+nothing at all out of curiosity; he bets good hands only about half the time, small, and rarely
+raises. What his opponents might hold never crosses his mind.
 
 **Regular** is a solid, tight-aggressive player. Before the flop he opens a range that widens as
 fewer players are left to act behind him (about one hand in nine under the gun, nearly half on
@@ -25,7 +26,8 @@ pot, continuation-bets the flop after raising before it, semi-bluffs strong draw
 only very strong hands.
 
 **Strong** weighs ranges and prices. Before the flop, with more than 15 big blinds effective,
-his ranges depend on position and on stack depth: narrower and smaller raises when short,
+his ranges depend on position and on stack depth: most hands on the button heads-up,
+narrower and smaller raises when short,
 3-bets that go all-in below 25 big blinds, hands that play well multi-way (pairs, suited
 connectors) for calls when deep and the call is cheap, and re-raise bluffs with suited hands
 just outside his calling range, at the frequency the re-raise's price allows. At 15 big blinds
@@ -178,7 +180,7 @@ class Beginner:
         if hand.made >= 0.85:
             return _raise_to(view, view.high_bet * 2) if rng.random() < 0.3 else CALL
         has_something = hand.made >= 0.36 or hand.outs >= 4
-        if has_something and (price <= 0.45 or hand.made >= 0.55):
+        if has_something and (price <= 1 / 3 or hand.made >= 0.55):  # up to a pot-sized bet
             return CALL
         if price <= 0.3 and rng.random() < 0.2:
             return CALL
