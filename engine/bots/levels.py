@@ -429,29 +429,40 @@ class Strong:
             return ALL_IN if self._good_all_in(view, rng, read) else FOLD
         if read.raises == 1:
             return self._against_open(view, rng, read, depth, best, in_position)
-        opened = _was_raiser(view)
         if read.raises == 2:
-            if best <= 0.025:
-                if depth <= 40:
-                    return ALL_IN
-                return _raise_to(view, view.high_bet * (2.3 if in_position else 2.6))
-            high, _, suited = class_name_ranks(hand_class(view.hole))
-            if opened and depth >= 60 and suited and high == 12 and best > 0.12:
-                bluff = (view.high_bet * 2.3 - view.bet) / (view.pot + 2 * view.high_bet * 2.3)
-                if rng.random() < 0.5 * bluff:
-                    return _raise_to(view, view.high_bet * (2.3 if in_position else 2.6))
-            # The re-raise shows about a third of the range it answers: call with the part
-            # of that which does well against it, less out of position.
-            if opened:
-                shown = re_raise_width(open_width(read.first_raiser_behind))
-                width = (0.6 if in_position else 0.45) * shown
-            else:
-                width = 0.03
-            if best <= width and view.to_call <= 0.12 * total:
-                return CALL
-            return FOLD
-        if best <= 0.012:
-            return ALL_IN
+            return self._against_re_raise(view, rng, read, depth, best, in_position)
+        return ALL_IN if best <= 0.012 else FOLD
+
+    def _against_re_raise(
+        self,
+        view: BotView,
+        rng: random.Random,
+        read: Betting,
+        depth: float,
+        best: float,
+        in_position: bool,
+    ) -> Decision:
+        total = view.stack + view.bet
+        size = 2.3 if in_position else 2.6
+        if best <= 0.025:
+            return ALL_IN if depth <= 40 else _raise_to(view, view.high_bet * size)
+        opened = _was_raiser(view)
+        high, _, suited = class_name_ranks(hand_class(view.hole))
+        if opened and depth >= 60 and suited and high == 12 and best > 0.12:
+            # Suited aces too weak to call make the 4-bet bluffs: the ace blocks the hands
+            # that would go on. As often as half the raise's price makes it pay.
+            added = view.high_bet * size - view.bet
+            if rng.random() < 0.5 * added / (view.pot + 2 * added):
+                return _raise_to(view, view.high_bet * size)
+        # The re-raise shows about a third of the range it answers: call with the part of
+        # that which does well against it, less out of position. Cold, only the very best.
+        if opened:
+            shown = re_raise_width(open_width(read.first_raiser_behind))
+            width = (0.6 if in_position else 0.45) * shown
+        else:
+            width = 0.03
+        if best <= width and view.to_call <= 0.12 * total:
+            return CALL
         return FOLD
 
     def _plays_deep(self, view: BotView) -> float:
