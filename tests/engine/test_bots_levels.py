@@ -181,13 +181,17 @@ def test_the_beginner_plays_far_more_hands_and_raises_far_less(
 
 
 def first_in(bot: Bot, seat: int, deals: int = 600) -> float:
-    """How often ``bot`` plays a hand at ``seat`` of six when everybody before has folded."""
-    rng = random.Random(seat)
+    """How often ``bot`` plays a hand at ``seat`` of six when everybody before has folded.
+
+    Every seat is dealt the same hands in the same order, so seats differ by position alone.
+    """
+    rng = random.Random(8)
     played = 0
     for number in range(deals):
-        deck = list(FULL_DECK)
-        rng.shuffle(deck)
-        hand = Hand(HandConfig.standard((200,) * 6, 1, 2), deck)
+        hole = rng.sample(FULL_DECK, 2)
+        cards: list[Sequence[Card] | None] = [None] * 6
+        cards[seat] = hole
+        hand = Hand(HandConfig.standard((200,) * 6, 1, 2), deck_from_cards(6, cards, ()))
         while hand.to_act != seat:
             hand.fold(hand.to_act or 0)
         played += bot.decide(view_of(hand, seat), random.Random(number)).move is not Move.FOLD
@@ -200,7 +204,7 @@ def test_position_matters_to_the_regular_and_the_strong_not_to_the_beginner() ->
         first, last = first_in(bot, under_the_gun), first_in(bot, button)
         assert 0.1 < first < 0.25 and 0.35 < last < 0.55, (bot, first, last)
     first, last = first_in(Beginner(), under_the_gun), first_in(Beginner(), button)
-    assert abs(first - last) < 0.08 and first > 0.5
+    assert abs(first - last) < 0.03 and first > 0.5, (first, last)
 
 
 def facing_bets(count: int, seed: int) -> list[BotView]:
