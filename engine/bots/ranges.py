@@ -87,6 +87,8 @@ _EDGE: Final = 0.05  # width of the ramp at a range's edge, in places
 _TRAPS: Final = 0.25  # weight of the hands above a caller's range: he may slow-play them
 _CELLS: Final = 1_200  # hand-boards a post-flop estimate counts
 _RUNOUTS: Final = {3: 20, 4: 16, 5: 1}  # boards drawn, by board cards out
+_PLACE_BOARDS: Final = 8  # of those, the ones a hand's place in its range is measured on
+_BIT: Final = np.array([1 << c for c in range(52)], dtype=np.uint64)
 _MOST_HANDS: Final = 128  # hands drawn per opponent at most
 _PREFLOP_HANDS: Final = 30
 _PREFLOP_BOARDS: Final = 40
@@ -251,27 +253,28 @@ class Estimate:
 def estimate(view: BotView, rng: random.Random, lines: Sequence[Line]) -> Estimate:
     """Equity of the seat's hand after the flop against ``lines`` (see the module doc)."""
     board = view.board
-    dead = tuple(view.hole) + tuple(board)
-    rest = np.array([c for c in range(52) if c not in dead], dtype=np.uint8)
-    runouts = _runouts(rest, 5 - len(board), _RUNOUTS[len(board)], rng)
+    known = len(board)
+    unseen = np.ones(52, dtype=np.bool_)
+    unseen[list(view.hole) + list(board)] = False
+    runouts = _runouts(np.flatnonzero(unseen).astype(np.uint8), 5 - known, rng)
     count = len(runouts)
     per_line = max(8, min(_MOST_HANDS, _CELLS // (count * max(1, len(lines)))))
-    alive = combos_without(dead)
+    alive = combos_without(tuple(view.hole) + tuple(board))
     hands = [_draw_hands(line.classes, alive, per_line, rng) for line in lines]
     holes = np.concatenate([np.array([view.hole], dtype=np.uint8), *hands])
     players = len(holes)
-    # A drawn hand meets only the run-outs it shares no card with.
-    meets = ~(holes[:, None, :, None] == runouts[None, :, None, :]).any(axis=(2, 3))
+    # A drawn hand meets only the run-outs it shares no card with: disjoint sets of bits.
+    hand_bits = _BIT[holes[:, 0]] | _BIT[holes[:, 1]]
+    run_bits = np.bitwise_or.reduce(_BIT[runouts], axis=1)
+    meets = (hand_bits[:, None] & run_bits[None, :]) == 0
     # The five "board" cards of each hand-board: the board beyond its first two cards, the
     # player's two, then the run-out. The board's first two cards are the "hole" of the call.
-    cells = np.empty((players, count, 5), dtype=np.uint8)
-    cells[:, :, : len(board) - 2] = board[2:]
-    cells[:, :, len(board) - 2 : len(board)] = holes[:, None, :]
-    cells[:, :, len(board) :] = runouts[None, :, :]
     # A repeated card is not a hand and its value is meaningless (it may even index out of
-    # the evaluator's tables), so a hand-board that clashes is counted as the seat's own.
-    clash = ~meets
-    cells[clash] = np.broadcast_to(cells[0], cells.shape)[clash]
+    # the evaluator's tables), so where a drawn hand clashes the seat's own hand stands in.
+    cells = np.empty((players, count, 5), dtype=np.uint8)
+    cells[:, :, : known - 2] = board[2:]
+    cells[:, :, known - 2 : known] = np.where(meets[:, :, None], holes[:, None, :], holes[0])
+    cells[:, :, known:] = runouts[None, :, :]
     values = values_on_boards([(board[0], board[1])], cells.reshape(-1, 5))[0]
     values = values.reshape(players, count).astype(np.int32)
     hero = values[0]
@@ -281,7 +284,8 @@ def estimate(view: BotView, rng: random.Random, lines: Sequence[Line]) -> Estima
         stop = start + len(drawn)
         theirs, ok = values[start:stop], meets[start:stop]
         start = stop
-        place = _places_in_range(theirs, ok)
+        # A hand's place in its range needs fewer boards than the equity does.
+        place = _places_in_range(theirs[:, :_PLACE_BOARDS], ok[:, :_PLACE_BOARDS])
         weight = np.ones(len(drawn))
         for act in line.actions:
             weight = weight * _likelihood(act, place)
@@ -294,11 +298,12 @@ def estimate(view: BotView, rng: random.Random, lines: Sequence[Line]) -> Estima
 
 
 def _runouts(
-    rest: npt.NDArray[np.uint8], missing: int, wanted: int, rng: random.Random
+    rest: npt.NDArray[np.uint8], missing: int, rng: random.Random
 ) -> npt.NDArray[np.uint8]:
-    """Distinct completions of the board from ``rest``, ``wanted`` of them or all there are."""
+    """Distinct completions of the board from ``rest``: :data:`_RUNOUTS` of them, or all."""
     if missing == 0:
         return np.zeros((1, 0), dtype=np.uint8)
+    wanted = _RUNOUTS[5 - missing]
     pairs = _index_pairs(len(rest)) if missing == 2 else None
     possible = len(rest) if pairs is None else len(pairs)
     picked = rng.sample(range(possible), min(wanted, possible))
