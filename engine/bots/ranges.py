@@ -55,6 +55,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from engine.bots.reading import betting
 from engine.bots.strength import COMBO_CLASS, COMBOS, combos_without, strengths
 from engine.bots.view import BotView
 from engine.bulk_eval import values_on_boards
@@ -111,18 +112,12 @@ def preflop_range(view: BotView, seat: int) -> Floats:
     top, bottom, traps = 0.0, 1.0, 1.0  # the range: places in (top, bottom], traps above
     width = 1.0  # the range the last raise showed
     raises = 0
-    acted: set[int] = set()
     for seen in view.actions:
         if seen.street is not Street.PREFLOP:
             continue
         if seen.kind in _AGGRESSIVE:
             if raises == 0:
-                behind = sum(
-                    1
-                    for j, s in enumerate(view.seats)
-                    if j != seen.player and j not in acted and not s.folded
-                )
-                width = open_width(behind)
+                width = open_width(betting(view).first_raiser_behind)
             else:
                 width = re_raise_width(width)
             raises += 1
@@ -138,7 +133,6 @@ def preflop_range(view: BotView, seat: int) -> Floats:
                 top, bottom, traps = max(top, reraise), min(bottom, wide * width), _TRAPS
         elif seen.kind is ActionKind.CHECK and seen.player == seat:
             top, traps = max(top, 0.1), 0.4  # the big blind's option: he would raise the best
-        acted.add(seen.player)
     bottom = max(bottom, top + _EDGE)
     inside = np.clip((bottom + _EDGE / 2 - places) / _EDGE, 0.0, 1.0)
     weight = np.where(places <= top, traps, 1.0) * inside

@@ -32,6 +32,8 @@ from engine.bots import (
     view_of,
 )
 from engine.bots.levels import PUSH_FOLD_DEPTH
+from engine.bots.preflop import CLASSES, class_combos
+from engine.bots.ranges import open_width, preflop_range
 from engine.bots.reading import betting
 from engine.cards import FULL_DECK, Card, parse_cards
 from engine.hand import (
@@ -447,3 +449,14 @@ def test_the_factories_make_new_players() -> None:
     assert isinstance(beginner(), Beginner)
     assert isinstance(regular(), Regular)
     assert isinstance(strong(), Strong)
+
+
+def test_an_open_is_read_by_the_players_behind_it_then_not_by_who_folded_since() -> None:
+    hand = Hand(HandConfig.standard((200,) * 6, 1, 2), FULL_DECK)
+    hand.raise_to(2, 5)  # under the gun: five players behind him
+    before = preflop_range(view_of(hand, 3), 2)
+    for seat in (3, 4, 5, 0):
+        hand.fold(seat)
+    assert (preflop_range(view_of(hand, 1), 2) == before).all()
+    widths = [float((before[c] > 0.5) * class_combos(c)) for c in range(CLASSES)]
+    assert sum(widths) / 1326 == pytest.approx(open_width(5), abs=0.02)
