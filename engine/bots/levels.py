@@ -39,9 +39,11 @@ equity against the raiser's range beats the price. After the flop he reads each 
 from his actions (:mod:`engine.bots.ranges`), estimates his equity against it on sampled hands and
 boards, and weighs it against pot odds (with some implied odds while cards are to come) and the
 stack-to-pot ratio (all-in when little is left behind). He bets one size per spot for value and
-as a bluff alike: value when he is ahead of the hands that would call, a bluff from the bottom of
-his range with the probability ``b / (p + 2b)`` that makes a caller of a bet ``b`` into ``p``
-indifferent.
+as a bluff alike: value when he is ahead of the hands that would call, a bluff with a hand that
+has little equity with the probability ``b / (p + 2b)`` that makes a caller of a bet ``b`` into
+``p`` indifferent (less against several players). Facing a bet he raises for value when ahead
+of the hands that would call the raise, semi-bluffs now and then, and calls when his equity
+beats the price.
 
 >>> import random
 >>> from engine.cards import parse_cards
@@ -266,7 +268,7 @@ class Regular:
                 return _pot_raise(view, 0.6)
             return CHECK
         price = view.to_call / (view.pot + view.to_call)
-        # Every raise after the first, and a bet bigger than the pot, shows more strength.
+        # Every raise after the first, and a bet of most of the pot, shows more strength.
         before = view.pot - view.to_call
         chance -= 0.06 * max(0, read.raises - 1) + (0.05 if view.to_call > 0.75 * before else 0)
         if made >= 0.82 and view.can_raise:
@@ -545,7 +547,7 @@ class Strong:
                 not river and equity >= 0.7
             ):
                 return _pot_raise(view, fraction)
-            # Bluff from the bottom, as often as the bet's price makes a caller indifferent.
+            # Bluff with little equity, as often as the bet's price makes a caller indifferent.
             if equity < (0.3 if river else 0.35):
                 bluffs = bet / (pot + 2 * bet) * (0.3 if many else 1.0)
                 if rng.random() < bluffs:
