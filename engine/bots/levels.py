@@ -375,9 +375,9 @@ class Strong:
             and view.seats[raiser].all_in
         ):
             return ALL_IN if self.chart.call(view.hole, depth) else FOLD
-        return ALL_IN if self._good_all_in(view, rng, read) else FOLD
+        return ALL_IN if self._good_all_in(view, read) else FOLD
 
-    def _good_all_in(self, view: BotView, rng: random.Random, read: Betting) -> bool:
+    def _good_all_in(self, view: BotView, read: Betting) -> bool:
         """Whether all our chips in now wins more than folding, if the raiser calls it."""
         # Who is in the pot: those who put in half the bet or more. The rest will mostly fold;
         # each one still to act adds to the margin below instead.
@@ -387,7 +387,7 @@ class Strong:
             if seat != view.me and 2 * view.seats[seat].bet >= view.high_bet
         ]
         ranges = [preflop_range(view, seat) for seat in contesting]
-        equity = preflop_equity(view, rng, ranges)
+        equity = preflop_equity(view, ranges)
         raiser = read.aggressor
         assert raiser is not None
         theirs = view.seats[raiser]
@@ -428,7 +428,7 @@ class Strong:
             return _check_or_fold(view)
         facing_all_in = raiser is not None and view.seats[raiser].all_in
         if facing_all_in or view.to_call >= 0.4 * total:
-            return ALL_IN if self._good_all_in(view, rng, read) else FOLD
+            return ALL_IN if self._good_all_in(view, read) else FOLD
         if read.raises == 1:
             return self._against_open(view, rng, read, depth, best, in_position)
         if read.raises == 2:

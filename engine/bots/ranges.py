@@ -33,7 +33,8 @@ a value does not depend on which two cards are called the hole, so two cards of 
 same in every case, serve as the hole and the other five (the rest of the board, a player's
 hand, the cards to come) as the board. On the river that is one exact board and many hands.
 Against several opponents the chance to beat them all on a board is the product of the chances
-to beat each, then averaged over the boards.
+to beat each, then averaged over the boards. Before the flop nothing is sampled: the equity is
+read from the exact class-against-class table of :mod:`engine.bots.allin`.
 
 The sample sizes keep a decision near a few tenths of a millisecond (``python -m
 bench.bot_decisions``): about 1,200 hand-boards. Against one opponent the flop draws 60 hands on
@@ -49,17 +50,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
+from engine.bots import allin
 from engine.bots.reading import betting
-from engine.bots.strength import COMBO_CLASS, COMBOS, combos_without, strengths
+from engine.bots.strength import COMBO_CLASS, COMBOS, combos_without, hand_class, strengths
 from engine.bots.view import BotView
 from engine.bulk_eval import values_on_boards
-from engine.cards import Card
 from engine.hand import ActionKind, Street
 
 __all__ = [
@@ -91,8 +93,6 @@ _RUNOUTS: Final = {3: 20, 4: 16, 5: 1}  # boards drawn, by board cards out
 _PLACE_BOARDS: Final = 8  # of those, the ones a hand's place in its range is measured on
 _BIT: Final = np.array([1 << c for c in range(52)], dtype=np.uint64)
 _MOST_HANDS: Final = 128  # hands drawn per opponent at most
-_PREFLOP_HANDS: Final = 30
-_PREFLOP_BOARDS: Final = 40
 _AGGRESSIVE: Final = (ActionKind.BET, ActionKind.RAISE)
 
 
@@ -352,32 +352,23 @@ def _places_in_range(values: npt.NDArray[np.int32], ok: Bools) -> Floats:
     return result
 
 
-def preflop_equity(view: BotView, rng: random.Random, ranges: Sequence[Floats]) -> float:
+def preflop_equity(view: BotView, ranges: Sequence[Floats]) -> float:
     """Equity of the seat's hand before the flop against a range for each opponent.
 
-    Every hand drawn (:data:`_PREFLOP_HANDS` a range) meets every one of
-    :data:`_PREFLOP_BOARDS` boards it shares no card with; the boards are cut five cards at a
-    time from shuffles of the unseen cards.
+    Exact class against class (:mod:`engine.bots.allin`): each class of a range weighs its
+    weight times the pairs of combinations the two classes can be dealt as. Against several
+    opponents it is the product of the equities against each, as if the hands met apart.
     """
-    hole = tuple(view.hole)
-    alive = combos_without(hole)
-    hands = [_draw_hands(classes, alive, _PREFLOP_HANDS, rng) for classes in ranges]
-    unseen = [c for c in range(52) if c not in hole]
-    cut: list[int] = []
-    while len(cut) < 5 * _PREFLOP_BOARDS:
-        rng.shuffle(unseen)
-        cut += unseen[: len(unseen) // 5 * 5]
-    boards = np.array(cut[: 5 * _PREFLOP_BOARDS], dtype=np.uint8).reshape(-1, 5)
-    holes = [hole] + [(Card(int(a)), Card(int(b))) for drawn in hands for a, b in drawn]
-    values = values_on_boards(holes, boards).astype(np.int32)
-    hero = values[0]
-    beat_all = np.ones(len(boards))
-    start = 1
-    for drawn in hands:
-        theirs = values[start : start + len(drawn)]
-        start += len(drawn)
-        ok = ~(drawn[:, None, :, None] == boards[None, :, None, :]).any(axis=(2, 3))
-        share = (hero[None, :] > theirs) + 0.5 * (hero[None, :] == theirs)
-        total = ok.sum(axis=0)
-        beat_all *= np.where(total > 0, (share * ok).sum(axis=0) / np.maximum(total, 1), 0.5)
-    return float(beat_all.mean())
+    equity, pairs = _all_in_table()
+    mine = hand_class(view.hole)
+    result = 1.0
+    for classes in ranges:
+        weight = classes * pairs[mine]
+        result *= float(weight @ equity[mine]) / max(float(weight.sum()), 1e-12)
+    return result
+
+
+@cache
+def _all_in_table() -> tuple[Floats, Floats]:
+    table = allin.load()
+    return table.equity(), table.pairs.astype(np.float64)
