@@ -26,6 +26,7 @@ from engine.bots import (
     Regular,
     Strong,
     beginner,
+    pushfold,
     regular,
     strong,
     to_action,
@@ -35,7 +36,8 @@ from engine.bots.levels import PUSH_FOLD_DEPTH
 from engine.bots.preflop import CLASSES, class_combos
 from engine.bots.ranges import open_width, preflop_range
 from engine.bots.reading import betting
-from engine.cards import FULL_DECK, Card, parse_cards
+from engine.bots.strength import class_hole
+from engine.cards import FULL_DECK, Card, format_cards, parse_cards
 from engine.hand import (
     ActionKind,
     AnteKind,
@@ -460,3 +462,18 @@ def test_an_open_is_read_by_the_players_behind_it_then_not_by_who_folded_since()
     assert (preflop_range(view_of(hand, 1), 2) == before).all()
     widths = [float((before[c] > 0.5) * class_combos(c)) for c in range(CLASSES)]
     assert sum(widths) / 1326 == pytest.approx(open_width(5), abs=0.02)
+
+
+@pytest.mark.parametrize("depth", [3, 7.5, 10, 15])
+def test_heads_up_the_default_strong_level_plays_the_projects_equilibrium(depth: float) -> None:
+    bot = strong()
+    chips = int(2 * depth)
+    for c in range(CLASSES):
+        cards = format_cards(class_hole(c))
+        hand = dealt(2, chips, {1: cards})
+        shoves = bot.decide(view_of(hand, 1), random.Random(c)).move is Move.ALL_IN
+        assert shoves == pushfold.push(class_hole(c), depth), (cards, depth)
+        hand = dealt(2, chips, {0: cards})
+        hand.go_all_in(1)
+        calls = bot.decide(view_of(hand, 0), random.Random(c)).move is Move.ALL_IN
+        assert calls == pushfold.call(class_hole(c), depth), (cards, depth)
