@@ -19,15 +19,12 @@ time / level time, which hold on any machine when the milliseconds do not. The d
 The first decision of a process builds the tables the levels share (the starting-hand
 strengths and the evaluator's own); that one-time cost is reported on its own line and left
 out of the figures.
-
-Until ``engine.bots.pushfold`` exists, the strong level plays with the tests' stand-in chart.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
-import importlib
 import pstats
 import random
 import statistics
@@ -36,7 +33,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.bots import Bot, BotView, beginner, regular, strong, to_action, view_of
-from engine.bots.levels import PushFoldChart
 from engine.cards import FULL_DECK, Card
 from engine.equity import equity
 from engine.hand import AnteKind, Hand, HandConfig, Street
@@ -52,20 +48,7 @@ class Spot:
     holes: tuple[tuple[Card, ...], ...]  # the live hands, for the peer only
 
 
-def chart() -> PushFoldChart | None:
-    """None (the project's chart) when there is one, else the tests' stand-in."""
-    try:
-        importlib.import_module("engine.bots.pushfold")
-    except ModuleNotFoundError:
-        from tests.engine.bot_charts import WidthChart
-
-        print("engine.bots.pushfold not found: the strong level uses the tests' stand-in chart")
-        return WidthChart()
-    return None
-
-
-def levels(push_fold: PushFoldChart | None) -> dict[str, Callable[[], Bot]]:
-    return {"beginner": beginner, "regular": regular, "strong": lambda: strong(push_fold)}
+LEVELS: dict[str, Callable[[], Bot]] = {"beginner": beginner, "regular": regular, "strong": strong}
 
 
 def collect(count: int, seed: int, makers: dict[str, Callable[[], Bot]]) -> list[Spot]:
@@ -127,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", choices=("beginner", "regular", "strong"))
     args = parser.parse_args(argv)
-    makers = levels(chart())
+    makers = LEVELS
     started = time.perf_counter()
     spots = collect(args.spots, args.seed, makers)
     first = time.perf_counter() - started
