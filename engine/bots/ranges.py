@@ -75,6 +75,7 @@ __all__ = [
     "preflop_equity",
     "preflop_range",
     "re_raise_width",
+    "with_bluffs",
 ]
 
 Floats = npt.NDArray[np.float64]
@@ -92,6 +93,7 @@ _CELLS: Final = 1_200  # hand-boards a post-flop estimate counts
 _RUNOUTS: Final = {3: 20, 4: 16, 5: 1}  # boards drawn, by board cards out
 _PLACE_BOARDS: Final = 8  # of those, the ones a hand's place in its range is measured on
 _BIT: Final = np.array([1 << c for c in range(52)], dtype=np.uint64)
+_CLASS_COMBOS: Final = np.bincount(COMBO_CLASS, minlength=169).astype(np.float64)
 _MOST_HANDS: Final = 128  # hands drawn per opponent at most
 _AGGRESSIVE: Final = (ActionKind.BET, ActionKind.RAISE)
 
@@ -215,10 +217,16 @@ class Estimate:
     """A hand's equity against the ranges read, and against the part of them that would call."""
 
     def __init__(
-        self, won: list[Floats], met: list[Floats], weights: list[Floats], places: list[Floats]
+        self,
+        seats: list[int],
+        won: list[Floats],
+        met: list[Floats],
+        weights: list[Floats],
+        places: list[Floats],
     ) -> None:
         # By opponent, a hands x boards table each: the seat's share of the pot against that
         # hand on that board where they meet (else 0), and whether they meet.
+        self._seats = seats
         self._won = won
         self._met = met
         self._weights = weights
@@ -241,6 +249,19 @@ class Estimate:
             w * (0.03 + 0.97 * _sigmoid((place - folding) / 0.07))
             for w, place in zip(self._weights, self._places, strict=True)
         ]
+        return self._equity(weights)
+
+    def against_bet(self, seat: int, share: float) -> float:
+        """The equity against the ranges read, but with ``share`` of the range of ``seat``, who
+        bet, made of bluffs: his weakest hands (see :func:`with_bluffs`)."""
+        weights = []
+        for who, w, place in zip(self._seats, self._weights, self._places, strict=True):
+            if who == seat:
+                bluffs = _sigmoid((0.35 - place) / 0.08)
+                w = (1 - share) * w / max(float(w.sum()), 1e-12) + share * bluffs / max(
+                    float(bluffs.sum()), 1e-12
+                )
+            weights.append(w)
         return self._equity(weights)
 
 
@@ -288,7 +309,7 @@ def estimate(view: BotView, rng: random.Random, lines: Sequence[Line]) -> Estima
         met.append(ok.astype(np.float64))
         weights.append(weight)
         places.append(place)
-    return Estimate(won, met, weights, places)
+    return Estimate([line.seat for line in lines], won, met, weights, places)
 
 
 def _runouts(
@@ -350,6 +371,19 @@ def _places_in_range(values: npt.NDArray[np.int32], ok: Bools) -> Floats:
     met = (ok & (others > 0)).sum(axis=1)
     result: Floats = np.where(met > 0, (share * ok).sum(axis=1) / np.maximum(met, 1), 0.5)
     return result
+
+
+def with_bluffs(classes: Floats, share: float) -> Floats:
+    """A range with ``share`` of it made any hand at all: the bluffs a bet may hold.
+
+    A bet of ``b`` into ``p`` that leaves a caller indifferent holds ``b / (p + 2b)`` bluffs:
+    the caller's own price. Reading ranges with at least that many keeps a player from being
+    pushed off every pot by one who raises with anything.
+    """
+    combos = _CLASS_COMBOS
+    value = classes / max(float(classes @ combos), 1e-12)
+    mixed: Floats = (1 - share) * value + share / float(combos.sum())
+    return mixed
 
 
 def preflop_equity(view: BotView, ranges: Sequence[Floats]) -> float:
