@@ -65,12 +65,14 @@ from typing import Final, Protocol, cast
 
 from engine.bots.preflop import class_combos
 from engine.bots.ranges import (
+    Floats,
     estimate,
     open_width,
     postflop_lines,
     preflop_equity,
     preflop_range,
     re_raise_width,
+    with_bluffs,
 )
 from engine.bots.reading import Betting, betting, read_hand
 from engine.bots.strength import class_hole, class_name_ranks, hand_class, strengths
@@ -82,6 +84,19 @@ __all__ = ["PUSH_FOLD_DEPTH", "Beginner", "PushFoldChart", "Regular", "Strong"]
 
 PUSH_FOLD_DEPTH: Final = 15.0
 """At this many big blinds effective or fewer the strong level plays push or fold."""
+
+# How much of the bluffing a bet's price allows (see ranges.with_bluffs) the strong level
+# believes is there, by street. All of it would make him unexploitable by a player who raises
+# with anything, and a caller of every value bet of one who never bluffs; half on the flop and
+# less later is where the baselines of engine.bots.baselines, the maniac and the rock, both
+# lose to him (measured with python -m engine.bots duel). Before the flop it counts against
+# re-raises and all-ins only: an open is answered by the ranges.
+_BLUFFS_BELIEVED: Final = {
+    Street.PREFLOP: 0.5,
+    Street.FLOP: 0.5,
+    Street.TURN: 0.25,
+    Street.RIVER: 0.0,
+}
 
 
 # --- moves every level makes ---------------------------------------------------------------
@@ -379,24 +394,34 @@ class Strong:
 
     def _good_all_in(self, view: BotView, read: Betting) -> bool:
         """Whether all our chips in now wins more than folding, if the raiser calls it."""
-        # Who is in the pot: those who put in half the bet or more. The rest will mostly fold;
-        # each one still to act adds to the margin below instead.
-        contesting = [
-            seat
-            for seat in view.live
-            if seat != view.me and 2 * view.seats[seat].bet >= view.high_bet
-        ]
-        ranges = [preflop_range(view, seat) for seat in contesting]
-        equity = preflop_equity(view, ranges)
         raiser = read.aggressor
         assert raiser is not None
         theirs = view.seats[raiser]
         called = min(view.stack + view.bet, theirs.stack + theirs.bet)
         pot = view.pot - view.bet - theirs.bet + 2 * called
-        need = (called - view.bet) / pot + 0.03 * read.behind
+        need = (called - view.bet) / pot
+        equity = preflop_equity(view, self._ranges_in_pot(view, read, need))
+        need += 0.03 * read.behind
         if not theirs.all_in and view.stack > view.to_call:
             need -= 0.05  # he may fold to it
         return equity >= need
+
+    def _ranges_in_pot(self, view: BotView, read: Betting, price: float) -> list[Floats]:
+        """The ranges of those in the pot, the last raiser's with as many bluffs as ``price``
+        allows him (:func:`~engine.bots.ranges.with_bluffs`).
+
+        In the pot are those who put in half the bet or more; the rest will mostly fold, and
+        each one still to act is counted in the caller's margin instead.
+        """
+        ranges = []
+        for seat in view.live:
+            if seat == view.me or 2 * view.seats[seat].bet < view.high_bet:
+                continue
+            classes = preflop_range(view, seat)
+            if seat == read.aggressor:
+                classes = with_bluffs(classes, price * _BLUFFS_BELIEVED[Street.PREFLOP])
+            ranges.append(classes)
+        return ranges
 
     # -- deeper: ranges by position and depth ---------------------------------------------------
 
@@ -430,10 +455,21 @@ class Strong:
         if facing_all_in or view.to_call >= 0.4 * total:
             return ALL_IN if self._good_all_in(view, read) else FOLD
         if read.raises == 1:
-            return self._against_open(view, rng, read, depth, best, in_position)
-        if read.raises == 2:
-            return self._against_re_raise(view, rng, read, depth, best, in_position)
-        return ALL_IN if best <= 0.012 else FOLD
+            decision = self._against_open(view, rng, read, depth, best, in_position)
+        elif read.raises == 2:
+            decision = self._against_re_raise(view, rng, read, depth, best, in_position)
+        else:
+            decision = ALL_IN if best <= 0.012 else FOLD
+        if decision is FOLD and read.raises >= 2 and self._defends(view, read, in_position):
+            return CALL
+        return decision
+
+    def _defends(self, view: BotView, read: Betting, in_position: bool) -> bool:
+        """Whether a hand the ranges would fold still gets the price to call a raise that may
+        be a bluff: out of position it keeps less of its equity."""
+        price = view.to_call / (view.pot + view.to_call)
+        keeps = 0.9 if in_position else 0.7
+        return keeps * preflop_equity(view, self._ranges_in_pot(view, read, price)) >= price
 
     def _against_re_raise(
         self,
@@ -554,6 +590,11 @@ class Strong:
                     return _pot_raise(view, fraction)
             return CHECK
         price = view.to_call / (pot + view.to_call)
+        if read.aggressor is not None:
+            # The bet may be a bluff, as often as its price lets it be without losing. On the
+            # flop people bluff about that much; by the river most bets are what they say.
+            share = price * _BLUFFS_BELIEVED[view.street]
+            equity = guess.against_bet(read.aggressor, share)
         need = price
         if not river:
             # A draw that gets there is paid on the later streets; but a hand behind now faces
