@@ -26,24 +26,28 @@ pot, continuation-bets the flop after raising before it, semi-bluffs strong draw
 only very strong hands.
 
 **Strong** weighs ranges and prices. Before the flop, with more than 15 big blinds effective,
-his ranges depend on position and on stack depth: most hands on the button heads-up,
-narrower and smaller raises when short,
-3-bets that go all-in below 25 big blinds, hands that play well multi-way (pairs, suited
-connectors) for calls when deep and the call is cheap, and re-raise bluffs with suited hands
-just outside his calling range, at the frequency the re-raise's price allows. At 15 big blinds
-or fewer he plays push or fold: heads-up spots (the small blind's shove when folded to, the big
-blind's call of it) follow the project's equilibrium chart (:mod:`engine.bots.pushfold`), and
-with more players behind he shoves the same share of the chart's hands cut by a quarter for each
-extra player who could wake up with a hand; against a shove or a raise he goes all-in when his
-equity against the raiser's range beats the price. After the flop he reads each opponent's range
-from his actions (:mod:`engine.bots.ranges`), estimates his equity against it on sampled hands and
-boards, and weighs it against pot odds (with some implied odds while cards are to come) and the
-stack-to-pot ratio (all-in when little is left behind). He bets one size per spot for value and
-as a bluff alike: value when he is ahead of the hands that would call, a bluff with a hand that
-has little equity with the probability ``b / (p + 2b)`` that makes a caller of a bet ``b`` into
-``p`` indifferent (less against several players). Facing a bet he raises for value when ahead
-of the hands that would call the raise, semi-bluffs now and then, and calls when his equity
-beats the price.
+his ranges depend on position and on stack depth: most hands on the button heads-up, narrower
+and smaller raises when short, 3-bets that go all-in below 25 big blinds, hands that play well
+multi-way (pairs, suited connectors) for calls when deep and the call is cheap, and re-raise
+bluffs with suited hands just outside his calling range, at the frequency the re-raise's price
+allows. At 15 big blinds or fewer he plays push or fold: heads-up spots (the small blind's
+shove when folded to, the big blind's call of it) follow the project's equilibrium chart
+(:mod:`engine.bots.pushfold`), and with more players behind he shoves the same share of the
+chart's hands cut by a quarter for each extra player who could wake up with a hand. Against a
+re-raise or an all-in he goes on when his equity (:mod:`engine.bots.allin`, exact by class)
+against the raiser's range beats the price, reading that range as holding some of the bluffs
+the price allows, so that re-raising him with anything does not pay.
+
+After the flop he reads each opponent's range from his actions (:mod:`engine.bots.ranges`),
+estimates his equity against it on sampled hands and boards, and weighs it against pot odds
+(with some implied odds while cards are to come) and the stack-to-pot ratio (all-in when little
+is left behind). He bets one size per spot for value and as a bluff alike: value when he is
+ahead of the hands that would call, a bluff with a hand that has little equity with the
+probability ``b / (p + 2b)`` that makes a caller of a bet ``b`` into ``p`` indifferent (less
+against several players). Facing a bet he raises for value when ahead of the hands that would
+call the raise, semi-bluffs now and then, and calls when his equity beats the price, counting
+the bettor's bluffs as above on the flop and less on later streets, where most bets are what
+they say.
 
 >>> import random
 >>> from engine.cards import parse_cards

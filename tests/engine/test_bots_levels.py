@@ -477,3 +477,30 @@ def test_heads_up_the_default_strong_level_plays_the_projects_equilibrium(depth:
         hand.go_all_in(1)
         calls = bot.decide(view_of(hand, 0), random.Random(c)).move is Move.ALL_IN
         assert calls == pushfold.call(class_hole(c), depth), (cards, depth)
+
+
+def kept_against_a_pot_re_raise(bot: Bot) -> tuple[float, float]:
+    """Heads-up at 100 big blinds, the button opens every hand it would and the big blind
+    re-raises the pot: the share of deals opened, and of those the share not folded."""
+    opened = kept = 0
+    for c in range(CLASSES):
+        hand = dealt(2, 200, {1: format_cards(class_hole(c))})
+        first = bot.decide(view_of(hand, 1), random.Random(c))
+        if first.move is not Move.RAISE or first.to is None:
+            continue
+        opened += class_combos(c)
+        hand.raise_to(1, first.to)
+        hand.raise_to(0, 2 * hand.bets[1] + hand.total_pot() - hand.bets[0])
+        kept += class_combos(c) * (
+            bot.decide(view_of(hand, 1), random.Random(c)).move is not Move.FOLD
+        )
+    return opened / 1326, kept / opened
+
+
+def test_the_strong_level_is_not_pushed_off_its_opens_by_re_raises() -> None:
+    # Folding more than half to a pot-sized re-raise lets a player who re-raises with any two
+    # cards win; the regular does, the strong level does not.
+    opened, kept = kept_against_a_pot_re_raise(Strong(WidthChart()))
+    assert opened > 0.7 and kept > 0.5
+    opened, kept = kept_against_a_pot_re_raise(Regular())
+    assert opened < 0.5 and kept < 0.25
