@@ -5,6 +5,8 @@
 ``engine.bots:beginner`` and so on.
 """
 
+from collections.abc import Callable
+
 from engine.bots.levels import Beginner, PushFoldChart, Regular, Strong
 from engine.bots.view import (
     ALL_IN,
@@ -37,6 +39,7 @@ __all__ = [
     "Seen",
     "Strong",
     "beginner",
+    "make",
     "regular",
     "strong",
     "to_action",
@@ -57,3 +60,16 @@ def regular() -> Regular:
 def strong(chart: PushFoldChart | None = None) -> Strong:
     """A new strong player; ``chart`` replaces the project's push/fold chart (for tests)."""
     return Strong(chart)
+
+
+def make(level: str) -> Bot:
+    """A new player of the level named (one of :data:`engine.bots.ids.LEVELS`)."""
+    factories: dict[str, Callable[[], Bot]] = {
+        "beginner": beginner,
+        "regular": regular,
+        "strong": strong,
+    }
+    factory = factories.get(level)
+    if factory is None:
+        raise ValueError(f"no bot level {level!r}")
+    return factory()
