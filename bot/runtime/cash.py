@@ -384,7 +384,8 @@ class CashTable(LiveTable[_Draft]):
                 bots = {seat: bots[seat]}
             if not bots:
                 raise BotError("no_bots")
-            now, later = [], []
+            now: list[int] = []
+            later: list[int] = []
             for chair, pid in sorted(bots.items()):
                 if self.table.player(pid) is None:
                     continue

@@ -11,9 +11,11 @@ Open once at start-up and pass the ``Database`` to the functions of the modules 
 - ``db``: the one API both backends give (``Database``, ``Tx``).
 - ``sqlite``, ``postgres``: each backend: connecting, transactions, dialect, migrations.
 - ``ledger``: the accounts model and the only statements that move chips.
-- ``economy``: guild settings, wallets, daily bonus, grants and removals, transfers.
+- ``economy``: guild settings, wallets, daily bonus, grants and removals, transfers, and what
+  the house holds, floated and won.
 - ``locales``: the language each user's client speaks, for direct messages.
 - ``tables``: tables, seats, buy-in, top-up, leave, close.
+- ``house``: the house's wallet, which stakes computer players at the economy's tables.
 - ``hands``: start, actions, result, void, rebuild (engine replay) and PHH export.
 - ``stats``: leaderboard, player statistics, recent hands.
 - ``tournaments``: registration, prize pools, the engine's saved state, places and prizes.
@@ -31,6 +33,7 @@ from __future__ import annotations
 from bot.storage import (
     economy,
     hands,
+    house,
     invariant,
     leases,
     ledger,
@@ -52,6 +55,7 @@ __all__ = [
     "backup",
     "economy",
     "hands",
+    "house",
     "invariant",
     "leases",
     "ledger",

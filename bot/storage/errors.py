@@ -22,7 +22,9 @@ Codes (stable): ``bad_id``, ``bad_amount``, ``amount_not_positive``, ``amount_to
 ``tournament_over``, ``registration_closed``, ``already_registered``, ``not_registered``,
 ``tournament_full``, ``already_started``, ``not_enough_players``, ``not_running``,
 ``results_mismatch``, ``prizes_mismatch``, ``pool_mismatch``, ``not_in_tournament`` (a cash
-move at a tournament's table or hand), ``not_tournament_table``, ``not_playing``.
+move at a tournament's table or hand), ``not_tournament_table``, ``not_playing``,
+``bots_not_allowed`` (a bot's buy-in or top-up at an economy table of a server that does not
+allow bots).
 """
 
 from __future__ import annotations

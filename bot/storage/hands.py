@@ -35,6 +35,12 @@ they can instead: the players dealt in are entrants still playing, their stacks 
 hand's configuration deals, and the finishing stacks add up to the starting ones. Each stores the
 tournament's own state (``bot.storage.tournaments.TournamentSave``) in the same transaction. The
 cash functions refuse a tournament hand, and the tournament ones a cash hand.
+
+A practice table's hands (``practice``) go through the cash functions, seats and all (a stack
+dealt in shows 0 at its seat, so it can be neither topped up nor taken away mid-hand), but their
+chips are play chips: the hand holds ``chips = 0``, no ledger row is written, and the finishing
+stacks must add up to the starting ones instead. No statistic counts them (``player_totals``
+included), and no statistic ever counts the house or a bot (``engine.bots.ids``) either.
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ from bot.storage.tables import TableSave, check_save, close_in, unseat, write_sa
 from bot.storage.tournaments import TournamentSave
 from bot.storage.tournaments import check_save as check_tournament_save
 from bot.storage.tournaments import write_save as write_tournament_save
+from engine.bots.ids import is_house_or_bot
 from engine.cards import Card, check_deck
 from engine.commitment import DeckCommitment, LegacyCommitment
 from engine.errors import EngineError
@@ -148,6 +155,7 @@ class StoredHand:
     actions: tuple[Any, ...]  # Action.to_json() of every accepted action, in order
     tournament_id: int | None = None  # a tournament's hand (its stacks are tournament chips)
     level: int | None = None  # ... dealt at this level
+    practice: bool = False  # dealt at a practice table (its stacks are play chips)
 
     @property
     def commitment(self) -> DeckCommitment | None:
@@ -230,12 +238,19 @@ def _check_deal(
     return _Deal(ordered, cards, config_text)
 
 
-async def _next_hand(tx: Tx, table_id: int) -> tuple[int, int, int | None]:
-    """Count a new hand at an open table with none running: (guild, hand number, the
-    tournament the table belongs to)."""
+@dataclass(frozen=True, slots=True)
+class _Next:
+    guild_id: int
+    hand_no: int
+    tournament_id: int | None  # the tournament the table belongs to
+    practice: bool
+
+
+async def _next_hand(tx: Tx, table_id: int) -> _Next:
+    """Count a new hand at an open table with none running."""
     table = await tx.fetchone(
-        "UPDATE poker_tables SET hand_count = hand_count + 1"
-        " WHERE table_id = ? AND status = 'open' RETURNING guild_id, hand_count, tournament_id",
+        "UPDATE poker_tables SET hand_count = hand_count + 1 WHERE table_id = ?"
+        " AND status = 'open' RETURNING guild_id, hand_count, tournament_id, practice",
         (table_id,),
     )
     if table is None:
@@ -246,7 +261,7 @@ async def _next_hand(tx: Tx, table_id: int) -> tuple[int, int, int | None]:
     )
     if running is not None:
         raise StorageError("hand_in_progress", table_id=table_id, hand_id=running)
-    return int(table[0]), int(table[1]), table[2]
+    return _Next(int(table[0]), int(table[1]), table[2], bool(table[3]))
 
 
 async def start_hand(
@@ -261,8 +276,9 @@ async def start_hand(
     save: TableSave | None = None,
     now: int | None = None,
 ) -> int:
-    """Store a new hand and move the players' stacks into it, in one transaction with ``save``
-    (the table as the deal left it); the hand id.
+    """Store a new hand and move the players' stacks into it (at a practice table: the seats
+    show the hand, the ledger nothing), in one transaction with ``save`` (the table as the deal
+    left it); the hand id.
 
     Each player's ``stack`` must be his whole stack at the seat (table stakes), and the config's
     ``stacks`` (when it has them, as ``HandConfig.to_json()`` does) must list the same values.
@@ -274,13 +290,14 @@ async def start_hand(
     now = unix_now() if now is None else now
     total = sum(p.stack for p in players)
     async with db.write() as tx:
-        guild_id, hand_no, tournament_id = await _next_hand(tx, table_id)
-        if tournament_id is not None:
+        table = await _next_hand(tx, table_id)
+        guild_id, hand_no = table.guild_id, table.hand_no
+        if table.tournament_id is not None:
             raise StorageError("not_in_tournament", table_id=table_id)
         hand_id = await tx.insert(
             "INSERT INTO hands (guild_id, table_id, hand_no, config, deck, deck_salt,"
-            " deck_digest, deck_scheme, button_seat, chips, started_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, 'merkle1', ?, ?, ?) RETURNING hand_id",
+            " deck_digest, deck_scheme, button_seat, chips, started_at, practice)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 'merkle1', ?, ?, ?, ?) RETURNING hand_id",
             (
                 guild_id,
                 table_id,
@@ -290,8 +307,9 @@ async def start_hand(
                 commitment.seed_hex,
                 commitment.root_hex,
                 button_seat,
-                total,
+                0 if table.practice else total,
                 now,
+                int(table.practice),
             ),
         )
         for p in players:
@@ -313,6 +331,8 @@ async def start_hand(
                 " starting_stack) VALUES (?, ?, ?, ?, ?, ?)",
                 (hand_id, p.player, guild_id, p.user_id, p.seat_no, p.stack),
             )
+            if table.practice:
+                continue
             await record(
                 tx,
                 guild_id=guild_id,
@@ -424,7 +444,8 @@ async def _running_hand(tx: Tx, hand_id: int, *, tournament: bool = False) -> Ro
     """A running hand of the kind asked for: cash hands move ledger chips, tournament hands
     never do, and neither path may settle the other's."""
     row = await tx.fetchone(
-        "SELECT guild_id, table_id, status, chips, tournament_id FROM hands WHERE hand_id = ?",
+        "SELECT guild_id, table_id, status, chips, tournament_id, practice FROM hands"
+        " WHERE hand_id = ?",
         (hand_id,),
     )
     if row is None:
@@ -470,7 +491,8 @@ async def _return_to_seats(
     actor_id: int | None,
     now: int,
 ) -> dict[int, tuple[int, int, int]]:
-    """Move ``stacks`` (by player index) from the hand to the seats.
+    """Move ``stacks`` (by player index) from the hand to the seats: they must add up to what
+    the hand holds (a practice hand: to its starting stacks, for it holds no ledger chip).
 
     Returns {player: (user id, seat, starting stack)}.
     """
@@ -484,10 +506,10 @@ async def _return_to_seats(
     if set(seated) != set(stacks):
         raise StorageError("bad_players", reason="players_differ", expected=sorted(seated))
     total = sum(stacks.values())
-    if total != hand["chips"]:
-        raise StorageError(
-            "hand_chips_mismatch", hand_id=hand_id, expected=hand["chips"], got=total
-        )
+    practice = bool(hand["practice"])
+    expected = sum(start for _, _, start in seated.values()) if practice else hand["chips"]
+    if total != expected:
+        raise StorageError("hand_chips_mismatch", hand_id=hand_id, expected=expected, got=total)
     for player, stack in stacks.items():
         user_id, seat_no, _ = seated[player]
         moved = await tx.execute(
@@ -497,7 +519,7 @@ async def _return_to_seats(
         )
         if moved != 1:  # pragma: no cover - seats in a hand cannot be left or changed
             raise StorageError("seat_mismatch", hand_id=hand_id, seat_no=seat_no, user_id=user_id)
-        if stack > 0:
+        if stack > 0 and not practice:
             await record(
                 tx,
                 guild_id=hand["guild_id"],
@@ -529,7 +551,9 @@ async def record_hand_result(
     who were leaving sent home (``departures``: user ids) and the table saved, atomically.
 
     ``result`` is any JSON value (or an object with ``to_json()``); ``pot`` defaults to the sum
-    of the contributions. The finishing stacks must add up to the chips the hand holds.
+    of the contributions. The finishing stacks must add up to the chips the hand holds (a
+    practice hand's: to its starting stacks). A practice hand counts in no statistic, and the
+    house and its bots in none at all.
     """
     check_id(hand_id, "hand_id")
     _check_results(players)
@@ -578,6 +602,8 @@ async def record_hand_result(
                     r.player,
                 ),
             )
+            if hand["practice"] or is_house_or_bot(user_id):
+                continue
             await tx.execute(
                 "INSERT INTO player_totals (guild_id, user_id, hands_played, hands_won, net,"
                 " biggest_pot, vpip_hands, pfr_hands) VALUES (?, ?, 1, ?, ?, ?, ?, ?)"
@@ -729,7 +755,8 @@ async def start_tournament_hand(
     checked = _required_save(save)
     now = unix_now() if now is None else now
     async with db.write() as tx:
-        guild_id, hand_no, tournament_id = await _next_hand(tx, table_id)
+        table = await _next_hand(tx, table_id)
+        guild_id, hand_no, tournament_id = table.guild_id, table.hand_no, table.tournament_id
         if tournament_id is None:
             raise StorageError("not_tournament_table", table_id=table_id)
         for p in deal.players:
@@ -934,7 +961,8 @@ async def _void_in(tx: Tx, hand_id: int, void: _Void, now: int) -> dict[int, int
 _HAND_COLUMNS = (
     "hand_id, guild_id, table_id, hand_no, status, config, deck, deck_salt, deck_digest,"
     " deck_scheme,"
-    " button_seat, chips, pot, result, void_reason, started_at, ended_at, tournament_id, level"
+    " button_seat, chips, pot, result, void_reason, started_at, ended_at, tournament_id, level,"
+    " practice"
 )
 
 
@@ -1009,6 +1037,7 @@ async def _load(tx: Tx, row: Row) -> StoredHand:
         actions=actions,
         tournament_id=row["tournament_id"],
         level=row["level"],
+        practice=bool(row["practice"]),
     )
 
 

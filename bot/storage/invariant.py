@@ -7,6 +7,13 @@ into it minus what flowed out, so a chip that moved without its ledger row (or t
 found even when totals agree. The guild's own count of its chips in circulation
 (``guilds.circulation``, which caps what may be minted) must equal ``minted - burned`` too.
 
+The house's wallet (``bot.storage.house``) is an ordinary wallet: both checks cover it, and the
+chips minted into it to stake bots are minted like any other. Practice tables are left out:
+their stacks are play chips, outside the economy, which no ledger row ever records, so their
+seats are not counted (and a ledger row naming one shows up as an account the ledger says holds
+chips it does not). Their hands hold ``chips = 0`` (the schema insists), like a tournament's,
+so they add nothing.
+
 The bot runs ``verify_invariant`` at start-up; it logs every discrepancy at CRITICAL and raises
 ``invariant_broken`` so the operator cannot miss it. With the metrics on it also runs
 ``circulation_mismatches``, the totals against the running count, every few minutes.
@@ -73,7 +80,7 @@ async def _sums(tx: Tx, sql: str, params: tuple[object, ...]) -> dict[int, int]:
 
 async def _guild_balances(tx: Tx, guild_id: int | None) -> list[GuildBalance]:
     where, params = ("WHERE guild_id = ?", (guild_id,)) if guild_id is not None else ("", ())
-    twhere = "WHERE t.guild_id = ?" if guild_id is not None else ""
+    twhere = "WHERE t.practice = 0" + (" AND t.guild_id = ?" if guild_id is not None else "")
     circulation = await _sums(tx, f"SELECT guild_id, circulation FROM guilds {where}", params)
     guilds = list(circulation)
     wallets = await _sums(
@@ -137,7 +144,7 @@ SELECT guild_id, account, CAST(SUM(ledger) AS BIGINT), CAST(SUM(actual) AS BIGIN
     UNION ALL
     SELECT t.guild_id, 'seat:' || CAST(s.table_id AS TEXT) || ':' || CAST(s.seat_no AS TEXT),
         0, s.stack
-        FROM seats s JOIN poker_tables t USING (table_id) WHERE TRUE {and_t_guild}
+        FROM seats s JOIN poker_tables t USING (table_id) WHERE t.practice = 0 {and_t_guild}
     UNION ALL
     SELECT guild_id, 'hand:' || CAST(hand_id AS TEXT), 0, chips
         FROM hands WHERE chips <> 0 {and_guild}
@@ -188,7 +195,7 @@ async def circulation_mismatches(db: Database) -> list[tuple[int, int, int]]:
         for sql in (
             "SELECT guild_id, SUM(balance) FROM wallets GROUP BY guild_id",
             "SELECT t.guild_id, SUM(s.stack) FROM seats s JOIN poker_tables t USING (table_id)"
-            " GROUP BY t.guild_id",
+            " WHERE t.practice = 0 GROUP BY t.guild_id",
             "SELECT guild_id, SUM(chips) FROM hands WHERE status = 'running' GROUP BY guild_id",
             "SELECT guild_id, SUM(pool) FROM tournaments GROUP BY guild_id",
         ):

@@ -22,6 +22,10 @@ No limit is checked where chips come back (a cash-out, a refund, a prize): the l
 chips enter. Each guild counts its chips in circulation (``guilds.circulation``, minted minus
 burned) and ``mint`` refuses to take it past ``MAX_CIRCULATION``, the wallet column's maximum;
 since every chip of a guild is in one of its accounts, no account can hold more than that.
+
+The house (``engine.bots.ids.HOUSE_ID``) owns an ordinary wallet, so every check above covers
+it, but only ``bot.storage.house`` opens it and moves its chips: ``ensure_wallet`` refuses the
+house and its bots (a bot has no wallet; the house gets no starting balance).
 """
 
 from __future__ import annotations
@@ -30,7 +34,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.storage.db import Tx
-from bot.storage.errors import MAX_CIRCULATION, StorageError
+from bot.storage.errors import MAX_CIRCULATION, StorageError, check_id
+from engine.bots.ids import is_house_or_bot
 
 MINT = "mint"
 BURN = "burn"
@@ -54,6 +59,7 @@ class Reason(StrEnum):
     TOURNAMENT_BUY_IN = "tournament_buy_in"
     TOURNAMENT_REFUND = "tournament_refund"
     TOURNAMENT_PRIZE = "tournament_prize"
+    HOUSE_FLOAT = "house_float"  # minted into the house's wallet to stake a bot
 
 
 def wallet_account(user_id: int) -> str:
@@ -133,6 +139,15 @@ async def record(
     )
 
 
+def check_person(value: object, field: str) -> int:
+    """``check_id`` for someone who owns a wallet of his own: the house and its bots are refused
+    (``bad_id``), since their chips move only through ``bot.storage.house``."""
+    user_id = check_id(value, field)
+    if is_house_or_bot(user_id):
+        raise StorageError("bad_id", field=field, value=repr(value), reason="house_or_bot")
+    return user_id
+
+
 async def require_guild(tx: Tx, guild_id: int) -> None:
     if await tx.scalar("SELECT 1 FROM guilds WHERE guild_id = ?", (guild_id,)) is None:
         raise StorageError("unknown_guild", guild_id=guild_id)
@@ -175,8 +190,9 @@ async def ensure_wallet(tx: Tx, guild_id: int, user_id: int, now: int) -> bool:
 
     A guild whose circulation is at its cap opens a wallet with what room is left (0 when
     none): a new member is never refused a wallet. True if it was created. Raises
-    ``unknown_guild`` for a guild never registered.
+    ``unknown_guild`` for a guild never registered, and ``bad_id`` for the house or a bot.
     """
+    check_person(user_id, "user_id")
     if await tx.scalar(
         "SELECT 1 FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
     ) is not None:

@@ -8,7 +8,12 @@ with ``hands.ended_at``, both indexed for it). Only finished hands count; voided
 Only cash hands count, for every figure and every period. A tournament hand's stacks are
 tournament chips, which never mix with wallet chips (its result is the tournament's places and
 prizes, paid through the ledger): counted, they would show a tournament's chips as chips won or
-lost, and a week would disagree with all time, whose running totals never include them.
+lost, and a week would disagree with all time, whose running totals never include them. A
+practice table's hands are left out for the same reason: their stacks are play chips.
+
+The figures are about people: the house and its bots (``engine.bots.ids``) are on no
+leaderboard and have no statistics (a bot's hands still count for the people he played against,
+whose chips they were).
 
 Each percentage comes with its count (a :class:`Ratio`), so "3-bet 50%" from 1 chance in 2 is
 seen for the small sample it is. Hands stored before migration 0006 have no 3-bet or showdown
@@ -22,6 +27,7 @@ from enum import StrEnum
 
 from bot.storage.db import Database, Tx, unix_now
 from bot.storage.errors import StorageError, check_id, check_setting
+from engine.bots.ids import HOUSE_ID, is_house_or_bot
 
 DAY = 86_400
 
@@ -142,9 +148,12 @@ def _period(period: str) -> Period:
         ) from None
 
 
-# The hands statistics count: finished (never voided) cash hands. Tournament hands are left
-# out: their chips are tournament chips (``player_totals`` never counts them either).
-_CASH_FINISHED = "h.status = 'finished' AND h.tournament_id IS NULL"
+# The hands statistics count: finished (never voided) cash hands. Tournament and practice
+# hands are left out: their chips are tournament or play chips (``player_totals`` never counts
+# them either).
+_CASH_FINISHED = "h.status = 'finished' AND h.tournament_id IS NULL AND h.practice = 0"
+# Rows of people: every id from the house's up is the house or one of its bots.
+_PEOPLE = f"user_id < {HOUSE_ID}"
 
 # A period's value per player, from his hands; chosen by the enum, never from the caller's text.
 _PERIOD_VALUE = {
@@ -172,14 +181,14 @@ async def leaderboard(
     if since is None:
         rows = await db.fetchall(
             f"SELECT user_id, {key.value}, hands_played FROM player_totals WHERE guild_id = ?"
-            f" ORDER BY {key.value} DESC, hands_played DESC, user_id LIMIT ?",
+            f" AND {_PEOPLE} ORDER BY {key.value} DESC, hands_played DESC, user_id LIMIT ?",
             (guild_id, limit),
         )
     else:
         rows = await db.fetchall(
             f"SELECT hp.user_id, {_PERIOD_VALUE[key]} AS score, COUNT(*) AS played"
             " FROM hands h JOIN hand_players hp ON hp.hand_id = h.hand_id"
-            f" WHERE h.guild_id = ? AND {_CASH_FINISHED} AND h.ended_at >= ?"
+            f" WHERE h.guild_id = ? AND {_CASH_FINISHED} AND h.ended_at >= ? AND hp.{_PEOPLE}"
             " GROUP BY hp.user_id ORDER BY score DESC, played DESC, hp.user_id LIMIT ?",
             (guild_id, since, limit),
         )
@@ -201,17 +210,24 @@ async def player_stats(
     now: int | None = None,
 ) -> PlayerStats:
     """A player's statistics in a guild over ``period`` (zeros before his first hand), and with
-    ``series`` his net after each of those hands, all from one snapshot."""
+    ``series`` his net after each of those hands, all from one snapshot. The house and its bots
+    are ``unknown_user``: they have no statistics."""
     check_id(guild_id, "guild_id")
     check_id(user_id, "user_id")
     chosen = _period(period)
     since = chosen.since(unix_now() if now is None else now)
     async with db.read() as tx:
-        if await tx.scalar(
-            "SELECT 1 FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        ) is None and await tx.scalar(
-            "SELECT 1 FROM player_totals WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        ) is None:
+        # The house has a wallet, but no statistics any more than its bots.
+        known = not is_house_or_bot(user_id) and (
+            await tx.scalar(
+                "SELECT 1 FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+            ) is not None
+            or await tx.scalar(
+                "SELECT 1 FROM player_totals WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            ) is not None
+        )
+        if not known:
             if await tx.scalar("SELECT 1 FROM guilds WHERE guild_id = ?", (guild_id,)) is None:
                 raise StorageError("unknown_guild", guild_id=guild_id)
             raise StorageError("unknown_user", guild_id=guild_id, user_id=user_id)

@@ -11,6 +11,16 @@ closing the table), each move one transaction with its ledger row. While a hand 
 stacks of the players dealt in are held by the hand (``bot.storage.hands``): the seat shows
 stack 0 and ``hand_id``, and refuses top-ups and leaving until the hand is over. A player who
 was not dealt in keeps his stack at the seat and may top up or leave at any time.
+
+A computer player (``engine.bots.ids.is_bot``) has no wallet: at a table of the server's
+economy his chips come from the house's wallet and go back to it (``bot.storage.house``; the
+ledger rows name the bot), and only where a server manager allowed bots (``bots_not_allowed``).
+The house itself never sits down.
+
+A practice table (``practice``) plays for play chips: the same seats, buy-in range and hands,
+but a buy-in or top-up takes nothing from any wallet, standing up or closing gives nothing
+back, and no ledger row is written, whoever the player. It counts against the server's table
+limits like any table: it takes a channel and the bot's time all the same.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from bot.storage.errors import (
     from_json_text,
     to_json_text,
 )
+from bot.storage.house import HOUSE_WALLET, check_bots_allowed, stake, take_back
 from bot.storage.ledger import (
     Reason,
     credit_wallet,
@@ -36,6 +47,7 @@ from bot.storage.ledger import (
     seat_account,
     wallet_account,
 )
+from engine.bots.ids import HOUSE_ID, is_bot
 from engine.limits import MAX_CHIPS, MAX_SEATS
 
 _STATE_MAX = 32
@@ -73,6 +85,7 @@ class TableInfo:
     created_at: int
     seats: tuple[SeatInfo, ...]
     tournament_id: int | None = None  # a tournament's table (no seats: see the module)
+    practice: bool = False  # plays for play chips (see the module)
 
     def seat_of(self, user_id: int) -> SeatInfo | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -80,7 +93,7 @@ class TableInfo:
 
 _TABLE_COLUMNS = (
     "table_id, guild_id, channel_id, host_id, config, min_buy_in, max_buy_in, chip_unit,"
-    " max_seats, message_id, status, hand_count, created_at, tournament_id"
+    " max_seats, message_id, status, hand_count, created_at, tournament_id, practice"
 )
 # The tables a cash game runs on: a tournament's tables are restored by their tournament.
 CASH = "tournament_id IS NULL"
@@ -109,6 +122,7 @@ async def _load_table(tx: Tx, row: Row) -> TableInfo:
         created_at=row[12],
         seats=seats,
         tournament_id=row[13],
+        practice=bool(row[14]),
     )
 
 
@@ -183,6 +197,42 @@ async def write_save(tx: Tx, table_id: int, save: _CheckedSave | None) -> None:
     )
 
 
+def _check_player(user_id: object) -> int:
+    """A person or a bot: the house stakes players, it never plays."""
+    checked = check_id(user_id, "user_id")
+    if checked == HOUSE_ID:
+        raise StorageError("bad_id", field="user_id", value=repr(user_id), reason="house")
+    return checked
+
+
+async def _pay_in(
+    tx: Tx, table: Row, user_id: int, seat_no: int, amount: int, reason: Reason, now: int
+) -> None:
+    """Chips onto a seat from where they come: a person's wallet, the house's for a bot,
+    nowhere at a practice table."""
+    if table["practice"]:
+        return
+    guild_id, table_id = table["guild_id"], table["table_id"]
+    if is_bot(user_id):
+        await check_bots_allowed(tx, guild_id)
+        await stake(tx, guild_id, table_id, amount, now=now)
+        source = HOUSE_WALLET
+    else:
+        await debit_wallet(tx, guild_id, user_id, amount, now=now, create=True)
+        source = wallet_account(user_id)
+    await record(
+        tx,
+        guild_id=guild_id,
+        amount=amount,
+        source=source,
+        dest=seat_account(table_id, seat_no),
+        reason=reason,
+        user_id=user_id,
+        table_id=table_id,
+        now=now,
+    )
+
+
 def _check_state(state: object) -> str:
     if not isinstance(state, str) or not 1 <= len(state) <= _STATE_MAX:
         raise StorageError("bad_state", value=repr(state)[:50])
@@ -201,19 +251,22 @@ async def create_table(
     max_seats: int = 10,
     chip_unit: int = 1,
     enforce_limits: bool = False,
+    practice: bool = False,
     now: int | None = None,
 ) -> TableInfo:
-    """Open a table in a channel (one open table per channel).
+    """Open a table in a channel (one open table per channel); ``practice``: for play chips.
 
     ``enforce_limits``: refuse beyond the server's ``max_tables`` open tables, or the host's
     ``max_tables_per_host`` (counted in this transaction, so two at once cannot both pass;
-    tournaments count too, see :class:`TableUsage`).
+    tournaments and practice tables count too, see :class:`TableUsage`).
     """
     check_id(guild_id, "guild_id")
     check_id(channel_id, "channel_id")
     check_id(host_id, "host_id")
     _check_buy_in_range(min_buy_in, max_buy_in, chip_unit)
     check_setting(max_seats, "max_seats", 2, MAX_SEATS)
+    if not isinstance(practice, bool):
+        raise StorageError("bad_setting", name="practice", value=repr(practice)[:50])
     config_text = to_json_text(config, "config")
     async with db.write() as tx:
         await require_guild(tx, guild_id)
@@ -240,8 +293,8 @@ async def create_table(
             await check_table_limits(tx, guild_id, host_id)
         table_id = await tx.insert(
             "INSERT INTO poker_tables (guild_id, channel_id, host_id, config, min_buy_in,"
-            " max_buy_in, chip_unit, max_seats, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " RETURNING table_id",
+            " max_buy_in, chip_unit, max_seats, created_at, practice)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING table_id",
             (
                 guild_id,
                 channel_id,
@@ -252,6 +305,7 @@ async def create_table(
                 chip_unit,
                 max_seats,
                 unix_now() if now is None else now,
+                int(practice),
             ),
         )
         return await _load_table(tx, await _table_row(tx, table_id, must_be_open=True))
@@ -261,9 +315,9 @@ async def create_table(
 class TableUsage:
     """A server's tables against its limits, counted in one transaction.
 
-    ``open``: tables open in the server (cash tables, every open table of a running
-    tournament) plus one for each tournament still registering (it will need a table);
-    ``hosted``: the host's open cash tables plus his open tournaments (registering or
+    ``open``: tables open in the server (cash and practice tables, every open table of a
+    running tournament) plus one for each tournament still registering (it will need a table);
+    ``hosted``: the host's open cash and practice tables plus his open tournaments (registering or
     running: one each, however many tables it plays at).
     """
 
@@ -430,13 +484,13 @@ async def buy_in(
     save: TableSave | None = None,
     now: int | None = None,
 ) -> SeatInfo:
-    """Sit down with ``amount`` chips from the wallet (opened if needed), in one transaction
-    with ``save``.
+    """Sit down with ``amount`` chips from the wallet (opened if needed; a bot's from the house,
+    nothing at a practice table), in one transaction with ``save``.
 
     ``seat_no`` None takes the lowest free seat.
     """
     check_id(table_id, "table_id")
-    check_id(user_id, "user_id")
+    _check_player(user_id)
     check_amount(amount)
     _check_state(state)
     if seat_no is not None and (
@@ -447,7 +501,6 @@ async def buy_in(
     now = unix_now() if now is None else now
     async with db.write() as tx:
         table = await _cash_table_row(tx, table_id)
-        guild_id = table["guild_id"]
         if not table["min_buy_in"] <= amount <= table["max_buy_in"]:
             raise StorageError(
                 "buy_in_out_of_range",
@@ -475,22 +528,11 @@ async def buy_in(
             raise StorageError("bad_seat", seat=seat_no, seats=max_seats)
         elif seat_no in taken:
             raise StorageError("seat_taken", table_id=table_id, seat=seat_no)
-        await debit_wallet(tx, guild_id, user_id, amount, now=now, create=True)
+        await _pay_in(tx, table, user_id, seat_no, amount, Reason.BUY_IN, now)
         await tx.execute(
             "INSERT INTO seats (table_id, seat_no, user_id, stack, state, joined_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (table_id, seat_no, user_id, amount, state, now),
-        )
-        await record(
-            tx,
-            guild_id=guild_id,
-            amount=amount,
-            source=wallet_account(user_id),
-            dest=seat_account(table_id, seat_no),
-            reason=Reason.BUY_IN,
-            user_id=user_id,
-            table_id=table_id,
-            now=now,
         )
         await write_save(tx, table_id, checked)
         return SeatInfo(seat_no, user_id, amount, state, None, 0)
@@ -505,19 +547,18 @@ async def top_up(
     save: TableSave | None = None,
     now: int | None = None,
 ) -> SeatInfo:
-    """Add chips from the wallet to a seated player's stack (a rebuy when he is broke), in one
-    transaction with ``save``.
+    """Add chips from the wallet (a bot's from the house, nothing at a practice table) to a
+    seated player's stack (a rebuy when he is broke), in one transaction with ``save``.
 
     The new stack must lie within the table's buy-in range; not while his chips are in a hand.
     """
     check_id(table_id, "table_id")
-    check_id(user_id, "user_id")
+    _check_player(user_id)
     check_amount(amount)
     checked = check_save(save)
     now = unix_now() if now is None else now
     async with db.write() as tx:
         table = await _cash_table_row(tx, table_id)
-        guild_id = table["guild_id"]
         if amount % table["chip_unit"]:
             raise StorageError("amount_not_multiple", value=amount, chip_unit=table["chip_unit"])
         seat = await tx.fetchone(
@@ -538,7 +579,7 @@ async def top_up(
                 minimum=max(table["min_buy_in"] - stack, table["chip_unit"]),
                 maximum=table["max_buy_in"] - stack,
             )
-        await debit_wallet(tx, guild_id, user_id, amount, now=now, create=True)
+        await _pay_in(tx, table, user_id, seat["seat_no"], amount, Reason.TOP_UP, now)
         row = await tx.fetchone(
             "UPDATE seats SET stack = stack + ? WHERE table_id = ? AND user_id = ?"
             " AND hand_id IS NULL AND stack + ? <= ? RETURNING seat_no, stack",
@@ -546,17 +587,6 @@ async def top_up(
         )
         if row is None:  # pragma: no cover - the reads above ran in this same transaction
             raise StorageError("stack_above_max", stack=stack, maximum=table["max_buy_in"])
-        await record(
-            tx,
-            guild_id=guild_id,
-            amount=amount,
-            source=wallet_account(user_id),
-            dest=seat_account(table_id, row[0]),
-            reason=Reason.TOP_UP,
-            user_id=user_id,
-            table_id=table_id,
-            now=now,
-        )
         await write_save(tx, table_id, checked)
         return SeatInfo(row[0], user_id, row[1], seat["state"], None, 0)
 
@@ -564,8 +594,7 @@ async def top_up(
 async def _unseat(
     tx: Tx,
     *,
-    guild_id: int,
-    table_id: int,
+    table: Row,
     seat_no: int,
     user_id: int,
     stack: int,
@@ -573,14 +602,21 @@ async def _unseat(
     actor_id: int | None,
     now: int,
 ) -> None:
-    if stack > 0:
-        await credit_wallet(tx, guild_id, user_id, stack, now=now, create=False)
+    """A stack back where it came from (nothing at a practice table: play chips just go)."""
+    if stack > 0 and not table["practice"]:
+        guild_id, table_id = table["guild_id"], table["table_id"]
+        if is_bot(user_id):
+            await take_back(tx, guild_id, stack, now=now)
+            dest = HOUSE_WALLET
+        else:
+            await credit_wallet(tx, guild_id, user_id, stack, now=now, create=False)
+            dest = wallet_account(user_id)
         await record(
             tx,
             guild_id=guild_id,
             amount=stack,
             source=seat_account(table_id, seat_no),
-            dest=wallet_account(user_id),
+            dest=dest,
             reason=reason,
             user_id=user_id,
             table_id=table_id,
@@ -599,7 +635,8 @@ async def unseat(
     reason: Reason = Reason.LEAVE,
 ) -> int:
     """In the open transaction ``tx``: the player stands up and his stack goes back to his
-    wallet; the chips returned. Refused while his chips are in a running hand."""
+    wallet (a bot's to the house, nowhere at a practice table); the chips he stood up with.
+    Refused while his chips are in a running hand."""
     table = await _table_row(tx, table_id, must_be_open=False)
     row = await tx.fetchone(
         "DELETE FROM seats WHERE table_id = ? AND user_id = ? AND hand_id IS NULL"
@@ -616,8 +653,7 @@ async def unseat(
         raise StorageError("not_seated", table_id=table_id, user_id=user_id)
     await _unseat(
         tx,
-        guild_id=table["guild_id"],
-        table_id=table_id,
+        table=table,
         seat_no=row[0],
         user_id=user_id,
         stack=row[1],
@@ -637,8 +673,8 @@ async def leave_table(
     save: TableSave | None = None,
     now: int | None = None,
 ) -> int:
-    """Stand up (``actor_id``: removed by a host): the stack goes back to the wallet, in one
-    transaction with ``save``; the chips returned."""
+    """Stand up (``actor_id``: removed by a host): the stack goes back to the wallet (see
+    ``unseat``), in one transaction with ``save``; the chips he stood up with."""
     check_id(table_id, "table_id")
     check_id(user_id, "user_id")
     if actor_id is not None:
@@ -652,8 +688,9 @@ async def leave_table(
 
 
 async def close_in(tx: Tx, table_id: int, *, actor_id: int | None, now: int) -> dict[int, int]:
-    """In the open transaction ``tx``: close the table and send every stack home; {user id:
-    chips returned}. Refused while a hand runs (void it first, in the same transaction)."""
+    """In the open transaction ``tx``: close the table and send every stack home (see
+    ``unseat``); {user id: chips he stood up with}. Refused while a hand runs (void it first,
+    in the same transaction)."""
     table = await _cash_table_row(tx, table_id)
     running = await tx.scalar(
         "SELECT hand_id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
@@ -666,8 +703,7 @@ async def close_in(tx: Tx, table_id: int, *, actor_id: int | None, now: int) -> 
     ):
         await _unseat(
             tx,
-            guild_id=table["guild_id"],
-            table_id=table_id,
+            table=table,
             seat_no=seat_no,
             user_id=user_id,
             stack=stack,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
+from math import gcd
 from typing import Protocol
 
 from engine.cards import Card
@@ -38,6 +39,7 @@ __all__ = [
     "Move",
     "SeatInfo",
     "Seen",
+    "chip_grain",
     "to_action",
     "view_of",
 ]
@@ -237,8 +239,9 @@ def to_action(decision: Decision, view: BotView) -> Action:
     """The engine action for ``decision``, made legal: a bot's answer never stalls a hand.
 
     An impossible answer becomes the nearest legal one: a fold when checking is free becomes a
-    check, a raise that cannot be made becomes a call (or check), and a raise size is clamped
-    into the allowed range; a raise to the whole stack is an all-in.
+    check, a raise that cannot be made becomes a call (or check), and a raise size is rounded to
+    the table's chip grain (:func:`chip_grain`) and clamped into the allowed range; a raise to
+    the whole stack is an all-in.
     """
     move = decision.move
     me = view.me
@@ -246,6 +249,9 @@ def to_action(decision: Decision, view: BotView) -> Action:
         return Action(ActionKind.CHECK if view.to_call == 0 else ActionKind.FOLD, me)
     if move in (Move.RAISE, Move.ALL_IN) and view.can_raise:
         to = view.max_raise_to if move is Move.ALL_IN or decision.to is None else decision.to
+        if to < view.max_raise_to:
+            grain = chip_grain(view)
+            to = (to + grain // 2) // grain * grain
         to = max(view.min_raise_to, min(view.max_raise_to, to))
         if to == view.max_raise_to:
             return Action(ActionKind.ALL_IN, me)
@@ -254,3 +260,25 @@ def to_action(decision: Decision, view: BotView) -> Action:
     if move is Move.ALL_IN and view.to_call >= view.stack:
         return Action(ActionKind.ALL_IN, me)
     return Action(ActionKind.CALL if view.to_call > 0 else ActionKind.CHECK, me)
+
+
+def chip_grain(view: BotView) -> int:
+    """The largest chip amount every public figure of the hand is a multiple of.
+
+    A table with a chip unit refuses a raise to an amount off the unit (only an all-in may be
+    odd). A view does not carry the unit, but blinds, antes, stacks and bets are all multiples
+    of it, so their greatest common divisor is a multiple of the unit too, and a total rounded
+    to it is always accepted. The minimum raise is a sum of such figures, so it stays on the
+    grain as well.
+
+    >>> from engine.cards import FULL_DECK
+    >>> from engine.hand import Hand, HandConfig
+    >>> hand = Hand(HandConfig.standard((1000, 1000, 975), 25, 50, chip_unit=25), FULL_DECK)
+    >>> view = view_of(hand, hand.to_act)
+    >>> chip_grain(view), to_action(Decision.raise_to(137), view).amount
+    (25, 125)
+    """
+    grain = view.big_blind
+    for seat in view.seats:
+        grain = gcd(grain, seat.stack, seat.bet, seat.put_in)
+    return max(grain, 1)

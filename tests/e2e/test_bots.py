@@ -15,10 +15,18 @@ from bot.storage import Database, economy, hands
 from bot.storage.invariant import check_invariant
 from engine.bots.ids import HOUSE_ID, is_bot
 from engine.hand import Hand
-from tests.e2e.game_kit import Game, StackedDeck, quick_options, running_game, until
+from tests.e2e.game_kit import (
+    Game,
+    StackedDeck,
+    quick_options,
+    running_game,
+    settled,
+    until,
+)
 from tests.e2e.harness import World
 from tests.e2e.test_attack_secrets import spellings
 from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord.interactions import InteractionCallback
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -232,11 +240,13 @@ async def test_bots_are_refused_at_a_tournament_table_and_a_paid_tournament(
     game: Game,
 ) -> None:
     alice = game.world.alice
-    refused = await game.slash(alice, "tournament", "create", name="Paid", kind="freeze_out",
-                               buy_in=100, starting_stack=1000, bots=3)
+    refused = await create_tournament(game, alice, name="Paid", kind="freeze_out", buy_in=100,
+                                      starting_stack=1000, bots=3)
     assert "buy-in to 0" in refused.content
-    await game.ok(alice, "tournament", "create", name="Practice", kind="freeze_out",
-                  buy_in=0, starting_stack=1000, structure="10/20 1", bots=3, max_players=4)
+    made = await create_tournament(game, alice, name="Practice", kind="freeze_out", buy_in=0,
+                                   starting_stack=1000, structure="10/20 1", bots=3,
+                                   max_players=4)
+    assert "3 bots entered" in made.content
     await game.ok(alice, "tournament", "register")
     await game.ok(alice, "tournament", "start")
     await until(lambda: game.runtime.live_in_channel(game.channel.id), timeout=10)
@@ -248,9 +258,12 @@ async def test_a_practice_tournament_with_bots_plays_to_the_end(game: Game) -> N
     alice = game.world.alice
     wallet = await game.balance(alice)
     rows = await ledger_rows(game.db)
-    await game.ok(alice, "tournament", "create", name="Drill", kind="freeze_out", buy_in=0,
-                  starting_stack=300, structure="10/20 0.05, 20/40 0.05, 50/100 0.05",
-                  bots=3, max_players=4, bot_level="beginner")
+    made = await create_tournament(
+        game, alice, name="Drill", kind="freeze_out", buy_in=0, starting_stack=300,
+        structure="10/20 0.05, 20/40 0.05, 50/100 0.05", bots=3, max_players=4,
+        bot_level="beginner",
+    )
+    assert made.ephemeral and "bots entered" in made.content
     await game.ok(alice, "tournament", "register")
     await game.ok(alice, "tournament", "start")
     live = await until(lambda: game.runtime.tournament_in(game.channel.id), timeout=10)
@@ -277,6 +290,12 @@ async def test_a_practice_tournament_with_bots_plays_to_the_end(game: Game) -> N
     assert await game.balance(alice) == wallet
     assert await ledger_rows(game.db) == rows
     await invariant_holds(game)
+
+
+async def create_tournament(game: Game, user: FakeUser, **options: object) -> InteractionCallback:
+    handle = await game.fake.slash(user, game.channel, "tournament", subcommand="create",
+                                   options=options)
+    return await settled(handle)
 
 
 def fake_channel(game: Game, channel_id: int) -> object:

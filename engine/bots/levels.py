@@ -1,0 +1,617 @@
+"""Three computer players that think differently: beginner, regular and strong.
+
+Each level is a class with one method, ``decide(view, rng)``: it reads the seat's
+:class:`~engine.bots.view.BotView` and nothing else, draws any randomness from ``rng`` alone and
+keeps no state between decisions but caches of fixed tables, so the same view and the same
+generator state give the same :class:`~engine.bots.view.Decision`. Its answer goes through
+:func:`~engine.bots.view.to_action`, which makes any answer legal.
+
+**Beginner** plays the way people do in their first home games. Before the flop he looks at his
+two cards and little else: any pair, any ace, any two suited cards and most hands with a picture
+card are worth seeing a flop, from any seat, mostly by limping; he calls raises with those as
+long as the call is a small part of his stack, raises himself now and then at random, more often
+with a big pair, and never folds one. After the flop he names his hand (a pair, a draw, nothing)
+and calls with anything that has a chance unless the bet is bigger than the pot, sometimes with
+nothing at all out of curiosity; he bets good hands only about half the time, small, and rarely
+raises. What his opponents might hold never crosses his mind.
+
+**Regular** is a solid, tight-aggressive player. Before the flop he opens a range that widens as
+fewer players are left to act behind him (about one hand in nine under the gun, nearly half on
+the button), raises instead of limping, re-raises the top of the range he is facing and calls
+with the next part of it, wider in position and in the big blind, narrower against big raises
+and out of position. After the flop he names his made hand and counts his outs, turns them into
+a chance of winning (made hands lose value against more opponents and repeated aggression), and
+calls when that chance beats the pot odds; he bets good hands for value at two thirds of the
+pot, continuation-bets the flop after raising before it, semi-bluffs strong draws, and raises
+only very strong hands.
+
+**Strong** weighs ranges and prices. Before the flop, with more than 15 big blinds effective,
+his ranges depend on position and on stack depth: most hands on the button heads-up, narrower
+and smaller raises when short, 3-bets that go all-in below 25 big blinds, hands that play well
+multi-way (pairs, suited connectors) for calls when deep and the call is cheap, and re-raise
+bluffs with suited hands just outside his calling range, at the frequency the re-raise's price
+allows. At 15 big blinds or fewer he plays push or fold: heads-up spots (the small blind's
+shove when folded to, the big blind's call of it) follow the project's equilibrium chart
+(:mod:`engine.bots.pushfold`), and with more players behind he shoves the same share of the
+chart's hands cut by a quarter for each extra player who could wake up with a hand. Against a
+re-raise or an all-in he goes on when his equity (:mod:`engine.bots.allin`, exact by class)
+against the raiser's range beats the price, reading that range as holding some of the bluffs
+the price allows, so that re-raising him with anything does not pay.
+
+After the flop he reads each opponent's range from his actions (:mod:`engine.bots.ranges`),
+estimates his equity against it on sampled hands and boards, and weighs it against pot odds
+(with some implied odds while cards are to come) and the stack-to-pot ratio (all-in when little
+is left behind). He bets one size per spot for value and as a bluff alike: value when he is
+ahead of the hands that would call, a bluff with a hand that has little equity with the
+probability ``b / (p + 2b)`` that makes a caller of a bet ``b`` into ``p`` indifferent (less
+against several players). Facing a bet he raises for value when ahead of the hands that would
+call the raise, semi-bluffs now and then, and calls when his equity beats the price, counting
+the bettor's bluffs as above on the flop and less on later streets, where most bets are what
+they say.
+
+>>> import random
+>>> from engine.cards import parse_cards
+>>> from engine.hand import HandConfig, deck_from_cards, Hand
+>>> from engine.bots.view import view_of
+>>> deck = deck_from_cards(6, [None, None, parse_cards("7c2d")], parse_cards(""))
+>>> hand = Hand(HandConfig.standard((200,) * 6, 1, 2), deck)
+>>> [level.decide(view_of(hand, 2), random.Random(1)).move.value
+...  for level in (Regular(), Strong())]
+['fold', 'fold']
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Sequence
+from typing import Final, Protocol, cast
+
+from engine.bots.preflop import class_combos
+from engine.bots.ranges import (
+    Floats,
+    estimate,
+    open_width,
+    postflop_lines,
+    preflop_equity,
+    preflop_range,
+    re_raise_width,
+    with_bluffs,
+)
+from engine.bots.reading import Betting, betting, read_hand
+from engine.bots.strength import class_hole, class_name_ranks, hand_class, strengths
+from engine.bots.view import ALL_IN, CALL, CHECK, FOLD, BotView, Decision
+from engine.cards import Card
+from engine.hand import ActionKind, Street
+
+__all__ = ["PUSH_FOLD_DEPTH", "Beginner", "PushFoldChart", "Regular", "Strong"]
+
+PUSH_FOLD_DEPTH: Final = 15.0
+"""At this many big blinds effective or fewer the strong level plays push or fold."""
+
+# How much of the bluffing a bet's price allows (see ranges.with_bluffs) the strong level
+# believes is there, by street. All of it would make him unexploitable by a player who raises
+# with anything, and a caller of every value bet of one who never bluffs; half on the flop and
+# less later is where the baselines of engine.bots.baselines, the maniac and the rock, both
+# lose to him (measured with python -m engine.bots duel). Before the flop it counts against
+# re-raises and all-ins only: an open is answered by the ranges.
+_BLUFFS_BELIEVED: Final = {
+    Street.PREFLOP: 0.5,
+    Street.FLOP: 0.5,
+    Street.TURN: 0.25,
+    Street.RIVER: 0.0,
+}
+
+
+# --- moves every level makes ---------------------------------------------------------------
+
+
+def _check_or_fold(view: BotView) -> Decision:
+    return CHECK if view.to_call == 0 else FOLD
+
+
+def _check_or_call(view: BotView) -> Decision:
+    return CHECK if view.to_call == 0 else CALL
+
+
+def _raise_to(view: BotView, to: float) -> Decision:
+    """A raise to ``to`` chips this street, or all-in when it would leave too little to fold.
+
+    What is left behind after the raise is kept above a third of the pot it makes: a player who
+    would have less has committed himself anyway, and the rest is better in now.
+    """
+    if not view.can_raise:
+        return _check_or_call(view)
+    total = view.stack + view.bet
+    target = max(view.min_raise_to, int(to))
+    pot_after = view.pot + target - view.bet
+    if total - target <= pot_after / 3:
+        return ALL_IN
+    return Decision.raise_to(target)
+
+
+def _pot_raise(view: BotView, fraction: float) -> Decision:
+    """A bet, or a raise, of ``fraction`` of the pot as it stands once the call is in."""
+    return _raise_to(view, view.high_bet + fraction * (view.pot + view.to_call))
+
+
+def _place(view: BotView, opponents: int) -> float:
+    return float(strengths().top(opponents)[hand_class(view.hole)])
+
+
+def _was_raiser(view: BotView) -> bool:
+    """The seat has raised this hand before the flop."""
+    return any(
+        seen.player == view.me and seen.street is Street.PREFLOP and seen.kind is ActionKind.RAISE
+        for seen in view.actions
+    )
+
+
+# --- beginner ------------------------------------------------------------------------------
+
+
+class Beginner:
+    """Loose and passive: sees many flops, calls too much, raises rarely and at random."""
+
+    def decide(self, view: BotView, rng: random.Random) -> Decision:
+        if view.street is Street.PREFLOP:
+            return self._preflop(view, rng)
+        return self._postflop(view, rng)
+
+    def _preflop(self, view: BotView, rng: random.Random) -> Decision:
+        place = _place(view, 1)
+        high, low, suited = class_name_ranks(hand_class(view.hole))
+        # What catches a new player's eye: a pair, an ace, a suit, a picture card.
+        likes = place <= 0.55 or high == low or high == 12 or suited or high >= 10
+        premium = place <= 0.03
+        stack = view.stack + view.bet
+        bb = view.big_blind
+        if view.to_call == 0:
+            if view.can_raise and ((premium and rng.random() < 0.6) or rng.random() < 0.05):
+                return _raise_to(view, view.high_bet + bb * rng.choice((2, 3)))
+            return CHECK
+        if premium:  # even a beginner knows not to fold these
+            if view.can_raise and rng.random() < 0.5:
+                return _raise_to(view, view.high_bet * rng.choice((2, 3)))
+            return CALL
+        if view.to_call >= view.stack:
+            return CALL if place <= 0.12 else FOLD
+        if view.high_bet <= bb * 1.5:  # nobody raised: limp in, sometimes raise
+            if likes and view.can_raise and rng.random() < 0.07:
+                return _raise_to(view, bb * rng.choice((2, 3, 4)))
+            if likes or rng.random() < 0.1:
+                return CALL
+            return FOLD
+        share = view.to_call / stack
+        if (likes and share <= 0.15) or (place <= 0.25 and share <= 0.4):
+            return CALL
+        return FOLD
+
+    def _postflop(self, view: BotView, rng: random.Random) -> Decision:
+        hand = read_hand(view.hole, view.board)
+        if view.to_call == 0:
+            if hand.made >= 0.75 and rng.random() < 0.5:
+                return _pot_raise(view, 0.5)
+            if hand.made >= 0.55 and rng.random() < 0.25:
+                return _pot_raise(view, 0.33)
+            if rng.random() < 0.04:
+                return _pot_raise(view, 0.5)
+            return CHECK
+        price = view.to_call / (view.pot + view.to_call)
+        if hand.made >= 0.85:
+            return _raise_to(view, view.high_bet * 2) if rng.random() < 0.3 else CALL
+        has_something = hand.made >= 0.36 or hand.outs >= 4
+        if has_something and (price <= 1 / 3 or hand.made >= 0.55):  # up to a pot-sized bet
+            return CALL
+        if price <= 0.3 and rng.random() < 0.2:
+            return CALL
+        return FOLD
+
+
+# --- regular -------------------------------------------------------------------------------
+
+
+class Regular:
+    """Tight-aggressive by the book: positional ranges, pot odds, value bets and c-bets."""
+
+    def decide(self, view: BotView, rng: random.Random) -> Decision:
+        read = betting(view)
+        if view.street is Street.PREFLOP:
+            return self._preflop(view, rng, read)
+        return self._postflop(view, rng, read)
+
+    def _preflop(self, view: BotView, rng: random.Random, read: Betting) -> Decision:
+        best = _place(view, 1)
+        bb = view.big_blind
+        total = view.stack + view.bet
+        raiser = read.aggressor
+        in_position = raiser is None or view.me > raiser
+        if read.unopened:
+            if view.to_call == 0:  # the big blind's option
+                if best <= 0.12:
+                    return _raise_to(view, view.high_bet + (2 + read.limpers) * bb)
+                return CHECK
+            width = open_width(read.behind) * (0.7 if read.limpers else 1.0)
+            if _place(view, 1 if read.behind <= 2 else 2) <= width:
+                size = 3.0 if view.players > 2 and view.me == 0 else 2.5
+                return _raise_to(view, view.high_bet * size + read.limpers * bb)
+            return _check_or_fold(view)
+        if view.to_call >= 0.4 * total:  # a shove, or a raise that commits us
+            return CALL if best <= max(0.02, 0.4 * open_width(read.first_raiser_behind)) else FOLD
+        if read.raises == 1:
+            opened = open_width(read.first_raiser_behind)
+            if best <= max(0.025, 0.25 * opened):
+                size = 3.0 if in_position else 3.5
+                return _raise_to(view, view.high_bet * (size + _callers(view)))
+            if view.me == _big_blind(view):
+                width = min(0.55, 2.0 * opened)
+            elif in_position:
+                width = 0.9 * opened
+            else:
+                width = 0.45 * opened
+            raised_bb = view.high_bet / bb
+            if raised_bb > 3:
+                width *= 3 / raised_bb
+            if best <= width and view.to_call <= 0.12 * total:
+                return CALL
+            return FOLD
+        if read.raises == 2:
+            if best <= 0.022:
+                return _raise_to(view, view.high_bet * (2.3 if in_position else 2.6))
+            committed = view.bet >= 0.3 * total
+            if best <= (0.15 if committed else 0.06 if in_position else 0.04):
+                return CALL if view.to_call <= 0.15 * total or committed else FOLD
+            return FOLD
+        if best <= 0.012:
+            return ALL_IN
+        committed = view.bet >= 0.4 * total
+        return CALL if best <= (0.1 if committed else 0.025) else FOLD
+
+    def _postflop(self, view: BotView, rng: random.Random, read: Betting) -> Decision:
+        hand = read_hand(view.hole, view.board)
+        # A hand good against one player is worse against each more.
+        made = hand.made ** (1 + 0.5 * (read.opponents - 1))
+        chance = made + (1 - made) * hand.draw
+        river = view.street is Street.RIVER
+        if view.to_call == 0:
+            if made >= 0.62:
+                return _pot_raise(view, 0.75 if river and made >= 0.8 else 0.66)
+            if (
+                view.street is Street.FLOP
+                and read.preflop_raiser == view.me
+                and read.opponents <= 2
+                and rng.random() < (0.65 if read.opponents == 1 else 0.35)
+            ):
+                return _pot_raise(view, 0.4)
+            if hand.draw >= 0.3 and rng.random() < 0.5:
+                return _pot_raise(view, 0.6)
+            return CHECK
+        price = view.to_call / (view.pot + view.to_call)
+        # Every raise after the first, and a bet of most of the pot, shows more strength.
+        before = view.pot - view.to_call
+        chance -= 0.06 * max(0, read.raises - 1) + (0.05 if view.to_call > 0.75 * before else 0)
+        if made >= 0.82 and view.can_raise:
+            return _pot_raise(view, 0.8)
+        if view.stack <= 0.3 * view.pot and chance >= 0.35:
+            return CALL
+        semi_bluff = hand.draw >= 0.3 and view.street is Street.FLOP and rng.random() < 0.15
+        if semi_bluff and view.can_raise:
+            return _pot_raise(view, 0.8)
+        return CALL if chance >= price else FOLD
+
+
+def _callers(view: BotView) -> int:
+    """Calls of the current raise this street."""
+    count = 0
+    for seen in view.actions:
+        if seen.street is not view.street:
+            continue
+        if seen.kind in (ActionKind.BET, ActionKind.RAISE):
+            count = 0
+        elif seen.kind is ActionKind.CALL:
+            count += 1
+    return count
+
+
+def _big_blind(view: BotView) -> int:
+    return 0 if view.players == 2 else 1
+
+
+# --- strong --------------------------------------------------------------------------------
+
+
+class PushFoldChart(Protocol):
+    """A heads-up push/fold equilibrium: the small blind's shove and the big blind's call."""
+
+    def push(self, hole: Sequence[Card], stack_bb: float) -> bool: ...
+
+    def call(self, hole: Sequence[Card], stack_bb: float) -> bool: ...
+
+
+def _project_chart() -> PushFoldChart:
+    # Imported on first use: the chart is its own module, and a level that never gets short
+    # should not pay for it.
+    return cast(PushFoldChart, importlib.import_module("engine.bots.pushfold"))
+
+
+class Strong:
+    """Ranges by position and depth, push/fold when short, equity against read ranges."""
+
+    def __init__(self, chart: PushFoldChart | None = None) -> None:
+        self._chart = chart
+        self._push_widths: dict[float, float] = {}
+
+    @property
+    def chart(self) -> PushFoldChart:
+        if self._chart is None:
+            self._chart = _project_chart()
+        return self._chart
+
+    def decide(self, view: BotView, rng: random.Random) -> Decision:
+        read = betting(view)
+        if view.street is Street.PREFLOP:
+            depth = view.effective_stack() / view.big_blind
+            if depth <= PUSH_FOLD_DEPTH:
+                return self._push_or_fold(view, rng, read, depth)
+            return self._preflop(view, rng, read, depth)
+        return self._postflop(view, rng, read)
+
+    # -- short: push or fold ----------------------------------------------------------------
+
+    def _push_width(self, depth: float) -> float:
+        """Share of all deals the chart shoves at ``depth`` (half a big blind steps)."""
+        key = round(depth * 2) / 2
+        width = self._push_widths.get(key)
+        if width is None:
+            chart = self.chart
+            pushed = sum(class_combos(c) for c in range(169) if chart.push(class_hole(c), key))
+            width = self._push_widths[key] = pushed / 1326
+        return width
+
+    def _push_or_fold(
+        self, view: BotView, rng: random.Random, read: Betting, depth: float
+    ) -> Decision:
+        best = _place(view, 1)
+        if read.unopened:
+            if view.to_call == 0:  # the big blind after limps: shove over them or look free
+                if read.limpers == 1 and self.chart.call(view.hole, depth):
+                    return ALL_IN
+                return ALL_IN if best <= 0.06 else CHECK
+            if read.limpers == 0 and read.behind == 1:
+                return ALL_IN if self.chart.push(view.hole, depth) else FOLD
+            # Each player behind may wake up with a hand: a quarter fewer shoves for each.
+            width = self._push_width(depth) * 0.75 ** max(0, read.behind - 1)
+            if read.limpers:
+                width *= 0.5
+            return ALL_IN if best <= width else FOLD
+        raiser = read.aggressor
+        assert raiser is not None
+        if (
+            read.raises == 1
+            and read.opponents == 1
+            and read.behind == 0
+            and read.first_raiser_behind == 1
+            and view.seats[raiser].all_in
+        ):
+            return ALL_IN if self.chart.call(view.hole, depth) else FOLD
+        return ALL_IN if self._good_all_in(view, read) else FOLD
+
+    def _good_all_in(self, view: BotView, read: Betting) -> bool:
+        """Whether all our chips in now wins more than folding, if the raiser calls it."""
+        raiser = read.aggressor
+        assert raiser is not None
+        theirs = view.seats[raiser]
+        called = min(view.stack + view.bet, theirs.stack + theirs.bet)
+        pot = view.pot - view.bet - theirs.bet + 2 * called
+        need = (called - view.bet) / pot
+        equity = preflop_equity(view, self._ranges_in_pot(view, read, need))
+        need += 0.03 * read.behind
+        if not theirs.all_in and view.stack > view.to_call:
+            need -= 0.05  # he may fold to it
+        return equity >= need
+
+    def _ranges_in_pot(self, view: BotView, read: Betting, price: float) -> list[Floats]:
+        """The ranges of those in the pot, the last raiser's with as many bluffs as ``price``
+        allows him (:func:`~engine.bots.ranges.with_bluffs`).
+
+        In the pot are those who put in half the bet or more; the rest will mostly fold, and
+        each one still to act is counted in the caller's margin instead.
+        """
+        ranges = []
+        for seat in view.live:
+            if seat == view.me or 2 * view.seats[seat].bet < view.high_bet:
+                continue
+            classes = preflop_range(view, seat)
+            if seat == read.aggressor:
+                classes = with_bluffs(classes, price * _BLUFFS_BELIEVED[Street.PREFLOP])
+            ranges.append(classes)
+        return ranges
+
+    # -- deeper: ranges by position and depth ---------------------------------------------------
+
+    def _preflop(self, view: BotView, rng: random.Random, read: Betting, depth: float) -> Decision:
+        best = _place(view, 1)
+        bb = view.big_blind
+        total = view.stack + view.bet
+        raiser = read.aggressor
+        in_position = raiser is None or view.me > raiser
+        if read.unopened:
+            if view.to_call == 0:
+                if best <= 0.14:
+                    return _raise_to(view, view.high_bet + (2.5 + read.limpers) * bb)
+                return CHECK
+            width = open_width(read.behind) * (0.85 if depth < 30 else 1.0)
+            if view.players == 2:
+                # Heads-up the button opens most hands: he plays every later street in
+                # position, and the big blind alone stands between him and the blinds.
+                width = 0.65 if depth < 30 else 0.8
+            if read.limpers:
+                width *= 0.7
+            if _place(view, 1 if read.behind <= 2 else 2) <= width:
+                size = 2.0 if depth <= 25 else 2.2 if depth <= 40 else 2.5
+                if view.players > 2 and view.me == 0:
+                    size += 0.5
+                return _raise_to(view, view.high_bet * size + read.limpers * bb)
+            if read.limpers and depth >= 50 and read.behind <= 3 and self._plays_deep(view) <= 0.5:
+                return CALL
+            return _check_or_fold(view)
+        facing_all_in = raiser is not None and view.seats[raiser].all_in
+        if facing_all_in or view.to_call >= 0.4 * total:
+            return ALL_IN if self._good_all_in(view, read) else FOLD
+        if read.raises == 1:
+            decision = self._against_open(view, rng, read, depth, best, in_position)
+        elif read.raises == 2:
+            decision = self._against_re_raise(view, rng, read, depth, best, in_position)
+        else:
+            decision = ALL_IN if best <= 0.012 else FOLD
+        if decision is FOLD and read.raises >= 2 and self._defends(view, read, in_position):
+            return CALL
+        return decision
+
+    def _defends(self, view: BotView, read: Betting, in_position: bool) -> bool:
+        """Whether a hand the ranges would fold still gets the price to call a raise that may
+        be a bluff: out of position it keeps less of its equity."""
+        price = view.to_call / (view.pot + view.to_call)
+        keeps = 0.9 if in_position else 0.7
+        return keeps * preflop_equity(view, self._ranges_in_pot(view, read, price)) >= price
+
+    def _against_re_raise(
+        self,
+        view: BotView,
+        rng: random.Random,
+        read: Betting,
+        depth: float,
+        best: float,
+        in_position: bool,
+    ) -> Decision:
+        total = view.stack + view.bet
+        size = 2.3 if in_position else 2.6
+        if best <= 0.025:
+            return ALL_IN if depth <= 40 else _raise_to(view, view.high_bet * size)
+        opened = _was_raiser(view)
+        high, _, suited = class_name_ranks(hand_class(view.hole))
+        if opened and depth >= 60 and suited and high == 12 and best > 0.12:
+            # Suited aces too weak to call make the 4-bet bluffs: the ace blocks the hands
+            # that would go on. As often as half the raise's price makes it pay.
+            added = view.high_bet * size - view.bet
+            if rng.random() < 0.5 * added / (view.pot + 2 * added):
+                return _raise_to(view, view.high_bet * size)
+        # The re-raise shows about a third of the range it answers: call with the part of
+        # that which does well against it, less out of position. Cold, only the very best.
+        if opened:
+            shown = re_raise_width(open_width(read.first_raiser_behind))
+            width = (0.6 if in_position else 0.45) * shown
+        else:
+            width = 0.03
+        if best <= width and view.to_call <= 0.12 * total:
+            return CALL
+        return FOLD
+
+    def _plays_deep(self, view: BotView) -> float:
+        """The hand's place for a cheap, deep, multi-way call: sets and suited connectors win
+        stacks when they hit, which all-in equity does not count."""
+        high, low, suited = class_name_ranks(hand_class(view.hole))
+        place = _place(view, 3)
+        if high == low:
+            place -= 0.25
+        elif suited and high - low <= 2:
+            place -= 0.15
+        return place
+
+    def _against_open(
+        self,
+        view: BotView,
+        rng: random.Random,
+        read: Betting,
+        depth: float,
+        best: float,
+        in_position: bool,
+    ) -> Decision:
+        opened = open_width(read.first_raiser_behind)
+        total = view.stack + view.bet
+        value = max(0.025, 0.3 * opened)
+        if depth <= 25:
+            # Too short to re-raise and fold: the re-raise is all-in, from a wider range.
+            if best <= max(0.04, 0.45 * opened):
+                return ALL_IN
+            return CALL if view.me == _big_blind(view) and best <= 0.8 * opened else FOLD
+        size = (3.0 if in_position else 3.8) + _callers(view)
+        if best <= value:
+            return _raise_to(view, view.high_bet * size)
+        if view.me == _big_blind(view):
+            price = view.to_call / (view.pot + view.to_call)
+            width = min(0.6, opened * (1.0 + 4 * (0.4 - price)))
+        elif in_position:
+            width = 0.85 * opened
+        else:
+            width = 0.45 * opened
+        raised_bb = view.high_bet / view.big_blind
+        if raised_bb > 3:
+            width *= 3 / raised_bb
+        cheap = view.to_call <= total / 20
+        place = self._plays_deep(view) if depth >= 50 and cheap else best
+        if place <= width and view.to_call <= 0.12 * total:
+            return CALL
+        # Re-raise bluffs: suited hands just below the calls, as often as the price allows.
+        _, _, suited = class_name_ranks(hand_class(view.hole))
+        if suited and width < best <= width + 0.1 and view.can_raise:
+            bet = view.high_bet * size - view.bet
+            if rng.random() < 1.5 * bet / (view.pot + 2 * bet):
+                return _raise_to(view, view.high_bet * size)
+        return FOLD
+
+    # -- after the flop ---------------------------------------------------------------------
+
+    def _postflop(self, view: BotView, rng: random.Random, read: Betting) -> Decision:
+        lines = postflop_lines(view)
+        guess = estimate(view, rng, lines)
+        equity = guess.equity
+        pot = view.pot
+        behind = max(0, view.effective_stack() - view.bet)
+        spr = behind / max(pot, 1)
+        river = view.street is Street.RIVER
+        many = read.opponents > 1
+        if view.to_call == 0:
+            if not view.can_raise:
+                return CHECK
+            if spr <= 1.0:
+                fraction = behind / max(pot, 1)
+            elif view.street is Street.FLOP and read.preflop_raiser == view.me and not many:
+                fraction = 0.33
+            elif river:
+                fraction = 0.75
+            else:
+                fraction = 0.6
+            bet = fraction * pot
+            if guess.against_calls(bet, pot) >= 0.55 + 0.05 * (read.opponents - 1) or (
+                not river and equity >= 0.7
+            ):
+                return _pot_raise(view, fraction)
+            # Bluff with little equity, as often as the bet's price makes a caller indifferent.
+            if equity < (0.3 if river else 0.35):
+                bluffs = bet / (pot + 2 * bet) * (0.3 if many else 1.0)
+                if rng.random() < bluffs:
+                    return _pot_raise(view, fraction)
+            return CHECK
+        price = view.to_call / (pot + view.to_call)
+        if read.aggressor is not None:
+            # The bet may be a bluff, as often as its price lets it be without losing. On the
+            # flop people bluff about that much; by the river most bets are what they say.
+            share = price * _BLUFFS_BELIEVED[view.street]
+            equity = guess.against_bet(read.aggressor, share)
+        need = price
+        if not river:
+            # A draw that gets there is paid on the later streets; but a hand behind now faces
+            # more bets before a showdown. Deep, the first outweighs the second a little.
+            need -= 0.015 * min(spr, 2.0)
+        if view.can_raise:
+            raise_to = view.high_bet + 0.75 * (pot + view.to_call)
+            extra = raise_to - view.high_bet
+            called = guess.against_calls(extra, pot + view.to_call)
+            if called >= 0.6 or (not river and equity >= 0.8):
+                return _pot_raise(view, 0.75)
+            if not river and not many and 0.25 <= equity < need + 0.1:
+                added = raise_to - view.bet
+                if rng.random() < 0.5 * added / (pot + 2 * added):
+                    return _pot_raise(view, 0.75)
+        return CALL if equity >= need else FOLD
