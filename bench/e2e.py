@@ -2,7 +2,8 @@
 at once, the memory of many live tables, and a restart of many tables in the middle of hands.
 
     python -m bench.e2e [--tables 50] [--actions 2000] [--memory-tables 100] [--think 1.5 0.2]
-                        [--via mix|slash|button] [--only latency|memory|restart] [--profile]
+                        [--via mix|slash|button] [--only latency|memory|restart|sigkill]
+                        [--profile]
                         [--database sqlite|postgresql] [--paused-every 5] [--probe-rate 5]
 
 Run from the project root (the fake Discord lives in ``tests/``). The real bot
@@ -34,7 +35,9 @@ Restart (``--only restart --tables 1000``, only when asked): ``--tables`` tables
 storage in the middle of their hands, the bot started on them as after a deploy or a crash,
 players acting meanwhile; the deadlines missed, the 429s, the requests a second at the fake's
 door and the time until every table is correct, against the floor the request budget sets
-(``bench._e2e_restart``).
+(``bench._e2e_restart``). SIGKILL (``--only sigkill``, PostgreSQL): the same when one of two
+processes sharing the database is killed and the survivor takes its tables over
+(``bench._e2e_takeover``).
 """
 
 from __future__ import annotations
@@ -78,6 +81,7 @@ from bench._e2e_support import (
     until,
     uploads_since,
 )
+from bench._e2e_takeover import takeover_phase
 from bot.errors import BotError
 from bot.i18n import catalog
 from bot.presenter import decision_number
@@ -674,8 +678,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--peer-samples", type=int, default=100)
     parser.add_argument("--peer-interval", type=float, default=0.05,
                         help="seconds between two /chips balance during the load")
-    parser.add_argument("--only", choices=("latency", "memory", "restart"),
-                        help="one scenario (restart runs only when asked: --tables of them)")
+    parser.add_argument("--only", choices=("latency", "memory", "restart", "sigkill"),
+                        help="one scenario (restart and sigkill run only when asked, with "
+                             "--tables tables)")
     parser.add_argument("--paused-every", type=int, default=5,
                         help="restart: one table in this many has dealing paused, no hand")
     parser.add_argument("--probe-rate", type=float, default=5.0,
@@ -699,6 +704,9 @@ async def run(args: argparse.Namespace) -> None:
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.only == "restart":
         await restart_phase(args)
+        return
+    if args.only == "sigkill":
+        await takeover_phase(args)
         return
     # Memory first, while the process is fresh; latency afterwards on a new bot and fake.
     if args.only in (None, "memory"):

@@ -8,7 +8,9 @@ bot then is exactly a restart: every table comes back at once.
 
 After the restart a table is *shown again* when the message it now calls its own is a new one
 that shows what the runtime holds (the hand's header, the player to act named, the buttons
-of the decision due), and *tidied* once the message it replaced has lost its buttons.
+of the decision due), and *tidied* once the message it replaced has lost its buttons. A bot
+running in another process is read through storage instead (``stored_message``), which holds
+the same: every change is stored before anybody is told.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot.presenter import Scene, table_message
+from bot.presenter import Scene, TableMessage, table_message
 from bot.runtime.config import TableConfig
 from bot.runtime.manager import GameRuntime
 from bot.storage import Database, economy, hands, tables
@@ -27,7 +29,7 @@ from engine.cards import FULL_DECK
 from engine.commitment import DeckCommitment
 from engine.hand import Action, ActionKind
 from engine.table import Table, TableOptions
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
 
 # Discord's most channels in one server; the tables past it are spread over smaller servers.
 FIRST_GUILD_TABLES = 500
@@ -62,9 +64,11 @@ def restart_world(
     spectators: int = 4,
     first: int = FIRST_GUILD_TABLES,
     others: int = OTHER_GUILD_TABLES,
+    shards: int = 1,
 ) -> RestartWorld:
     """One server of up to ``first`` tables, the rest in servers of ``others``; a channel and
-    ``players`` users (DMs open) per table."""
+    ``players`` users (DMs open) per table. With ``shards``, server ``k`` is on shard
+    ``k % shards``."""
     watchers = [FakeUser(f"rail-{k}") for k in range(spectators)]
     owner = FakeUser("owner")
     seats: list[Seat] = []
@@ -80,12 +84,27 @@ def restart_world(
             seats.append(Seat(channel, users))
             channels.append(channel)
             members.extend(users)
-        guilds.append(FakeGuild.create(
-            f"Casino {len(guilds) + 1}", channels=channels, members=[owner, *members, *watchers],
-            owner=owner,
-        ))
+        guilds.append(_guild_on(len(guilds) % shards, shards, f"Casino {len(guilds) + 1}",
+                                channels, [owner, *members, *watchers], owner))
         start += size
     return RestartWorld(guilds, seats, watchers)
+
+
+def _guild_on(
+    shard: int, shards: int, name: str, channels: list[FakeChannel], members: list[FakeUser],
+    owner: FakeUser,
+) -> FakeGuild:
+    """A server whose id puts it on ``shard`` (its id is a snowflake of the time it is made:
+    made again until the time fits)."""
+    while True:
+        guild = FakeGuild.create(name, channels=(), members=members, owner=owner)
+        if (guild.id >> 22) % shards == shard:
+            break
+    for position, channel in enumerate(channels):
+        channel.guild_id = guild.id
+        channel.position = position
+        guild.channels.append(channel)
+    return guild
 
 
 @dataclass(frozen=True)
@@ -179,22 +198,46 @@ def shown_again(fake: FakeDiscord, runtime: GameRuntime, seeded: Seeded) -> bool
     message_id = runner.messenger.message_id
     if message_id is None or message_id == seeded.old_message_id:
         return False
-    current = fake.messages.get(message_id)
-    if current is None or current.deleted:
-        return False
-    expected = runner.message()
-    if not current.content.startswith(expected.head):
+    return shows(fake.messages.get(message_id), seeded.table_id, runner.message())
+
+
+def shows(current: FakeMessage | None, table_id: int, expected: TableMessage) -> bool:
+    """``current`` says what ``expected`` says: the hand's header, the player to act named,
+    the buttons of the decision due (the image and the countdown are not compared)."""
+    if current is None or current.deleted or not current.content.startswith(expected.head):
         return False
     prompt = expected.prompt
     if prompt is not None and f"<@{prompt.player_id}>" not in current.content:
         return False
-    view = build_view(runner.table_id, expected.buttons)
+    view = build_view(table_id, expected.buttons)
     wanted = [] if view is None else [
         button["custom_id"] for row in view.to_components() for button in row["components"]
     ]
     return sorted(current.custom_ids()) == sorted(wanted)
 
 
-def tidied(fake: FakeDiscord, seeded: Seeded) -> bool:
-    """The message the previous process left has lost its buttons."""
-    return not fake.message(seeded.old_message_id).custom_ids()
+async def stored_message(db: Database, table_id: int) -> tuple[int | None, TableMessage]:
+    """The message a table stored as its own, and what it should show, read from storage
+    alone (nothing written): its saved state with its running hand replayed."""
+    info = await tables.get_table(db, table_id)
+    config = TableConfig.from_json(info.config)
+    running = await hands.unfinished_hands(db, table_id)
+    rng = random.Random(0)
+    state = config.state or Table(config.options, rng).to_json()
+    commitment = None
+    if running and state.get("in_hand"):
+        table = Table.from_json(state, rng, hand=hands.rebuild_hand(running[0]))
+        commitment = running[0].commitment
+    else:
+        table = Table.from_json({**state, "in_hand": False}, rng)
+    scene = Scene(table=table, names=config.names, hand_number=table.hand_number,
+                  locale=config.locale, dealing=config.dealing,
+                  commitment=commitment.root_hex if commitment is not None else None)
+    return info.message_id, table_message(scene)
+
+
+def tidied(fake: FakeDiscord, seeded: Seeded, old_message_id: int | None = None) -> bool:
+    """The message the previous process left (``old_message_id``, else the seeded one) has
+    lost its buttons."""
+    old = seeded.old_message_id if old_message_id is None else old_message_id
+    return not fake.message(old).custom_ids()
