@@ -67,6 +67,9 @@ from engine.tournament import Tournament, TournamentConfig
 
 log = logging.getLogger(__name__)
 
+# How long an interaction on a server just taken over waits for its tables to come back.
+ADOPTION_WAIT = 1.0
+
 
 def _no_buttons(table_id: int, buttons: Sequence[object]) -> None:
     return None
@@ -107,8 +110,11 @@ class GameRuntime:
         db.metrics = metrics
         self.ownership = Ownership(
             db, plan if plan is not None else ShardPlan(), lease_seconds=self.options.lease_seconds,
-            metrics=metrics,
+            metrics=metrics, on_taken_over=self._taken_over,
         )
+        # Servers taken over from a process that died, their venues not restored yet.
+        self._adopting: set[int] = set()
+        self._adoption: asyncio.Task[None] | None = None
         # Held while a venue is stored and registered, so that taking over venues never
         # restores one this process is opening.
         self._venues_lock = asyncio.Lock()
@@ -265,8 +271,15 @@ class GameRuntime:
     # -- guilds ----------------------------------------------------------------------------
 
     async def serves(self, guild_id: int | None) -> bool:
-        """Whether this process acts for a server (its shard is here and its lease ours)."""
-        return await self.ownership.serves(guild_id)
+        """Whether this process acts for a server (its shard is here and its lease ours).
+        A server just taken over from a process that died waits a little for its tables to
+        come back (within Discord's 3 s), rather than answer there is none."""
+        if not await self.ownership.serves(guild_id):
+            return False
+        adoption = self._adoption
+        if guild_id in self._adopting and adoption is not None and not adoption.done():
+            await asyncio.wait({adoption}, timeout=ADOPTION_WAIT)
+        return True
 
     async def ensure_guild(self, guild_id: int) -> None:
         """Register a server's economy once (default settings)."""
@@ -495,6 +508,26 @@ class GameRuntime:
             await venue.start()
         except Exception:
             log.exception("%s %d: could not resume after the restart", *venue.venue_key)
+
+    def _taken_over(self, guild_id: int) -> None:
+        """A server's lease was taken from a process that died: bring its venues back now,
+        not at the next renewal."""
+        self._adopting.add(guild_id)
+        if self._adoption is None or self._adoption.done():
+            self._adoption = asyncio.create_task(self._adopt_taken(), name="take-over")
+            self.keep(self._adoption)
+
+    async def _adopt_taken(self) -> None:
+        while self._adopting:
+            taken = set(self._adopting)
+            try:
+                adopted = await self.adopt()
+                if adopted:
+                    log.warning("took over %d venue(s): %s", len(adopted), adopted)
+            except Exception:
+                log.exception("taking over failed; the next renewal tries again")
+            finally:
+                self._adopting -= taken
 
     async def _keep_leases(self) -> None:
         """Renew the leases every third of their lifetime; stop the venues of a server whose

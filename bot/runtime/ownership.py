@@ -9,8 +9,10 @@ lifetime, and given back when the process stops. If renewal fails for as long as
 the process stops acting for those servers: another process may hold them by then.
 
 A lease held by a process that ran on this machine and is gone is taken at once (a bot restarted
-after a crash need not wait it out). A server whose lease another live process holds is left
-alone: its interactions are not
+after a crash need not wait it out), and by a process standing by for its shards at the first
+interaction that finds it gone, not at its next renewal: the runtime is told
+(``on_taken_over``) and brings the servers' tables back. A server whose lease another live
+process holds is left alone: its interactions are not
 answered here (the holder answers them), and a warning says why once.
 """
 
@@ -119,9 +121,11 @@ class Ownership:
         owner: str | None = None,
         monotonic: Callable[[], float] = time.monotonic,
         metrics: Metrics = NO_METRICS,
+        on_taken_over: Callable[[int], None] | None = None,
     ) -> None:
         self.db = db
         self.metrics = metrics
+        self.on_taken_over = on_taken_over
         self.plan = plan
         self.owner = owner if owner is not None else process_name()
         self.ttl = max(3, round(lease_seconds))
@@ -130,8 +134,10 @@ class Ownership:
         # Until when (monotonic) the leases are surely still ours: the start of the last
         # successful renewal plus a lifetime, less a margin for clocks between machines.
         self._valid_until = 0.0
-        # Servers another process holds: not asked again before this (monotonic) time.
+        # Servers another process holds: not asked again before this (monotonic) time, unless
+        # that process (by name) ran on this machine and is gone.
         self._refused: dict[int, float] = {}
+        self._refused_by: dict[int, str] = {}
         self._warned: set[int] = set()
         # Servers of this process's shards found run by another process: when, last.
         self._elsewhere: dict[int, float] = {}
@@ -157,7 +163,10 @@ class Ownership:
         if guild_id in self._held and self._fresh():
             return True
         if self._refused.get(guild_id, 0.0) > self._monotonic():
-            return False
+            holder = self._refused_by.get(guild_id)
+            # A syscall, not a query: a holder gone from this machine is not waited for.
+            if holder is None or not died_here(holder, self.owner):
+                return False
         return await self.acquire(guild_id)
 
     async def acquire(self, guild_id: int) -> bool:
@@ -173,6 +182,7 @@ class Ownership:
             holder, change = (None, "taken_over") if taken else (holder, change)
         if holder is not None:
             self._refused[guild_id] = self._monotonic() + self._margin()
+            self._refused_by[guild_id] = holder
             self._elsewhere[guild_id] = self._monotonic()
             if guild_id not in self._warned:
                 self._warned.add(guild_id)
@@ -186,6 +196,7 @@ class Ownership:
                 )
             return False
         self._refused.pop(guild_id, None)
+        self._refused_by.pop(guild_id, None)
         self._elsewhere.pop(guild_id, None)
         self._warned.discard(guild_id)
         self.metrics.lease_changed(guild_id, change)
@@ -195,6 +206,8 @@ class Ownership:
             # Renewal has been failing: of our leases, only this one is surely still ours.
             self._held = {guild_id}
             self._valid_until = started + self.ttl - self._margin()
+        if change == "taken_over" and self.on_taken_over is not None:
+            self.on_taken_over(guild_id)
         return True
 
     async def _take_over(self, guild_id: int, holder: str) -> bool:

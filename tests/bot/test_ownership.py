@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -151,6 +153,28 @@ async def test_a_dead_owners_server_is_taken_once_its_lease_runs_out(database: D
     assert await second.serves(GUILD)
     assert await first.renew() == {GUILD}  # the first learns it lost the server
     assert not await first.serves(GUILD)
+
+
+async def test_a_server_whose_holder_died_on_this_machine_is_taken_at_the_next_ask(
+    database: Database,
+) -> None:
+    """Refused while its holder lived, the server is not left for a third of a lease once
+    that holder is gone from this machine: the next interaction takes it, and says so."""
+    clock = Clock()
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        await leases.acquire(database, GUILD, f"box:{other.pid}:aaaa", 30)
+        taken: list[int] = []
+        standby = Ownership(database, ShardPlan(), lease_seconds=30,
+                            owner=f"box:{os.getpid()}:bbbb", monotonic=clock,
+                            on_taken_over=taken.append)
+        assert not await standby.serves(GUILD) and taken == []
+    finally:
+        other.kill()
+        other.wait()
+    assert await standby.serves(GUILD)  # at once: within the refusal's window
+    assert taken == [GUILD]
+    assert (await leases.holders(database))[GUILD][0] == f"box:{os.getpid()}:bbbb"
 
 
 async def test_without_renewal_a_process_stops_acting_before_its_lease_could_run_out(
