@@ -15,6 +15,9 @@ half-ready. In order, it:
    command picker shows each user the descriptions in his language;
 5. syncs the command schema with Discord, only if it changed since the last sync.
 
+Every REST request the process makes, discord.py's own included, waits for one request budget
+(``bot.runtime.budget``) as it leaves discord.py's HTTP session, to which ``__init__`` gives it.
+
 While running, it registers each server's economy as the server becomes available, notes the
 locale of every user who interacts (his direct messages are written in it), logs the invite
 link when ready, and answers any button press or form that no handler took (a forged or
