@@ -395,3 +395,10 @@ async def test_past_the_house_daily_cap_the_bots_stand_up_after_the_hand(
         refused = await game.slash(alice, "poker", "bots add", count=1)
         assert "already lost" in refused.content and not runner.bots()
         await invariant_holds(game)
+
+
+async def test_a_practice_table_keeps_no_ledger(game: Game) -> None:
+    alice = game.world.alice
+    await game.ok(alice, "poker", "practice", bots=2)
+    refused = await game.slash(alice, "poker", "ledger")
+    assert refused.ephemeral and "play chips" in refused.content
