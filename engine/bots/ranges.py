@@ -13,7 +13,9 @@ pot, on the boards still to come, against the other hands of that range. Bets co
 the top half (with some bluffs, fewer on later streets), each raise on a street from about half
 the part of the range the one before came from, calls from the middle up, checks from anywhere
 but the very top; a player calling a bet of ``b`` into ``p`` folds about the weakest
-``b / (p + b)`` of his range, the share that leaves the bettor's bluffs no profit.
+``b / (p + b)`` of his range, the share that leaves the bettor's bluffs no profit. Conversely
+a bet of ``b`` into ``p`` that leaves its caller indifferent holds ``b / (p + 2b)`` bluffs;
+:func:`with_bluffs` and :meth:`Estimate.against_bet` read a range as holding part of them.
 
 >>> from engine.bots.preflop import class_combos
 >>> from engine.bots.view import view_of
