@@ -910,7 +910,7 @@ def dump_played_hand(
     # Hands are only ever tabled on the way to the end of the hand, so until it is over
     # nothing has been shown.
     shown = set(hand.result.shown) if hand.result is not None else set()
-    holes: list[tuple[Card, Card] | None] = [
+    holes: list[tuple[Card, ...] | None] = [
         hand.hole_cards(i) if reveal_all or i in shown else None for i in range(n)
     ]
     lines = _action_lines(hand.events, holes)
