@@ -263,7 +263,7 @@ def test_simple_hand_maps_onto_the_engine() -> None:
     ("changes", "feature"),
     [
         ({"variant": "FT"}, "variant"),
-        ({"variant": "PO"}, "variant"),
+        ({"variant": "FO/8"}, "variant"),  # PO (pot-limit Omaha) is read since engine.games
         ({"blinds_or_straddles": [1, 2, 4]}, "straddle"),
         ({"blinds_or_straddles": [1, 0, 2]}, "straddle"),
         ({"blinds_or_straddles": [0, 0, 0]}, "no_blinds"),
