@@ -39,7 +39,7 @@ from typing import Any, ClassVar, Final
 from engine.cards import FULL_DECK, Card, format_card
 from engine.errors import EngineError
 from engine.evaluator import HandRank
-from engine.games import NLHE, Game, game_by_code
+from engine.games import GAMES, NLHE, Game, game_by_code
 from engine.limits import MAX_CHIPS, MAX_SEATS
 from engine.low import LowRank
 
@@ -157,8 +157,9 @@ class HandConfig:
         if not 2 <= n <= MAX_SEATS:
             raise EngineError("bad_config", field="players", value=n)
         # Only a registered game: its code is what the JSON stores, and it must read back.
-        if not isinstance(self.game, Game) or game_by_code(self.game.code) != self.game:
-            raise EngineError("bad_config", field="game", value=repr(self.game))
+        game = self.game
+        if game is not NLHE and (not isinstance(game, Game) or GAMES.get(game.code) != game):
+            raise EngineError("bad_config", field="game", value=repr(game))
         if n > self.game.max_players:
             raise EngineError(
                 "bad_config", field="players", value=n, maximum=self.game.max_players
