@@ -306,9 +306,7 @@ def omaha_values_on_boards(holes: Sequence[Sequence[Card]], boards: Boards) -> V
 
 # --- eight-or-better lows -------------------------------------------------------------------
 
-_LOW_CARD_MASK: Final = np.array(
-    [1 << bit if bit >= 0 else 0 for bit in LOW_BIT], dtype=np.uint16
-)
+_LOW_CARD_MASK: Final = np.array([1 << bit if bit >= 0 else 0 for bit in LOW_BIT], dtype=np.uint16)
 _LOWEST_THREE: Final = np.array(LOWEST_THREE, dtype=np.uint16)
 
 

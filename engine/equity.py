@@ -132,9 +132,7 @@ class Equity:
         for h in self.hands:
             figures: dict[str, Any] = {"win": h.win, "tie": h.tie, "equity": h.equity}
             if self.high_low:
-                figures.update(
-                    low_win=h.low_win, low_tie=h.low_tie, low_equity=float(h.low_share)
-                )
+                figures.update(low_win=h.low_win, low_tie=h.low_tie, low_equity=float(h.low_share))
             hands.append(figures)
         return {"exact": self.exact, "boards": self.boards, "hands": hands}
 

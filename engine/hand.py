@@ -161,9 +161,7 @@ class HandConfig:
         if game is not NLHE and (not isinstance(game, Game) or GAMES.get(game.code) != game):
             raise EngineError("bad_config", field="game", value=repr(game))
         if n > self.game.max_players:
-            raise EngineError(
-                "bad_config", field="players", value=n, maximum=self.game.max_players
-            )
+            raise EngineError("bad_config", field="players", value=n, maximum=self.game.max_players)
         for name in ("stacks", "blinds", "antes"):
             values = getattr(self, name)
             if not isinstance(values, tuple) or len(values) != n:
@@ -1143,7 +1141,13 @@ class Hand:
 
     def _find_actor(self, start: int) -> int | None:
         folded, all_in, bets, acted, high, n = (
-            self.folded, self.all_in, self.bets, self.acted, self.high_bet, self.n)
+            self.folded,
+            self.all_in,
+            self.bets,
+            self.acted,
+            self.high_bet,
+            self.n,
+        )
         i = start
         for _ in range(n):
             if not folded[i] and not all_in[i]:
@@ -1295,9 +1299,7 @@ class Hand:
             if level == 0:
                 continue
             chunk = (level - previous) * sum(1 for a in amounts if a >= level)
-            eligible = tuple(
-                j for j in range(self.n) if not self.folded[j] and amounts[j] >= level
-            )
+            eligible = tuple(j for j in range(self.n) if not self.folded[j] and amounts[j] >= level)
             previous = level
             if pots and pots[-1].eligible == eligible:
                 pots[-1] = Pot(pots[-1].amount + chunk, eligible)

@@ -87,7 +87,6 @@ __all__ = [
 ]
 
 
-
 def _require_int(name: str, value: object, *, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise EngineError("bad_option", option=name, value=repr(value))

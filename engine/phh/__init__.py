@@ -599,9 +599,7 @@ def _deck(
     known = tuple(complete)
     count = game.hole_count
     if not partial and not (losers and len(board) == 5):
-        return known, deck_from_cards(
-            n, complete, board, second_run=second_run, hole_count=count
-        )
+        return known, deck_from_cards(n, complete, board, second_run=second_run, hole_count=count)
     used = {c for cards in holes if cards is not None for c in cards if c is not None}
     used.update(board)
     used.update(second_run)

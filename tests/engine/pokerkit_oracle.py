@@ -631,9 +631,7 @@ def choose_action(
 def choose_preselection(hand: Hand, rng: random.Random) -> Action | None:
     """A pre-selected action the engine accepts, for a random player waiting for his turn."""
     waiting = [
-        j
-        for j in range(hand.n)
-        if j != hand.to_act and not hand.folded[j] and not hand.all_in[j]
+        j for j in range(hand.n) if j != hand.to_act and not hand.folded[j] and not hand.all_in[j]
     ]
     if not waiting:
         return None
@@ -851,9 +849,7 @@ class Duel:
             raise self._fail("raise_closed is not 'refused only for re-opening'", legal)
         if state.can_complete_bet_or_raise_to() != legal.can_raise:
             case = (
-                classify_raise_right(legal, state, self.book, self.config.reopen)
-                if basic
-                else None
+                classify_raise_right(legal, state, self.book, self.config.reopen) if basic else None
             )
             if case is None:
                 raise self._fail("right to raise differs", legal)

@@ -75,6 +75,7 @@ def dataset_dir(root: Path, environ: Mapping[str, str]) -> Path:
 def data() -> Path:
     return dataset_dir(ROOT, os.environ)
 
+
 # README of the dataset: the source logs split odd chips in halves; TDA 20-A gives the whole
 # chip to the first winner left of the button (the lowest p index).
 ODD_CHIP_FILES = {
