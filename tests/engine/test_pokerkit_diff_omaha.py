@@ -292,3 +292,40 @@ def test_the_odd_chip_in_the_low_half_is_a_mismatch(monkeypatch: pytest.MonkeyPa
     with pytest.raises(Mismatch, match="halves"):
         _play_all_in(duel)
         duel.finish()
+
+
+# --- the Hold'em test's named cases, met in pot-limit Omaha -------------------------------------
+
+
+def _play(duel: Duel, actions: Sequence[tuple[str, int, int | None]]) -> None:
+    for kind, player, amount in actions:
+        legal = duel.decision()
+        assert legal is not None and legal.player == player
+        duel.apply(Action(ActionKind(kind), player, amount))
+
+
+@pytest.mark.parametrize("game", [PLO, PLO5, PLO8], ids=lambda g: g.code)
+def test_short_opening_allin_is_recognised_under_pot_limit(game: Game) -> None:
+    # test_pokerkit_diff's hand, dealt Omaha: UTG limps, the next player is all-in for 14 (+4),
+    # the button calls, the blinds fold; UTG may only call or fold (RULES.md 4), PokerKit lets
+    # him raise, up to its pot limit.
+    config = HandConfig.standard((1000, 1000, 1000, 14, 1000), 5, 10, game=game)
+    duel = Duel(config, deck_from_cards(5, [], parse_cards(""), hole_count=game.hole_count))
+    _play(
+        duel,
+        [("call", 2, None), ("raise", 3, 14), ("call", 4, None), ("fold", 0, None),
+         ("fold", 1, None)],
+    )  # fmt: skip
+    legal = duel.decision()
+    assert legal is not None and legal.player == 2 and legal.raise_closed
+    assert duel.case == CASE_SHORT_OPENING_ALLIN_REOPENS
+    assert duel.state is not None and duel.state.can_complete_bet_or_raise_to()
+
+
+@pytest.mark.parametrize("game", [PLO, PLO5, PLO8], ids=lambda g: g.code)
+def test_short_big_blind_with_an_ante_is_left_out_in_omaha_too(game: Game) -> None:
+    config = HandConfig.standard(
+        (500, 12, 500), 5, 10, ante_kind=AnteKind.BIG_BLIND, ante=10, game=game
+    )
+    duel = Duel(config, deck_from_cards(3, [], parse_cards(""), hole_count=game.hole_count))
+    assert duel.case == CASE_BBA_SHORT_BIG_BLIND and duel.hand.bets == [5, 10, 0]
