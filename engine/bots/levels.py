@@ -92,13 +92,14 @@ PUSH_FOLD_DEPTH: Final = 15.0
 # How much of the bluffing a bet's price allows (see ranges.with_bluffs) the strong level
 # believes is there, heads-up or not, by street. All of it would make him unexploitable by a
 # player who raises with anything, and a caller of every value bet of one who never bluffs.
-# Heads-up, where every pot is fought for, he believes more; by the river most bets are what
-# they say. These are where he beats the regular level and both the maniac and the rock of
-# engine.bots.baselines in both formats (python -m engine.bots duel, 20,000 to 40,000 hands).
+# Heads-up, where every pot is fought for, he believes more; at a fuller table, and by the
+# river, most bets are what they say. These are where he beats the regular level and both the
+# maniac and the rock of engine.bots.baselines in both formats (python -m engine.bots duel,
+# 20,000 to 40,000 hands).
 # Before the flop they count against re-raises and all-ins only: an open meets the ranges.
 _BLUFFS_BELIEVED: Final = {
     True: {Street.PREFLOP: 0.6, Street.FLOP: 0.6, Street.TURN: 0.3, Street.RIVER: 0.1},
-    False: {Street.PREFLOP: 0.2, Street.FLOP: 0.2, Street.TURN: 0.1, Street.RIVER: 0.0},
+    False: {Street.PREFLOP: 0.1, Street.FLOP: 0.1, Street.TURN: 0.0, Street.RIVER: 0.0},
 }
 
 
