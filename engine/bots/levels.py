@@ -62,10 +62,9 @@ they say.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Sequence
-from typing import Final, Protocol, cast
+from typing import Final, Protocol
 
 from engine.bots.preflop import class_combos
 from engine.bots.ranges import (
@@ -335,7 +334,9 @@ class PushFoldChart(Protocol):
 def _project_chart() -> PushFoldChart:
     # Imported on first use: the chart is its own module, and a level that never gets short
     # should not pay for it.
-    return cast(PushFoldChart, importlib.import_module("engine.bots.pushfold"))
+    from engine.bots import pushfold
+
+    return pushfold
 
 
 class Strong:
