@@ -11,12 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from bot.errors import BotError
 from bot.runtime.cash import PracticeTable
 from bot.storage import Database, economy, hands
 from bot.storage.invariant import check_invariant
 from engine.bots.ids import HOUSE_ID, is_bot
 from engine.cards import Card, parse_cards, shuffled_deck
+from engine.games import PLO
 from engine.hand import Hand, deck_from_cards
+from engine.table import TableOptions
 from tests.e2e.game_kit import (
     Game,
     StackedDeck,
@@ -402,3 +405,16 @@ async def test_a_practice_table_keeps_no_ledger(game: Game) -> None:
     await game.ok(alice, "poker", "practice", bots=2)
     refused = await game.slash(alice, "poker", "ledger")
     assert refused.ephemeral and "play chips" in refused.content
+
+
+async def test_bots_refuse_a_game_they_cannot_play(game: Game) -> None:
+    """The levels know Hold'em only: a table of another game seats none of them."""
+    alice = game.world.alice
+    table = await game.runtime.create_table(
+        guild_id=game.world.guild.id, channel_id=game.channel.id, host_id=alice.id,
+        options=TableOptions(small_blind=5, big_blind=10, game=PLO), timer=30, locale=None,
+        practice=True,
+    )
+    with pytest.raises(BotError) as refused:
+        await table.add_bots(2, "regular", None)
+    assert refused.value.code == "bots_holdem_only" and not table.bots()
