@@ -89,7 +89,7 @@ def _pokerkit_factory(config: HandConfig) -> Callable[[], State]:
     )
 
 
-def _moves(state: State) -> tuple[PokerKitMove, ...]:
+def pokerkit_moves(state: State) -> tuple[PokerKitMove, ...]:
     moves: list[PokerKitMove] = []
     for op in state.operations:
         if isinstance(op, Folding):
@@ -122,7 +122,7 @@ def make_hands(count: int, seed: int) -> tuple[list[BenchHand], int]:
                 config,
                 duel.deck,
                 tuple(duel.hand.actions),
-                _moves(duel.state),
+                pokerkit_moves(duel.state),
                 _pokerkit_factory(config),
             )
         )

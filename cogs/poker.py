@@ -704,7 +704,9 @@ async def _ledger_table(interaction: Interaction) -> tuple[CashTable | None, int
         raise BotError("no_table")
     try:
         runner = runtime.in_channel(channel_id, needs=Extra.LEDGER)
-    except BotError:
+    except BotError as refused:
+        if refused.code != "no_table":
+            raise  # a table plays here that keeps no ledger
         table_id = await sessions.latest_table_in_channel(runtime.db, guild_id, channel_id)
         if table_id is None:
             raise

@@ -22,12 +22,32 @@ that suit alone: a table of 8,192 entries, 0 where fewer than five bits are set.
 suit with three cards or more at most once, and only there can a hand make a flush, so only those
 boards are looked at again, taking the larger of the two values.
 
+**Omaha** (:func:`omaha_values_on_boards`): a hand is its best pair of hole cards with the best
+three of the board. Without a flush, a pair of hole ranks and a five-rank board give one value
+whatever the suits, the best of the board's ten threes: a table by board index per pair of
+ranks (91 pairs at most, kept), so a hand is one gather per pair of its cards (6 for four
+cards, 10 for five). A flush takes exactly two hole cards and three board cards of one suit;
+only the suit a board holds three or more of can give one, and there the best is the flush of
+the pair's two ranks with the best three of the board's ranks in that suit (a table of each
+13-bit mask's threes).
+
+**Low** (:func:`low_values_on_boards`): eight-or-better lows as :mod:`engine.low` values, from
+8-bit rank masks: per pair of low hole ranks, the three lowest board ranks it does not hold.
+
 >>> from engine.cards import parse_cards
 >>> from engine.evaluator import rank_value
 >>> holes = [parse_cards("AsKs"), parse_cards("7c2d")]
 >>> boards = boards_array([parse_cards("QsJsTs2c3c"), parse_cards("7d7h2h4s5c")])
 >>> values = values_on_boards(holes, boards)
 >>> values.tolist() == [[rank_value(h + tuple(b)) for b in boards.tolist()] for h in holes]
+True
+>>> from engine.evaluator import omaha_rank_value
+>>> from engine.low import low_value
+>>> omaha = [parse_cards("AsKsQdJd"), parse_cards("7c2d3h4h")]
+>>> highs, lows = omaha_values_on_boards(omaha, boards), low_values_on_boards(omaha, boards)
+>>> highs.tolist() == [[omaha_rank_value(h, tuple(b)) for b in boards.tolist()] for h in omaha]
+True
+>>> lows.tolist() == [[low_value(h, tuple(b)) for b in boards.tolist()] for h in omaha]
 True
 """
 
@@ -45,8 +65,16 @@ import numpy.typing as npt
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.evaluator import rank_values
+from engine.games import Game, HandMaking
+from engine.low import LOW_BIT, LOWEST_THREE
 
-__all__ = ["boards_array", "values_on_boards"]
+__all__ = [
+    "boards_array",
+    "high_values_on_boards",
+    "low_values_on_boards",
+    "omaha_values_on_boards",
+    "values_on_boards",
+]
 
 Values = npt.NDArray[np.uint16]
 Boards = npt.NDArray[np.uint8]
@@ -138,6 +166,18 @@ def boards_array(boards: Iterable[Sequence[Card]]) -> Boards:
     return np.array([tuple(b) for b in boards], dtype=np.uint8).reshape(-1, _BOARD)
 
 
+def _check_batch(holes: Sequence[Sequence[Card]], boards: Boards, hole_sizes: range) -> None:
+    if (
+        boards.dtype != np.uint8
+        or boards.ndim != 2
+        or boards.shape[1] != _BOARD
+        or any(len(hole) not in hole_sizes for hole in holes)
+        or not all(type(c) is int and 0 <= c < 52 for hole in holes for c in hole)
+        or (boards.size and int(boards.max()) >= 52)
+    ):
+        raise EngineError("bad_hand", reason="batch", size=boards.shape[-1])
+
+
 def values_on_boards(holes: Sequence[Sequence[Card]], boards: Boards) -> Values:
     """``values[h, b]``: the value of ``holes[h]`` (two cards) with ``boards[b]`` (five), equal
     to ``rank_value(holes[h] + boards[b])``.
@@ -147,15 +187,7 @@ def values_on_boards(holes: Sequence[Sequence[Card]], boards: Boards) -> Values:
     :func:`engine.evaluator.rank_values`, repeated cards are not checked and give a meaningless
     value. Raises ``EngineError("bad_hand", reason="batch", size=...)`` otherwise.
     """
-    if (
-        boards.dtype != np.uint8
-        or boards.ndim != 2
-        or boards.shape[1] != _BOARD
-        or any(len(hole) != 2 for hole in holes)
-        or not all(type(c) is int and 0 <= c < 52 for hole in holes for c in hole)
-        or (boards.size and int(boards.max()) >= 52)
-    ):
-        raise EngineError("bad_hand", reason="batch", size=boards.shape[-1])
+    _check_batch(holes, boards, range(2, 3))
     values = np.empty((len(holes), len(boards)), dtype=np.uint16)
     if not len(boards):
         return values
@@ -177,3 +209,130 @@ def values_on_boards(holes: Sequence[Sequence[Card]], boards: Boards) -> Values:
         flush = flushes[board_mask | hole_mask[flush_suit]]
         row[could] = np.maximum(row[could], flush)
     return values
+
+
+# --- Omaha: two hole cards and three board cards ------------------------------------------
+
+
+@cache
+def _five_rank_table() -> Values:
+    """Non-flush value of five ranks by their multiset index (0 for five of a rank)."""
+    multisets, index = _board_multisets()
+    dealt = multisets[:, 4] != multisets[:, 0]
+    # Suits round the four: no flush, and equal ranks (at most four) never share a suit.
+    cards = multisets[dealt] * 4 + np.arange(_BOARD) % 4
+    table = np.zeros(len(multisets), dtype=np.uint16)
+    table[index[dealt]] = rank_values(cards.tolist())
+    return _frozen(table)
+
+
+# The ten ways to take three of a board's five cards.
+_THREES: Final = np.array(list(combinations(range(_BOARD), 3)), dtype=np.intp)
+
+
+@cache
+def _board_threes() -> npt.NDArray[np.intp]:
+    """For each five-rank board (by index), the rank-multiset index of each of its ten threes.
+
+    A board's row of ranks is ascending, so each three taken in order is ascending too and
+    indexes as it stands.
+    """
+    multisets, index = _board_multisets()
+    threes = np.empty((len(multisets), len(_THREES)), dtype=np.intp)
+    for k, three in enumerate(_THREES):
+        threes[index, k] = _multiset_index(multisets[:, three])
+    return threes
+
+
+@cache
+def _omaha_pair_table(low: int, high: int) -> Values:
+    """Non-flush value of hole ranks ``low <= high`` with the best three of a board, by the
+    board's five-rank index: the pair's value with each three-rank multiset (455 of them),
+    then the best of each board's ten threes."""
+    threes = _rank_multisets(3)
+    pair = np.broadcast_to(np.array([low, high], dtype=np.intp), (len(threes), 2))
+    five = np.sort(np.concatenate([threes, pair], axis=1), axis=1)
+    with_three = np.empty(len(threes), dtype=np.uint16)
+    with_three[_multiset_index(threes)] = _five_rank_table()[_multiset_index(five)]
+    return _frozen(with_three[_board_threes()].max(axis=1))
+
+
+@cache
+def _mask_threes() -> npt.NDArray[np.uint16]:
+    """For each 13-bit rank mask of three to five bits, its ten (or fewer, 0-padded) three-bit
+    submasks: the threes a board's cards of one suit can give to a flush."""
+    table = np.zeros((1 << _RANKS, 10), dtype=np.uint16)
+    for size in range(3, _BOARD + 1):
+        for ranks in combinations(range(_RANKS), size):
+            mask = sum(1 << r for r in ranks)
+            threes = [sum(1 << r for r in three) for three in combinations(ranks, 3)]
+            table[mask, : len(threes)] = threes
+    table.flags.writeable = False
+    return table
+
+
+def omaha_values_on_boards(holes: Sequence[Sequence[Card]], boards: Boards) -> Values:
+    """``values[h, b]``: the value of the best five of exactly two of ``holes[h]`` (two to
+    five cards) and three of ``boards[b]``, equal to
+    :func:`engine.evaluator.omaha_rank_value`. Checked and refused as
+    :func:`values_on_boards`."""
+    _check_batch(holes, boards, range(2, 6))
+    values = np.zeros((len(holes), len(boards)), dtype=np.uint16)
+    if not len(boards):
+        return values
+    ranks = boards >> 2
+    index = _multiset_index(np.sort(ranks, axis=1))
+    flush_suit = _FLUSH_SUIT[_SUIT_FIELD[boards].sum(axis=1, dtype=np.uint16)]
+    could = np.flatnonzero(flush_suit < 4)
+    flush_suit = flush_suit[could]
+    in_suit = (boards[could] & 3) == flush_suit[:, None]
+    board_mask = np.where(in_suit, _BIT[ranks[could]], 0).sum(axis=1, dtype=np.uint16)
+    board_threes = _mask_threes()[board_mask]
+    flushes = _flush_table()
+    for row, hole in zip(values, holes, strict=True):
+        for first, second in combinations(hole, 2):
+            low, high = sorted((first >> 2, second >> 2))
+            np.maximum(row, _omaha_pair_table(low, high)[index], out=row)
+            if first & 3 == second & 3:
+                mine = np.flatnonzero(flush_suit == first & 3)
+                pair = np.uint16(1 << (first >> 2) | 1 << (second >> 2))
+                # Threes of the board's suit never hold the pair's ranks (one card each); the
+                # padding threes (0) leave two bits, which the table values 0.
+                flush = flushes[board_threes[mine] | pair].max(axis=1)
+                at = could[mine]
+                row[at] = np.maximum(row[at], flush)
+    return values
+
+
+# --- eight-or-better lows -------------------------------------------------------------------
+
+_LOW_CARD_MASK: Final = np.array([1 << bit if bit >= 0 else 0 for bit in LOW_BIT], dtype=np.uint16)
+_LOWEST_THREE: Final = np.array(LOWEST_THREE, dtype=np.uint16)
+
+
+def low_values_on_boards(holes: Sequence[Sequence[Card]], boards: Boards) -> Values:
+    """``values[h, b]``: the eight-or-better low of exactly two of ``holes[h]`` and three of
+    ``boards[b]``, equal to :func:`engine.low.low_value` (0 for none). Checked and refused as
+    :func:`values_on_boards`."""
+    _check_batch(holes, boards, range(2, 6))
+    values = np.zeros((len(holes), len(boards)), dtype=np.uint16)
+    if not len(boards):
+        return values
+    board_mask = np.bitwise_or.reduce(_LOW_CARD_MASK[boards], axis=1)
+    for row, hole in zip(values, holes, strict=True):
+        bits = sorted({LOW_BIT[c] for c in hole if LOW_BIT[c] >= 0})
+        best = np.full(len(boards), 256, dtype=np.uint16)
+        for a, b in combinations(bits, 2):
+            pair = (1 << a) | (1 << b)
+            three = _LOWEST_THREE[board_mask & (0xFF ^ pair)]
+            np.minimum(best, np.where(three > 0, three | pair, 256), out=best)
+        row[:] = np.where(best < 256, 256 - best, 0)
+    return values
+
+
+def high_values_on_boards(game: Game, holes: Sequence[Sequence[Card]], boards: Boards) -> Values:
+    """The high hands' values, made as ``game`` makes them: :func:`values_on_boards` for any
+    five of seven, :func:`omaha_values_on_boards` for two hole and three board cards."""
+    if game.hand_making is HandMaking.ANY_FIVE:
+        return values_on_boards(holes, boards)
+    return omaha_values_on_boards(holes, boards)

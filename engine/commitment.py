@@ -16,11 +16,14 @@ Scheme v1 (every hash is SHA-256; ``||`` is concatenation; ``i`` is one byte, 0.
 
 ``card_text_i`` is the two ASCII bytes of :func:`engine.cards.format_card` (``b"As"``, ``b"Td"``).
 Deck position ``i`` is index ``i`` of the order the hand deals from (burns count): hole cards go
-one at a time round the table from player 0, twice (player ``p`` of ``n`` holds positions ``p``
-and ``p + n``), then the board at :func:`engine.hand.board_positions`. The opening of position
-``i`` is ``(i, card, salt_i, path)`` where ``path`` lists the 6 sibling hashes from the leaf's
-sibling up to the root's children: at level ``k`` the running hash is the right child when bit
-``k`` of ``i`` is 1.
+one at a time round the table from player 0, once per hole card of the game (Hold'em twice:
+player ``p`` of ``n`` holds positions ``p`` and ``p + n``; Omaha four or five times: ``p``,
+``p + n``, ``p + 2n``, ``p + 3n`` and ``p + 4n``), then the board at
+:func:`engine.hand.board_positions`. The functions that name positions take the game's
+``hole_count`` (2 unless given), so an Omaha player's openings prove all four or five cards.
+The opening of position ``i`` is ``(i, card, salt_i, path)`` where ``path`` lists the 6 sibling
+hashes from the leaf's sibling up to the root's children: at level ``k`` the running hash is the
+right child when bit ``k`` of ``i`` is 1.
 
 The 0x00/0x01 prefixes keep a leaf from passing as a node; the zero padding leaf is no SHA-256
 output anyone can produce, so padding positions cannot be opened; a checker must take exactly 6
@@ -429,21 +432,26 @@ class DeckCommitment:
 # --- which positions to open --------------------------------------------------------------
 
 
-def _check_players(players: int) -> None:
+def _check_players(players: int, hole_count: int) -> None:
+    if not (type(hole_count) is int and 2 <= hole_count <= 5):
+        raise EngineError("bad_config", field="hole_count", value=repr(hole_count))
     if not (type(players) is int and 2 <= players <= MAX_SEATS):
         raise EngineError("bad_config", field="players", value=repr(players))
+    if players * hole_count + 5 > len(FULL_DECK):
+        raise EngineError("bad_config", field="players", value=players, hole_count=hole_count)
 
 
-def hole_positions(players: int, index: int) -> tuple[int, int]:
-    """Deck positions of the hole cards of player ``index`` (0-based) among ``players``.
+def hole_positions(players: int, index: int, hole_count: int = 2) -> tuple[int, ...]:
+    """Deck positions of the ``hole_count`` hole cards of player ``index`` (0-based) among
+    ``players``: ``index + k * players`` for each ``k`` below ``hole_count``.
 
-    >>> hole_positions(6, 0), hole_positions(6, 5)
-    ((0, 6), (5, 11))
+    >>> hole_positions(6, 0), hole_positions(6, 5), hole_positions(6, 5, hole_count=4)
+    ((0, 6), (5, 11), (5, 11, 17, 23))
     """
-    _check_players(players)
+    _check_players(players, hole_count)
     if not (type(index) is int and 0 <= index < players):
         raise EngineError("bad_player", player=repr(index))
-    return index, index + players
+    return tuple(range(index, hole_count * players, players))
 
 
 def seen_positions(
@@ -452,9 +460,11 @@ def seen_positions(
     shown: Iterable[int],
     *,
     second_run_from: int | None = None,
+    hole_count: int = 2,
 ) -> tuple[int, ...]:
     """Positions everybody saw: the first ``board_count`` board cards and the hole cards of the
     ``shown`` players, in deck order. Burns and unshown hands are never included.
+    ``hole_count`` is the game's (``hand.game.hole_count``).
 
     A board run twice (``Hand.second_run_from`` is the board count both runs share) adds the
     second run's cards (:func:`engine.hand.second_run_positions`). After a rabbit hunt
@@ -464,17 +474,19 @@ def seen_positions(
     (0, 3, 6, 9, 13, 14, 15, 17, 19)
     >>> seen_positions(6, 5, [0, 3], second_run_from=3)   # all-in on the flop, run twice
     (0, 3, 6, 9, 13, 14, 15, 17, 19, 21, 23)
+    >>> seen_positions(3, 3, [1], hole_count=4)           # Omaha: four cards, board from 12
+    (1, 4, 7, 10, 13, 14, 15)
     """
-    _check_players(players)
+    _check_players(players, hole_count)
     if not (type(board_count) is int and 0 <= board_count <= 5):
         raise EngineError("bad_config", field="board_count", value=repr(board_count))
-    seen = set(board_positions(players)[:board_count])
+    seen = set(board_positions(players, hole_count)[:board_count])
     if second_run_from is not None:
         if board_count != 5 or second_run_from not in (0, 3, 4):
             raise EngineError("bad_config", field="second_run_from", value=repr(second_run_from))
-        seen.update(second_run_positions(players, second_run_from))
+        seen.update(second_run_positions(players, second_run_from, hole_count))
     for index in shown:
-        seen.update(hole_positions(players, index))
+        seen.update(hole_positions(players, index, hole_count))
     return tuple(sorted(seen))
 
 

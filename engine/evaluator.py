@@ -38,6 +38,8 @@ __all__ = [
     "HandRank",
     "category_of",
     "evaluate",
+    "evaluate_omaha",
+    "omaha_rank_value",
     "rank_value",
     "rank_values",
     "rank_values_on_boards",
@@ -87,6 +89,8 @@ _NATIVE_BY_SIZE: Final[dict[int, Callable[..., int]]] = {
     7: _pheval.evaluate_7cards,
 }
 _EVAL5: Final[Callable[..., int]] = _pheval.evaluate_5cards
+# Five board cards then four hole cards; exactly two of the hole and three of the board.
+_OMAHA4: Final[Callable[..., int]] = _pheval.evaluate_omaha_cards
 _CARD_IDS: Final = frozenset(range(52))
 
 _SINGULAR: Final = (
@@ -299,5 +303,62 @@ def evaluate(cards: Sequence[Card]) -> HandRank:
     # compares only their suits: a deterministic choice that no poker rule depends on.
     best = max(
         _reading_order(five) for five in combinations(cards, 5) if _FLIP - _EVAL5(*five) == value
+    )
+    return HandRank(value, _CATEGORY_OF_VALUE[value], best)
+
+
+# --- two hole cards and three board cards (Omaha) ------------------------------------------
+
+
+def _check_omaha(hole: Sequence[Card], board: Sequence[Card]) -> None:
+    cards = (*hole, *board)
+    if len(hole) < 2 or not 3 <= len(board) <= 5:
+        raise EngineError("bad_hand", reason="size", size=len(cards))
+    if not _CARD_IDS.issuperset(cards):
+        raise EngineError("bad_hand", reason="card", size=len(cards))
+    if len(set(cards)) != len(cards):
+        raise EngineError("bad_hand", reason="duplicate", size=len(cards))
+
+
+def omaha_rank_value(hole: Sequence[Card], board: Sequence[Card]) -> int:
+    """Value of the best five made of exactly two of ``hole`` and three of ``board``.
+
+    The values are :func:`rank_value`'s. ``board`` has 3 to 5 cards (the flop on), ``hole`` two
+    or more. Four hole cards on a full board are one call of phevaluator's Omaha evaluator; five
+    are five such calls, one per four of them, since every two of the five lie in three of those
+    fours; anything else tries every two-plus-three combination.
+
+    >>> from engine.cards import parse_cards
+    >>> board = parse_cards("Ah Kh Qh 7c 2d")
+    >>> category_of(omaha_rank_value(parse_cards("Jh Th 4s 5s"), board))
+    <Category.STRAIGHT_FLUSH: 8>
+    >>> category_of(omaha_rank_value(parse_cards("Jh 3s 4s 5s"), board))  # one heart: no flush
+    <Category.HIGH_CARD: 0>
+    """
+    _check_omaha(hole, board)
+    if len(board) == 5:
+        if len(hole) == 4:
+            return _FLIP - _OMAHA4(*board, *hole)
+        if len(hole) == 5:
+            return _FLIP - min(_OMAHA4(*board, *four) for four in combinations(hole, 4))
+    return _FLIP - min(
+        _EVAL5(*two, *three) for two in combinations(hole, 2) for three in combinations(board, 3)
+    )
+
+
+def evaluate_omaha(hole: Sequence[Card], board: Sequence[Card]) -> HandRank:
+    """:func:`evaluate` for Omaha: the best two-plus-three five, named as :class:`HandRank`.
+
+    >>> from engine.cards import parse_cards, format_cards
+    >>> hand = evaluate_omaha(parse_cards("As Ad Kc Qd"), parse_cards("Ah 9c 5c 2c 3d"))
+    >>> hand.describe(), format_cards(hand.cards)   # one club in the hand is no flush
+    ('Three of a kind, aces', 'AsAhAd9c5c')
+    """
+    value = omaha_rank_value(hole, board)
+    best = max(
+        _reading_order(two + three)
+        for two in combinations(hole, 2)
+        for three in combinations(board, 3)
+        if _FLIP - _EVAL5(*two, *three) == value
     )
     return HandRank(value, _CATEGORY_OF_VALUE[value], best)

@@ -1,10 +1,22 @@
-"""One hand of No-Limit Texas Hold'em as a deterministic state machine.
+"""One hand of poker as a deterministic state machine: No-Limit Texas Hold'em, or another game
+of :mod:`engine.games` (Pot-Limit Omaha and its 5-card and Hi-Lo forms).
 
 Players are indexed clockwise from the first seat left of the button, the order PHH uses: with
 three or more players index 0 posts the small blind and the last index is the button; heads-up
 index 0 is the big blind and index 1 the button, who posts the small blind. A hand is fully
 described by its :class:`HandConfig`, its deck order and its list of :class:`Action`; replaying
 them gives the same state, which is what crash recovery and hand histories rely on.
+
+The game (``HandConfig.game``, Hold'em by default) says how many hole cards each player gets,
+how a hand is made, whether bets are capped at the pot and whether pots are split high-low; the
+hand reads those rules from it and deals, bets and settles every game with the same code.
+
+Dealing order: with ``n`` players and ``h`` hole cards each (2 in Hold'em, 4 or 5 in Omaha),
+hole cards go one at a time round the table from index 0, ``h`` times, so hole card ``k`` of
+player ``p`` is deck position ``p + k * n``; then, from position ``h * n``: a burn, the flop, a
+burn, the turn, a burn, the river (:func:`board_positions`), and a second run after that
+(:func:`second_run_positions`). A deck too short for the burns (23 Hold'em players, 9 with five
+Omaha cards) deals the board without them.
 
 >>> from engine.cards import parse_cards
 >>> deck = parse_cards("AsAh KsKh 2c3d4h 5s 7c8d9h Td Jc Qd 6s")
@@ -26,8 +38,10 @@ from typing import Any, ClassVar, Final
 
 from engine.cards import FULL_DECK, Card, format_card
 from engine.errors import EngineError
-from engine.evaluator import HandRank, evaluate, rank_value
+from engine.evaluator import HandRank
+from engine.games import GAMES, NLHE, Game, game_by_code
 from engine.limits import MAX_CHIPS, MAX_SEATS
+from engine.low import LowRank
 
 
 class AnteKind(StrEnum):
@@ -119,7 +133,9 @@ class HandConfig:
     ``bomb_pot``: every entry of ``blinds`` is the same bomb, a live bet nobody acts on; the
     flop is dealt at once and the betting starts there (no antes, no straddle). Short stacks are
     all-in for less and side pots are built as for any bet. ``run_it_twice`` is the table's
-    choice for boards run out with nobody left to bet (see :class:`RunItTwice`).
+    choice for boards run out with nobody left to bet (see :class:`RunItTwice`). ``game`` is one
+    of the registered games of :mod:`engine.games` (Hold'em by default); it limits the players
+    to what one deck deals (:attr:`engine.games.Game.max_players`).
     """
 
     stacks: tuple[int, ...]
@@ -134,11 +150,18 @@ class HandConfig:
     straddle_index: int | None = None
     bomb_pot: bool = False
     run_it_twice: RunItTwice = RunItTwice.OFF
+    game: Game = NLHE
 
     def __post_init__(self) -> None:
         n = len(self.stacks)
         if not 2 <= n <= MAX_SEATS:
             raise EngineError("bad_config", field="players", value=n)
+        # Only a registered game: its code is what the JSON stores, and it must read back.
+        game = self.game
+        if game is not NLHE and (not isinstance(game, Game) or GAMES.get(game.code) != game):
+            raise EngineError("bad_config", field="game", value=repr(game))
+        if n > self.game.max_players:
+            raise EngineError("bad_config", field="players", value=n, maximum=self.game.max_players)
         for name in ("stacks", "blinds", "antes"):
             values = getattr(self, name)
             if not isinstance(values, tuple) or len(values) != n:
@@ -211,6 +234,7 @@ class HandConfig:
         reopen: ReopenMode = ReopenMode.TDA,
         straddle: StraddleMode = StraddleMode.OFF,
         run_it_twice: RunItTwice = RunItTwice.OFF,
+        game: Game = NLHE,
     ) -> HandConfig:
         """A hand with the usual positions: SB left of the button, BB next (heads-up reversed).
 
@@ -251,6 +275,7 @@ class HandConfig:
             reopen=reopen,
             straddle_index=straddle_index,
             run_it_twice=run_it_twice,
+            game=game,
         )
 
     @classmethod
@@ -263,6 +288,7 @@ class HandConfig:
         chip_unit: int = 1,
         reopen: ReopenMode = ReopenMode.TDA,
         run_it_twice: RunItTwice = RunItTwice.OFF,
+        game: Game = NLHE,
     ) -> HandConfig:
         """A bomb pot: everybody puts ``amount`` in, the flop comes at once.
 
@@ -284,6 +310,7 @@ class HandConfig:
             reopen=reopen,
             bomb_pot=True,
             run_it_twice=run_it_twice,
+            game=game,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -296,6 +323,8 @@ class HandConfig:
             data["bomb_pot"] = True
         if self.run_it_twice is not RunItTwice.OFF:
             data["run_it_twice"] = self.run_it_twice.value
+        if self.game != NLHE:
+            data["game"] = self.game.code
         return data
 
     def _base_json(self) -> dict[str, Any]:
@@ -327,6 +356,7 @@ class HandConfig:
                 straddle_index=data.get("straddle_index"),
                 bomb_pot=data.get("bomb_pot", False),
                 run_it_twice=RunItTwice(data.get("run_it_twice", "off")),
+                game=game_by_code(data.get("game", NLHE.code)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError("bad_config", field="json", value=str(exc)) from None
@@ -385,7 +415,12 @@ class Action:
 
 @dataclass(slots=True)
 class Legal:
-    """What the player to act may do, with exact amounts."""
+    """What the player to act may do, with exact amounts.
+
+    ``pot_limited``: under pot limit, the pot rather than the stack sets ``max_raise_to``, so
+    the largest raise is not all-in (the interface's all-in button is then a "Pot" button;
+    ``max_raise_to`` is its amount, and :meth:`Hand.pot_raise_to` gives it in any game).
+    """
 
     player: int
     to_call: int
@@ -394,6 +429,7 @@ class Legal:
     max_raise_to: int
     is_bet: bool
     raise_closed: bool = False
+    pot_limited: bool = False
 
     @property
     def can_check(self) -> bool:
@@ -413,6 +449,7 @@ class Legal:
             "max_raise_to": self.max_raise_to,
             "is_bet": self.is_bet,
             "raise_closed": self.raise_closed,
+            "pot_limited": self.pot_limited,
         }
 
 
@@ -545,6 +582,15 @@ class PotAwarded(Event):
     shares: tuple[tuple[int, int], ...]  # (player, chips)
     showdown: bool
     run: int = 0  # 1 or 2: the half of pot ``index`` settled on that run's board; 0: whole pot
+    # High-low games: "high" or "low", the half of the pot (or of the run's half) settled by
+    # that hand; "" when one hand settles it all (no low qualified, or a high-only game).
+    half: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        data = Event.to_json(self)
+        if not self.half:
+            del data["half"]  # a high-only award reads exactly as before halves existed
+        return data
 
 
 @dataclass(slots=True)
@@ -583,13 +629,18 @@ class HandResult:
 # --- dealing convention -------------------------------------------------------------------
 
 
-def board_positions(players: int) -> tuple[int, ...]:
+def board_positions(players: int, hole_count: int = 2) -> tuple[int, ...]:
     """Deck indices of the five board cards: one burn before the flop, the turn and the river.
 
-    Burns are a ritual against marked cards; 22 players use 52 cards with them, so at 23 the
-    board is dealt without burns rather than refusing the table size the rules allow.
+    The board starts after every hole card, ``hole_count`` per player (see the module doc).
+    Burns are a ritual against marked cards; 22 Hold'em players (or 8 with five Omaha cards) use
+    52 cards with them, so at 23 (or 9) the board is dealt without burns rather than refusing
+    the table size the deck allows.
+
+    >>> board_positions(6), board_positions(6, 4)
+    ((13, 14, 15, 17, 19), (25, 26, 27, 29, 31))
     """
-    base = 2 * players
+    base = hole_count * players
     if base + 8 > len(FULL_DECK):
         return (base, base + 1, base + 2, base + 3, base + 4)
     return (base + 1, base + 2, base + 3, base + 5, base + 7)
@@ -603,12 +654,12 @@ _STREETS_AFTER: Final[dict[int, tuple[tuple[Street, int], ...]]] = {
 }
 
 
-def _second_run_layout(players: int, dealt: int) -> tuple[int, ...] | None:
+def _second_run_layout(players: int, dealt: int, hole_count: int = 2) -> tuple[int, ...] | None:
     if dealt not in _STREETS_AFTER:
         return None
     # The second run continues where the first stopped: the first undealt position is the one
     # after the first run's river, and each street of it is burned for as the first run was.
-    next_position = board_positions(players)[-1] + 1
+    next_position = board_positions(players, hole_count)[-1] + 1
     positions: list[int] = []
     for _, count in _STREETS_AFTER[dealt]:
         next_position += 1  # the burn
@@ -617,24 +668,27 @@ def _second_run_layout(players: int, dealt: int) -> tuple[int, ...] | None:
     return tuple(positions) if next_position <= len(FULL_DECK) else None
 
 
-def second_run_positions(players: int, dealt: int) -> tuple[int, ...]:
+def second_run_positions(players: int, dealt: int, hole_count: int = 2) -> tuple[int, ...]:
     """Deck positions of the second run's cards when the board is run twice from ``dealt`` cards.
 
     The first run is dealt as any board (:func:`board_positions`). The second run shares the
     first ``dealt`` board cards and takes the next undealt positions after the first run's
-    river, burning one card before each street as the first run does. With ``p`` players the
-    first run's river is at ``2p + 7``, so the second run's cards are at ``2p + 9, 10, 11, 13,
-    15`` from no board (flop, turn, river), ``2p + 9, 11`` from the flop and ``2p + 9`` from the
-    turn. A deck too short for it (more than 18, 20 or 21 players) cannot run twice.
+    river, burning one card before each street as the first run does. With ``p`` players of
+    ``h`` hole cards the first run's river is at ``hp + 7``, so the second run's cards are at
+    ``hp + 9, 10, 11, 13, 15`` from no board (flop, turn, river), ``hp + 9, 11`` from the flop
+    and ``hp + 9`` from the turn. A deck too short for it (Hold'em: more than 18, 20 or 21
+    players; four Omaha cards: more than 9, 10 or 10) cannot run twice.
 
     >>> second_run_positions(6, 0), second_run_positions(6, 3), second_run_positions(6, 4)
     ((21, 22, 23, 25, 27), (21, 23), (21,))
+    >>> second_run_positions(6, 3, hole_count=4)
+    (33, 35)
     >>> second_run_positions(19, 0)
     Traceback (most recent call last):
     ...
     engine.errors.EngineError: bad_config: field='run_it_twice', players=19, dealt=0
     """
-    layout = _second_run_layout(players, dealt)
+    layout = _second_run_layout(players, dealt, hole_count)
     if layout is None:
         raise EngineError("bad_config", field="run_it_twice", players=players, dealt=dealt)
     return layout
@@ -646,24 +700,26 @@ def deck_from_cards(
     board: Sequence[Card],
     filler: Iterable[Card] = FULL_DECK,
     second_run: Sequence[Card] = (),
+    *,
+    hole_count: int = 2,
 ) -> tuple[Card, ...]:
     """A full deck order that deals the given hole cards and board (unknowns from ``filler``).
 
-    Hole cards go one at a time round the table from index 0, twice; then burn, flop, burn,
-    turn, burn, river. ``second_run`` is the second run's own cards, when the board was run
-    twice (:func:`second_run_positions`).
+    Hole cards go one at a time round the table from index 0, ``hole_count`` times (the first
+    ``hole_count`` of each hand given are used); then burn, flop, burn, turn, burn, river.
+    ``second_run`` is the second run's own cards, when the board was run twice
+    (:func:`second_run_positions`).
     """
     slots: list[Card | None] = [None] * 52
     for i, cards in enumerate(holes):
         if cards is not None:
-            for k, card in enumerate(cards[:2]):
+            for k, card in enumerate(cards[:hole_count]):
                 slots[i + k * players] = card
-    for pos, card in zip(board_positions(players), board, strict=False):
+    for pos, card in zip(board_positions(players, hole_count), board, strict=False):
         slots[pos] = card
     if second_run:
-        for pos, card in zip(
-            second_run_positions(players, 5 - len(second_run)), second_run, strict=True
-        ):
+        positions = second_run_positions(players, 5 - len(second_run), hole_count)
+        for pos, card in zip(positions, second_run, strict=True):
             slots[pos] = card
     used = {c for c in slots if c is not None}
     if len(used) != sum(c is not None for c in slots):
@@ -680,14 +736,20 @@ class Hand:
 
     def __init__(self, config: HandConfig, deck: Sequence[Card]) -> None:
         n = config.players
+        game = config.game
+        positions = board_positions(n, game.hole_count)
         deck_t = tuple(deck)
-        if len(deck_t) <= max(board_positions(n)) or len(set(deck_t)) != len(deck_t):
+        if len(deck_t) <= positions[-1] or len(set(deck_t)) != len(deck_t):
             raise EngineError("bad_deck", reason="size_or_duplicates", size=len(deck_t))
         if not all(type(c) is int and 0 <= c < 52 for c in deck_t):
             raise EngineError("bad_deck", reason="bad_card")
         self.config = config
+        self.game = game
         self.deck = deck_t
         self.n = n
+        self._board_positions = positions
+        self._holes_end = game.hole_count * n  # the hole cards are deck[:_holes_end]
+        self._pot_limit = game.pot_limit  # read on every decision
         self.stacks: list[int] = list(config.stacks)
         self.bets: list[int] = [0] * n
         # Every chip a player put in, including bets of the current street and layered antes.
@@ -725,6 +787,7 @@ class Hand:
         self._legal: Legal | None = None
         self._legal_for: int | None = None
         self._ranks: dict[tuple[int, int, int], HandRank] = {}
+        self._lows: dict[tuple[int, int, int], LowRank | None] = {}
         self._post_forced_bets()
         self._emit(HoleCardsDealt(tuple(range(n))))
         if config.bomb_pot:
@@ -741,23 +804,40 @@ class Hand:
     def is_over(self) -> bool:
         return self.result is not None
 
-    def hole_cards(self, player: int) -> tuple[Card, Card]:
-        return self.deck[player], self.deck[player + self.n]
+    def hole_cards(self, player: int) -> tuple[Card, ...]:
+        """The hole cards of ``player``, in the order dealt (two in Hold'em, four or five in
+        Omaha): deck positions ``player``, ``player + n``, ..."""
+        return self.deck[player : self._holes_end : self.n]
+
+    def _run_board(self, run: int) -> tuple[Card, ...] | None:
+        board = self.board if run == 1 else self.second_board if run == 2 else None
+        return board if board is not None and len(board) >= 3 else None
 
     def rank(self, player: int, run: int = 1) -> HandRank | None:
-        """The best hand of ``player`` on the board so far (None before the flop).
+        """The best high hand of ``player`` on the board so far (None before the flop).
 
         ``run=2`` ranks it on the second run's board (None when the board was not run twice).
         Naming a hand costs far more than comparing it, so it is done only when asked.
         """
-        board = self.board if run == 1 else self.second_board if run == 2 else None
-        if board is None or len(board) < 3:
+        board = self._run_board(run)
+        if board is None:
             return None
         key = (player, len(board), run)
         rank = self._ranks.get(key)
         if rank is None:
-            rank = self._ranks[key] = evaluate(self.hole_cards(player) + board)
+            rank = self._ranks[key] = self.game.high_rank(self.hole_cards(player), board)
         return rank
+
+    def low_rank(self, player: int, run: int = 1) -> LowRank | None:
+        """The best eight-or-better low of ``player`` on the board so far, as :meth:`rank`;
+        None before the flop, without a qualifying low, or in a game without lows."""
+        board = self._run_board(run)
+        if board is None or not self.game.has_low:
+            return None
+        key = (player, len(board), run)
+        if key not in self._lows:
+            self._lows[key] = self.game.low_rank(self.hole_cards(player), board)
+        return self._lows[key]
 
     @property
     def boards(self) -> tuple[tuple[Card, ...], ...]:
@@ -795,6 +875,11 @@ class Hand:
         closed = False
         if can_raise and not self._reopened_for(i):
             can_raise, closed = False, True
+        pot_limited = False
+        if can_raise and self._pot_limit:
+            limit = self._pot_sized(i, min_to)
+            if limit < max_to:
+                max_to, pot_limited = limit, True
         legal = Legal(
             player=i,
             to_call=to_call,
@@ -803,10 +888,36 @@ class Hand:
             max_raise_to=max_to if can_raise else 0,
             is_bet=high == 0,
             raise_closed=closed,
+            pot_limited=pot_limited,
         )
         # Every change of the betting state emits an event, so the event count dates the cache.
         self._legal, self._legal_for = legal, len(self.events)
         return legal
+
+    def _pot_sized(self, i: int, min_to: int) -> int:
+        """The raise-to total of a pot-sized raise by ``i``: his call, then the pot after it
+        (every chip in the middle, dead money and this street's bets included, plus that
+        call), never below the minimum raise (a pot smaller than the minimum bet still lets
+        him bet the minimum). Not capped by his stack."""
+        high = self.high_bet
+        return max(min_to, high + self.total_pot() + high - self.bets[i])
+
+    def pot_raise_to(self) -> int | None:
+        """The amount of a "Pot" button: the raise-to total of a pot-sized raise for the player
+        to act, within the legal range (under pot limit it is ``legal().max_raise_to``); None
+        when he may not raise.
+
+        >>> from engine.cards import FULL_DECK
+        >>> from engine.games import PLO
+        >>> hand = Hand(HandConfig.standard((1000,) * 3, 5, 10, game=PLO), FULL_DECK)
+        >>> legal = hand.legal()                  # the button: call 10, pot after it 25
+        >>> hand.pot_raise_to(), legal.max_raise_to, legal.pot_limited
+        (35, 35, True)
+        """
+        legal = self.legal()
+        if legal is None or not legal.can_raise:
+            return None
+        return min(legal.max_raise_to, self._pot_sized(legal.player, legal.min_raise_to))
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -916,6 +1027,8 @@ class Hand:
                     return ActionKind.CALL, None
                 if not legal.can_raise:
                     self._raise_refusal(legal)
+                # The largest raise allowed: all-in, or under pot limit a stack bigger than the
+                # pot raises the pot (the one-click "max" of online pot-limit tables).
                 return ActionKind.RAISE, legal.max_raise_to
             return kind, None
         if kind not in (ActionKind.BET, ActionKind.RAISE):
@@ -931,6 +1044,8 @@ class Hand:
         if not legal.can_raise:
             self._raise_refusal(legal)
         if amount > legal.max_raise_to:
+            if legal.pot_limited:
+                raise EngineError("above_pot_limit", amount=amount, maximum=legal.max_raise_to)
             raise EngineError("amount_above_stack", amount=amount, maximum=legal.max_raise_to)
         if amount < legal.min_raise_to:
             raise EngineError("amount_below_minimum", amount=amount, minimum=legal.min_raise_to)
@@ -1026,7 +1141,13 @@ class Hand:
 
     def _find_actor(self, start: int) -> int | None:
         folded, all_in, bets, acted, high, n = (
-            self.folded, self.all_in, self.bets, self.acted, self.high_bet, self.n)
+            self.folded,
+            self.all_in,
+            self.bets,
+            self.acted,
+            self.high_bet,
+            self.n,
+        )
         i = start
         for _ in range(n):
             if not folded[i] and not all_in[i]:
@@ -1139,7 +1260,7 @@ class Hand:
         self._begin_round(first=0)
 
     def _can_run_twice(self) -> bool:
-        layout = _second_run_layout(self.n, len(self.board))
+        layout = _second_run_layout(self.n, len(self.board), self.game.hole_count)
         return layout is not None and layout[-1] < len(self.deck)
 
     def _run_out(self, runs: int) -> None:
@@ -1147,7 +1268,7 @@ class Hand:
         while len(self.board) < 5:
             self._deal_next_street()
         if runs == 2:
-            positions = iter(second_run_positions(self.n, dealt))
+            positions = iter(second_run_positions(self.n, dealt, self.game.hole_count))
             board = self.board[:dealt]
             for street, count in _STREETS_AFTER[dealt]:
                 cards = tuple(self.deck[next(positions)] for _ in range(count))
@@ -1158,7 +1279,7 @@ class Hand:
         self._showdown()
 
     def _deal_next_street(self) -> None:
-        pos = board_positions(self.n)
+        pos = self._board_positions
         if self.street is Street.PREFLOP:
             self.street, cards = Street.FLOP, tuple(self.deck[p] for p in pos[:3])
         elif self.street is Street.FLOP:
@@ -1178,9 +1299,7 @@ class Hand:
             if level == 0:
                 continue
             chunk = (level - previous) * sum(1 for a in amounts if a >= level)
-            eligible = tuple(
-                j for j in range(self.n) if not self.folded[j] and amounts[j] >= level
-            )
+            eligible = tuple(j for j in range(self.n) if not self.folded[j] and amounts[j] >= level)
             previous = level
             if pots and pots[-1].eligible == eligible:
                 pots[-1] = Pot(pots[-1].amount + chunk, eligible)
@@ -1220,74 +1339,94 @@ class Hand:
             self._emit(award)
         self._finish(awards, showdown=False)
 
+    def _halves(self, amount: int) -> tuple[int, int]:
+        """A pot cut in two (two runs, or high and low): the first half takes the odd chip unit
+        and any chips below one unit."""
+        units, loose = divmod(amount, self.config.chip_unit)
+        first = (units + 1) // 2 * self.config.chip_unit + loose
+        return first, amount - first
+
     def _showdown(self) -> None:
-        if self.second_board is not None:
-            self._showdown_two_runs(self.second_board)
-            return
+        """Every pot to its best hands, by RULES 5 and 6 and the game's split.
+
+        Run twice, each pot is halved, one half per run (the first run's half taking the odd
+        unit, being the half dealt first), and every live hand is already face up. In a
+        high-low game each pot, or each run's half, is halved again between the best high and
+        the best low among the players in it, the high half taking the odd unit; with no low
+        among them the high hand takes it all. Each part is split among its winners by RULES 5.
+        A pot only one player can win is not cut.
+        """
         self.street = Street.SHOWDOWN
         remaining = [j for j in range(self.n) if not self.folded[j]]
-        values = {j: rank_value(self.hole_cards(j) + self.board) for j in remaining}
+        game = self.game
+        holes = {j: self.hole_cards(j) for j in remaining}
+        high_value, low_value = game.high_value, game.low_value
+        highs = [{j: high_value(holes[j], board) for j in remaining} for board in self.boards]
+        lows = (
+            [{j: low_value(holes[j], board) for j in remaining} for board in self.boards]
+            if game.has_low
+            else None
+        )
         pots = self._layers(self.contributions)
+        if self.second_board is None:
+            self._show_or_muck(remaining, pots, highs[0], lows[0] if lows else None)
+        awards: list[PotAwarded] = []
+        for index, pot in enumerate(pots):
+            if len(pot.eligible) == 1 or self.second_board is None:
+                runs: tuple[tuple[int, int], ...] = ((0, pot.amount),)
+            else:
+                first, second = self._halves(pot.amount)
+                runs = ((1, first), (2, second))
+            for run, amount in runs:
+                board = max(run, 1) - 1
+                high, low = highs[board], lows[board] if lows else None
+                parts: tuple[tuple[str, int, dict[int, int]], ...] = (("", amount, high),)
+                if low is not None and len(pot.eligible) > 1 and any(low[j] for j in pot.eligible):
+                    high_half, low_half = self._halves(amount)
+                    parts = (("high", high_half, high), ("low", low_half, low))
+                for half, part, values in parts:
+                    if part == 0:
+                        continue
+                    best = max(values[j] for j in pot.eligible)
+                    shares = self._split(part, [j for j in pot.eligible if values[j] == best])
+                    for w, chips in shares:
+                        self.stacks[w] += chips
+                    award = PotAwarded(index, part, pot.eligible, tuple(shares), True, run, half)
+                    awards.append(award)
+                    self._emit(award)
+        self._finish(awards, showdown=True)
+
+    def _show_or_muck(
+        self,
+        remaining: list[int],
+        pots: list[Pot],
+        highs: dict[int, int],
+        lows: dict[int, int] | None,
+    ) -> None:
+        """RULES 6: the hands are shown in order, and a hand that can win no part of any pot it
+        is in (no high as good as the best shown there, no low as good as the best low shown)
+        is mucked unless its player asked to show."""
         # Showing order: the river's last bettor or raiser, else (the river was checked through)
         # the first live seat left of the button; then clockwise.
         start = self.last_aggressor if self.last_aggressor is not None else remaining[0]
         order = sorted(remaining, key=lambda j: (j - start) % self.n)
-        best_shown: dict[int, int] = {}
+        best_high: dict[int, int] = {}
+        best_low: dict[int, int] = {}
         for j in order:
             mine = [k for k, pot in enumerate(pots) if j in pot.eligible]
-            can_win = any(k not in best_shown or values[j] >= best_shown[k] for k in mine)
+            high = highs[j]
+            low = lows[j] if lows is not None else 0
+            can_win = any(
+                k not in best_high or high >= best_high[k] or (low and low >= best_low[k])
+                for k in mine
+            )
             if can_win or j in self.show_requested or j in self.shown:
                 self._table(j)
                 for k in mine:
-                    best_shown[k] = max(best_shown.get(k, values[j]), values[j])
+                    best_high[k] = max(best_high.get(k, high), high)
+                    best_low[k] = max(best_low.get(k, low), low)
             else:
                 self._emit(HandMucked(j))
-        awards: list[PotAwarded] = []
-        for index, pot in enumerate(pots):
-            best = max(values[j] for j in pot.eligible)
-            winners = [j for j in pot.eligible if values[j] == best]
-            shares = self._split(pot.amount, winners)
-            for w, chips in shares:
-                self.stacks[w] += chips
-            award = PotAwarded(index, pot.amount, pot.eligible, tuple(shares), True)
-            awards.append(award)
-            self._emit(award)
-        self._finish(awards, showdown=True)
-
-    def _showdown_two_runs(self, second_board: tuple[Card, ...]) -> None:
-        """Each pot in two halves, one per run; every live hand is already face up.
-
-        A pot of an odd number of chip units cannot halve: the first run's half gets the odd
-        unit (and any chips below one unit), being the half dealt first. Each half is then split
-        among its run's winners by RULES 5. A pot only one player can win is not halved.
-        """
-        self.street = Street.SHOWDOWN
-        remaining = [j for j in range(self.n) if not self.folded[j]]
-        runs = (
-            {j: rank_value(self.hole_cards(j) + self.board) for j in remaining},
-            {j: rank_value(self.hole_cards(j) + second_board) for j in remaining},
-        )
-        unit = self.config.chip_unit
-        awards: list[PotAwarded] = []
-        for index, pot in enumerate(self._layers(self.contributions)):
-            if len(pot.eligible) == 1:
-                halves: tuple[tuple[int, int], ...] = ((0, pot.amount),)
-            else:
-                units, loose = divmod(pot.amount, unit)
-                first = (units + 1) // 2 * unit + loose
-                halves = ((1, first), (2, pot.amount - first))
-            for run, amount in halves:
-                if amount == 0:
-                    continue
-                values = runs[max(run, 1) - 1]
-                best = max(values[j] for j in pot.eligible)
-                shares = self._split(amount, [j for j in pot.eligible if values[j] == best])
-                for w, chips in shares:
-                    self.stacks[w] += chips
-                award = PotAwarded(index, amount, pot.eligible, tuple(shares), True, run)
-                awards.append(award)
-                self._emit(award)
-        self._finish(awards, showdown=True)
 
     def _finish(self, awards: list[PotAwarded], showdown: bool) -> None:
         self.street = Street.COMPLETE
@@ -1455,6 +1594,11 @@ class Hand:
                     ),
                 }
             )
+        if self.game.has_low:
+            # Only high-low games carry it, so a Hold'em snapshot reads as it always did.
+            for i, player in enumerate(players):
+                low = self.low_rank(i) if player["cards"] is not None else None
+                player["low"] = _low_json(low)
         legal = self.legal()
         return {
             "street": self.street.value,
@@ -1523,3 +1667,9 @@ def _rank_json(rank: HandRank | None) -> dict[str, Any] | None:
         "text": rank.describe(),
         "best_five": [format_card(c) for c in rank.cards],
     }
+
+
+def _low_json(low: LowRank | None) -> dict[str, Any] | None:
+    if low is None:
+        return None
+    return {"code": low.code, "text": low.describe(), "cards": [format_card(c) for c in low.cards]}

@@ -5,7 +5,7 @@ board would have been dealt from (:func:`engine.hand.board_positions`), so they 
 the provable shuffle committed to there, and the positions say which openings prove them. A
 board position is never a hole card nor a burn, so a rabbit hunt shows no one's hand. Once it
 is shown, everybody has seen the whole board: the positions to open are
-``seen_positions(players, 5, shown)`` (:mod:`engine.commitment`).
+``seen_positions(players, 5, shown, hole_count=...)`` (:mod:`engine.commitment`).
 
 >>> from engine.cards import FULL_DECK, format_cards
 >>> from engine.hand import Hand, HandConfig
@@ -51,5 +51,5 @@ def rabbit_hunt(hand: Hand) -> RabbitHunt:
     dealt = len(hand.board)
     if dealt >= 5:
         raise EngineError("bad_action", value="rabbit", reason="board_complete")
-    positions = board_positions(hand.n)[dealt:]
+    positions = board_positions(hand.n, hand.game.hole_count)[dealt:]
     return RabbitHunt(positions, tuple(hand.deck[p] for p in positions), dealt)

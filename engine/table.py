@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 
 from engine.cards import Card
 from engine.errors import EngineError
+from engine.games import NLHE, Game, game_by_code
 from engine.hand import (
     AnteKind,
     Event,
@@ -86,11 +87,17 @@ __all__ = [
 ]
 
 
-
 def _require_int(name: str, value: object, *, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise EngineError("bad_option", option=name, value=repr(value))
     return value
+
+
+def _game_option(code: object) -> Game:
+    try:
+        return game_by_code(code)
+    except EngineError:
+        raise EngineError("bad_option", option="game", value=repr(code)) from None
 
 
 class PlayerState(StrEnum):
@@ -106,7 +113,9 @@ class TableOptions:
 
     ``run_it_twice`` applies to every hand (see :class:`~engine.hand.RunItTwice`); ``straddle``
     says which position may straddle, the players who want to being named to
-    :meth:`Table.start_hand` hand by hand.
+    :meth:`Table.start_hand` hand by hand. ``game`` is the game every hand is dealt in
+    (:mod:`engine.games`; Hold'em by default); ``seats`` may not exceed what one deck deals in
+    it (:attr:`~engine.games.Game.max_players`: 11 for Omaha, 9 for five-card Omaha).
     """
 
     small_blind: int
@@ -121,6 +130,7 @@ class TableOptions:
     new_player: NewPlayerPolicy = NewPlayerPolicy.WAIT_FOR_BB
     run_it_twice: RunItTwice = RunItTwice.OFF
     straddle: StraddleMode = StraddleMode.OFF
+    game: Game = NLHE
 
     def __post_init__(self) -> None:
         unit = _require_int("chip_unit", self.chip_unit, minimum=1)
@@ -141,9 +151,13 @@ class TableOptions:
             raise EngineError("bad_option", option="run_it_twice", value=repr(self.run_it_twice))
         if not isinstance(self.straddle, StraddleMode):
             raise EngineError("bad_option", option="straddle", value=repr(self.straddle))
+        if not isinstance(self.game, Game) or game_by_code(self.game.code) != self.game:
+            raise EngineError("bad_option", option="game", value=repr(self.game))
         seats = _require_int("seats", self.seats, minimum=2)
-        if seats > MAX_SEATS:
-            raise EngineError("bad_option", option="seats", value=seats, maximum=MAX_SEATS)
+        if seats > self.game.max_players:
+            raise EngineError(
+                "bad_option", option="seats", value=seats, maximum=self.game.max_players
+            )
         # Buy-ins left to their defaults (20 and 100 big blinds) must fit too: name the blind
         # that makes them too large, since that is what the host typed.
         for given, blinds in ((self.max_buy_in, 100), (self.min_buy_in, 20)):
@@ -191,7 +205,11 @@ class TableOptions:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: json_value(getattr(self, f.name)) for f in fields(self)}
+        data = {f.name: json_value(getattr(self, f.name)) for f in fields(self) if f.name != "game"}
+        # Written only for another game, so a Hold'em table's stored options stay as they were.
+        if self.game != NLHE:
+            data["game"] = self.game.code
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableOptions:
@@ -209,6 +227,7 @@ class TableOptions:
                 new_player=NewPlayerPolicy(data.get("new_player", "wait_for_bb")),
                 run_it_twice=RunItTwice(data.get("run_it_twice", "off")),
                 straddle=StraddleMode(data.get("straddle", "off")),
+                game=_game_option(data.get("game", NLHE.code)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError("bad_option", option="json", value=str(exc)) from None
@@ -899,6 +918,7 @@ class Table:
                 reopen=opts.reopen,
                 bomb_pot=True,
                 run_it_twice=opts.run_it_twice,
+                game=opts.game,
             )
         else:
             config = HandConfig(
@@ -913,6 +933,7 @@ class Table:
                 reopen=opts.reopen,
                 straddle_index=straddle_index,
                 run_it_twice=opts.run_it_twice,
+                game=opts.game,
             )
         hand = Hand(config, deck)  # raises on a bad deck before anything here has changed
         self._hand = hand

@@ -39,6 +39,7 @@ from bot.runtime.table import CASH, PRACTICE, LiveTable, TableServices
 from bot.storage import StorageError, economy, hands, sessions, tables
 from bot.storage.sessions import Session, SessionStart
 from bot.storage.tables import TableInfo, TableSave
+from engine.bots import GAMES as BOT_GAMES
 from engine.bots.ids import LEVELS, bot_id, bot_serial, is_bot
 from engine.cards import Card
 from engine.commitment import DeckCommitment
@@ -348,6 +349,8 @@ class CashTable(LiveTable[_Draft]):
             self._check_open()
             if level not in LEVELS:
                 raise BotError("bad_bot_level", level=level[:20])
+            if self.table.options.game.code not in BOT_GAMES:
+                raise BotError("bots_holdem_only")
             free = list(self.table.free_seats())
             if seat is not None:
                 if count != 1:

@@ -191,6 +191,8 @@ class GameRuntime:
         a tournament has none of a cash table's buy-ins and floor)."""
         found = self.registry.in_channel(channel_id)
         if isinstance(found, CashTable):
+            if needs is not None:
+                found.kind.require(needs)  # a practice table has no session ledger
             return found
         if found is not None or self.tournament_in(channel_id) is not None:
             if needs is not None:

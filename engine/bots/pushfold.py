@@ -40,7 +40,7 @@ these pure ranges as well. With ``rng`` the mix itself is played.
 
 Built, with the equities, by ``python -m engine.bots.pushfold build`` (``--solve`` solves again
 from the stored equities, in seconds); ``python -m engine.bots.pushfold chart`` prints the chart
-of ``docs/bots-pushfold.md``.
+of ``docs/bots.md``.
 
 >>> from engine.cards import parse_cards
 >>> push(parse_cards("AsAd"), 15), push(parse_cards("7c2d"), 15), call(parse_cards("7c2d"), 15)

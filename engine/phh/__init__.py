@@ -1,4 +1,5 @@
-"""Hand histories in the PHH format (variant ``NT``): read, replay through the engine, write.
+"""Hand histories in the PHH format (variants ``NT`` and ``PO``, and this project's ``PO5`` and
+``PO/8``): read, replay through the engine, write.
 
 PHH is the TOML-based hand-history standard of the public dataset the engine is checked against
 (uoftcprg/phh-std). Player ``p1`` is engine index 0, ``p2`` index 1 and so on: the same order
@@ -28,6 +29,22 @@ PHH reserves to writers, prefixed ``_``) for the rest, which this module reads b
   order (``_run_it_twice`` keeps the table option). ``finishing_stacks`` are the real ones; a
   reader ignoring ``_second_run`` replays the hand as if the board was run once.
 
+The games (:mod:`engine.games`, ``Game.phh_variant``): ``NT`` is No-Limit Texas Hold'em and
+``PO`` Pot-Limit Omaha, both PHH's own. PHH has no code for five-card Omaha nor for pot-limit
+Omaha Hi-Lo (its ``FO/8`` is fixed-limit), so this project defines two, with exactly ``PO``'s
+fields (``antes``, ``blinds_or_straddles``, ``min_bet``, ``starting_stacks``, ``actions`` and
+the optional ones) and meaning:
+
+- ``PO5``: Pot-Limit Omaha dealt five hole cards, so each ``d dh`` and ``sm`` line carries ten
+  characters of cards (``d dh p1 AsKsQdJd9c``); a hand is still exactly two of them with three
+  of the board.
+- ``PO/8``: Pot-Limit Omaha Hi-Lo, eight or better, four hole cards: ``PO`` with each pot split
+  between the best high and the best low (as ``FO/8`` splits), the whole pot to the high hand
+  when no player in it has a low, the odd chip to the high half.
+
+A reader that does not know these codes (PokerKit) refuses such a file instead of playing it as
+another game. Bomb pots, straddles and runs twice are written in every game as above.
+
 This module does no I/O; ``python -m engine.phh`` (``__main__``) reads files.
 
 >>> text = '''
@@ -48,11 +65,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Final
 
 from engine.cards import FULL_DECK, Card, format_card, format_cards, parse_card
 from engine.errors import EngineError
 from engine.evaluator import rank_values
+from engine.games import GAMES, NLHE, Game, HandMaking
 from engine.hand import (
     Action,
     ActionKind,
@@ -74,6 +93,7 @@ from engine.hand import (
     deck_from_cards,
 )
 from engine.limits import MAX_SEATS
+from engine.low import LOW_BIT
 from engine.phh._toml import loads as loads_toml
 
 __all__ = [
@@ -101,6 +121,7 @@ RAISE: Final = "cbr"
 # path; parse_card stays the fallback for anything unusual (lower-case ranks and the like).
 _CARD_OF_TEXT: Final[dict[str, Card]] = {format_card(c): c for c in FULL_DECK}
 _UNKNOWN: Final = "??"
+_GAME_OF_VARIANT: Final[dict[str, Game]] = {game.phh_variant: game for game in GAMES.values()}
 _PLAYER_OF_WORD: Final[dict[str, int]] = {f"p{i + 1}": i for i in range(64)}
 
 # Fields the engine has no use for but which a table may need to round-trip its own hands.
@@ -156,7 +177,7 @@ class PhhHand:
 
     config: HandConfig
     deck: tuple[Card, ...]
-    holes: tuple[tuple[Card, Card] | None, ...]
+    holes: tuple[tuple[Card, ...] | None, ...]
     board: tuple[Card, ...]
     moves: tuple[PhhMove, ...]
     finishing_stacks: tuple[int | float, ...] | None
@@ -227,10 +248,13 @@ def _chip_list(fields: Mapping[str, object], name: str, n: int | None) -> tuple[
     return tuple(_chips(name, v, positive=positive) for v in value)
 
 
-def _card_pair(text: str, at: int) -> tuple[Card | None, Card | None]:
-    if len(text) != 4:
-        raise EngineError("phh_bad_action", at=at, reason="hold'em deals two hole cards")
-    return _card_or_unknown(text[:2], at), _card_or_unknown(text[2:], at)
+Hole = tuple[Card | None, ...]  # a hand as a file gives it: ``None`` for a card written ``??``
+
+
+def _hole_text(text: str, count: int, at: int) -> Hole:
+    if len(text) != 2 * count:
+        raise EngineError("phh_bad_action", at=at, reason=f"the game deals {count} hole cards")
+    return tuple(_card_or_unknown(text[k : k + 2], at) for k in range(0, len(text), 2))
 
 
 def _card_or_unknown(text: str, at: int) -> Card | None:
@@ -319,8 +343,10 @@ def hand_from_fields(fields: Mapping[str, object]) -> PhhHand:
     variant = fields.get("variant")
     if variant is None:
         raise _missing("variant")
-    if variant != "NT":
+    game = _GAME_OF_VARIANT.get(variant) if isinstance(variant, str) else None
+    if game is None:
         raise EngineError("phh_unsupported", feature="variant", variant=variant)
+    hole_count = game.hole_count
     stacks = _chip_list(fields, "starting_stacks", None)
     n = len(stacks)
     raw_blinds = _chip_list(fields, "blinds_or_straddles", n)
@@ -384,6 +410,7 @@ def hand_from_fields(fields: Mapping[str, object]) -> PhhHand:
         straddle_index=straddle_index,
         bomb_pot=bomb,
         run_it_twice=run_it_twice,
+        game=game,
     )
 
     actions = fields.get("actions")
@@ -391,8 +418,8 @@ def hand_from_fields(fields: Mapping[str, object]) -> PhhHand:
         raise _missing("actions")
     if not isinstance(actions, list):
         raise EngineError("phh_bad_field", field="actions", value=repr(actions))
-    holes: list[tuple[Card | None, Card | None] | None] = [None] * n
-    shown: list[tuple[Card | None, Card | None] | None] = [None] * n
+    holes: list[Hole | None] = [None] * n
+    shown: list[Hole | None] = [None] * n
     board: list[Card] = []
     moves: list[PhhMove] = []
     mucked: list[int] = []
@@ -446,7 +473,7 @@ def hand_from_fields(fields: Mapping[str, object]) -> PhhHand:
                         continue
                     if verb == "sm":
                         if words[2] != "-":
-                            shown[player] = _card_pair(words[2], at)
+                            shown[player] = _hole_text(words[2], hole_count, at)
                         continue
         elif count == 4:
             if words[0] == "d" and words[1] == "dh":
@@ -454,13 +481,14 @@ def hand_from_fields(fields: Mapping[str, object]) -> PhhHand:
                 if player < n:
                     if holes[player] is not None:
                         raise EngineError("phh_bad_action", at=at, reason="hole cards dealt twice")
-                    pair = words[3]
-                    low = card_of.get(pair[:2])
-                    high = card_of.get(pair[2:])
-                    if low is not None and high is not None and len(pair) == 4:
-                        holes[player] = (low, high)
-                    else:
-                        holes[player] = _card_pair(pair, at)
+                    text = words[3]
+                    if len(text) == 4 and hole_count == 2:
+                        low = card_of.get(text[:2])
+                        high = card_of.get(text[2:])
+                        if low is not None and high is not None:
+                            holes[player] = (low, high)
+                            continue
+                    holes[player] = _hole_text(text, hole_count, at)
                     continue
         elif count == 0:
             continue
@@ -478,7 +506,7 @@ def hand_from_fields(fields: Mapping[str, object]) -> PhhHand:
     # A hand mucked unseen at showdown lost; it gets the weakest cards left so the engine,
     # which decides showdowns from the cards, cannot make it win.
     hidden_mucks = tuple(i for i in mucked if (held := merged[i]) is None or None in held)
-    complete, deck = _deck(n, merged, board, hidden_mucks, second_run)
+    complete, deck = _deck(n, merged, board, hidden_mucks, second_run, game)
     finishing = fields.get("finishing_stacks")
     finishing_stacks: tuple[int | float, ...] | None = None
     if finishing is not None:
@@ -527,10 +555,7 @@ def _second_run(fields: Mapping[str, object]) -> tuple[Card, ...]:
         raise EngineError("phh_bad_field", field=_SECOND_RUN_FIELD, value=repr(text)) from None
 
 
-def _merge_holes(
-    dealt: list[tuple[Card | None, Card | None] | None],
-    shown: list[tuple[Card | None, Card | None] | None],
-) -> list[tuple[Card | None, Card | None] | None]:
+def _merge_holes(dealt: list[Hole | None], shown: list[Hole | None]) -> list[Hole | None]:
     """Hole cards as dealt, with the unknown ones filled in from a later show."""
     merged = list(dealt)
     for i, cards in enumerate(shown):
@@ -542,65 +567,77 @@ def _merge_holes(
             continue
         if before == cards:
             continue
-        pair = (
-            before[0] if cards[0] is None else cards[0],
-            before[1] if cards[1] is None else cards[1],
-        )
+        hand = tuple(old if new is None else new for old, new in zip(before, cards, strict=True))
         # Showing may reveal unknown cards but must not contradict known ones (in any order).
-        if {c for c in before if c is not None} - {c for c in pair if c is not None}:
+        if {c for c in before if c is not None} - {c for c in hand if c is not None}:
             raise EngineError("phh_inconsistent", player=i, reason="shown cards differ from dealt")
-        merged[i] = pair
+        merged[i] = hand
     return merged
 
 
 def _deck(
     n: int,
-    holes: list[tuple[Card | None, Card | None] | None],
+    holes: list[Hole | None],
     board: list[Card],
     losers: tuple[int, ...],
     second_run: tuple[Card, ...] = (),
-) -> tuple[tuple[tuple[Card, Card] | None, ...], tuple[Card, ...]]:
+    game: Game = NLHE,
+) -> tuple[tuple[tuple[Card, ...] | None, ...], tuple[Card, ...]]:
     """The fully known hole cards, and a deck order dealing every known card where it fell.
 
     ``losers`` (unknown hands mucked at showdown) get the weakest cards left; other unknown
     cards are left to ``deck_from_cards``.
     """
-    complete: list[tuple[Card, Card] | None] = []
+    complete: list[tuple[Card, ...] | None] = []
     partial = False
     for cards in holes:
-        if cards is None:
-            complete.append(None)
-        elif cards[0] is not None and cards[1] is not None:
-            complete.append((cards[0], cards[1]))
+        if cards is not None and None not in cards:
+            complete.append(tuple(c for c in cards if c is not None))
         else:
             complete.append(None)
-            partial = True
+            partial = partial or cards is not None
     known = tuple(complete)
+    count = game.hole_count
     if not partial and not (losers and len(board) == 5):
-        return known, deck_from_cards(n, complete, board, second_run=second_run)
+        return known, deck_from_cards(n, complete, board, second_run=second_run, hole_count=count)
     used = {c for cards in holes if cards is not None for c in cards if c is not None}
     used.update(board)
     used.update(second_run)
     if len(board) == 5:
         for i in losers:
-            pair = _weakest_pair(board, used)
-            complete[i] = pair
-            used.update(pair)
+            hand = _weakest_hand(board, used, game)
+            complete[i] = hand
+            used.update(hand)
     # A half-known hand ("Ac??"): give the unknown half a card nobody else is known to hold.
     spare = (c for c in FULL_DECK if c not in used)
     for i, cards in enumerate(holes):
         if cards is not None and complete[i] is None:
-            first = cards[0] if cards[0] is not None else next(spare)
-            second = cards[1] if cards[1] is not None else next(spare)
-            complete[i] = (first, second)
-    return known, deck_from_cards(n, complete, board, second_run=second_run)
+            complete[i] = tuple(c if c is not None else next(spare) for c in cards)
+    return known, deck_from_cards(n, complete, board, second_run=second_run, hole_count=count)
 
 
-def _weakest_pair(board: Sequence[Card], used: set[Card]) -> tuple[Card, Card]:
-    free = [c for c in FULL_DECK if c not in used]
-    pairs = [(a, b) for k, a in enumerate(free) for b in free[k + 1 :]]
-    values = rank_values([(a, b, *board) for a, b in pairs])
-    return pairs[values.index(min(values))]
+def _weakest_hand(board: Sequence[Card], used: set[Card], game: Game) -> tuple[Card, ...]:
+    """The hole cards left that make the weakest hand on ``board``: no low where the game has
+    one, then the weakest high. Hold'em tries every pair left. Omaha hands are too many to try
+    them all: it tries every hand of the 8 lowest cards left whose ranks are not on the board
+    (they cannot pair it) and the 8 lowest such cards above eight (they cannot make a low),
+    falling back on any cards left when those are too few."""
+    free = [c for c in FULL_DECK if c not in used]  # in rank order, deuces first
+    count = game.hole_count
+    if game.hand_making is HandMaking.ANY_FIVE:
+        pairs = list(combinations(free, count))
+        ranked = rank_values([(*pair, *board) for pair in pairs])
+        return pairs[ranked.index(min(ranked))]
+    on_board = {c >> 2 for c in board}
+    unpaired = [c for c in free if c >> 2 not in on_board]
+    pool = sorted({*unpaired[:8], *[c for c in unpaired if LOW_BIT[c] < 0][:8]})
+    if len(pool) < count:
+        pool = free[:16]
+    hands = list(combinations(pool, count))
+    if game.has_low:
+        hands = [h for h in hands if not game.low_value(h, board)] or hands
+    values = [game.high_value(h, board) for h in hands]
+    return hands[values.index(min(values))]
 
 
 # --- replaying --------------------------------------------------------------------------------
@@ -736,7 +773,7 @@ def _header(config: HandConfig) -> list[tuple[str, object]]:
     else:
         antes, blinds, trimming = _blinds_and_antes(config)
     fields: list[tuple[str, object]] = [
-        ("variant", "NT"),
+        ("variant", config.game.phh_variant),
         ("ante_trimming_status", trimming),
         ("antes", antes),
         ("blinds_or_straddles", blinds),
@@ -783,10 +820,10 @@ def _blinds_and_antes(config: HandConfig) -> tuple[list[int], list[int], bool]:
 
 
 def _action_lines(
-    events: Sequence[Event], holes: Sequence[Sequence[Card] | None]
+    events: Sequence[Event], holes: Sequence[Sequence[Card] | None], hole_count: int = 2
 ) -> tuple[list[str], tuple[Card, ...]]:
-    """PHH action strings for a hand's events (``holes[i] is None`` writes ``????``), and the
-    second run's cards when the board was run twice."""
+    """PHH action strings for a hand's events (``holes[i] is None`` writes ``??`` for each of
+    its ``hole_count`` cards), and the second run's cards when the board was run twice."""
     lines: list[str] = []
     second_run: list[Card] = []
     bomb_behind: list[int] = []  # players with chips behind after a bomb
@@ -810,7 +847,7 @@ def _action_lines(
         elif isinstance(event, HoleCardsDealt):
             for i in event.players:
                 cards = holes[i]
-                text = "????" if cards is None else format_cards(cards)
+                text = _UNKNOWN * hole_count if cards is None else format_cards(cards)
                 lines.append(f"d dh p{i + 1} {text}")
             if len(bomb_behind) > 1:
                 # PHH's bomb pot is an ante hand checked round pre-flop, in seat order (the
@@ -874,23 +911,24 @@ def dump_hand(
 ) -> str:
     """PHH text for a hand given by its configuration, engine actions and the cards to reveal.
 
-    ``hole_cards[i]`` is ``None`` for a hand that stays hidden (written ``????``; at showdown it
-    is written as mucked). ``board`` is the board as dealt (the first run's, when it was run
-    twice) and ``second_run`` the second run's own cards. The actions are replayed to learn
-    where the streets fall, so they must be legal for ``config``. ``extra`` adds fields such as
-    ``hand`` or ``table``.
+    ``hole_cards[i]`` is ``None`` for a hand that stays hidden (written ``??`` per card; at
+    showdown it is written as mucked). ``board`` is the board as dealt (the first run's, when it
+    was run twice) and ``second_run`` the second run's own cards. The actions are replayed to
+    learn where the streets fall, so they must be legal for ``config``. ``extra`` adds fields
+    such as ``hand`` or ``table``.
     """
     n = config.players
     if len(hole_cards) != n:
         raise EngineError("phh_bad_field", field="hole_cards", value=len(hole_cards))
-    known = [None if cards is None else (cards[0], cards[1]) for cards in hole_cards]
-    deck = deck_from_cards(n, known, board, second_run=second_run)
+    count = config.game.hole_count
+    known = [None if cards is None else tuple(cards[:count]) for cards in hole_cards]
+    deck = deck_from_cards(n, known, board, second_run=second_run, hole_count=count)
     hand = Hand.replay(config, deck, actions)
     if hand.board != tuple(board):
         raise EngineError(
             "phh_board_mismatch", file=format_cards(board), engine=format_cards(hand.board)
         )
-    lines = _action_lines(hand.events, hole_cards)
+    lines = _action_lines(hand.events, hole_cards, count)
     return _document(config, lines, finishing_stacks, players, extra)
 
 
@@ -910,10 +948,10 @@ def dump_played_hand(
     # Hands are only ever tabled on the way to the end of the hand, so until it is over
     # nothing has been shown.
     shown = set(hand.result.shown) if hand.result is not None else set()
-    holes: list[tuple[Card, Card] | None] = [
+    holes: list[tuple[Card, ...] | None] = [
         hand.hole_cards(i) if reveal_all or i in shown else None for i in range(n)
     ]
-    lines = _action_lines(hand.events, holes)
+    lines = _action_lines(hand.events, holes, hand.game.hole_count)
     finishing = list(hand.result.stacks) if hand.result is not None else None
     return _document(hand.config, lines, finishing, players, extra)
 

@@ -24,8 +24,14 @@ small blind beside per-player antes (PokerKit trims all its antes or none), a pl
 his dead blind (PokerKit lets him win the antes' layer), a voided hand, and 23 players (no burns;
 PokerKit always burns). The random tables never have them.
 
-``python -m tests.engine.pokerkit_oracle --hands 5000 --seed 1`` runs the comparison outside
-pytest and prints the counts (without ``--seed``, a fresh seed, printed).
+``python -m tests.engine.pokerkit_oracle --hands 5000 --seed 1 [--game plo8]`` runs the
+comparison outside pytest and prints the counts (without ``--seed``, a fresh seed, printed).
+
+The Omaha family (engine.games: PLO, PLO5, PLO8) is compared the same way against PokerKit's
+pot-limit Omaha, given five hole cards for PLO5 and PokerKit's eight-or-better low beside its
+Omaha high for PLO8; those random tables are also straddled or bomb pots now and then (a bomb
+as PHH writes it: trimmed antes and a pre-flop round checked through). One more by-design
+difference is named for high-low pots (``CASE_LOW_HALF_WITHOUT_A_LOW``).
 """
 
 from __future__ import annotations
@@ -49,12 +55,17 @@ from pokerkit import (
     ChipsPushing,
     Mode,
     NoLimitTexasHoldem,
+    OmahaEightOrBetterLowHand,
+    OmahaHoldemHand,
+    PotLimitOmahaHoldem,
     StandardHighHand,
     State,
 )
+from pokerkit.games import OmahaHoldemMixin, PotLimitPokerMixin, UnfixedLimitHoldem
 
 from engine.cards import FULL_DECK, format_card
 from engine.cards import Card as OurCard
+from engine.games import NLHE, PLO, PLO5, PLO8, Game
 from engine.hand import (
     Action,
     ActionKind,
@@ -63,8 +74,10 @@ from engine.hand import (
     Hand,
     HandConfig,
     Legal,
+    PotAwarded,
     PreAction,
     ReopenMode,
+    StraddleMode,
     board_positions,
 )
 
@@ -120,10 +133,18 @@ CASE_ODD_CHIPS_ONE_UNIT_EACH = "odd_chips_one_unit_each"
 # 5 (TDA 21) settles each pot's odd chips on its own, pots being built from who has not folded.
 # Normalised like the case above.
 CASE_ODD_CHIPS_MERGED_POTS = "odd_chips_merged_pots"
+# High-low: PokerKit halves every pot between high and low as soon as any hand still in at the
+# showdown has a low, including a side pot none of whose players has one; it then splits that
+# pot's low half among all its players, as a tie of hands without a low. engine.games gives such
+# a pot whole to its high hand. Our award is checked against that rule (with PokerKit's own low
+# evaluation), then the pot is re-split PokerKit's way before the stacks are compared; the hand
+# is still compared to the end.
+CASE_LOW_HALF_WITHOUT_A_LOW = "low_half_without_a_low"
 NORMALISED_CASES = (
     CASE_LONE_MATCHED_PLAYER_ASKED,
     CASE_ODD_CHIPS_ONE_UNIT_EACH,
     CASE_ODD_CHIPS_MERGED_POTS,
+    CASE_LOW_HALF_WITHOUT_A_LOW,
 )
 
 EXCLUDING_CASES = (
@@ -208,16 +229,18 @@ class DiffStats:
         return ", ".join(parts)
 
 
-class _MemoHighHand(StandardHighHand):
-    """PokerKit's own high hand, remembered: its showdown re-evaluates every hand per pot.
+class _MemoHand:
+    """PokerKit's own hand types, remembered: its showdown re-evaluates every hand per pot.
 
-    PokerKit spends ~85% of a hand in evaluation (each player's 21 five-card combinations,
-    again for every pot and every show-or-muck decision), which would make the required 2,000
-    hands too slow for CI. The ranking itself stays PokerKit's, so the oracle stays independent
-    of engine.evaluator.
+    PokerKit spends ~85% of a hand in evaluation (each player's 21 five-card combinations, 60
+    in Omaha, again for every pot and every show-or-muck decision), which would make the
+    required 2,000 hands too slow for CI. The ranking itself stays PokerKit's, so the oracle
+    stays independent of engine.evaluator and engine.low.
     """
 
-    _memo: ClassVar[dict[tuple[Card | None, ...], Any]] = {}
+    _memo: ClassVar[dict[tuple[Card | None, ...], Any]]
+    lookup: Any
+    cards: Any
 
     @classmethod
     def from_game(cls, hole_cards: CardsLike, board_cards: CardsLike = ()) -> Any:
@@ -227,7 +250,7 @@ class _MemoHighHand(StandardHighHand):
         if hand is None:
             if len(cls._memo) > 100_000:
                 cls._memo.clear()
-            hand = super().from_game(hole, board)
+            hand = super().from_game(hole, board)  # type: ignore[misc]
             cls._memo[key] = hand
         return hand
 
@@ -236,8 +259,45 @@ class _MemoHighHand(StandardHighHand):
         return self.lookup.get_entry(self.cards)
 
 
+class _MemoHighHand(_MemoHand, StandardHighHand):
+    _memo: ClassVar[dict[tuple[Card | None, ...], Any]] = {}
+
+
+class _MemoOmahaHand(_MemoHand, OmahaHoldemHand):
+    _memo: ClassVar[dict[tuple[Card | None, ...], Any]] = {}
+
+
+class _MemoOmahaLowHand(_MemoHand, OmahaEightOrBetterLowHand):
+    _memo: ClassVar[dict[tuple[Card | None, ...], Any]] = {}
+
+
 class _OracleHoldem(NoLimitTexasHoldem):
     hand_types = (_MemoHighHand,)
+
+
+class _OracleOmaha(PotLimitOmahaHoldem):
+    hand_types = (_MemoOmahaHand,)
+
+
+class _OracleOmaha5(PotLimitOmahaHoldem):
+    hand_types = (_MemoOmahaHand,)
+    hole_dealing_count = 5
+
+
+class _OracleOmahaHiLo(PotLimitPokerMixin, OmahaHoldemMixin, UnfixedLimitHoldem):
+    """Pot-limit Omaha built as PokerKit builds its own, with its two Omaha hand types."""
+
+    hand_types = (_MemoOmahaHand, _MemoOmahaLowHand)
+
+
+# Each of our games as PokerKit plays it: the same hole cards, hand types and betting.
+ORACLE_GAMES: dict[Game, type[UnfixedLimitHoldem]] = {
+    NLHE: _OracleHoldem,
+    PLO: _OracleOmaha,
+    PLO5: _OracleOmaha5,
+    PLO8: _OracleOmahaHiLo,
+}
+ORACLE_GAMES_BY_CODE = {game.code: game for game in ORACLE_GAMES}
 
 
 # --- building both sides --------------------------------------------------------------------
@@ -254,18 +314,23 @@ def pokerkit_state(
     an untrimmed ante of the player who posts it. The default mode has one runout and no
     run-it-twice vote, as our engine by default. A straddle is one of PokerKit's
     ``blinds_or_straddles``; our minimum raise counts from it, which PokerKit plays when its
-    pre-flop street's minimum completion is the straddle.
+    pre-flop street's minimum completion is the straddle. A bomb pot is what engine.phh writes
+    for it: trimmed antes of the bomb and no blinds, the pre-flop round checked through (by
+    :class:`Duel`). The game is PokerKit's own of the same rules (``ORACLE_GAMES``).
     """
     n = config.players
     blinds = config.blinds
     antes = config.antes
     if config.dead_blinds:
         antes = tuple(a + d for a, d in zip(antes, config.dead_blinds, strict=True))
+    trimmed = config.ante_kind is AnteKind.PER_PLAYER or not any(antes)
+    if config.bomb_pot:
+        antes, blinds, trimmed = blinds, (0,) * n, True
     if n == 2:
         blinds, antes = blinds[::-1], antes[::-1]
-    game = _OracleHoldem(
+    game = ORACLE_GAMES[config.game](
         tuple(automations),
-        config.ante_kind is AnteKind.PER_PLAYER or not any(antes),
+        trimmed,
         antes,
         blinds,
         config.big_blind,
@@ -281,14 +346,14 @@ def pokerkit_state(
     return game(config.stacks, n)
 
 
-def deal_holes(state: State, deck: Sequence[OurCard], n: int) -> None:
+def deal_holes(state: State, deck: Sequence[OurCard], n: int, hole_count: int = 2) -> None:
     for i in range(n):
-        state.deal_hole((PK_CARDS[deck[i]], PK_CARDS[deck[i + n]]), i)
+        state.deal_hole(tuple(PK_CARDS[deck[i + k * n]] for k in range(hole_count)), i)
 
 
-def deal_board(state: State, deck: Sequence[OurCard], n: int) -> None:
+def deal_board(state: State, deck: Sequence[OurCard], n: int, hole_count: int = 2) -> None:
     """Burn and deal whatever PokerKit waits for, from our deck order (burn cards included)."""
-    pos = board_positions(n)
+    pos = board_positions(n, hole_count)
     while True:
         dealt = len(state.board_cards)
         if state.card_burning_status:
@@ -313,7 +378,7 @@ def unmodelled(config: HandConfig) -> str | None:
     n = config.players
     small = (config.big_blind_index - 1) % n
     forced = (config.big_blind_index, small, config.straddle_index)
-    if any(b and i not in forced for i, b in enumerate(config.blinds)):
+    if not config.bomb_pot and any(b and i not in forced for i, b in enumerate(config.blinds)):
         return UNMODELLED_POSTED_BLIND
     if any(config.dead_blinds):
         if config.ante_kind is AnteKind.PER_PLAYER and any(config.antes):
@@ -321,7 +386,8 @@ def unmodelled(config: HandConfig) -> str | None:
         posted = zip(config.stacks, config.blinds, config.antes, config.dead_blinds, strict=True)
         if any(d and s <= b + a + d for s, b, a, d in posted):
             return UNMODELLED_DEAD_BLIND_ALL_IN
-    if max(board_positions(n)) - min(board_positions(n)) == 4:
+    positions = board_positions(n, config.game.hole_count)
+    if positions[-1] - positions[0] == 4:
         return UNMODELLED_NO_BURNS
     return None
 
@@ -396,6 +462,28 @@ def rules_split(amount: int, winners: Sequence[int], unit: int) -> list[tuple[in
     ]
 
 
+def rules_halves(amount: int, unit: int) -> tuple[int, int]:
+    """engine.games: a high-low pot halves, the odd chip unit (and anything below one unit)
+    going to the high half."""
+    units, loose = divmod(amount, unit)
+    high = (units - units // 2) * unit + loose
+    return high, amount - high
+
+
+def _low_in_play(awards: Sequence[PotAwarded]) -> bool:
+    """Whether a hand at the showdown had a low: then the main pot, which every live hand is
+    in, was halved."""
+    return any(award.half == "low" for award in awards)
+
+
+def _has_low(hole: str, board: str) -> bool:
+    try:
+        _MemoOmahaLowHand.from_game(hole, board)
+    except ValueError:
+        return False
+    return True
+
+
 def _someone_can_answer(state: State, player: int) -> bool:
     high = max(state.bets)
     return any(
@@ -414,8 +502,11 @@ def _lone_matched(state: State, player: int) -> bool:
 # --- random hands -----------------------------------------------------------------------------
 
 
-def random_config(rng: random.Random) -> HandConfig:
-    n = rng.randint(2, 10)
+def random_config(rng: random.Random, game: Game = NLHE) -> HandConfig:
+    """A random table of ``game``. Hold'em tables are drawn exactly as before other games
+    existed (the same seed, the same table); the others may also be straddled or bomb pots.
+    Never more players than one deck deals with burns (PokerKit always burns)."""
+    n = rng.randint(2, min(10, (len(FULL_DECK) - 8) // game.hole_count))
     sb, bb = rng.choice(BLIND_PAIRS)
     unit = rng.choice(CHIP_UNITS)
     reopen = rng.choice(REOPEN_MODES)
@@ -448,7 +539,26 @@ def random_config(rng: random.Random) -> HandConfig:
         j = rng.randrange(2, n)
         dead[j] = sb
         stacks[j] = max(stacks[j], sb + rng.randint(1, 12 * bb))
+    straddle = StraddleMode.OFF
+    bomb = 0
+    if game != NLHE and not any(dead):
+        extra = rng.random()
+        if extra < 0.1:
+            bomb = rng.choice((bb, 2 * bb, 5 * bb))
+        elif extra < 0.22 and n >= 3:
+            straddle = rng.choice((StraddleMode.UTG, StraddleMode.BUTTON))
+            index = 2 if straddle is StraddleMode.UTG else n - 1
+            stacks[index] = max(stacks[index], 2 * bb + rng.choice((0, bb, 50 * bb)))
     # Every amount is a whole number of chip units, as the table requires.
+    if bomb:
+        return HandConfig.bomb(
+            [s * unit for s in stacks],
+            bomb * unit,
+            bb * unit,
+            chip_unit=unit,
+            reopen=reopen,
+            game=game,
+        )
     config = HandConfig.standard(
         [s * unit for s in stacks],
         sb * unit,
@@ -457,6 +567,8 @@ def random_config(rng: random.Random) -> HandConfig:
         ante=ante * unit,
         chip_unit=unit,
         reopen=reopen,
+        straddle=straddle,
+        game=game,
     )
     if any(dead):
         config = dataclasses.replace(config, dead_blinds=tuple(d * unit for d in dead))
@@ -519,9 +631,7 @@ def choose_action(
 def choose_preselection(hand: Hand, rng: random.Random) -> Action | None:
     """A pre-selected action the engine accepts, for a random player waiting for his turn."""
     waiting = [
-        j
-        for j in range(hand.n)
-        if j != hand.to_act and not hand.folded[j] and not hand.all_in[j]
+        j for j in range(hand.n) if j != hand.to_act and not hand.folded[j] and not hand.all_in[j]
     ]
     if not waiting:
         return None
@@ -595,30 +705,50 @@ def classify_raise_right(
     return None
 
 
-def pokerkit_style_stacks(hand: Hand, *, merge: bool) -> list[int]:
+def pokerkit_style_stacks(hand: Hand, *, merge: bool, halve_lowless: bool = False) -> list[int]:
     """Our final stacks with every pot split the PokerKit way.
 
     PokerKit gives a split pot's whole remainder to the first winner and, with ``merge``, first
     kills the hands that win nothing and merges adjacent pots whose remaining players are the
-    same, so their odd chips are settled together.
+    same, so their odd chips are settled together. A high-low pot is halved first, the high
+    half taking the remainder (the same halves as ours when the chip unit is 1); with
+    ``halve_lowless``, as PokerKit does, also a pot none of whose players has a low when some
+    other pot has one (``CASE_LOW_HALF_WITHOUT_A_LOW``).
     """
     assert hand.result is not None
     awards = hand.result.pots
     winners = {player for award in awards for player, _ in award.shares}
     stacks = list(hand.stacks)
-    groups: list[tuple[tuple[int, ...], int, list[int]]] = []
+    # Per pot: its eligible players, amount, high (or only) winners and low winners.
+    pots: dict[int, tuple[tuple[int, ...], int, list[int], list[int]]] = {}
     for award in awards:
         for player, chips in award.shares:
             stacks[player] -= chips
-        key = tuple(j for j in award.eligible if j in winners) if merge else award.eligible
-        if groups and merge and groups[-1][0] == key:
-            groups[-1] = (key, groups[-1][1] + award.amount, groups[-1][2])
+        eligible, amount, high, low = pots.get(award.index, (award.eligible, 0, [], []))
+        players = sorted(p for p, _ in award.shares)
+        if award.half == "low":
+            low = players
         else:
-            groups.append((key, award.amount, sorted(p for p, _ in award.shares)))
-    for _, amount, players in groups:
-        each, remainder = divmod(amount, len(players))
-        for k, player in enumerate(players):
-            stacks[player] += each + (remainder if k == 0 else 0)
+            high = players
+        pots[award.index] = (eligible, amount + award.amount, high, low)
+    groups: list[tuple[tuple[int, ...], int, list[int], list[int]]] = []
+    for eligible, amount, high, low in pots.values():
+        key = tuple(j for j in eligible if j in winners) if merge else eligible
+        if groups and merge and groups[-1][0] == key:
+            groups[-1] = (key, groups[-1][1] + amount, groups[-1][2], groups[-1][3])
+        else:
+            groups.append((key, amount, high, low))
+    low_in_play = halve_lowless and _low_in_play(awards)
+    for key, amount, high, low in groups:
+        if low_in_play and not low:
+            # No low among this pot's players: PokerKit still halves it, the low half to all
+            # of them (those it did not kill: the players who win something somewhere).
+            low = [j for j in key if j in winners]
+        halves = ((amount - amount // 2, high), (amount // 2, low)) if low else ((amount, high),)
+        for part, players in halves:
+            each, remainder = divmod(part, len(players))
+            for k, player in enumerate(players):
+                stacks[player] += each + (remainder if k == 0 else 0)
     return stacks
 
 
@@ -653,8 +783,13 @@ class Duel:
         if self.case is not None:
             return
         self.state = pokerkit_state(config)
-        deal_holes(self.state, self.deck, config.players)
+        deal_holes(self.state, self.deck, config.players, config.game.hole_count)
         hand = self.hand
+        if config.bomb_pot:
+            # PHH's bomb pot: the antes, then a pre-flop round everybody checks through.
+            while self.state.street_index == 0 and self.state.actor_index is not None:
+                self.state.check_or_call()
+            return
         pk_big_blind = max(range(hand.n), key=lambda i: (hand.bets[i], i))
         if pk_big_blind != config.big_blind_index and self.state.actor_index != hand.to_act:
             self.case = CASE_OPENER_AFTER_LARGEST_BLIND
@@ -678,7 +813,7 @@ class Duel:
         """Deal what PokerKit waits for, start a new book on a new street, and check for the
         lone player PokerKit asks where RULES.md 3 runs the board out."""
         while True:
-            deal_board(state, self.deck, self.config.players)
+            deal_board(state, self.deck, self.config.players, self.config.game.hole_count)
             if state.street_index != self._street:
                 self._street = state.street_index
                 self.book = StreetBook(self._full_raise(state.street_index))
@@ -714,9 +849,7 @@ class Duel:
             raise self._fail("raise_closed is not 'refused only for re-opening'", legal)
         if state.can_complete_bet_or_raise_to() != legal.can_raise:
             case = (
-                classify_raise_right(legal, state, self.book, self.config.reopen)
-                if basic
-                else None
+                classify_raise_right(legal, state, self.book, self.config.reopen) if basic else None
             )
             if case is None:
                 raise self._fail("right to raise differs", legal)
@@ -774,7 +907,10 @@ class Duel:
             if stack <= high - bet:
                 kind = ActionKind.CALL
             else:
-                kind, amount = ActionKind.RAISE, stack + bet
+                # The largest raise allowed: the whole stack, or under pot limit the pot when
+                # the stack is bigger (engine.hand; PokerKit's own pot-limit maximum).
+                most = state.max_completion_betting_or_raising_to_amount
+                kind, amount = ActionKind.RAISE, stack + bet if most is None else most
         if kind is ActionKind.FOLD and high == bet:
             with warnings.catch_warnings():
                 # RULES.md 4 lets a player fold when he could check (a pre-selected fold, TDA
@@ -837,6 +973,7 @@ class Duel:
                     f"seed={self.label}: pot {award.index} split {award.shares}, RULES.md 5 "
                     f"gives {split}: actions={[a.to_json() for a in self.hand.actions]}"
                 )
+        self._check_halves(result.pots)
         state = self.state
         if not self.comparing or state is None:
             return False
@@ -852,11 +989,14 @@ class Duel:
             if pushed != awarded:
                 raise self._fail(f"pots hold {awarded}, PokerKit's {pushed}", None)
         per_pot = pokerkit_style_stacks(self.hand, merge=False)
-        expected = pokerkit_style_stacks(self.hand, merge=True)
+        merged = pokerkit_style_stacks(self.hand, merge=True)
+        expected = pokerkit_style_stacks(self.hand, merge=True, halve_lowless=True)
         if per_pot != self.hand.stacks:
             self.normalised.append(CASE_ODD_CHIPS_ONE_UNIT_EACH)
-        if expected != per_pot:
+        if merged != per_pot:
             self.normalised.append(CASE_ODD_CHIPS_MERGED_POTS)
+        if expected != merged:
+            self.normalised.append(CASE_LOW_HALF_WITHOUT_A_LOW)
         if list(state.stacks) != expected:
             raise self._fail(
                 f"final stacks differ: ours={self.hand.stacks} (with PokerKit's odd chips "
@@ -865,10 +1005,48 @@ class Duel:
             )
         return True
 
+    def _check_halves(self, awards: Sequence[PotAwarded]) -> None:
+        """engine.games: in a high-low game a pot is halved exactly when one of its players
+        has a low (by PokerKit's own low evaluation), the high half taking the odd chip unit;
+        a pot only one player can win is never cut."""
+        if not self.config.game.has_low:
+            return
+        hand = self.hand
+        board = "".join(format_card(c) for c in hand.board)
+        totals: dict[tuple[int, int], dict[str, int]] = {}
+        eligible: dict[int, tuple[int, ...]] = {}
+        for award in awards:
+            totals.setdefault((award.index, award.run), {})[award.half] = award.amount
+            eligible[award.index] = award.eligible
+        for (index, _), halves in totals.items():
+            players = eligible[index]
+            held = [
+                _has_low("".join(format_card(c) for c in hand.hole_cards(j)), board)
+                for j in players
+            ]
+            if "" in halves:
+                if len(players) > 1 and any(held) and hand.result and hand.result.showdown:
+                    raise Mismatch(f"seed={self.label}: pot {index} has a low but is not halved")
+                continue
+            if not any(held) or "high" not in halves:
+                raise Mismatch(f"seed={self.label}: pot {index} halved without a low: {halves}")
+            if "low" not in halves:
+                continue  # a pot of one chip unit: the low half is empty
+            high, low = rules_halves(halves["high"] + halves["low"], self.config.chip_unit)
+            if (halves["high"], halves["low"]) != (high, low):
+                raise Mismatch(f"seed={self.label}: pot {index} halves {halves}, not {high, low}")
+
     def features(self) -> list[str]:
         """What this hand put to the test, for the summary."""
         cfg = self.config
-        used = [f"reopen_{cfg.reopen.value}"]
+        used = [f"game_{cfg.game.code}", f"reopen_{cfg.reopen.value}"]
+        if cfg.straddle_index is not None:
+            used.append("straddle")
+        if cfg.bomb_pot:
+            used.append("bomb_pot")
+        result = self.hand.result
+        if result is not None and any(award.half for award in result.pots):
+            used.append("high_low_split")
         if cfg.chip_unit > 1:
             used.append("chip_unit_above_1")
         if any(cfg.dead_blinds):
@@ -878,15 +1056,20 @@ class Duel:
         return used
 
 
-def run_hand(seed: int, stats: DiffStats, config: HandConfig | None = None) -> Duel:
+def run_hand(
+    seed: int, stats: DiffStats, config: HandConfig | None = None, game: Game = NLHE
+) -> Duel:
     """Play one random hand in both engines; raise Mismatch on an unexplained difference.
 
-    The hand is fully determined by ``seed`` (and ``config`` if given), which a failure prints.
+    The hand is fully determined by ``seed`` and ``game`` (or ``config`` if given), which a
+    failure prints.
     """
-    rng = random.Random(seed)
+    # Each game its own stream, so PLO and PLO8 do not deal the same tables from one seed.
+    rng = random.Random(seed if game == NLHE else f"{game.code}-{seed}")
     if config is None:
-        config = random_config(rng)
-    duel = Duel(config, random_deck(rng), label=seed)
+        config = random_config(rng, game)
+    label = seed if config.game == NLHE else f"{seed} (game {config.game.code})"
+    duel = Duel(config, random_deck(rng), label=label)
     while (legal := duel.decision()) is not None:
         if rng.random() < 0.12:
             preselection = choose_preselection(duel.hand, rng)
@@ -905,9 +1088,9 @@ def run_hand(seed: int, stats: DiffStats, config: HandConfig | None = None) -> D
     return duel
 
 
-def run_many(first_seed: int, count: int, stats: DiffStats) -> None:
+def run_many(first_seed: int, count: int, stats: DiffStats, game: Game = NLHE) -> None:
     for seed in range(first_seed, first_seed + count):
-        run_hand(seed, stats)
+        run_hand(seed, stats, game=game)
 
 
 def fresh_seed() -> int:
@@ -918,12 +1101,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=None, help="seed of the first hand")
+    parser.add_argument("--game", default=NLHE.code, choices=sorted(ORACLE_GAMES_BY_CODE))
     args = parser.parse_args(argv)
     first = fresh_seed() if args.seed is None else args.seed
-    print(f"first seed {first}", flush=True)
+    print(f"first seed {first}, game {args.game}", flush=True)
     stats = DiffStats()
     start = time.perf_counter()
-    run_many(first, args.hands, stats)
+    run_many(first, args.hands, stats, ORACLE_GAMES_BY_CODE[args.game])
     elapsed = time.perf_counter() - start
     print(f"{stats.summary()} in {elapsed:.2f}s")
     for case, seeds in sorted(stats.case_seeds.items()):

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 
+import engine.bots
 from engine.bots import (
     ALL_IN,
     CALL,
@@ -358,7 +359,9 @@ def test_the_strong_level_asks_the_chart_its_depth_and_only_when_short() -> None
 
 
 def test_the_project_chart_is_imported_only_when_needed(monkeypatch: pytest.MonkeyPatch) -> None:
-    # None in sys.modules makes any import of that name fail.
+    # None in sys.modules makes any import of that name fail, once the package no longer
+    # holds the module it imported before.
+    monkeypatch.delattr(engine.bots, "pushfold", raising=False)
     monkeypatch.setitem(sys.modules, "engine.bots.pushfold", None)
     bot = strong()
     deep = dealt(3, 200, {0: "Ks9d"})

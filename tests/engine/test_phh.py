@@ -75,6 +75,7 @@ def dataset_dir(root: Path, environ: Mapping[str, str]) -> Path:
 def data() -> Path:
     return dataset_dir(ROOT, os.environ)
 
+
 # README of the dataset: the source logs split odd chips in halves; TDA 20-A gives the whole
 # chip to the first winner left of the button (the lowest p index).
 ODD_CHIP_FILES = {
@@ -263,7 +264,7 @@ def test_simple_hand_maps_onto_the_engine() -> None:
     ("changes", "feature"),
     [
         ({"variant": "FT"}, "variant"),
-        ({"variant": "PO"}, "variant"),
+        ({"variant": "FO/8"}, "variant"),  # PO (pot-limit Omaha) is read since engine.games
         ({"blinds_or_straddles": [1, 2, 4]}, "straddle"),
         ({"blinds_or_straddles": [1, 0, 2]}, "straddle"),
         ({"blinds_or_straddles": [0, 0, 0]}, "no_blinds"),

@@ -161,5 +161,5 @@ def test_a_hand_is_its_class() -> None:
 
 
 def test_the_docs_show_the_current_chart() -> None:
-    text = (REPO / "docs" / "bots-pushfold.md").read_text(encoding="utf-8")
+    text = (REPO / "docs" / "bots.md").read_text(encoding="utf-8")
     assert chart_markdown() in text
