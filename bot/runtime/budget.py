@@ -38,7 +38,7 @@ import contextlib
 import heapq
 import itertools
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextvars import ContextVar
 from enum import IntEnum
 from types import SimpleNamespace
@@ -66,6 +66,8 @@ class Priority(IntEnum):
 
 # The priority of requests made from here on in this task (discord.py's own: none set).
 _PRIORITY: ContextVar[Priority] = ContextVar("request_priority", default=Priority.CONNECTION)
+# A token taken ahead for the next request of this task (``RequestBudget.ahead``): [unused].
+_PAID: ContextVar[list[bool] | None] = ContextVar("request_paid", default=None)
 
 
 @contextlib.contextmanager
@@ -197,6 +199,29 @@ class RequestBudget:
             self.waited += waited
         self.metrics.budget_waited(waited)
 
+    @contextlib.asynccontextmanager
+    async def ahead(self, priority: Priority) -> AsyncIterator[None]:
+        """Wait for a token now, for the next request made inside (given back if none is):
+        what the request carries is written once its turn has come. A player's countdown
+        starts as the message naming him leaves, and is written in it; waiting in the HTTP
+        session instead, it would have started long before (a thousand tables queue after
+        a restart). Only what happens between this and the request (drawing its image) runs
+        on a token already spent."""
+        await self.spend(priority)
+        unused = [True]
+        token = _PAID.set(unused)
+        try:
+            yield
+        finally:
+            _PAID.reset(token)
+            if unused[0]:
+                # Spent here, so that a task started inside (and holding this context) cannot.
+                unused[0] = False
+                self._refill()
+                self._tokens = min(self.burst, self._tokens + 1)
+                self.spent -= 1
+                self._reschedule()
+
     def raise_bucket(self, bucket: str, priority: Priority) -> None:
         """Requests waiting for the route bucket ``bucket`` wait at ``priority`` at least
         from now on. A request waiting here holds discord.py's slot for its route: one of
@@ -311,6 +336,16 @@ class RequestBudget:
         self.note_bucket(key, left, wait if wait is not None else _header_seconds(headers) or 0.0)
 
 
+def _paid_ahead() -> bool:
+    """The request about to leave was paid for by ``RequestBudget.ahead`` (and uses that
+    token up)."""
+    unused = _PAID.get()
+    if unused is None or not unused[0]:
+        return False
+    unused[0] = False
+    return True
+
+
 class _Waiter:
     """A request waiting for its token."""
 
@@ -365,7 +400,7 @@ def budget_trace(
         params: aiohttp.TraceRequestStartParams,
     ) -> None:
         route = _spends(params.url, params.headers)
-        if route is not None:
+        if route is not None and not _paid_ahead():
             await budget.spend(bucket=bucket_of(route, params.url.path))
 
     async def after(

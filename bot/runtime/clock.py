@@ -5,7 +5,9 @@ the table's messenger reports when the message naming him went out (:meth:`Decis
 and that is when the countdown begins and what its deadline (a Discord timestamp) counts from.
 A message stuck behind the channel's send budget therefore never eats a player's time. If the
 message cannot go out at all, the clock starts anyway after ``prompt_grace`` seconds, so a
-table whose channel is unreachable still moves on.
+table whose channel is unreachable still moves on; one still queued for the bot's request
+budget (``queued``: after a restart a thousand tables post their messages at 40 a second) is on
+its way, and is waited for up to ``QUEUED_PROMPT_LIMIT`` seconds.
 
 A player the table has marked away (he timed out before) gets no time: the clock acts at once.
 When the table's timer runs out and the player has a reserve left, the clock calls ``on_bank``
@@ -26,6 +28,8 @@ from bot.runtime.config import RuntimeOptions
 
 # A decision is one turn in one hand: (hand number, count of actions taken before it).
 Marker = tuple[int, int]
+# The longest a player's time waits for the message naming him while it is queued.
+QUEUED_PROMPT_LIMIT = 120.0
 
 
 @dataclass(eq=False, slots=True)
@@ -59,6 +63,9 @@ class DecisionClock:
         self.timer = float(options.default_timer)
         self.decision: Decision | None = None
         self._task: asyncio.Task[None] | None = None
+        # Whether the message naming the player of a decision is still queued to go out (the
+        # table's messenger tells; None: nothing is known, the grace alone counts).
+        self.queued: Callable[[Marker], bool] | None = None
 
     @property
     def deadline(self) -> int | None:
@@ -130,6 +137,16 @@ class DecisionClock:
 
     async def _start_anyway(self, decision: Decision) -> None:
         await asyncio.sleep(self.options.prompt_grace)
+        waited = self.options.prompt_grace
+        while (
+            waited < QUEUED_PROMPT_LIMIT
+            and self.queued is not None
+            and self.decision is decision
+            and decision.deadline is None
+            and self.queued(decision.marker)
+        ):
+            await asyncio.sleep(1.0)
+            waited += 1.0
         if self.decision is decision and decision.deadline is None:
             self.shown(decision.marker)
 

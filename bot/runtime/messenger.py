@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import io
 import logging
 import time
@@ -174,12 +175,16 @@ class TableMessenger:
         self._idle = asyncio.Event()
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
-        # Old table messages losing their buttons, beside the queue (see ``_tidy``).
+        # Old table messages losing their buttons, beside the queue (see ``_tidy``), and the
+        # priority their requests wait at (raised when the table's next message is due).
         self._tidying: set[asyncio.Task[None]] = set()
+        self._tidy_level = Priority.TIDY
         self._closed = False
         self.blocked = False  # the channel refused us; nothing is sent until ``unblock``
         # What the table message shows now, so that an edit changing nothing is not sent.
         self._shown: tuple[object, ...] | None = None
+        # The decision whose player the table message named last (his time runs since).
+        self._prompted: tuple[int, int] | None = None
 
     # -- requests (synchronous: callers never wait on Discord) ---------------------------------
 
@@ -248,6 +253,18 @@ class TableMessenger:
         edit.urgent = True
         self._wake.set()
         return press
+
+    def prompt_queued(self, marker: tuple[int, int]) -> bool:
+        """A table message naming the player of decision ``marker`` is queued or being sent
+        (it will reach him, later: the bot's request budget is busy), not lost."""
+        if self.blocked or self._closed:
+            return False
+        jobs = [self._sending, *self._jobs]
+        return any(
+            job is not None and job.kind == "table" and job.message is not None
+            and job.message.prompt is not None and job.message.prompt.marker == marker
+            for job in jobs
+        )
 
     def pause(self, seconds: float) -> None:
         """Leave what was asked before on screen for ``seconds`` before sending what follows
@@ -435,13 +452,42 @@ class TableMessenger:
     async def _show(self, job: _Job) -> None:
         message = job.message
         assert message is not None
+        prompt = message.prompt
+        if prompt is None or self.on_prompt is None:
+            await self._show_now(job, None)
+            return
+        started, self._prompted = prompt.marker == self._prompted, prompt.marker
+        if started or (job.presses and not job.new):
+            # His time runs already, or the press answers it (free of the budget): now.
+            await self._show_now(job, self.on_prompt(prompt.marker))
+            return
+        # The player's time starts as the message telling him goes out, so the message waits
+        # for its turn at the budget before its countdown is written; its image is drawn
+        # before, so that only sending it runs on a token already spent.
+        drawn = await self._image(message.view, job.labels)
+        await self._tidy_first()
+        async with self.budget.ahead(Priority.PLAYER):
+            await self._show_now(job, self.on_prompt(prompt.marker), drawn)
+
+    async def _tidy_first(self) -> None:
+        """Let the old buttons of this channel go first, at this message's priority: waiting
+        for the budget, their edit holds discord.py's slot for the channel's edits, and a
+        message whose token was taken ahead would leave right behind it, two at once."""
+        if not self._tidying:
+            return
+        self._tidy_level = Priority.PLAYER
+        self.budget.raise_bucket(channel_bucket(self.channel_id), Priority.PLAYER)
+        await asyncio.wait(set(self._tidying))
+        self._tidy_level = Priority.TIDY
+
+    async def _show_now(
+        self, job: _Job, deadline: int | None, drawn: RenderedImage | None = None
+    ) -> None:
+        message = job.message
+        assert message is not None
         channel = self.client.get_partial_messageable(self.channel_id)
         view = self.view_factory(self.table_id, message.buttons) if message.buttons else None
         prompt = message.prompt
-        deadline = None
-        if prompt is not None and self.on_prompt is not None:
-            # The player's time starts now, as the message telling him goes out.
-            deadline = self.on_prompt(prompt.marker)
         content = message.text(deadline)
         mentions = (
             discord.AllowedMentions(
@@ -456,7 +502,7 @@ class TableMessenger:
         if not job.new and self.message_id is not None:
             if unchanged and not job.presses:
                 return  # the message shows exactly this already
-            image = await self._image(message.view, job.labels)
+            image = drawn if drawn is not None else await self._image(message.view, job.labels)
             if await self._answer_press(job, content, image, view, mentions):
                 self._shown = shown
                 return
@@ -477,7 +523,7 @@ class TableMessenger:
             except discord.NotFound:
                 log.info("table %d: its message is gone; posting it again", self.table_id)
                 self.message_id = None
-        image = await self._image(message.view, job.labels)
+        image = drawn if drawn is not None else await self._image(message.view, job.labels)
         replaced = self.message_id if self._buttons_shown else None
         self._stamp()
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions}
@@ -528,8 +574,10 @@ class TableMessenger:
         """Take the buttons off the message just replaced, so nobody plays from it, beside
         the queue and last of all requests: the new message is what players need (a press on
         the old one acts only on the decision it was drawn for, as on the new one)."""
+        # A context of its own: not the token the new message was sent on (``budget.ahead``).
         task = asyncio.create_task(self._retire(message_id),
-                                   name=f"table-{self.table_id}-old-buttons")
+                                   name=f"table-{self.table_id}-old-buttons",
+                                   context=contextvars.Context())
         self._tidying.add(task)
         task.add_done_callback(self._tidying.discard)
 
@@ -539,7 +587,7 @@ class TableMessenger:
         channel = self.client.get_partial_messageable(self.channel_id)
         self._stamp()
         try:
-            with requests_at(Priority.TIDY):
+            with requests_at(self._tidy_level):
                 await channel.get_partial_message(message_id).edit(view=None)
         except discord.HTTPException as exc:
             log.info("table %d: could not clear old buttons (%s)", self.table_id, exc)

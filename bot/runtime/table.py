@@ -310,6 +310,7 @@ class LiveTable(Generic[D]):
         )
         self.clock.timer = float(timer)
         self.messenger = self._voice()
+        self.clock.queued = self.messenger.prompt_queued
         self.direct = DirectMessages(
             services.client, table_id, self._on_dms_closed, channels=services.dm_channels,
         )

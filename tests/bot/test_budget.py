@@ -15,6 +15,7 @@ from bot.runtime.budget import (
     DISCORD_GLOBAL_LIMIT,
     Priority,
     RequestBudget,
+    _paid_ahead,
     channel_bucket,
     requests_at,
 )
@@ -132,6 +133,21 @@ async def test_a_request_waiting_for_a_channel_is_raised_by_a_more_urgent_one_fo
     await asyncio.gather(*tasks)
     assert served == ["prompt, table 3", "old buttons, table 1", "result, table 2"]
     assert budget.delay(Priority.TIDY) <= 1 / 100 and not any(budget._waiting)
+
+
+async def test_a_token_taken_ahead_pays_for_the_next_request_or_goes_back() -> None:
+    """The message naming the player to act waits for its turn before its countdown is
+    written: the token it took pays for its request, or returns if none was made."""
+    budget = RequestBudget(50, burst=2)
+    async with budget.ahead(Priority.PLAYER):
+        assert budget.spent == 1
+        assert _paid_ahead() and not _paid_ahead()  # the first request only
+    assert budget.spent == 1
+    async with budget.ahead(Priority.PLAYER):
+        pass  # the edit changed nothing: no request
+    assert budget.spent == 1 and not _paid_ahead()
+    assert budget.take()  # the token given back
+    assert not budget.take()
 
 
 def test_the_burst_is_kept_for_players_and_discord_pys_own_requests() -> None:
