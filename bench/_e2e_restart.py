@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import contextlib
 import random
+import re
 import tempfile
 import time
 from collections.abc import AsyncIterator
@@ -39,6 +40,7 @@ from bot.runtime.manager import GameRuntime
 from bot.storage import Database
 from tests.e2e.harness import settings_for
 from tests.e2e.restart_kit import (
+    TIMER,
     RestartWorld,
     Seeded,
     restart_world,
@@ -46,10 +48,11 @@ from tests.e2e.restart_kit import (
     shown_again,
     tidied,
 )
-from tests.fakediscord import InteractionHandle
+from tests.fakediscord import InteractionHandle, snowflake_time
 from tests.pgserver import HOW_TO_GET, find_binaries, running_server
 
 DEADLINE_MS = 3000.0
+COUNTDOWN = re.compile(r"<t:(\d+):R>")
 # Requests on the bot's token that bring one table back: its message posted again, the old
 # one's buttons taken off.
 REQUESTS_PER_TABLE = 2
@@ -279,11 +282,20 @@ def report(
         print(f"    from the first table's request (at {first:.1f} s): {spent:.1f} s, "
               f"{spent / floor:.2f}x the floor of {floor:.1f} s")
     print(f"  tables correct at the end: {final} of {tables}")
+    print(f"  players whose time to act was running before the message naming them went out: "
+          f"{early_clocks(fake, seeded)} (their countdown started with the message: "
+          f"{TIMER} s from it)")
     count = fake.door(since)
-    span = max(r.arrived for r in fake.requests[since:]) - fake.requests[since].arrived
-    print(f"  at the fake's door: {count.counted} requests on the bot's token in {span:.1f} s "
-          f"({count.counted / span:.1f}/s on average), {count.busiest} in the busiest second "
-          f"(Discord allows 50); {count.free} interaction answers (free)")
+    # The tables' own stretch: from the first table's request to the last request, the
+    # start-up's few requests and the wait before the first table left out.
+    begin = started + (first or 0.0)
+    stretch = fake.door(next(
+        (i for i in range(since, len(fake.requests)) if fake.requests[i].arrived >= begin),
+        len(fake.requests)))
+    print(f"  at the fake's door: {count.counted} requests on the bot's token; from the first "
+          f"table's on, {stretch.counted} in {stretch.seconds:.1f} s ({stretch.rate:.1f}/s); "
+          f"{count.busiest} in the busiest second (Discord allows 50); {count.free} "
+          f"interaction answers (free)")
     for route, n in count.by_route.most_common(6):
         print(f"    {n:6d}  {route}")
     refused = [r for r in fake.requests[since:] if r.status == 429]
@@ -307,6 +319,25 @@ def report(
     verdict = "PASS" if not missed and not refused and final == tables else "FAIL"
     print(f"  {verdict}: {missed} deadlines missed, {len(refused)} 429s, {final}/{tables} tables "
           f"correct")
+
+
+def early_clocks(fake: TimedFakeDiscord, seeded: list[Seeded]) -> int:
+    """Tables whose first message after the restart shows a countdown shorter than the table's
+    timer from the moment it was posted: the player's time ran before he was told."""
+    early = 0
+    for table in seeded:
+        if not table.awaits_player:
+            continue
+        posted = [m for m in fake.messages_in(table.seat.channel)
+                  if m.id != table.old_message_id and not m.ephemeral]
+        first = min(posted, key=lambda m: m.id, default=None)
+        found = COUNTDOWN.search(first.content) if first is not None else None
+        # The countdown is whole seconds; the post time is the message's own, to the ms.
+        if first is not None and found is not None and (
+            int(found[1]) < snowflake_time(first.id) + TIMER - 2
+        ):
+            early += 1
+    return early
 
 
 def _at(seconds: float | None) -> str:
