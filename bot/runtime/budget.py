@@ -17,7 +17,9 @@ Waiting requests are served by :class:`Priority`, oldest first within one: disco
 (the gateway cannot wait behind a thousand table messages), then what a player waits for to
 act, then the rest of what tables say, then tidying up. Callers say which with
 :func:`requests_at`. The burst is kept for the first two: the others leave only from a full
-bucket, so that after a restart the tables where a player waits are drawn and sent first.
+bucket, so that after a restart the tables where a player waits are drawn and sent first. A
+request whose body says when it left (the countdown of the player to act) takes its turn
+first and is written then (:meth:`RequestBudget.ahead`).
 
 Discord's answers feed the budget back: a global 429 stops it for its ``retry_after``, and a
 route's ``X-RateLimit-Remaining`` of 0 tells callers that peek
