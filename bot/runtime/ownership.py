@@ -178,8 +178,16 @@ class Ownership:
             return False
         change = "acquired"
         if holder is not None and died_here(holder, self.owner):
-            taken = await self._take_over(guild_id, holder)
-            holder, change = (None, "taken_over") if taken else (holder, change)
+            if await self._take_over(guild_id, holder):
+                holder, change = None, "taken_over"
+            else:
+                # It changed hands meanwhile, perhaps to this process: two of its interactions
+                # found the holder gone at once, and the other took it over first.
+                try:
+                    holder = await leases.acquire(self.db, guild_id, self.owner, self.ttl)
+                except StorageError:
+                    log.exception("could not take the lease of server %d", guild_id)
+                    return False
         if holder is not None:
             self._refused[guild_id] = self._monotonic() + self._margin()
             self._refused_by[guild_id] = holder

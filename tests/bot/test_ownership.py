@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import subprocess
@@ -175,6 +176,22 @@ async def test_a_server_whose_holder_died_on_this_machine_is_taken_at_the_next_a
     assert await standby.serves(GUILD)  # at once: within the refusal's window
     assert taken == [GUILD]
     assert (await leases.holders(database))[GUILD][0] == f"box:{os.getpid()}:bbbb"
+
+
+async def test_two_interactions_finding_the_holder_gone_at_once_are_both_served(
+    database: Database,
+) -> None:
+    """Both ask while the dead holder's name is still on the lease: one takes it over, the
+    other finds it this process's own, not someone else's."""
+    other = subprocess.Popen([sys.executable, "-c", "pass"])
+    other.wait()  # gone: its pid names no process now
+    await leases.acquire(database, GUILD, f"box:{other.pid}:aaaa", 30)
+    taken: list[int] = []
+    standby = Ownership(database, ShardPlan(), lease_seconds=30,
+                        owner=f"box:{os.getpid()}:bbbb", monotonic=Clock(),
+                        on_taken_over=taken.append)
+    assert await asyncio.gather(standby.serves(GUILD), standby.serves(GUILD)) == [True, True]
+    assert taken == [GUILD]
 
 
 async def test_without_renewal_a_process_stops_acting_before_its_lease_could_run_out(
