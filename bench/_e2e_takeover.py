@@ -199,6 +199,10 @@ async def run_takeover(
                 timeout=limit, what="A's session of shard 1")
             print(f"  A up and its {len(kept)} tables shown in "
                   f"{time.monotonic() - started:.1f} s (B's servers left to B)")
+            # Both done with their start (the old messages' buttons off too), so that what
+            # follows the SIGKILL is the takeover alone.
+            await fake.wait_for(lambda: all(tidied(fake, s) for s in seeded), timeout=limit,
+                                what="the seeded messages' buttons off")
             await asyncio.sleep(2.0)  # a quiet moment: the budgets' buckets full again
             since = len(fake.requests)
             probes = Probes()
