@@ -189,6 +189,10 @@ async def run_takeover(
                            environ={**env, "SHARD_IDS": "1"}) as b:
         shown_by_b = await wait_shown(fake, db, dead, limit, "process B")
         print(f"  B up and its {len(dead)} tables shown in {time.monotonic() - started:.1f} s")
+        # A's share is every shard's (the whole budget), B's half: both busy at once they
+        # would spend 60 a second, past Discord's 50. They start one after the other.
+        await fake.wait_for(lambda: all(tidied(fake, s) for s in dead), timeout=limit,
+                            what="B's start done")
         started = time.monotonic()
         async with bot_process(fake, data_dir / "A", logs["A"], database_url=url,
                                environ={**env, "SHARD_IDS": "0,1"}) as a:
