@@ -31,18 +31,25 @@ async def acquire(
     check_id(guild_id, "guild_id")
     _check_owner(owner)
     now = unix_now() if now is None else now
-    rows = await db.write_one(
-        "INSERT INTO guild_leases (guild_id, owner, expires_at) VALUES (?, ?, ?)"
-        " ON CONFLICT (guild_id) DO UPDATE SET owner = excluded.owner,"
-        " expires_at = excluded.expires_at"
-        " WHERE guild_leases.owner = excluded.owner OR guild_leases.expires_at <= ?"
-        " RETURNING guild_id",
-        (guild_id, owner, now + ttl, now),
-    )
-    if rows:
-        return None
-    holder = await db.fetchone("SELECT owner FROM guild_leases WHERE guild_id = ?", (guild_id,))
-    return str(holder[0]) if holder is not None else "?"
+    holder: str | None = None
+    # The holder is read after the refused write, so it may have changed in between: to this
+    # very owner (another of its tasks took the lease over), then the write is tried again.
+    for _ in range(2):
+        rows = await db.write_one(
+            "INSERT INTO guild_leases (guild_id, owner, expires_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET owner = excluded.owner,"
+            " expires_at = excluded.expires_at"
+            " WHERE guild_leases.owner = excluded.owner OR guild_leases.expires_at <= ?"
+            " RETURNING guild_id",
+            (guild_id, owner, now + ttl, now),
+        )
+        if rows:
+            return None
+        row = await db.fetchone("SELECT owner FROM guild_leases WHERE guild_id = ?", (guild_id,))
+        holder = str(row[0]) if row is not None else "?"
+        if holder != owner:
+            return holder
+    return holder
 
 
 async def take_over(

@@ -61,6 +61,28 @@ async def test_racing_owners_never_both_win(db: Database) -> None:
         assert all(r in (None, winners[0]) for r in results)
 
 
+async def test_a_lease_taken_over_by_the_asker_between_write_and_read_is_granted(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refused write and the read of the holder are two statements: another task of the
+    same owner may take the lease over in between, and the asker then holds it."""
+    assert await leases.acquire(db, GUILD, "dead", 30, now=100) is None
+    fetchone = db.fetchone
+    reads = 0
+
+    async def read_after_a_take_over(sql: str, params: tuple[object, ...] = ()) -> object:
+        nonlocal reads
+        reads += 1
+        if reads == 1:
+            assert await leases.take_over(db, GUILD, "me", "dead", 30, now=110)
+        return await fetchone(sql, params)
+
+    monkeypatch.setattr(db, "fetchone", read_after_a_take_over)
+    assert await leases.acquire(db, GUILD, "me", 30, now=110) is None
+    assert reads == 1
+    assert await leases.holders(db) == {GUILD: ("me", 140)}
+
+
 @pytest.mark.parametrize("owner", ["", "x" * 201, None, 5])
 async def test_a_bad_owner_is_refused(db: Database, owner: object) -> None:
     with pytest.raises(StorageError):
