@@ -49,6 +49,8 @@ def coded_message(error: CodedError, locale: object = None) -> tuple[str, bool]:
             params[name] = number(value, locale)
         elif name in NAME_PARAMS and isinstance(value, str):
             params[name] = option_label(value, locale)
+        elif name == "game" and isinstance(value, str) and has_message(f"game.{value}", locale):
+            params[name] = t(f"game.{value}", locale)
         elif name == "permissions" and isinstance(value, list | tuple):
             params[name] = permission_list([str(v) for v in value], locale)
     return t(key, locale, **params), True

@@ -29,6 +29,7 @@ from bot.runtime.messenger import NOBODY, Press, image_file
 from bot.runtime.rendering import render
 from bot.runtime.table import Extra, LiveTable
 from engine.bots.ids import LEVELS
+from engine.games import GAMES, Game
 from engine.hand import ActionKind, PreAction
 
 if TYPE_CHECKING:
@@ -247,3 +248,18 @@ def bot_level_of(value: object) -> str:
     if value not in LEVELS:
         raise BotError("bad_bot_level", level=str(value)[:20])
     return str(value)
+
+
+# The game picker of /poker create, /poker settings and /tournament create: every game the
+# engine deals, named from the catalog (``choice.game.<code>``), Hold'em first as the default.
+GAME_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.game.{code}"), value=code) for code in GAMES
+]
+
+
+def game_of(value: object) -> Game:
+    """The game a picker's value names; a value no client offers is refused, not guessed."""
+    game = GAMES.get(value) if isinstance(value, str) else None
+    if game is None:
+        raise BotError("bad_option", option="game")
+    return game

@@ -51,7 +51,17 @@ from engine.bots.ids import bot_serial, is_bot
 from engine.cards import Card, format_card, pretty_cards
 from engine.equity import Equity, RunOutStage, equity
 from engine.evaluator import HandRank
-from engine.hand import ActionTaken, AnteKind, Hand, HandMucked, Legal, StraddleMode
+from engine.games import Game
+from engine.hand import (
+    ActionTaken,
+    AnteKind,
+    Hand,
+    HandMucked,
+    Legal,
+    PotAwarded,
+    StraddleMode,
+)
+from engine.low import LowRank
 from engine.seating import PlayerId
 from engine.table import PlayerState, Table
 from engine.tournament import (
@@ -183,17 +193,52 @@ def cards_text(cards: Sequence[Card]) -> str:
     return pretty_cards(cards)
 
 
-def describe_rank(rank: HandRank, locale: object = None, *, short: bool = False) -> str:
+def describe_rank(rank: HandRank | LowRank, locale: object = None, *,
+                  short: bool = False) -> str:
     """A hand's name in the catalog's words, e.g. "Two pair, jacks and fours, ace kicker";
-    ``short``: what an image's badge holds ("Jacks and fours")."""
+    ``short``: what an image's badge holds ("Jacks and fours"). A low is written by its ranks,
+    top first, as players write it in any language ("8-6-4-2-A low")."""
     code, ranks = rank.describe_parts()
+    if isinstance(rank, LowRank):
+        return t("hand_short.low" if short else "hand.low", locale, ranks="-".join(ranks))
     return hand_words(code, ranks, locale, short=short)
+
+
+def describe_hand(hand: Hand, player: int, locale: object = None, *, run: int = 1) -> str:
+    """A player's hand in words on the board so far: the high hand, and in a high-low game his
+    low beside it when he has one; "" before the flop."""
+    rank = hand.rank(player, run=run)
+    if rank is None:
+        return ""
+    high = describe_rank(rank, locale)
+    low = hand.low_rank(player, run=run)
+    if low is None:
+        return high
+    return t("hand.high_low", locale, high=high, low=describe_rank(low, locale))
+
+
+def game_name(game: Game, locale: object = None) -> str:
+    """The game's name as the table's title and the replies give it."""
+    return t(f"game.{game.code}", locale)
 
 
 def pot_name(index: int, count: int, locale: object = None) -> str:
     if count == 1:
         return t("pot.single", locale)
     return t("pot.main", locale) if index == 0 else t("pot.side", locale, n=index)
+
+
+def award_pot_name(pot: PotAwarded, count: int, locale: object = None) -> str:
+    """What a share was won from: the pot, or its high or low half in a high-low game."""
+    label = pot_name(pot.index, count, locale)
+    return t(f"pot.{pot.half}_half", locale, pot=label) if pot.half else label
+
+
+def award_rank(hand: Hand, pot: PotAwarded, player: int) -> HandRank | LowRank | None:
+    """The hand that won ``player`` his share of ``pot``: his best on the board of the pot's
+    run (a pot run twice is halved by run), his low for a low half."""
+    run = max(pot.run, 1)
+    return hand.low_rank(player, run=run) if pot.half == "low" else hand.rank(player, run=run)
 
 
 def action_text(event: ActionTaken, player: str, locale: object = None) -> str:
@@ -355,7 +400,7 @@ def _seat_view(
         cards = (
             tuple(format_card(c) for c in hand.hole_cards(i))
             if i in hand.shown
-            else (None, None)
+            else (None,) * hand.game.hole_count
         )
     best_five: tuple[str, ...] = ()
     hand_name = hand_label = ""
@@ -457,9 +502,9 @@ class EquityFrame:
 
 
 @functools.lru_cache(maxsize=64)
-def _chances(holes: tuple[tuple[Card, Card], ...], board: tuple[Card, ...]) -> Equity:
+def _chances(holes: tuple[tuple[Card, ...], ...], board: tuple[Card, ...], game: Game) -> Equity:
     # A table redraws the same waiting state several times (votes, the clock): count it once.
-    return equity(holes, board)
+    return equity(holes, board, game=game)
 
 
 def live_equity(hand: Hand) -> RunOutStage | None:
@@ -476,7 +521,7 @@ def live_equity(hand: Hand) -> RunOutStage | None:
     if len(players) < 2 or any(j not in hand.shown for j in players):
         return None
     holes = tuple(hand.hole_cards(j) for j in players)
-    return RunOutStage(1, hand.board, players, _chances(holes, hand.board))
+    return RunOutStage(1, hand.board, players, _chances(holes, hand.board, hand.game))
 
 
 def equity_view(scene: Scene, stage: RunOutStage) -> EquityFrame:
@@ -513,7 +558,11 @@ def equity_view(scene: Scene, stage: RunOutStage) -> EquityFrame:
         who = text_name(scene, int(table.hand_players[player]))
         win = format_percent(chance.win, exact)
         tie = format_tie(chance.tie, exact)
-        if tie is not None:
+        if stage.equity.high_low:
+            # Half of each pot goes low: the chance of a low is the other half of the picture.
+            low = format_percent(figures.low_win + figures.low_tie, exact)
+            lines.append(t("equity.line_high_low", loc, player=who, win=win, low=low))
+        elif tie is not None:
             lines.append(t("equity.line_tie", loc, player=who, win=win, tie=tie))
         else:
             lines.append(t("equity.line", loc, player=who, win=win))
@@ -561,6 +610,13 @@ def _stakes(scene: Scene) -> str:
     return text
 
 
+def _title(scene: Scene) -> str:
+    """The first line of the table message: the game, the hand's number, the stakes."""
+    key = "table.title" if scene.hand_number else "table.title_new"
+    return t(key, scene.locale, game=game_name(scene.table.options.game, scene.locale),
+             hand=scene.hand_number, stakes=_stakes(scene))
+
+
 def _last_action(scene: Scene, hand: Hand) -> ActionTaken | None:
     for event in reversed(hand.events):
         if isinstance(event, ActionTaken):
@@ -596,7 +652,9 @@ def action_buttons(scene: Scene, hand: Hand) -> tuple[ButtonSpec, ...]:
         label = t("button.call", loc, amount=chips(legal.to_call, loc))
         row.append(ButtonSpec("call", label, "success", ref=ref))
     if legal.can_raise:
-        label = t("button.all_in", loc, amount=chips(legal.max_raise_to, loc))
+        # Under pot limit the largest raise is the pot, not the stack: the button says so.
+        key = "button.raise_pot" if legal.pot_limited else "button.all_in"
+        label = t(key, loc, amount=chips(legal.max_raise_to, loc))
         row.append(ButtonSpec("allin", label, "danger", ref=ref))
     row.append(ButtonSpec("cards", t("button.my_cards", loc), "secondary"))
     buttons = list(row)
@@ -669,8 +727,7 @@ def table_message(scene: Scene) -> TableMessage:
     table = scene.table
     hand = table.hand
     view = table_view(scene)
-    title = "table.title" if scene.hand_number else "table.title_new"
-    lines = [t(title, loc, hand=scene.hand_number, stakes=_stakes(scene))]
+    lines = [_title(scene)]
     buttons: tuple[ButtonSpec, ...] = ()
     prompt: TurnPrompt | None = None
     if scene.closed:
@@ -719,7 +776,7 @@ def run_out_message(scene: Scene, stage: RunOutStage) -> TableMessage:
     loc = scene.locale
     hand = scene.table.hand
     frame = equity_view(scene, stage)
-    lines = [t("table.title", loc, hand=scene.hand_number, stakes=_stakes(scene))]
+    lines = [_title(scene)]
     if stage.board:
         board = cards_text(stage.board)
         if hand is not None and hand.second_board is not None:
@@ -754,19 +811,15 @@ def result_content(scene: Scene) -> str:
     showdown = result.showdown and len(hand.board) == 5
     count = len({pot.index for pot in result.pots})
     for pot in result.pots:
-        label = pot_name(pot.index, count, loc)
+        where = award_pot_name(pot, count, loc)
         for player, share in pot.shares:
             if share <= 0:
                 continue
             who = text_name(scene, int(players[player]))
-            # A half of a pot run twice went to the best hand of its own run; a hand
-            # nobody showed is not named.
-            rank = (
-                hand.rank(player, run=max(pot.run, 1))
-                if showdown and player in result.shown
-                else None
-            )
-            words = {"player": who, "amount": chips(share, loc), "pot": label, "run": pot.run}
+            # A hand nobody showed is not named.
+            named = showdown and player in result.shown
+            rank = award_rank(hand, pot, player) if named else None
+            words = {"player": who, "amount": chips(share, loc), "pot": where, "run": pot.run}
             key = "result.wins_run" if pot.run else "result.wins"
             if rank is not None:
                 lines.append(t(key + "_with", loc, hand=describe_rank(rank, loc), **words))
@@ -788,19 +841,19 @@ def result_content(scene: Scene) -> str:
 
 def hole_cards_view(hand: Hand, index: int, caption: str, locale: object) -> HoleCardsView:
     """The private image of one player's cards (and his hand in words once there is a flop)."""
-    first, second = (format_card(c) for c in hand.hole_cards(index))
+    cards = tuple(format_card(c) for c in hand.hole_cards(index))
     rank = hand.rank(index)
-    name = describe_rank(rank, locale) if rank is not None else ""
+    name = describe_hand(hand, index, locale)
     label = describe_rank(rank, locale, short=True) if rank is not None else ""
-    return HoleCardsView(cards=(first, second), hand_name=name, caption=caption, hand_label=label)
+    return HoleCardsView(cards=cards, hand_name=name, caption=caption, hand_label=label)
 
 
 def hole_cards_text(hand: Hand, index: int, locale: object) -> str:
     cards = cards_text(hand.hole_cards(index))
-    rank = hand.rank(index)
-    if rank is None:
+    words = describe_hand(hand, index, locale)
+    if not words:
         return t("cards.text", locale, cards=cards)
-    return t("cards.text_with_hand", locale, cards=cards, hand=describe_rank(rank, locale))
+    return t("cards.text_with_hand", locale, cards=cards, hand=words)
 
 
 def ack_for(events: Sequence[object], player: int) -> ActionTaken | None:

@@ -22,7 +22,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.i18n import isolate, t
-from bot.presenter import action_text, cards_text, chips, describe_rank, labels_for, safe_text
+from bot.presenter import (
+    action_text,
+    award_pot_name,
+    award_rank,
+    cards_text,
+    chips,
+    describe_rank,
+    labels_for,
+    safe_text,
+)
 from bot.render.labels import Labels
 from bot.render.model import Blind, PotView, SeatEquity, SeatState, SeatView, Street, TableView
 from bot.render.replay import RenderedAnimation, ReplayFrame, ReplayView, render_replay
@@ -464,11 +473,11 @@ def _outcome(played: PlayedHand, mucked: set[int], loc: object) -> list[Words]:
     count = len({pot.index for pot in result.pots})
     showdown = result.showdown and len(hand.board) == 5
     for pot in result.pots:
-        label = _pot_name(pot.index, count, loc)
+        label = award_pot_name(pot, count, loc)
         for player, share in pot.shares:
             if share <= 0:
                 continue
-            rank = hand.rank(player, run=max(pot.run, 1)) if showdown else None
+            rank = award_rank(hand, pot, player) if showdown else None
             given: tuple[tuple[str, object], ...] = (
                 ("amount", chips(share, loc)), ("pot", label), ("run", pot.run))
             key = "replay.wins_run" if pot.run else "replay.wins"
@@ -477,12 +486,6 @@ def _outcome(played: PlayedHand, mucked: set[int], loc: object) -> list[Words]:
                 given += (("hand", describe_rank(rank, loc)),)
             words.append(_Say(key, loc, (("player", player),), given))
     return words
-
-
-def _pot_name(index: int, count: int, loc: object) -> str:
-    if count == 1:
-        return t("pot.single", loc)
-    return t("pot.main", loc) if index == 0 else t("pot.side", loc, n=index)
 
 
 def replay_image(played: PlayedHand, locale: object = None,

@@ -22,9 +22,11 @@ from bot.errors import BotError, locale_of
 from bot.i18n import t
 from bot.interact import (
     BOT_LEVEL_CHOICES,
+    GAME_CHOICES,
     bot_level_of,
     command_text,
     defer,
+    game_of,
     guild_id_of,
     live_here,
     reply,
@@ -34,7 +36,14 @@ from bot.interact import (
     show_my_cards,
     table_here,
 )
-from bot.presenter import MAX_RENDER_SEATS, chips, display_name, mention, safe_text
+from bot.presenter import (
+    MAX_RENDER_SEATS,
+    chips,
+    display_name,
+    game_name,
+    mention,
+    safe_text,
+)
 from bot.render import render_chart
 from bot.runtime.cash import CashTable
 from bot.runtime.history import require_finished, stored_hand, verification
@@ -44,6 +53,7 @@ from bot.runtime.reports import chart_labels, ledger_report, stored_names
 from bot.runtime.table import Extra
 from bot.storage import economy, hands, sessions
 from engine.commitment import Opening
+from engine.games import NLHE
 from engine.hand import AnteKind, ReopenMode, RunItTwice, StraddleMode
 from engine.seating import NewPlayerPolicy
 from engine.table import TableOptions
@@ -129,6 +139,7 @@ TABLE_OPTION_TEXT = {
     for name in (
         "small_blind", "big_blind", "min_buy_in", "max_buy_in", "timer", "ante", "ante_amount",
         "reopen", "run_it_twice", "straddle", "new_players", "bomb_every", "bomb_amount",
+        "game",
     )
 }
 TABLE_OPTION_CHOICES: dict[str, Any] = {
@@ -137,6 +148,7 @@ TABLE_OPTION_CHOICES: dict[str, Any] = {
     "run_it_twice": RUN_TWICE_CHOICES,
     "straddle": STRADDLE_CHOICES,
     "new_players": NEW_PLAYER_CHOICES,
+    "game": GAME_CHOICES,
 }
 
 
@@ -173,6 +185,7 @@ class Poker(commands.Cog):
         new_players: str = NewPlayerPolicy.WAIT_FOR_BB.value,
         bomb_every: app_commands.Range[int, 0, MAX_BOMB_EVERY] | None = None,
         bomb_amount: app_commands.Range[int, 1] | None = None,
+        game: str = NLHE.code,
     ) -> None:
         guild_id = guild_id_of(interaction)
         runtime = runtime_of(interaction)
@@ -191,6 +204,7 @@ class Poker(commands.Cog):
             run_it_twice=_choice(run_it_twice, RunItTwice, "run_it_twice"),
             straddle=_choice(straddle, StraddleMode, "straddle"),
             new_player=_new_players(new_players),
+            game=game_of(game),
         )
         bombs = _bombs(bomb_every, bomb_amount, options.big_blind)
         clock = read_count(
@@ -217,6 +231,7 @@ class Poker(commands.Cog):
             t(
                 "reply.created",
                 loc,
+                game=game_name(options.game, loc),
                 small_blind=chips(options.small_blind, loc),
                 big_blind=chips(options.big_blind, loc),
                 minimum=chips(low, loc),
@@ -565,6 +580,7 @@ class Poker(commands.Cog):
         new_players: str | None = None,
         bomb_every: app_commands.Range[int, 0, MAX_BOMB_EVERY] | None = None,
         bomb_amount: app_commands.Range[int, 1] | None = None,
+        game: str | None = None,
     ) -> None:
         extras = ((run_it_twice, Extra.RUN_TWICE), (straddle, Extra.STRADDLE),
                   (bomb_every, Extra.BOMB), (bomb_amount, Extra.BOMB))
@@ -592,6 +608,8 @@ class Poker(commands.Cog):
             changes["straddle"] = _choice(straddle, StraddleMode, "straddle")
         if new_players is not None:
             changes["new_player"] = _new_players(new_players)
+        if game is not None:
+            changes["game"] = game_of(game)
         bombs = None
         if bomb_every is not None or bomb_amount is not None:
             every = runner.config.bomb_every if bomb_every is None else bomb_every

@@ -19,16 +19,18 @@ from bot.errors import BotError, locale_of
 from bot.i18n import t
 from bot.interact import (
     BOT_LEVEL_CHOICES,
+    GAME_CHOICES,
     bot_level_of,
     command_text,
     defer,
+    game_of,
     guild_id_of,
     is_admin,
     reply,
     require_channel_access,
     runtime_of,
 )
-from bot.presenter import chips, results_text, safe_text, tournament_labels
+from bot.presenter import chips, game_name, results_text, safe_text, tournament_labels
 from bot.presenter import tournament_view as board_view
 from bot.render import render_tournament
 from bot.render.tournament import TournamentView
@@ -37,8 +39,10 @@ from bot.runtime.rendering import render
 from bot.runtime.tourney import KINDS, LiveTournament, TournamentSettings, now
 from bot.storage import tournaments
 from bot.storage.tournaments import TournamentInfo
+from engine.bots import GAMES as BOT_GAMES
 from engine.bots.ids import bot_id
 from engine.errors import EngineError
+from engine.games import NLHE
 from engine.hand import AnteKind
 from engine.structures import MAX_MINUTES
 from engine.structures import payouts as read_payouts
@@ -158,8 +162,10 @@ class Tournaments(commands.Cog):
         timer=command_text("option.timer"),
         bots=command_text("option.tournament_bots"),
         bot_level=command_text("option.bot_level"),
+        game=command_text("option.game"),
     )
-    @app_commands.choices(kind=KIND_CHOICES, ante=ANTE_CHOICES, bot_level=BOT_LEVEL_CHOICES)
+    @app_commands.choices(kind=KIND_CHOICES, ante=ANTE_CHOICES, bot_level=BOT_LEVEL_CHOICES,
+                          game=GAME_CHOICES)
     async def create(
         self,
         interaction: Interaction,
@@ -180,6 +186,7 @@ class Tournaments(commands.Cog):
         timer: app_commands.Range[int, 1, 3600] | None = None,
         bots: app_commands.Range[int, 0, MAX_TOURNAMENT_BOTS] = 0,
         bot_level: str = "regular",
+        game: str = NLHE.code,
     ) -> None:
         guild_id = guild_id_of(interaction)
         runtime = runtime_of(interaction)
@@ -196,9 +203,12 @@ class Tournaments(commands.Cog):
         late = read_count(late_levels, "late_levels", 0, 100)
         robots = read_count(bots, "bots", 0, min(players - 1, MAX_TOURNAMENT_BOTS))
         level = bot_level_of(bot_level)
+        dealt = game_of(game)
         if robots and entry:
             # Bots bring no chips: a tournament they play is a practice one, for nothing.
             raise BotError("bots_freeroll")
+        if robots and dealt.code not in BOT_GAMES:
+            raise BotError("bots_holdem_only")
         limits = runtime.options
         clock = read_count(limits.default_timer if timer is None else timer, "timer",
                            limits.min_timer, limits.max_timer)
@@ -235,6 +245,7 @@ class Tournaments(commands.Cog):
             late_registration_level=late,
             max_players=players,
             seats=seats,
+            game=dealt,
         )
         if players > seats and not interaction.app_permissions.create_public_threads:
             # Several tables play in threads under this channel.
@@ -263,6 +274,7 @@ class Tournaments(commands.Cog):
             await runner.register(bot_id(serial, level), "")
         loc = locale_of(interaction)
         await reply(interaction, t("reply.tournament_created", loc, name=safe_text(runner.name),
+                                   game=game_name(dealt, loc),
                                    levels=len(levels), buy_in=chips(entry, loc),
                                    stack=chips(stack, loc))
                     + ("\n" + t("reply.tournament_bots", loc, bots=robots) if robots else ""))

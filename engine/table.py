@@ -155,8 +155,9 @@ class TableOptions:
             raise EngineError("bad_option", option="game", value=repr(self.game))
         seats = _require_int("seats", self.seats, minimum=2)
         if seats > self.game.max_players:
+            # One deck deals every hole card and a board: name the game, not just the number.
             raise EngineError(
-                "bad_option", option="seats", value=seats, maximum=self.game.max_players
+                "seats_for_game", seats=seats, maximum=self.game.max_players, game=self.game.code
             )
         # Buy-ins left to their defaults (20 and 100 big blinds) must fit too: name the blind
         # that makes them too large, since that is what the host typed.

@@ -46,6 +46,7 @@ from typing import Any, ClassVar
 
 from engine.cards import Card
 from engine.errors import EngineError
+from engine.games import GAMES, NLHE, Game, game_by_code
 from engine.hand import AnteKind, Event, Hand, ReopenMode
 from engine.limits import MAX_CHIPS
 from engine.seating import NewPlayerPolicy, PlayerId, clockwise
@@ -141,6 +142,7 @@ def level_table_options(
     chip_unit: int = 1,
     reopen: ReopenMode = ReopenMode.TDA,
     seats: int = MAX_TABLE_SEATS,
+    game: Game = NLHE,
 ) -> TableOptions:
     """The options a tournament table plays ``level`` with: its blinds and ante (the ante format
     only when the level has an ante), no seat ever waiting for the big blind, and the buy-in
@@ -156,6 +158,7 @@ def level_table_options(
         reopen=reopen,
         seats=seats,
         new_player=NewPlayerPolicy.DEAL_IN,
+        game=game,
     )
 
 
@@ -299,6 +302,7 @@ class TournamentConfig:
     chip_unit: int = 1
     prize_unit: int = 1
     reopen: ReopenMode = ReopenMode.TDA
+    game: Game = NLHE  # every table of the tournament deals it, from the first hand to the last
 
     def __post_init__(self) -> None:
         _int("buy_in", self.buy_in)
@@ -324,6 +328,11 @@ class TournamentConfig:
         seats = _int("seats", self.seats, 2)
         if seats > MAX_TABLE_SEATS:
             raise EngineError("bad_tournament", field="seats", value=seats)
+        if not isinstance(self.game, Game) or GAMES.get(self.game.code) != self.game:
+            raise EngineError("bad_tournament", field="game", value=repr(self.game))
+        if seats > self.game.max_players:
+            raise EngineError("seats_for_game", seats=seats, maximum=self.game.max_players,
+                              game=self.game.code)
         players = _int("max_players", self.max_players, 2)
         if players > MAX_TOURNAMENT_PLAYERS:
             raise EngineError("bad_tournament", field="max_players", value=players)
@@ -340,7 +349,7 @@ class TournamentConfig:
         # The tables as they will really be built, level by level (seats and reopen included).
         for number, lv in enumerate(self.levels, start=1):
             _check_playable(number, lv, self.ante_kind, chip_unit=unit, reopen=self.reopen,
-                            seats=seats)
+                            seats=seats, game=self.game)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -356,6 +365,8 @@ class TournamentConfig:
             "chip_unit": self.chip_unit,
             "prize_unit": self.prize_unit,
             "reopen": self.reopen.value,
+            # Written only for another game: a Hold'em tournament's stored config is unchanged.
+            **({"game": self.game.code} if self.game != NLHE else {}),
         }
 
     @classmethod
@@ -376,6 +387,7 @@ class TournamentConfig:
                 chip_unit=data.get("chip_unit", 1),
                 prize_unit=data.get("prize_unit", 1),
                 reopen=ReopenMode(data.get("reopen", "tda")),
+                game=game_by_code(data.get("game", NLHE.code)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError("bad_tournament", field="json", value=str(exc)) from None
@@ -389,7 +401,7 @@ class TournamentConfig:
         """The options every table plays ``level`` with (1-based; the last level stays)."""
         lv = self.levels[min(level, len(self.levels)) - 1]
         return level_table_options(lv, self.ante_kind, chip_unit=self.chip_unit,
-                                   reopen=self.reopen, seats=self.seats)
+                                   reopen=self.reopen, seats=self.seats, game=self.game)
 
     def tables_for(self, players: int) -> int:
         """How many tables ``players`` need (at least one)."""

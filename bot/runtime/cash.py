@@ -627,6 +627,7 @@ class CashTable(LiveTable[_Draft]):
                 draft.config.bomb_every, draft.config.bomb_amount = every, amount
             waiting = False
             if options is not None:
+                self._check_game_change(draft, options)
                 draft.config.pending = options
                 waiting = draft.table.hand is not None
                 if not waiting:
@@ -636,6 +637,18 @@ class CashTable(LiveTable[_Draft]):
             self.clock.timer = float(self.config.timer)
             self._refresh(urgent=False)
             return waiting
+
+    def _check_game_change(self, draft: _Draft, options: TableOptions) -> None:
+        """Another game only between hands (the cards of the one being played are dealt for
+        its game), and never under computer players who cannot play it."""
+        game = options.game
+        if game == (draft.config.pending or draft.table.options).game:
+            return
+        hand = draft.table.hand
+        if hand is not None and not hand.is_over:
+            raise BotError("game_mid_hand")
+        if game.code not in BOT_GAMES and self.bots():
+            raise BotError("bots_holdem_only")
 
     async def void(self, by: int) -> None:
         """Call the hand off: every chip goes back to where it was when the hand began."""

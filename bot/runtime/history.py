@@ -2,7 +2,7 @@
 
 Verification opens the deck commitment posted before the deal only at the positions everybody
 saw — the board dealt and the hands shown at showdown — and, for the player asking, at his own
-two hole cards (he gets those privately). A folded or mucked hand is never opened. Hands stored
+hole cards (he gets those privately). A folded or mucked hand is never opened. Hands stored
 before position-by-position commitments existed cannot be opened partially, so nothing of their
 deck is revealed either.
 """
@@ -60,16 +60,19 @@ def verification(stored: StoredHand, viewer_id: int) -> Verification:
         return Verification(stored.hand_no, commitment.root_hex, False, (), ())
     hand = hands.rebuild_hand(stored)
     players = hand.config.players
+    holes = hand.game.hole_count  # an Omaha player's four or five cards, each proven
     shown = hand.result.shown if hand.result is not None and hand.result.showdown else ()
     # After a rabbit hunt everybody saw the whole board; a board run twice shows both runs.
     hunted = isinstance(stored.result, dict) and bool(stored.result.get("rabbit"))
     board_count = 5 if hunted else len(hand.board)
     public = commitment.open_many(
         stored.deck,
-        seen_positions(players, board_count, shown, second_run_from=hand.second_run_from),
+        seen_positions(players, board_count, shown, second_run_from=hand.second_run_from,
+                       hole_count=holes),
     )
     own: tuple[Opening, ...] = ()
     for player in stored.players:
         if player.user_id == viewer_id and player.player not in shown:
-            own = commitment.open_many(stored.deck, hole_positions(players, player.player))
+            own = commitment.open_many(stored.deck,
+                                       hole_positions(players, player.player, holes))
     return Verification(stored.hand_no, commitment.root_hex, True, public, own)

@@ -111,4 +111,5 @@ def test_table_config_round_trips_through_json() -> None:
                          state=table.to_json())
     again = TableConfig.from_json(config.to_json())
     assert again == config
-    assert t("table.title", "en-US", hand=3, stakes="x").startswith("**Texas Hold'em**")
+    title = t("table.title", "en-US", game=t("game.nlhe", "en-US"), hand=3, stakes="x")
+    assert title.startswith("**Texas Hold'em**")

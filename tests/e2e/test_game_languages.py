@@ -82,7 +82,7 @@ async def test_each_player_reads_his_language_and_the_channel_the_servers(game: 
 
     # Replies: each in the language of the client that asked, amounts with separators.
     created = await game.slash(mei, "poker", "create", small_blind=50, big_blind=100)
-    assert created.content.startswith("牌桌開好了：盲注 50/100，買入 2,000 到 10,000。")
+    assert created.content.startswith("牌桌開好了：德州撲克，盲注 50/100，買入 2,000 到 10,000。")
     joined = {}
     for user in (mei, wei, tom):
         joined[user.id] = (await game.slash(user, "poker", "join", buy_in=2500)).content

@@ -99,7 +99,8 @@ def test_a_table_deals_omaha_and_stores_the_game_only_when_it_is_not_holdem() ->
     assert TableOptions.from_json(options.to_json()) == options
     with pytest.raises(EngineError) as err:
         TableOptions(small_blind=1, big_blind=2, game=PLO5)  # ten seats, nine at most
-    assert err.value.params == {"option": "seats", "value": 10, "maximum": 9}
+    assert err.value.code == "seats_for_game"
+    assert err.value.params == {"seats": 10, "maximum": 9, "game": "plo5"}
     with pytest.raises(EngineError) as err:
         TableOptions.from_json({**options.to_json(), "game": "razz"})
     assert err.value.code == "bad_option"

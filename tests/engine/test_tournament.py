@@ -12,6 +12,7 @@ import pytest
 
 from engine.cards import FULL_DECK, parse_cards
 from engine.errors import EngineError
+from engine.games import PLO5, PLO8
 from engine.hand import ActionTaken, AnteKind, Hand, deck_from_cards
 from engine.seating import PlayerId
 from engine.table import TableEvent
@@ -183,6 +184,31 @@ def test_config_validation() -> None:
         BlindLevel(20, 10)
     with pytest.raises(EngineError, match="bad_tournament"):
         BlindLevel(10, 20, minutes=0)
+
+
+def test_an_omaha_tournament_deals_its_game_at_every_table_and_level() -> None:
+    """The game is part of the config: stored with it (only when it is not Hold'em), checked
+    against the seats a table has, and given to every table of every level."""
+    assert "game" not in config().to_json()
+    five = config(game=PLO5, seats=9, max_players=20)
+    assert five.to_json()["game"] == "plo5"
+    assert TournamentConfig.from_json(json.loads(json.dumps(five.to_json()))) == five
+    with pytest.raises(EngineError) as err:
+        config(game=PLO5, seats=10)  # 10 × 5 hole cards and a board: more than a deck
+    assert (err.value.code, err.value.params) == (
+        "seats_for_game", {"seats": 10, "maximum": 9, "game": "plo5"})
+    with pytest.raises(EngineError, match="bad_tournament"):
+        config(game="plo")
+    t = started([f"p{i}" for i in range(12)], game=PLO8, seats=6, max_players=12)
+    assert len(t.tables) == 2
+    for level in range(1, len(LEVELS) + 1):
+        assert t.config.table_options(level).game is PLO8
+    for number, table in t.tables.items():
+        assert table.options.game is PLO8
+        t.start_hand(FULL_DECK, 0, table=number)
+        assert table.hand is not None and table.hand.game is PLO8
+        assert all(len(table.hand.hole_cards(i)) == 4 for i in range(table.hand.n))
+        fold_round(t, 0, table=number)
 
 
 # --- registration and the seat draw -------------------------------------------------------
