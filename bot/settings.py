@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -55,8 +55,10 @@ class Settings:
     ``discord_gateway_url`` replaces ``wss://gateway.discord.gg/``.
     """
 
-    discord_token: str = ""
-    database_url: str = DEFAULT_DATABASE_URL
+    # Kept out of the repr: a settings object printed in a log or a traceback must not carry
+    # the token, nor a database password inside the URL.
+    discord_token: str = field(default="", repr=False)
+    database_url: str = field(default=DEFAULT_DATABASE_URL, repr=False)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     discord_api_base: str | None = None

@@ -210,25 +210,52 @@ async def _pay_in(
 ) -> None:
     """Chips onto a seat from where they come: a person's wallet, the house's for a bot,
     nowhere at a practice table."""
-    if table["practice"]:
+    await _move_stack(tx, table, seat_no, user_id, amount, into_seat=True, reason=reason,
+                      actor_id=None, now=now)
+
+
+async def _move_stack(
+    tx: Tx,
+    table: Row,
+    seat_no: int,
+    user_id: int,
+    amount: int,
+    *,
+    into_seat: bool,
+    reason: Reason,
+    actor_id: int | None,
+    now: int,
+) -> None:
+    """Chips between a seat and their owner's account, one way or the other, with its ledger
+    row: a person's wallet, the house's for a bot (which must be allowed to sit down), and
+    nothing at all at a practice table, whose chips are play chips."""
+    if amount <= 0 or table["practice"]:
         return
     guild_id, table_id = table["guild_id"], table["table_id"]
     if is_bot(user_id):
-        await check_bots_allowed(tx, guild_id)
-        await stake(tx, guild_id, table_id, amount, now=now)
-        source = HOUSE_WALLET
+        owner = HOUSE_WALLET
+        if into_seat:
+            await check_bots_allowed(tx, guild_id)
+            await stake(tx, guild_id, table_id, amount, now=now)
+        else:
+            await take_back(tx, guild_id, amount, now=now)
     else:
-        await debit_wallet(tx, guild_id, user_id, amount, now=now, create=True)
-        source = wallet_account(user_id)
+        owner = wallet_account(user_id)
+        if into_seat:
+            await debit_wallet(tx, guild_id, user_id, amount, now=now, create=True)
+        else:
+            await credit_wallet(tx, guild_id, user_id, amount, now=now, create=False)
+    seat = seat_account(table_id, seat_no)
     await record(
         tx,
         guild_id=guild_id,
         amount=amount,
-        source=source,
-        dest=seat_account(table_id, seat_no),
+        source=owner if into_seat else seat,
+        dest=seat if into_seat else owner,
         reason=reason,
         user_id=user_id,
         table_id=table_id,
+        actor_id=actor_id,
         now=now,
     )
 
@@ -603,26 +630,8 @@ async def _unseat(
     now: int,
 ) -> None:
     """A stack back where it came from (nothing at a practice table: play chips just go)."""
-    if stack > 0 and not table["practice"]:
-        guild_id, table_id = table["guild_id"], table["table_id"]
-        if is_bot(user_id):
-            await take_back(tx, guild_id, stack, now=now)
-            dest = HOUSE_WALLET
-        else:
-            await credit_wallet(tx, guild_id, user_id, stack, now=now, create=False)
-            dest = wallet_account(user_id)
-        await record(
-            tx,
-            guild_id=guild_id,
-            amount=stack,
-            source=seat_account(table_id, seat_no),
-            dest=dest,
-            reason=reason,
-            user_id=user_id,
-            table_id=table_id,
-            actor_id=actor_id,
-            now=now,
-        )
+    await _move_stack(tx, table, seat_no, user_id, stack, into_seat=False, reason=reason,
+                      actor_id=actor_id, now=now)
 
 
 async def unseat(

@@ -141,3 +141,11 @@ async def test_schema_hash_changes_only_with_the_schema(tmp_path: Path) -> None:
     assert CommandSyncState(state.path).get("1:global") == first
     state.path.write_text("not json", encoding="utf-8")
     assert state.get("1:global") is None
+
+
+def test_settings_never_print_the_token_nor_a_database_password() -> None:
+    settings = Settings(discord_token="MTIz.secret-token",
+                        database_url="postgresql://poker:hunter2@db.internal/poker")
+    for text in (repr(settings), str(settings)):
+        assert "secret-token" not in text and "hunter2" not in text
+        assert "log_level='INFO'" in text  # the rest is still there to read

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.presenter import cards_text
 from bot.runtime.tourney import LiveTournament, TournamentTable
-from bot.storage import Database, hands, invariant, tournaments
+from bot.storage import Database, invariant, tournaments
 from bot.storage.tournaments import TournamentInfo
 from engine.hand import Hand
 from tests.e2e.game_kit import Game, settled, until
 from tests.e2e.harness import World
+from tests.e2e.secrets_kit import hidden_cards, public_leaks
 from tests.fakediscord import FakeChannel, FakeGuild, FakeUser
 from tests.fakediscord.models import READ_MESSAGE_HISTORY, VIEW_CHANNEL
 
@@ -150,62 +149,13 @@ async def quiet(runner: LiveTournament, timeout: float = 30.0) -> None:
     await runner.flush(timeout)
 
 
-@dataclass(frozen=True)
-class Hidden:
-    channel_id: int  # where its table plays
-    hand_no: int
-    cards: str
-
-
-async def hidden_cards(db: Database, tournament_id: int) -> tuple[list[Hidden], set[str]]:
-    """The hole cards nobody showed, hand by hand (a folded or mucked hand, and every hand of
-    a hand called off), and the cards that were shown in some hand."""
-    rows = await db.fetchall(
-        "SELECT h.hand_id, h.status, h.hand_no, t.channel_id FROM hands h"
-        " JOIN poker_tables t ON t.table_id = h.table_id"
-        " WHERE h.tournament_id = ? AND h.status <> 'running'",
-        (tournament_id,),
-    )
-    hidden: list[Hidden] = []
-    shown: set[str] = set()
-    for hand_id, status, hand_no, channel_id in rows:
-        hand = hands.rebuild_hand(await hands.load_hand(db, hand_id))
-        result = hand.result if status == "finished" else None
-        opened = set(result.shown) if result is not None else set()
-        for i in range(hand.config.players):
-            cards = cards_text(hand.hole_cards(i))
-            if i in opened:
-                shown.add(cards)
-            else:
-                hidden.append(Hidden(channel_id, hand_no, cards))
-    return hidden, shown
-
-
-HAND_NAMED = re.compile(r"[Hh]and #(\d+)")
-
-
 async def assert_no_hidden_card_in_public(game: Game, runner: LiveTournament) -> int:
     """No hole card that was not shown reached the tournament's channel or its threads, in
-    any version of any message everybody there could read; how many hidden hands it checked.
-
-    Each table deals many hands from fresh decks, so the same two cards are shown in one hand
-    and hidden in another: a message is held to the hands it names, and one naming none to
-    the cards no hand ever showed."""
+    any version of any message everybody there could read; how many hidden hands it checked."""
     await quiet(runner)
     places = {game.channel.id, *(t.id for t in game.fake.threads_of(game.channel))}
-    hidden, shown = await hidden_cards(game.db, runner.tournament_id)
-    leaked = []
-    for event in game.fake.events:
-        message = event.message
-        if message.channel_id not in places or message.ephemeral:
-            continue
-        named = {int(n) for n in HAND_NAMED.findall(message.content)}
-        for secret in hidden:
-            if secret.cards not in message.content:
-                continue
-            its_hand = secret.hand_no in named and secret.channel_id == message.channel_id
-            if its_hand or (not named and secret.cards not in shown):
-                leaked.append((secret, message.content))
+    hidden, shown = await hidden_cards(game.db, "h.tournament_id = ?", (runner.tournament_id,))
+    leaked = public_leaks(game.fake.events, places, hidden, shown)
     assert leaked == [], leaked
     return len(hidden)
 

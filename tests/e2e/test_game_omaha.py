@@ -1,0 +1,162 @@
+"""The Omaha games over the fake Discord, against careless and hostile players: a raise above
+the pot limit by slash command, form or forged button; switching the game in the middle of a
+hand; more seats than one deck deals to; a game the picker never offered; a tournament's game
+changed after registration; bots at a game they cannot play. Each is refused with one clear
+sentence and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.errors import BotError
+from bot.i18n import t
+from bot.presenter import cards_text
+from bot.runtime.cash import CashTable
+from engine.cards import parse_cards
+from engine.games import NLHE, PLO8
+from engine.hand import ActionKind, ActionTaken, deck_from_cards
+from tests.attack.kit import press
+from tests.e2e.game_kit import Game, button_id, press_answer, until
+
+pytestmark = pytest.mark.timeout(120)
+
+
+async def plo_heads_up(game: Game, chosen: str = "plo") -> CashTable:
+    alice, bob = game.world.alice, game.world.bob
+    reply = await game.ok(alice, "poker", "create", game=chosen, small_blind=5, big_blind=10)
+    assert reply.startswith(f"Table open: {t(f'game.{chosen}')}, blinds 5/10"), reply
+    await game.ok(alice, "poker", "join", buy_in=1000)
+    await game.ok(bob, "poker", "join", buy_in=1000)
+    await game.ok(alice, "poker", "start")
+    await game.wait_hand(1)
+    return game.runner()
+
+
+async def test_a_table_with_more_seats_than_the_game_deals_to_is_refused(game: Game) -> None:
+    alice = game.world.alice
+    reply = await game.poker(alice, "create", game="plo5", seats=10)
+    assert reply.content == (
+        "Five-card Pot-Limit Omaha deals to at most 9 players (every hole card and the board come"
+        " from one deck): choose 9 seats or fewer.")
+    reply = await game.poker(alice, "create", game="razz")
+    assert reply.content == "That value isn't valid for game."
+    with pytest.raises(BotError):
+        game.runner()  # no table was opened
+    reply = await game.poker(alice, "create", game="plo5", seats=9)
+    assert reply.content.startswith("Table open: Five-card Pot-Limit Omaha")
+    assert game.runner().table.options.seats == 9
+
+
+async def test_a_raise_above_the_pot_is_refused_by_slash_form_and_button(game: Game) -> None:
+    runner = await plo_heads_up(game)
+    hand = runner.hand
+    assert hand is not None
+    turn = await game.wait_turn()
+    legal = hand.legal()
+    assert legal is not None and legal.pot_limited
+    # Heads-up the button posts 5 and calls 5 more; the pot is then 20: the most is 30.
+    assert legal.max_raise_to == 30
+    expected = "That's more than the pot limit: you can go up to 30 (the pot)."
+    before = len(hand.actions)
+    reply = await game.slash(turn, "raise", to=31)
+    assert reply.content == expected
+    message = await game.turn_message(turn, 1)
+    assert any(c.get("label") == "Pot 30" for c in message.walk_components())
+    opened = await game.fake.click(turn, message, button_id(message, "raise_modal"))
+    opener = await opened.response()
+    assert opener.is_modal and opener.custom_id
+    submitted = await game.fake.submit_modal(turn, opener.custom_id, {"amount": "1000"})
+    assert await press_answer(submitted) == expected
+    forged = button_id(message, "raise", 20).rsplit(":", 1)[0] + ":999"
+    assert await press_answer(await press(game.fake, turn, message, forged)) == expected
+    assert len(hand.actions) == before and hand.to_act == legal.player
+    # The Pot button raises exactly the pot.
+    answer = await press_answer(await game.fake.click(turn, message, button_id(message, "allin")))
+    assert answer == f"table: Last: {turn.name} raises to 30", answer
+    last = hand.events[-1]
+    assert isinstance(last, ActionTaken) and last.kind is ActionKind.RAISE and last.amount == 30
+
+
+async def test_the_game_changes_between_hands_only(game: Game) -> None:
+    alice, bob = game.world.alice, game.world.bob
+    runner = await plo_heads_up(game, "nlhe")
+    reply = await game.poker(alice, "settings", game="plo8")
+    assert reply.content == t("error.game_mid_hand")
+    assert runner.table.options.game is NLHE and runner.config.pending is None
+    # Other settings still wait for the next hand in the middle of one, the game with them.
+    await game.passive_round(1)
+    await game.wait_result(1)
+    reply = await game.poker(alice, "settings", game="plo8")
+    assert reply.ephemeral and not reply.content.startswith(("The game", "Something"))
+    hand = await game.wait_hand(2, timeout=20)
+    assert hand.game is PLO8 and len(hand.hole_cards(0)) == 4
+    message = await game.table_message()
+    assert message.content.startswith("**Pot-Limit Omaha Hi-Lo** · Hand #2")
+    # Bob's DM shows him his four cards.
+    dm = await game.fake.wait_for_message(lambda m: "Hand #2" in m.content, channel=bob,
+                                          kinds=("create",), timeout=20)
+    index = list(runner.table.hand_players).index(bob.id)
+    assert cards_text(hand.hole_cards(index)) in dm.content
+
+
+async def test_bots_never_sit_at_an_omaha_game_nor_the_game_turns_to_omaha_under_them(
+    game: Game,
+) -> None:
+    alice = game.world.alice
+    await game.ok(alice, "poker", "practice", bots=2)
+    runner = game.runner()
+    assert runner.bots()
+    reply = await game.poker(alice, "settings", game="plo")
+    assert reply.content == t("error.bots_holdem_only")
+    assert runner.table.options.game is NLHE and runner.config.pending is None
+
+
+async def test_a_tournament_keeps_the_game_it_was_created_with(game: Game) -> None:
+    alice, bob = game.world.alice, game.world.bob
+    options = {"name": "Omaha Friday", "kind": "freeze_out", "buy_in": 10,
+               "starting_stack": 1000}
+    reply = await game.slash(alice, "tournament", "create", game="plo5", seats_per_table=10,
+                             **options)
+    assert reply.content.startswith("Five-card Pot-Limit Omaha deals to at most 9 players")
+    reply = await game.slash(alice, "tournament", "create", game="plo", bots=3, buy_in=0,
+                             **{k: v for k, v in options.items() if k != "buy_in"})
+    assert reply.content == t("error.bots_holdem_only")
+    reply = await game.slash(alice, "tournament", "create", game="plo8", **options)
+    assert reply.content.startswith("Tournament **Omaha Friday** is open (Pot-Limit Omaha Hi-Lo)")
+    await game.ok(alice, "tournament", "register")
+    await game.ok(bob, "tournament", "register")
+    # After registration nothing can change its game: a second create here is refused.
+    reply = await game.slash(alice, "tournament", "create", game="nlhe",
+                             **{**options, "name": "Other"})
+    assert reply.content == t("error.channel_has_tournament")
+    await game.ok(alice, "tournament", "start")
+    tournament = game.runtime.tournament_in(game.channel.id)
+    assert tournament is not None
+    table = next(iter(tournament.tables.values()))
+    await until(lambda: table.hand, timeout=20, what="the tournament's first hand")
+    assert table.hand is not None and table.hand.game is PLO8
+    assert all(len(table.hand.hole_cards(i)) == 4 for i in range(table.hand.n))
+
+
+async def test_run_it_twice_and_a_rabbit_hunt_at_omaha(game: Game) -> None:
+    """All-in for the pot before the flop, the board run twice, each run's pot split high and
+    low on its own board."""
+    alice, bob = game.world.alice, game.world.bob
+    await game.ok(alice, "poker", "create", game="plo8", small_blind=5, big_blind=10,
+                  run_it_twice="always", min_buy_in=20, max_buy_in=1000)
+    await game.ok(alice, "poker", "join", buy_in=30)
+    await game.ok(bob, "poker", "join", buy_in=30)
+    holes = [parse_cards("As 2s Kd Kh"), parse_cards("Ac 3c Qd Qh")]
+    game.deck.push(deck_from_cards(2, holes, parse_cards("4d 5h 9c Jc Ts"), hole_count=4))
+    await game.ok(alice, "poker", "start")
+    hand = await game.wait_hand(1)
+    while not hand.is_over:
+        user = await game.wait_turn()
+        legal = hand.legal()
+        assert legal is not None
+        await game.ok(user, "allin" if legal.can_raise else "call")
+    result = await game.wait_result(1)
+    assert hand.second_board is not None
+    assert "low half" in result.content and "high half" in result.content
+    assert "on run 2" in result.content
+
