@@ -88,7 +88,7 @@ MAX_PRACTICE_BOTS = 8
 PRACTICE_SEATS = 9
 
 # ``/poker rules [topic]``: the short rules, one topic per choice (``rules.<topic>``).
-RULE_TOPICS = ("hand_ranks", "blinds", "side_pots", "short_all_in", "showdown")
+RULE_TOPICS = ("hand_ranks", "blinds", "side_pots", "short_all_in", "showdown", "omaha")
 RULE_CHOICES = [
     app_commands.Choice(name=command_text(f"choice.rules.{topic}"), value=topic)
     for topic in RULE_TOPICS
