@@ -49,6 +49,7 @@ from tests.e2e.restart_kit import (
     tidied,
 )
 from tests.fakediscord import InteractionHandle, snowflake_time
+from tests.fakediscord.door import DoorCount
 from tests.pgserver import HOW_TO_GET, find_binaries, running_server
 
 DEADLINE_MS = 3000.0
@@ -265,18 +266,18 @@ def report(
     print(f"  (seconds from the bot's start; the floor the budget sets is {tables} tables x "
           f"{REQUESTS_PER_TABLE} requests / {rate:g} a second = {floor:.1f} s)")
     print(f"  every table rebuilt from storage (before the gateway connects): "
-          f"{_at(progress.restored)}")
-    print(f"  gateway up, interactions reach the bot: {_at(progress.ready)}")
+          f"{at_time(progress.restored)}")
+    print(f"  gateway up, interactions reach the bot: {at_time(progress.ready)}")
     shown_players = _last(progress.shown, players)
     shown_all = _last(progress.shown, [s.table_id for s in seeded])
     tidy_all = _last(progress.tidied, [s.table_id for s in seeded])
-    print(f"  every table with a player to act shown again: {_at(shown_players)}")
-    print(f"  every table shown again: {_at(shown_all)}")
+    print(f"  every table with a player to act shown again: {at_time(shown_players)}")
+    print(f"  every table shown again: {at_time(shown_all)}")
     channels = {s.seat.channel.id for s in seeded}
     first = min((r.arrived - started for r in fake.requests[since:]
                  if r.method == "POST" and r.path.startswith("/channels/")
                  and int(r.path.split("/")[2]) in channels), default=None)
-    print(f"  every table correct (its old message's buttons off too): {_at(tidy_all)}")
+    print(f"  every table correct (its old message's buttons off too): {at_time(tidy_all)}")
     if tidy_all is not None and first is not None:
         spent = tidy_all - first
         print(f"    from the first table's request (at {first:.1f} s): {spent:.1f} s, "
@@ -296,19 +297,8 @@ def report(
           f"table's on, {stretch.counted} in {stretch.seconds:.1f} s ({stretch.rate:.1f}/s); "
           f"{count.busiest} in the busiest second (Discord allows 50); {count.free} "
           f"interaction answers (free)")
-    for route, n in count.by_route.most_common(6):
-        print(f"    {n:6d}  {route}")
-    refused = [r for r in fake.requests[since:] if r.status == 429]
-    print(f"  refused with 429: {len(refused)}")
-    missed = 0
-    kinds: dict[str, list[float]] = {}
-    for handle, kind in probes.handles:
-        answered = fake.ack_ms(handle.id)
-        accepted = handle.callback is not None
-        if answered is None or answered > DEADLINE_MS or not accepted:
-            missed += 1
-        if answered is not None:
-            kinds.setdefault(kind, []).append(answered)
+    refused = print_door_tail(fake, since, count, top=6)
+    missed, kinds = answer_times(fake, probes.handles)
     print(f"  interactions during the restart: {len(probes.handles)}; missed the 3 s "
           f"deadline: {missed}; answered in")
     print(f"    {'all':<8} {summary([ms for each in kinds.values() for ms in each])}")
@@ -317,7 +307,7 @@ def report(
     print(f"  event-loop lag (10 ms sleep overshoot): p99 {percentile(lag.samples, 99):.0f} ms, "
           f"max {max(lag.samples, default=0.0):.0f} ms")
     verdict = "PASS" if not missed and not refused and final == tables else "FAIL"
-    print(f"  {verdict}: {missed} deadlines missed, {len(refused)} 429s, {final}/{tables} tables "
+    print(f"  {verdict}: {missed} deadlines missed, {refused} 429s, {final}/{tables} tables "
           f"correct")
 
 
@@ -340,7 +330,33 @@ def early_clocks(fake: TimedFakeDiscord, seeded: list[Seeded]) -> int:
     return early
 
 
-def _at(seconds: float | None) -> str:
+def print_door_tail(fake: TimedFakeDiscord, since: int, count: DoorCount, *, top: int) -> int:
+    """The busiest routes at the fake's door and the 429s it answered since ``since``; how
+    many 429s."""
+    for route, n in count.by_route.most_common(top):
+        print(f"    {n:6d}  {route}")
+    refused = sum(1 for r in fake.requests[since:] if r.status == 429)
+    print(f"  refused with 429: {refused}")
+    return refused
+
+
+def answer_times(
+    fake: TimedFakeDiscord, handles: list[tuple[InteractionHandle, str]]
+) -> tuple[int, dict[str, list[float]]]:
+    """How many probes missed Discord's 3 s (no answer, a late one, or none accepted), and
+    the answer times by kind of probe, in ms."""
+    missed = 0
+    kinds: dict[str, list[float]] = {}
+    for handle, kind in handles:
+        answered = fake.ack_ms(handle.id)
+        if answered is None or answered > DEADLINE_MS or handle.callback is None:
+            missed += 1
+        if answered is not None:
+            kinds.setdefault(kind, []).append(answered)
+    return missed, kinds
+
+
+def at_time(seconds: float | None) -> str:
     return "not reached" if seconds is None else f"{seconds:.1f} s"
 
 

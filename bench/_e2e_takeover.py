@@ -28,7 +28,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench._e2e_restart import DEADLINE_MS, REQUESTS_PER_TABLE, database_url
+from bench._e2e_restart import (
+    DEADLINE_MS,
+    REQUESTS_PER_TABLE,
+    answer_times,
+    at_time,
+    database_url,
+    print_door_tail,
+)
 from bench._e2e_support import TimedFakeDiscord, summary
 from bot.i18n import t
 from bot.runtime.config import RuntimeOptions
@@ -276,9 +283,9 @@ def report(
     floor = len(dead) * REQUESTS_PER_TABLE / rate
     print(f"  (seconds from the SIGKILL; the floor the budget sets for B's tables is "
           f"{len(dead)} x {REQUESTS_PER_TABLE} requests / {rate:g} a second = {floor:.1f} s)")
-    print(f"  A holds every lease of B's servers: {_at(taken)}")
-    print(f"  every table of B's shown again by A: {_at(shown)}")
-    line = f"  every table of B's correct (B's message's buttons off too): {_at(correct)}"
+    print(f"  A holds every lease of B's servers: {at_time(taken)}")
+    print(f"  every table of B's shown again by A: {at_time(shown)}")
+    line = f"  every table of B's correct (B's message's buttons off too): {at_time(correct)}"
     if correct is not None and taken is not None:
         line += (f"; {correct - taken:.1f} s after the takeover, "
                  f"{(correct - taken) / floor:.2f}x the floor")
@@ -287,23 +294,14 @@ def report(
     print(f"  at the fake's door: {count.counted} requests on the bot's token in "
           f"{count.seconds:.1f} s ({count.rate:.1f}/s), {count.busiest} in the busiest second "
           f"(Discord allows 50); {count.free} interaction answers (free)")
-    for route, n in count.by_route.most_common(4):
-        print(f"    {n:6d}  {route}")
-    refused = [r for r in fake.requests[since:] if r.status == 429]
-    print(f"  refused with 429: {len(refused)}")
-    missed = 0
-    early = 0
-    kinds: dict[str, list[float]] = {}
+    refused = print_door_tail(fake, since, count, top=4)
+    missed, kinds = answer_times(fake, probes.handles)
     no_table = t("error.no_table")
-    for handle, kind in probes.handles:
-        answered = fake.ack_ms(handle.id)
-        callback = handle.callback
-        if answered is None or answered > DEADLINE_MS or callback is None:
-            missed += 1
-        elif callback.content == no_table:
-            early += 1
-        if answered is not None:
-            kinds.setdefault(kind, []).append(answered)
+    early = sum(
+        1 for handle, _ in probes.handles
+        if handle.callback is not None and handle.callback.content == no_table
+        and (fake.ack_ms(handle.id) or DEADLINE_MS + 1) <= DEADLINE_MS
+    )
     missed += probes.undelivered
     print(f"  interactions from the SIGKILL on: {len(probes.handles) + probes.undelivered}; "
           f"missed the 3 s deadline: {missed} ({probes.undelivered} heard by no process); "
@@ -314,9 +312,5 @@ def report(
                      logs.values())
     print(f"  tracebacks in the processes' logs: {tracebacks}")
     ok = not missed and not refused and correct is not None
-    print(f"  {'PASS' if ok else 'FAIL'}: {missed} deadlines missed, {len(refused)} 429s, "
+    print(f"  {'PASS' if ok else 'FAIL'}: {missed} deadlines missed, {refused} 429s, "
           f"B's tables {'all' if correct is not None else 'not all'} correct")
-
-
-def _at(seconds: float | None) -> str:
-    return "not reached" if seconds is None else f"{seconds:.1f} s"
