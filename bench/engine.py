@@ -30,16 +30,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from pokerkit import (
     CheckingOrCalling,
     CompletionBettingOrRaisingTo,
     Folding,
     NoLimitTexasHoldem,
+    PotLimitOmahaHoldem,
     State,
 )
 
 from engine.cards import Card
+from engine.games import NLHE, PLO, Game
 from engine.hand import Action, AnteKind, Hand, HandConfig
 from tests.engine.pokerkit_oracle import (
     FULLY_AUTOMATED,
@@ -67,10 +70,15 @@ class BenchHand:
     new_pokerkit_state: Callable[[], State]
 
 
-def _config(rng: random.Random) -> HandConfig:
+# PokerKit's class for each game these benchmarks deal (bench.omaha plays PLO through them).
+POKERKIT_GAMES: dict[str, Any] = {NLHE.code: NoLimitTexasHoldem, PLO.code: PotLimitOmahaHoldem}
+
+
+def _config(rng: random.Random, game: Game) -> HandConfig:
     stacks = [rng.randint(10 * BIG_BLIND, 250 * BIG_BLIND) for _ in range(PLAYERS)]
     kind = rng.choice((AnteKind.NONE, AnteKind.BIG_BLIND))
-    return HandConfig.standard(stacks, SMALL_BLIND, BIG_BLIND, ante_kind=kind, ante=BIG_BLIND)
+    return HandConfig.standard(stacks, SMALL_BLIND, BIG_BLIND, ante_kind=kind, ante=BIG_BLIND,
+                               game=game)
 
 
 def _pokerkit_factory(config: HandConfig) -> Callable[[], State]:
@@ -78,7 +86,7 @@ def _pokerkit_factory(config: HandConfig) -> Callable[[], State]:
     # at the big blind), with PokerKit's stock hand evaluator and every automation.
     heads_up = config.players == 2
     return partial(
-        NoLimitTexasHoldem.create_state,
+        POKERKIT_GAMES[config.game.code].create_state,
         FULLY_AUTOMATED,
         config.ante_kind is not AnteKind.BIG_BLIND,
         config.antes[::-1] if heads_up else config.antes,
@@ -101,15 +109,16 @@ def pokerkit_moves(state: State) -> tuple[PokerKitMove, ...]:
     return tuple(moves)
 
 
-def make_hands(count: int, seed: int) -> tuple[list[BenchHand], int]:
-    """``count`` hands both engines play alike, and how many by-design hands were skipped."""
+def make_hands(count: int, seed: int, game: Game = NLHE) -> tuple[list[BenchHand], int]:
+    """``count`` hands of ``game`` both engines play alike, and how many by-design hands were
+    skipped."""
     hands: list[BenchHand] = []
     skipped = 0
     k = 0
     while len(hands) < count:
         rng = random.Random(seed * 1_000_003 + k)
         k += 1
-        config = _config(rng)
+        config = _config(rng, game)
         duel = Duel(config, random_deck(rng), label=k)
         while (legal := duel.decision()) is not None:
             duel.apply(choose_action(legal, rng))

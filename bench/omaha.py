@@ -30,12 +30,10 @@ from functools import partial
 from itertools import combinations, starmap
 
 from phevaluator import _pheval
-from pokerkit import PotLimitOmahaHoldem
 
 from bench.engine import (
-    BenchHand,
     best_rate,
-    pokerkit_moves,
+    make_hands,
     run_ours,
     run_pokerkit,
 )
@@ -44,51 +42,10 @@ from engine.cards import FULL_DECK, Card
 from engine.equity import SAMPLES, equity
 from engine.evaluator import omaha_rank_value
 from engine.games import PLO, PLO8, Game
-from engine.hand import AnteKind, HandConfig
-from tests.engine.pokerkit_oracle import FULLY_AUTOMATED, Duel, choose_action, random_deck
 
 PLAYERS = 6
 SMALL_BLIND, BIG_BLIND = 50, 100
 BUDGET_MS = 200.0
-
-
-def _config(rng: random.Random) -> HandConfig:
-    stacks = [rng.randint(10 * BIG_BLIND, 250 * BIG_BLIND) for _ in range(PLAYERS)]
-    kind = rng.choice((AnteKind.NONE, AnteKind.BIG_BLIND))
-    return HandConfig.standard(
-        stacks, SMALL_BLIND, BIG_BLIND, ante_kind=kind, ante=BIG_BLIND, game=PLO
-    )
-
-
-def make_hands(count: int, seed: int) -> tuple[list[BenchHand], int]:
-    """``count`` PLO hands both engines play alike, and how many by-design hands were skipped."""
-    hands: list[BenchHand] = []
-    skipped = 0
-    k = 0
-    while len(hands) < count:
-        rng = random.Random(seed * 1_000_003 + k)
-        k += 1
-        config = _config(rng)
-        duel = Duel(config, random_deck(rng), label=k)
-        while (legal := duel.decision()) is not None:
-            duel.apply(choose_action(legal, rng))
-        if not duel.finish():
-            skipped += 1
-            continue
-        assert duel.state is not None
-        factory = partial(
-            PotLimitOmahaHoldem.create_state,
-            FULLY_AUTOMATED,
-            config.ante_kind is not AnteKind.BIG_BLIND,
-            config.antes,
-            config.blinds,
-            config.big_blind,
-            config.stacks,
-            config.players,
-        )
-        moves = pokerkit_moves(duel.state)
-        hands.append(BenchHand(config, duel.deck, tuple(duel.hand.actions), moves, factory))
-    return hands, skipped
 
 
 # --- evaluation ---------------------------------------------------------------------------
@@ -183,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     equity_figures(args.repeat)  # first: its "first count" must find the tables empty
     start = time.perf_counter()
-    hands, skipped = make_hands(args.hands, args.seed)
+    hands, skipped = make_hands(args.hands, args.seed, PLO)
     actions = sum(len(h.actions) for h in hands)
     print(
         f"{len(hands)} PLO hands of {PLAYERS} players, {actions} decisions, {skipped} "
