@@ -12,7 +12,7 @@ from bot.errors import BotError
 from bot.i18n import t
 from bot.presenter import cards_text
 from bot.runtime.cash import CashTable
-from engine.cards import parse_cards
+from engine.cards import format_card, parse_cards
 from engine.games import NLHE, PLO8
 from engine.hand import ActionKind, ActionTaken, deck_from_cards
 from tests.attack.kit import press
@@ -160,3 +160,43 @@ async def test_run_it_twice_and_a_rabbit_hunt_at_omaha(game: Game) -> None:
     assert "low half" in result.content and "high half" in result.content
     assert "on run 2" in result.content
 
+
+
+async def test_a_bomb_pot_history_verify_and_replay_at_omaha(game: Game) -> None:
+    """The extras and the records of a hand deal with four cards a player: a bomb pot flops at
+    once, the PHH file says pot-limit Omaha, verify opens the asker's four cards only, and the
+    replay draws the hand."""
+    alice, bob = game.world.alice, game.world.bob
+    await game.ok(alice, "poker", "create", game="plo", small_blind=5, big_blind=10)
+    await game.ok(alice, "poker", "join", buy_in=1000)
+    await game.ok(bob, "poker", "join", buy_in=1000)
+    await game.ok(alice, "poker", "bomb", amount=20)
+    await game.ok(alice, "poker", "start")
+    hand = await game.wait_hand(1)
+    assert hand.config.bomb_pot and len(hand.board) == 3
+    assert all(len(hand.hole_cards(i)) == 4 for i in range(hand.n))
+    runner = game.runner()
+    players = list(runner.table.hand_players)
+    # The first to act bets the pot, the other folds: nobody shows.
+    await game.ok(await game.wait_turn(), "allin")
+    await game.ok(await game.wait_turn(), "fold")
+    await game.wait_result(1)
+    await game.wait_idle()
+    assert hand.result is not None and not hand.result.shown
+
+    reply = await game.slash(bob, "poker", "history", hand=1)
+    (phh,) = reply.attachments
+    assert "variant = 'PO'" in phh.data.decode()
+
+    reply = await game.slash(bob, "poker", "verify", hand=1)
+    # His own cards come in a file of his own, all four of them, and none of Alice's.
+    (proofs,) = [a for a in reply.attachments if "my-cards" in a.filename]
+    text = proofs.data.decode()
+    assert all(f" {format_card(c)} " in text
+               for c in hand.hole_cards(players.index(bob.id))), text[:300]
+    assert not any(f" {format_card(c)} " in text
+                   for c in hand.hole_cards(players.index(alice.id)))
+
+    reply = await game.slash(alice, "poker", "replay", hand=1)
+    assert reply.ephemeral and reply.attachments
+    assert reply.attachments[0].filename.endswith((".gif", ".png", ".webp"))
