@@ -6,6 +6,8 @@ these dataclasses and passes them to :func:`bot.render.render_table` or
 
 Cards are two-character strings, rank then suit: ``"As"``, ``"Td"``, ``"7c"``, ``"2h"``
 (ranks ``23456789TJQKA``, suits ``c d h s``), the same text as ``engine.cards.format_card``.
+A hand is two hole cards (Hold'em), four (Omaha, Omaha Hi-Lo) or five (five-card Omaha):
+:data:`HOLE_COUNTS`.
 
 **Privacy is decided by the mapper, enforced twice here.** A card the viewer must not see is
 passed as ``None`` and is drawn as the card back; the renderer never has the face to draw. On top
@@ -34,6 +36,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 __all__ = [
+    "HOLE_COUNTS",
     "RANKS",
     "SUITS",
     "Blind",
@@ -53,6 +56,7 @@ __all__ = [
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 MAX_SEATS = 10
+HOLE_COUNTS = (2, 4, 5)  # the hands the games deal: Hold'em, Omaha, five-card Omaha
 
 
 def is_card(text: object) -> bool:
@@ -60,6 +64,18 @@ def is_card(text: object) -> bool:
     return (
         isinstance(text, str) and len(text) == 2 and text[0] in RANKS and text[1] in SUITS
     )
+
+
+def _check_hand(cards: tuple[str | None, ...], whose: str) -> None:
+    """A dealt hand: a count some game deals, card strings or backs, no card twice."""
+    if len(cards) not in HOLE_COUNTS:
+        raise ValueError(f"a hand is 2, 4 or 5 cards; {whose} got {len(cards)}: {cards!r}")
+    faces = [card for card in cards if card is not None]
+    for card in faces:
+        if not is_card(card):
+            raise ValueError(f"bad card {card!r} for {whose}")
+    if len(set(faces)) != len(faces):
+        raise ValueError(f"{whose} holds a card twice: {cards!r}")
 
 
 class DeckStyle(StrEnum):
@@ -137,10 +153,12 @@ class SeatView:
         stack: chips behind (not counting ``bet``).
         bet: chips put in on the current street, drawn in front of the seat (0: nothing drawn).
         state: see :class:`SeatState`.
-        cards: ``()`` no cards (not dealt, folded, mucked); ``(None, None)`` two face-down cards;
-            ``("As", "Kd")`` face up (the viewer may see them: shown at showdown, or the
-            public table once hands are turned over). Mixed ``("As", None)`` is allowed (one
-            card shown). FOLDED seats and ``mucked`` seats never show faces whatever is given.
+        cards: ``()`` no cards (not dealt, folded, mucked), else the whole hand: 2, 4 or 5
+            cards (:data:`HOLE_COUNTS`). ``None`` is a face-down card: ``(None, None)`` two
+            backs, ``(None,) * 4`` an Omaha hand; ``("As", "Kd")`` face up (the viewer may see
+            them: shown at showdown, or the public table once hands are turned over). Mixed
+            ``("As", None)`` is allowed (one card shown). FOLDED seats and ``mucked`` seats
+            never show faces whatever is given.
         is_button: the dealer button sits here.
         blind: the blind posted this hand.
         to_act: it is this player's turn (highlighted). At most one seat.
@@ -184,11 +202,8 @@ class SeatView:
     def __post_init__(self) -> None:
         if self.stack < 0 or self.bet < 0:
             raise ValueError(f"negative chips for seat {self.name!r}")
-        if len(self.cards) > 2:
-            raise ValueError(f"a hold'em seat holds at most 2 cards, got {self.cards!r}")
-        for card in self.cards:
-            if card is not None and not is_card(card):
-                raise ValueError(f"bad card {card!r} for seat {self.name!r}")
+        if self.cards:
+            _check_hand(self.cards, f"seat {self.name!r}")
         for five in (self.best_five, self.second_best_five):
             for card in five:
                 if not is_card(card):
@@ -412,7 +427,7 @@ class HoleCardsView:
     """The private image a player gets with his own cards.
 
     Attributes:
-        cards: his two cards, face up.
+        cards: his hand, face up: 2, 4 or 5 cards (:data:`HOLE_COUNTS`).
         hand_name: his current hand in words once there is a board, e.g. ``"Pair of aces"``
             (``""`` pre-flop: nothing drawn); the alt text says it whole.
         hand_label: the same in the few words the image holds (``""``: ``hand_name``).
@@ -421,14 +436,13 @@ class HoleCardsView:
         deck: card art.
     """
 
-    cards: tuple[str, str]
+    cards: tuple[str, ...]
     hand_name: str = ""
     caption: str = ""
     hand_label: str = ""
     deck: DeckStyle = DeckStyle.CLASSIC
 
     def __post_init__(self) -> None:
-        if len(self.cards) != 2 or not all(is_card(c) for c in self.cards):
-            raise ValueError(f"hole cards must be two card strings, got {self.cards!r}")
-        if self.cards[0] == self.cards[1]:
-            raise ValueError(f"duplicate hole card {self.cards[0]}")
+        if None in self.cards:
+            raise ValueError(f"a player's own cards are all face up, got {self.cards!r}")
+        _check_hand(self.cards, "the hole cards")
