@@ -28,7 +28,6 @@ from bot.render.layout import (
     RUN_CARD,
     RUN_LABEL,
     RUN_RESULT_WIDTH,
-    SEAT_CARD,
     Box,
     SeatGeometry,
     table_layout,
@@ -298,14 +297,20 @@ def _highlight_set(view: TableView, run: int = 1) -> frozenset[str]:
     Run twice, each row rings the best fives of the players who won on that run.
     """
     cards: set[str] = set()
-    winners = run_winners(view, run) if view.runs == 2 else None
-    for i, seat in enumerate(view.seats):
-        if seat is None or not seat.is_winner or not seat.shows_faces:
-            continue
-        if winners is not None and i not in winners:
-            continue
-        cards.update(seat.second_best_five if run == 2 else seat.best_five)
+    for i in range(view.seat_count):
+        cards.update(winning_cards(view, i, run))
     return frozenset(cards)
+
+
+def winning_cards(view: TableView, index: int, run: int = 1) -> frozenset[str]:
+    """The cards of seat ``index``'s hand that won on ``run``'s board (none if it won nothing
+    there or shows no faces)."""
+    seat = view.seats[index]
+    if seat is None or not seat.is_winner or not seat.shows_faces:
+        return frozenset()
+    if view.runs == 2 and index not in run_winners(view, run):
+        return frozenset()
+    return frozenset(seat.second_best_five if run == 2 else seat.best_five)
 
 
 def run_winners(view: TableView, run: int) -> tuple[int, ...]:
@@ -316,13 +321,19 @@ def run_winners(view: TableView, run: int) -> tuple[int, ...]:
 
 
 def _paste_card(canvas: Image.Image, card: str | None, box: Box, view: TableView,
-                size: tuple[int, int], highlight: frozenset[str], dim_others: bool) -> None:
-    assets.blit(canvas, assets.card_image(card, view.deck, size), (box[0], box[1]))
+                size: tuple[int, int], highlight: frozenset[str], dim_others: bool,
+                lift: int = 0) -> None:
+    """One card; one in ``highlight`` is ringed in gold, or raised by ``lift`` in a row of
+    overlapping cards (where a ring would cross the corner of the card before it), and with
+    ``dim_others`` the cards not in it are dimmed."""
+    raised = lift if card is not None and card in highlight else 0
+    assets.blit(canvas, assets.card_image(card, view.deck, size), (box[0], box[1] - raised))
     if card is None or not highlight:
         return
     if card in highlight:
-        ring = _card_ring(size)
-        canvas.paste(ring, (box[0] - 4, box[1] - 4), ring)
+        if not lift:
+            ring = _card_ring(size)
+            canvas.paste(ring, (box[0] - 4, box[1] - 4), ring)
     elif dim_others:
         canvas.paste((0, 0, 0), box[:2], assets.card_alpha(size, 120))
 
@@ -479,10 +490,11 @@ def _bet(canvas: Image.Image, seat: SeatView, geo: SeatGeometry, labels: Labels)
               max_width=BET_MAX_WIDTH - 44)
 
 
-def _seat(canvas: Image.Image, seat: SeatView | None, geo: SeatGeometry, view: TableView,
+def _seat(canvas: Image.Image, index: int, geo: SeatGeometry, view: TableView,
           labels: Labels, run: int = 1) -> None:
     """One seat; ``run``: the board whose best five his cards are ringed for (run twice, the
     run he won on, the first when he won on both)."""
+    seat = view.seats[index]
     cx = geo.center[0]
     px, py = geo.plate[0], geo.plate[1]
     if seat is None:
@@ -504,11 +516,11 @@ def _seat(canvas: Image.Image, seat: SeatView | None, geo: SeatGeometry, view: T
         # Under the cards: the glow frames the plate without veiling the cards' corners.
         for strip, (dx, dy) in _glow(WINNER_RING if kind == "winner" else TO_ACT_RING):
             canvas.paste(strip, (px + dx, py + dy), strip)
-    five = seat.second_best_five if run == 2 else seat.best_five
-    ring = seat.is_winner and bool(five)
-    for card, box in zip(seat.visible_cards, geo.cards, strict=False):
-        _paste_card(canvas, card, box, view, SEAT_CARD,
-                    frozenset(five) if ring else frozenset(), dim_others=ring)
+    cards = seat.visible_cards
+    row = geo.cards(len(cards))
+    won = winning_cards(view, index, run)
+    for card, box in zip(cards, row.boxes, strict=True):
+        _paste_card(canvas, card, box, view, row.size, won, dim_others=bool(won), lift=row.lift)
     assets.blit(canvas, _plate(kind), (px, py))
     faded = kind == "dim"
     draw_text(canvas, (cx, py + 29), seat.name, NAME_SIZE, DIM if faded else WHITE,
@@ -565,8 +577,8 @@ def draw_table(view: TableView, labels: Labels = DEFAULT_LABELS) -> Image.Image:
         _board(canvas, view, layout.board, _highlight_set(view) if highlight else frozenset())
         runs = [1] * view.seat_count
         pot_row, results_bottom = layout.pot_row, layout.results_bottom
-    for seat, geo, run in zip(view.seats, layout.seats, runs, strict=True):
-        _seat(canvas, seat, geo, view, labels, run)
+    for index, (geo, run) in enumerate(zip(layout.seats, runs, strict=True)):
+        _seat(canvas, index, geo, view, labels, run)
     for seat, geo in zip(view.seats, layout.seats, strict=True):
         if seat is not None:
             _bet(canvas, seat, geo, labels)
