@@ -172,6 +172,13 @@ class SeatView:
             fives"`` (``""``: the badge draws ``hand_name``, shortened to fit if it must).
         second_best_five, second_hand_name, second_hand_label: the same three on the second
             run's board, when the board was run twice (``TableView.second_board``).
+        low_hand: in a high-low game, the eight-or-better low shown at showdown, as its ranks
+            from the top: ``"8-6-4-2-A"`` (``engine.low.LowRank.describe()``); ``""``: none.
+            The badge draws it under the high hand and the alt text says it, both as
+            ``Labels.low_hand`` ("Low: 8-6-4-2-A"). It is the only board's: a board run twice
+            draws and says no low.
+        low_five: the five cards of that low; ringed like ``best_five`` for a player who won
+            a low half (``PotView.half``).
         equity: the hand's chances while the rest of the board is to come (all-in, betting
             closed); drawn in place of the seat's badge. ``None``: none shown.
     """
@@ -193,6 +200,8 @@ class SeatView:
     second_hand_name: str = ""
     second_hand_label: str = ""
     equity: SeatEquity | None = None
+    low_hand: str = ""
+    low_five: tuple[str, ...] = ()
 
     @property
     def drawn_hand(self) -> str:
@@ -204,7 +213,7 @@ class SeatView:
             raise ValueError(f"negative chips for seat {self.name!r}")
         if self.cards:
             _check_hand(self.cards, f"seat {self.name!r}")
-        for five in (self.best_five, self.second_best_five):
+        for five in (self.best_five, self.second_best_five, self.low_five):
             for card in five:
                 if not is_card(card):
                     raise ValueError(f"bad best-five card {card!r} for seat {self.name!r}")
@@ -215,6 +224,11 @@ class SeatView:
     def shows_faces(self) -> bool:
         """Whether this seat's given card faces may be drawn face up."""
         return self.state is not SeatState.FOLDED and not self.mucked
+
+    def shown_low(self, runs: int = 1) -> str:
+        """``low_hand`` where it is drawn and said: a hand shown, under a single board
+        (``runs`` 1), else ``""``."""
+        return self.low_hand if self.shows_faces and runs == 1 else ""
 
     @property
     def visible_cards(self) -> tuple[str | None, ...]:
@@ -241,18 +255,31 @@ class PotView:
         run: 0 for a whole pot; 1 or 2 for the half of a pot settled on that run's board
             when the board was run twice. A run-2 half directly follows the run-1 half of the
             same pot, and the two count as one pot when pots are named and numbered.
+        half: in a high-low game, ``"high"`` or ``"low"``: the half of the pot (or of a run's
+            half) that the best high or the best low hand took; ``""`` when one hand took it
+            all (no low qualified, or a high-only game). The same word as the engine's
+            ``PotAwarded.half``. A low half directly follows its high half, and the two count
+            as one pot, as run halves do.
     """
 
     amount: int
     winners: tuple[int, ...] = ()
     label: str = ""
     run: int = 0
+    half: str = ""
 
     def __post_init__(self) -> None:
         if self.amount < 0:
             raise ValueError("negative pot")
         if self.run not in (0, 1, 2):
             raise ValueError(f"a pot is settled on run 1 or 2, or whole (0), not {self.run!r}")
+        if self.half not in ("", "high", "low"):
+            raise ValueError(f"a pot's half is 'high', 'low' or '' (whole), not {self.half!r}")
+
+
+def _winners(parts: list[PotView]) -> tuple[int, ...]:
+    """Everyone who won one of ``parts``, in the order first named."""
+    return tuple(dict.fromkeys(w for pot in parts for w in pot.winners))
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,28 +369,37 @@ class TableView:
             raise ValueError(f"the second board {second!r} repeats a card of the first")
         seen.update(own)
 
+    def _pot_parts(self) -> list[list[PotView]]:
+        """``pots`` gathered into whole pots: a run-2 half or a low half continues the pot
+        before it."""
+        wholes: list[list[PotView]] = []
+        for pot in self.pots:
+            if wholes and (pot.run == 2 or pot.half == "low"):
+                wholes[-1].append(pot)
+            else:
+                wholes.append([pot])
+        return wholes
+
     @property
     def pot_numbers(self) -> tuple[int, ...]:
-        """Each pot's number among the whole pots (0 the main pot): the two halves of a pot
-        run twice share one."""
-        numbers: list[int] = []
-        for pot in self.pots:
-            numbers.append(numbers[-1] if pot.run == 2 and numbers else len(set(numbers)))
-        return tuple(numbers)
+        """Each pot's number among the whole pots (0 the main pot): the halves of a pot run
+        twice or split high-low share one."""
+        return tuple(number for number, parts in enumerate(self._pot_parts()) for _ in parts)
 
     @property
     def whole_pots(self) -> tuple[PotView, ...]:
-        """The pots with each run-2 half added back to its run-1 half: the amount of each pot
-        and everyone who won a part of it."""
-        merged: list[PotView] = []
-        for pot in self.pots:
-            if pot.run == 2 and merged:
-                last = merged[-1]
-                winners = last.winners + tuple(w for w in pot.winners if w not in last.winners)
-                merged[-1] = PotView(last.amount + pot.amount, winners, last.label)
-            else:
-                merged.append(PotView(pot.amount, pot.winners, pot.label))
-        return tuple(merged)
+        """The pots with their halves added back together: the amount of each pot and
+        everyone who won a part of it."""
+        return tuple(PotView(sum(p.amount for p in parts), _winners(parts), parts[0].label)
+                     for parts in self._pot_parts())
+
+    @property
+    def whole_pot_halves(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """For each whole pot, who won its high side (all of it when it was not split
+        high-low) and who won its low half (``()``: no low half)."""
+        return tuple((_winners([p for p in parts if p.half != "low"]),
+                      _winners([p for p in parts if p.half == "low"]))
+                     for parts in self._pot_parts())
 
     @property
     def runs(self) -> int:

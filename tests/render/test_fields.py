@@ -65,6 +65,12 @@ SEAT_CASES: dict[str, list[tuple[int, object, str | None]]] = {
     "hand_label": [(5, "Nines and fours", None), (0, "Ace-high straight", None)],
     "equity": [(2, SeatEquity(0.25, 0.1), "25.0% to win, 10.0% to tie"),
                (5, SeatEquity(0.5, 0.0, exact=False), "≈50% to win")],
+    "low_hand": [(5, "8-6-4-2-A", "Low: 8-6-4-2-A"), (0, "7-5-4-3-2", "Low: 7-5-4-3-2")],
+}
+
+# Fields that show only once a low half was won: checked on a high-low table.
+HI_LO_SEAT_CASES: dict[str, list[tuple[int, object, str | None]]] = {
+    "low_five": [(5, ("7c", "5d", "4h", "3h"), None), (5, (), None)],
 }
 
 # Fields that show only once the board was run twice: checked on a table run twice.
@@ -91,6 +97,7 @@ POT_CASES: dict[str, list[tuple[object, str | None]]] = {
     "amount": [(650, "650")],
     "winners": [((0, 5), "split between Alice and Eve"), ((), None)],
     "label": [("Bounty", "Bounty")],
+    "half": [("low", "low half")],
 }
 TWO_RUN_POT_CASES: dict[str, list[tuple[int, object, str | None]]] = {
     # The second half becomes a pot of its own: a second pot named, its winner's cards unringed.
@@ -118,8 +125,41 @@ def _two_runs() -> TableView:
         street=Street.SHOWDOWN)
 
 
+def _hi_lo() -> TableView:
+    """The base table as a high-low showdown: Alice's high took one half, Eve's low (7-5-4-3-2
+    on a lower board) the other."""
+    base = _base()
+    seats = list(base.seats)
+    eve = seats[5]
+    assert eve is not None
+    seats[5] = dataclasses.replace(eve, cards=("3h", "2c"), is_winner=True,
+                                   hand_name="High card, king", low_hand="7-5-4-3-2",
+                                   low_five=("7c", "5d", "4h", "3h", "2c"))
+    return dataclasses.replace(
+        base, seats=tuple(seats), board=("Ks", "5d", "Tc", "4h", "7c"),
+        pots=(PotView(300, winners=(0,), half="high"), PotView(300, winners=(5,), half="low")),
+        street=Street.SHOWDOWN)
+
+
+@pytest.mark.parametrize(("field", "index", "value", "said"), [
+    (field, index, value, said) for field, cases in HI_LO_SEAT_CASES.items()
+    for index, value, said in cases
+])
+def test_seat_fields_of_a_hi_lo_showdown(field: str, index: int, value: object,
+                                         said: str | None) -> None:
+    base = _hi_lo()
+    seats = list(base.seats)
+    seat = seats[index]
+    assert seat is not None
+    seats[index] = dataclasses.replace(seat, **{field: value})  # type: ignore[arg-type]
+    changed = dataclasses.replace(base, seats=tuple(seats))
+    assert _differs(base, changed), f"changing {field} left the image as it was"
+    if said is not None:
+        assert said in table_alt_text(changed), table_alt_text(changed)
+
+
 def test_the_cases_cover_every_field() -> None:
-    assert set(SEAT_CASES) | set(TWO_RUN_SEAT_CASES) == {
+    assert set(SEAT_CASES) | set(TWO_RUN_SEAT_CASES) | set(HI_LO_SEAT_CASES) == {
         f.name for f in dataclasses.fields(SeatView)}
     assert set(TABLE_CASES) == {f.name for f in dataclasses.fields(TableView)}
     assert set(POT_CASES) | set(TWO_RUN_POT_CASES) == {f.name for f in dataclasses.fields(PotView)}
