@@ -100,7 +100,8 @@ def render_table(view: TableView, labels: Labels = DEFAULT_LABELS) -> RenderedIm
 
 
 def render_hole_cards(view: HoleCardsView, labels: Labels = DEFAULT_LABELS) -> RenderedImage:
-    """The private hole-card image (376 px wide palette PNG) and its alt text."""
+    """The private hole-card image (palette PNG, 376 px wide for two cards, about 520 for an
+    Omaha hand's four or five) and its alt text."""
     image = draw_hole_cards(view)
     return RenderedImage(encode_palette_png(image, hole_palette()),
                          hole_cards_alt_text(view, labels),

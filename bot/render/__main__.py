@@ -4,7 +4,8 @@
 ``python -m bot.render sample --out DIR [--locale zh-TW]``: write sample images (2, 6, 9 and 10
 seats, a pre-flop table, a river table with side pots, a showdown with a split pot, all-in
 hands with their chances counted and estimated, a board run twice during its run-out and at the
-showdown, the end of a hand's animated replay, hole cards, both decks, names in several
+showdown, Omaha tables of four and five cards a hand and a high-low showdown, the end of a
+hand's animated replay, hole cards of two, four and five, both decks, names in several
 scripts, a tournament's status board before, during and after play, session and net charts)
 and ``alt_text.txt`` with every image's alt text, every word in the catalog of ``--locale``
 (English by default).
@@ -71,6 +72,10 @@ def write_samples(out: Path, locale: str | None = None) -> list[Path]:
         "table_2_seats_all_in_preflop_estimate.png": samples.all_in_preflop_estimate(),
         "table_run_twice_second_run.png": samples.run_twice_second_run(locale),
         "table_run_twice_showdown.png": samples.run_twice_showdown(locale),
+        "table_10_seats_plo_showdown.png": samples.plo_ten_seat_showdown(locale),
+        "table_9_seats_plo5_flop.png": samples.plo5_nine_seat_flop(),
+        "table_9_seats_plo5_all_in_turn.png": samples.plo5_all_in_turn(),
+        "table_hi_lo_showdown.png": samples.hi_lo_showdown(locale),
     }
     for name, view in tables.items():
         image = render_table(view, labels)
@@ -78,11 +83,17 @@ def write_samples(out: Path, locale: str | None = None) -> list[Path]:
         written.append(out / name)
         alt_lines.append(f"{name} ({len(image.png) // 1024} KB): {image.alt_text}")
     for style in DeckStyle:
-        name = f"hole_cards_{style.value}.png"
-        image = render_hole_cards(samples.hole_cards(style, locale), labels)
-        (out / name).write_bytes(image.png)
-        written.append(out / name)
-        alt_lines.append(f"{name}: {image.alt_text}")
+        hands = {
+            f"hole_cards_{style.value}.png": samples.hole_cards(style, locale),
+            f"hole_cards_plo_{style.value}.png": samples.omaha_hole_cards(4, style, locale),
+            f"hole_cards_plo5_{style.value}.png": samples.omaha_hole_cards(5, style, locale),
+        }
+        for name, hand in hands.items():
+            image = render_hole_cards(hand, labels)
+            (out / name).write_bytes(image.png)
+            written.append(out / name)
+            alt_lines.append(f"{name} ({image.width} px, {len(image.png) // 1024} KB): "
+                             f"{image.alt_text}")
         sheet = out / f"deck_{style.value}.png"
         sheet.write_bytes(encode_png(samples.deck_sheet(style)))
         written.append(sheet)

@@ -35,7 +35,7 @@ def _names(labels: Labels, names: list[str]) -> str:
 
 
 def _seat_words(n: int, seat: SeatView | None, labels: Labels,
-                card: Callable[[str], str]) -> str:
+                card: Callable[[str], str], runs: int) -> str:
     if seat is None:
         return labels.alt_empty_seat.format(n=n)
     bits = [labels.alt_seat.format(n=n, name=isolate(seat.name))]
@@ -66,6 +66,8 @@ def _seat_words(n: int, seat: SeatView | None, labels: Labels,
                                                  hand=seat.second_hand_name))
         else:
             bits.append(seat.hand_name)
+    if seat.shown_low(runs):
+        bits.append(labels.low_hand.format(hand=seat.low_hand))
     if seat.equity is not None and seat.shows_faces:
         bits.append(_equity_words(seat.equity, labels))
     if seat.is_winner:
@@ -113,6 +115,9 @@ def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str
     pending = []
     for number, pot in zip(view.pot_numbers, view.pots, strict=True):
         name = labels.pot_label(number, count, pot.label)
+        if pot.half:
+            half = labels.alt_low_half if pot.half == "low" else labels.alt_high_half
+            name = half.format(pot=name)
         if pot.run:
             name = labels.alt_run_pot.format(run=labels.run.format(n=pot.run), pot=name)
         amount = labels.chips(pot.amount)
@@ -127,7 +132,7 @@ def _compose(view: TableView, labels: Labels, card: Callable[[str], str]) -> str
         parts.append(labels.alt_pots.format(pots=labels.alt_comma.join(pending)))
     elif not view.pot_total:
         parts.append(labels.alt_no_pot)
-    parts.append(labels.alt_semicolon.join(_seat_words(i + 1, seat, labels, card)
+    parts.append(labels.alt_semicolon.join(_seat_words(i + 1, seat, labels, card, view.runs)
                                            for i, seat in enumerate(view.seats))
                  + labels.alt_period)
     shown = [s.equity for s in view.seats if s is not None and s.equity is not None]

@@ -67,6 +67,10 @@ class Labels:
     equity_tie: str = "Win {win} · Tie {tie}"
     equity_exact: str = "Odds: exact"
     equity_estimate: str = "Odds: ≈ estimated"
+    # High-low games: a seat's low under its high hand (badge and alt text), and a pot split
+    # between the best high ({high}: names) and the best low ({low}: names).
+    low_hand: str = "Low: {hand}"
+    won_by_hi_lo: str = "{pot} {amount}: {high} · Low: {low}"
     # Alt text only
     alt_table: str = "Poker table"
     alt_board: str = "Board: {cards}."
@@ -95,6 +99,9 @@ class Labels:
     alt_run_board: str = "{run} board: {cards}."
     alt_run_pot: str = "{run}, {pot}"
     alt_on_run: str = "{run}: {hand}"
+    # A high-low pot's halves, each said with its winners: "Pot, low half 600 won by Bob."
+    alt_high_half: str = "{pot}, high half"
+    alt_low_half: str = "{pot}, low half"
     alt_equity: str = "{win} to win"
     alt_equity_tie: str = "{win} to win, {tie} to tie"
     alt_equity_exact: str = "Odds counted over every board still possible."

@@ -2,12 +2,18 @@
 
 Seats sit on the rail of a racetrack table, clockwise from the top left. Each table size (2 to
 10) uses hand-placed spots chosen so that no seat, its cards, its bet row or its badge overlaps
-another at 10 seats; tests check that property for every size.
+another at 10 seats; tests check that property for every size and every hand (2, 4 or 5 cards).
+
+A seat's cards stand between its dealer button and blind marker. Two sit side by side; four or
+five overlap, each over the right side of the one before, so that every card's rank and suit
+(printed in its top-left corner) stays in view; five are drawn a little smaller to keep that
+room. The private hole-card image lays out its cards by the same rule (:func:`card_row`).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 __all__ = [
@@ -16,9 +22,11 @@ __all__ = [
     "RUN_CARD",
     "SEAT_CARD",
     "Box",
+    "CardRow",
     "SeatGeometry",
     "TableLayout",
     "TwoRuns",
+    "card_row",
     "table_layout",
     "two_runs",
 ]
@@ -36,6 +44,12 @@ SEAT_CARD_GAP = 4
 PLATE = (204, 72)
 CARD_TUCK = 26  # how far the cards slide under the top of the name plate
 BADGE_HEIGHT = 25
+BADGE_LINE = 19  # a second line in the badge: the low hand under the high one
+# Where cardart prints a card's rank and suit: within its left 64 and top 120 of 160 x 224 px.
+# An overlapping card leaves at least that much of the one below it in view.
+INDEX_WIDTH = 0.4
+INDEX_HEIGHT = 0.54
+LIFT = 8  # how far a winning card rises out of an overlapping row (there is no room to ring it)
 
 _TOP, _BOTTOM, _LEFT, _RIGHT = 130, 712, 140, 1140
 _SLOTS: dict[str, tuple[int, int]] = {
@@ -88,16 +102,79 @@ BET_MAX_WIDTH = 150  # chips + "9,999,999"; the overlap test reserves this much 
 BET_HEIGHT = 30
 BADGE_MAX_WIDTH = 232
 MARKER = 32  # dealer button and blind marker discs
+# A seat's cards stay between its markers, which sit 12 px in from the plate's ends.
+SEAT_ROW_WIDTH = PLATE[0] - 2 * (12 + MARKER // 2)
+
+
+@dataclass(frozen=True, slots=True)
+class CardRow:
+    """A hand's cards in a row.
+
+    ``visible`` is each card's part in view: left of the next card, and above whatever covers
+    the row's foot (a seat's name plate). ``lift`` is how far a highlighted card may rise when
+    the cards overlap (0 when they do not: a ring round a card then marks it).
+    """
+
+    size: tuple[int, int]
+    boxes: tuple[Box, ...]
+    visible: tuple[Box, ...]
+    lift: int
+
+    @property
+    def indexes(self) -> tuple[Box, ...]:
+        """Each card's rank and suit: the corner that must stay in view."""
+        w, h = self.size
+        return tuple((x0, y0, x0 + math.ceil(w * INDEX_WIDTH), y0 + math.ceil(h * INDEX_HEIGHT))
+                     for x0, y0, _, _ in self.boxes)
+
+    def extent(self) -> Box:
+        """The box round every card, a lifted one included (``()`` cards: an empty box)."""
+        if not self.boxes:
+            return (0, 0, 0, 0)
+        return (self.boxes[0][0], self.boxes[0][1] - self.lift, self.boxes[-1][2],
+                self.boxes[-1][3])
+
+
+def _fitted(count: int, size: tuple[int, int], gap: int,
+            width: int) -> tuple[tuple[int, int], int]:
+    """The card size and the step from one card's left edge to the next's (see card_row)."""
+    w, h = size
+    if count < 2:
+        return size, w + gap
+    while True:
+        step = min(w + gap, (width - w) // (count - 1))
+        if step > math.ceil(w * INDEX_WIDTH) or w <= 8:
+            return (w, round(w * h / size[0])), step
+        w -= 2
+
+
+def card_row(count: int, size: tuple[int, int], gap: int, width: int, center_x: int, top: int,
+             covered_from: int | None = None) -> CardRow:
+    """``count`` cards centred on ``center_x`` from ``top``, at most ``width`` wide in all.
+
+    They stand ``gap`` apart when that fits. Otherwise they overlap evenly, each over the right
+    side of the one before; if even then a card's rank and suit would not show, the cards are
+    made smaller until they do. ``covered_from``: where something drawn over the row's foot
+    begins (a name plate), which bounds the visible parts.
+    """
+    (w, h), step = _fitted(count, size, gap, width)
+    total = w + step * (count - 1)
+    x0 = center_x - total // 2
+    boxes = tuple((x0 + i * step, top, x0 + i * step + w, top + h) for i in range(count))
+    bottom = top + h if covered_from is None else covered_from
+    # A card shows up to the left edge of the next one; the last shows whole.
+    ends = [box[0] for box in boxes[1:]] + [box[2] for box in boxes[-1:]]
+    visible = tuple((box[0], top, min(box[2], end), bottom)
+                    for box, end in zip(boxes, ends, strict=True))
+    return CardRow(size=(w, h), boxes=boxes, visible=visible, lift=LIFT if step < w else 0)
 
 
 @dataclass(frozen=True, slots=True)
 class SeatGeometry:
-    """One seat's boxes. ``cards_visible`` are the parts of the cards not under the plate."""
+    """One seat's boxes; its cards, for any hand, come from :meth:`cards`."""
 
     center: tuple[int, int]
     plate: Box
-    cards: tuple[Box, Box]
-    cards_visible: tuple[Box, Box]
     badge_center: tuple[int, int]
     bet_anchor: tuple[int, int]
     bet_align: str  # "center", "left" or "right": which end of the bet sits on the anchor
@@ -115,15 +192,21 @@ class SeatGeometry:
             x0 = x - width // 2
         return (x0, y - BET_HEIGHT // 2, x0 + width, y + BET_HEIGHT // 2)
 
-    def footprint(self) -> tuple[Box, ...]:
-        """Every box this seat may draw in, at the largest sizes: for overlap checks."""
+    def cards(self, count: int) -> CardRow:
+        """Where a hand of ``count`` cards goes: standing on the plate, its foot under it."""
+        return _seat_cards(self.center[0], self.plate[1], count)
+
+    def footprint(self, holes: int, badge_lines: int = 2) -> tuple[Box, ...]:
+        """Every box this seat may draw in with a hand of ``holes`` cards, at the largest
+        sizes: the cards, plate and glow, the badge (its second line holds a low hand), the
+        markers and the bet."""
         half = MARKER // 2
         bx, by = self.badge_center
         return (
-            (self.cards[0][0], self.cards[0][1], self.cards[1][2], self.cards[1][3]),
+            self.cards(holes).extent(),
             (self.plate[0] - 14, self.plate[1] - 14, self.plate[2] + 14, self.plate[3] + 14),
             (bx - BADGE_MAX_WIDTH // 2, by - BADGE_HEIGHT // 2, bx + BADGE_MAX_WIDTH // 2,
-             by + BADGE_HEIGHT // 2),
+             by + BADGE_HEIGHT // 2 + BADGE_LINE * (badge_lines - 1)),
             (self.button[0] - half, self.button[1] - half, self.button[0] + half,
              self.button[1] + half),
             (self.blind[0] - half, self.blind[1] - half, self.blind[0] + half,
@@ -197,21 +280,21 @@ class TableLayout:
     results_bottom: int  # bottom of the results banner, which replaces the pots at the end
 
 
+@functools.cache
+def _seat_cards(center_x: int, plate_top: int, count: int) -> CardRow:
+    # Whatever their size, the cards' foot slides CARD_TUCK under the plate.
+    (_, height), _ = _fitted(count, SEAT_CARD, SEAT_CARD_GAP, SEAT_ROW_WIDTH)
+    top = plate_top - (height - CARD_TUCK)
+    return card_row(count, SEAT_CARD, SEAT_CARD_GAP, SEAT_ROW_WIDTH, center_x, top, plate_top)
+
+
 def _seat(center: tuple[int, int], bet: tuple[int, int, str]) -> SeatGeometry:
     cx, cy = center
     pw, ph = PLATE
     plate = (cx - pw // 2, cy - ph // 2, cx + pw // 2, cy + ph // 2)
-    cw, ch = SEAT_CARD
-    top = plate[1] - (ch - CARD_TUCK)
-    left = cx - cw - SEAT_CARD_GAP // 2
-    right = cx + SEAT_CARD_GAP // 2
-    cards = ((left, top, left + cw, top + ch), (right, top, right + cw, top + ch))
-    visible = tuple((b[0], b[1], b[2], plate[1]) for b in cards)
     return SeatGeometry(
         center=center,
         plate=plate,
-        cards=cards,
-        cards_visible=(visible[0], visible[1]),
         badge_center=(cx, plate[3] + 4),
         bet_anchor=(bet[0], bet[1]),
         bet_align=bet[2],

@@ -6,6 +6,8 @@ these dataclasses and passes them to :func:`bot.render.render_table` or
 
 Cards are two-character strings, rank then suit: ``"As"``, ``"Td"``, ``"7c"``, ``"2h"``
 (ranks ``23456789TJQKA``, suits ``c d h s``), the same text as ``engine.cards.format_card``.
+A hand is two hole cards (Hold'em), four (Omaha, Omaha Hi-Lo) or five (five-card Omaha):
+:data:`HOLE_COUNTS`.
 
 **Privacy is decided by the mapper, enforced twice here.** A card the viewer must not see is
 passed as ``None`` and is drawn as the card back; the renderer never has the face to draw. On top
@@ -34,6 +36,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 __all__ = [
+    "HOLE_COUNTS",
     "RANKS",
     "SUITS",
     "Blind",
@@ -53,6 +56,7 @@ __all__ = [
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 MAX_SEATS = 10
+HOLE_COUNTS = (2, 4, 5)  # the hands the games deal: Hold'em, Omaha, five-card Omaha
 
 
 def is_card(text: object) -> bool:
@@ -60,6 +64,18 @@ def is_card(text: object) -> bool:
     return (
         isinstance(text, str) and len(text) == 2 and text[0] in RANKS and text[1] in SUITS
     )
+
+
+def _check_hand(cards: tuple[str | None, ...], whose: str) -> None:
+    """A dealt hand: a count some game deals, card strings or backs, no card twice."""
+    if len(cards) not in HOLE_COUNTS:
+        raise ValueError(f"a hand is 2, 4 or 5 cards; {whose} got {len(cards)}: {cards!r}")
+    faces = [card for card in cards if card is not None]
+    for card in faces:
+        if not is_card(card):
+            raise ValueError(f"bad card {card!r} for {whose}")
+    if len(set(faces)) != len(faces):
+        raise ValueError(f"{whose} holds a card twice: {cards!r}")
 
 
 class DeckStyle(StrEnum):
@@ -137,10 +153,12 @@ class SeatView:
         stack: chips behind (not counting ``bet``).
         bet: chips put in on the current street, drawn in front of the seat (0: nothing drawn).
         state: see :class:`SeatState`.
-        cards: ``()`` no cards (not dealt, folded, mucked); ``(None, None)`` two face-down cards;
-            ``("As", "Kd")`` face up (the viewer may see them: shown at showdown, or the
-            public table once hands are turned over). Mixed ``("As", None)`` is allowed (one
-            card shown). FOLDED seats and ``mucked`` seats never show faces whatever is given.
+        cards: ``()`` no cards (not dealt, folded, mucked), else the whole hand: 2, 4 or 5
+            cards (:data:`HOLE_COUNTS`). ``None`` is a face-down card: ``(None, None)`` two
+            backs, ``(None,) * 4`` an Omaha hand; ``("As", "Kd")`` face up (the viewer may see
+            them: shown at showdown, or the public table once hands are turned over). Mixed
+            ``("As", None)`` is allowed (one card shown). FOLDED seats and ``mucked`` seats
+            never show faces whatever is given.
         is_button: the dealer button sits here.
         blind: the blind posted this hand.
         to_act: it is this player's turn (highlighted). At most one seat.
@@ -154,6 +172,13 @@ class SeatView:
             fives"`` (``""``: the badge draws ``hand_name``, shortened to fit if it must).
         second_best_five, second_hand_name, second_hand_label: the same three on the second
             run's board, when the board was run twice (``TableView.second_board``).
+        low_hand: in a high-low game, the eight-or-better low shown at showdown, as its ranks
+            from the top: ``"8-6-4-2-A"`` (``engine.low.LowRank.describe()``); ``""``: none.
+            The badge draws it under the high hand and the alt text says it, both as
+            ``Labels.low_hand`` ("Low: 8-6-4-2-A"). It is the only board's: a board run twice
+            draws and says no low.
+        low_five: the five cards of that low; ringed like ``best_five`` for a player who won
+            a low half (``PotView.half``).
         equity: the hand's chances while the rest of the board is to come (all-in, betting
             closed); drawn in place of the seat's badge. ``None``: none shown.
     """
@@ -175,6 +200,8 @@ class SeatView:
     second_hand_name: str = ""
     second_hand_label: str = ""
     equity: SeatEquity | None = None
+    low_hand: str = ""
+    low_five: tuple[str, ...] = ()
 
     @property
     def drawn_hand(self) -> str:
@@ -184,12 +211,9 @@ class SeatView:
     def __post_init__(self) -> None:
         if self.stack < 0 or self.bet < 0:
             raise ValueError(f"negative chips for seat {self.name!r}")
-        if len(self.cards) > 2:
-            raise ValueError(f"a hold'em seat holds at most 2 cards, got {self.cards!r}")
-        for card in self.cards:
-            if card is not None and not is_card(card):
-                raise ValueError(f"bad card {card!r} for seat {self.name!r}")
-        for five in (self.best_five, self.second_best_five):
+        if self.cards:
+            _check_hand(self.cards, f"seat {self.name!r}")
+        for five in (self.best_five, self.second_best_five, self.low_five):
             for card in five:
                 if not is_card(card):
                     raise ValueError(f"bad best-five card {card!r} for seat {self.name!r}")
@@ -200,6 +224,11 @@ class SeatView:
     def shows_faces(self) -> bool:
         """Whether this seat's given card faces may be drawn face up."""
         return self.state is not SeatState.FOLDED and not self.mucked
+
+    def shown_low(self, runs: int = 1) -> str:
+        """``low_hand`` where it is drawn and said: a hand shown, under a single board
+        (``runs`` 1), else ``""``."""
+        return self.low_hand if self.shows_faces and runs == 1 else ""
 
     @property
     def visible_cards(self) -> tuple[str | None, ...]:
@@ -226,18 +255,31 @@ class PotView:
         run: 0 for a whole pot; 1 or 2 for the half of a pot settled on that run's board
             when the board was run twice. A run-2 half directly follows the run-1 half of the
             same pot, and the two count as one pot when pots are named and numbered.
+        half: in a high-low game, ``"high"`` or ``"low"``: the half of the pot (or of a run's
+            half) that the best high or the best low hand took; ``""`` when one hand took it
+            all (no low qualified, or a high-only game). The same word as the engine's
+            ``PotAwarded.half``. A low half directly follows its high half, and the two count
+            as one pot, as run halves do.
     """
 
     amount: int
     winners: tuple[int, ...] = ()
     label: str = ""
     run: int = 0
+    half: str = ""
 
     def __post_init__(self) -> None:
         if self.amount < 0:
             raise ValueError("negative pot")
         if self.run not in (0, 1, 2):
             raise ValueError(f"a pot is settled on run 1 or 2, or whole (0), not {self.run!r}")
+        if self.half not in ("", "high", "low"):
+            raise ValueError(f"a pot's half is 'high', 'low' or '' (whole), not {self.half!r}")
+
+
+def _winners(parts: list[PotView]) -> tuple[int, ...]:
+    """Everyone who won one of ``parts``, in the order first named."""
+    return tuple(dict.fromkeys(w for pot in parts for w in pot.winners))
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,28 +369,37 @@ class TableView:
             raise ValueError(f"the second board {second!r} repeats a card of the first")
         seen.update(own)
 
+    def _pot_parts(self) -> list[list[PotView]]:
+        """``pots`` gathered into whole pots: a run-2 half or a low half continues the pot
+        before it."""
+        wholes: list[list[PotView]] = []
+        for pot in self.pots:
+            if wholes and (pot.run == 2 or pot.half == "low"):
+                wholes[-1].append(pot)
+            else:
+                wholes.append([pot])
+        return wholes
+
     @property
     def pot_numbers(self) -> tuple[int, ...]:
-        """Each pot's number among the whole pots (0 the main pot): the two halves of a pot
-        run twice share one."""
-        numbers: list[int] = []
-        for pot in self.pots:
-            numbers.append(numbers[-1] if pot.run == 2 and numbers else len(set(numbers)))
-        return tuple(numbers)
+        """Each pot's number among the whole pots (0 the main pot): the halves of a pot run
+        twice or split high-low share one."""
+        return tuple(number for number, parts in enumerate(self._pot_parts()) for _ in parts)
 
     @property
     def whole_pots(self) -> tuple[PotView, ...]:
-        """The pots with each run-2 half added back to its run-1 half: the amount of each pot
-        and everyone who won a part of it."""
-        merged: list[PotView] = []
-        for pot in self.pots:
-            if pot.run == 2 and merged:
-                last = merged[-1]
-                winners = last.winners + tuple(w for w in pot.winners if w not in last.winners)
-                merged[-1] = PotView(last.amount + pot.amount, winners, last.label)
-            else:
-                merged.append(PotView(pot.amount, pot.winners, pot.label))
-        return tuple(merged)
+        """The pots with their halves added back together: the amount of each pot and
+        everyone who won a part of it."""
+        return tuple(PotView(sum(p.amount for p in parts), _winners(parts), parts[0].label)
+                     for parts in self._pot_parts())
+
+    @property
+    def whole_pot_halves(self) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """For each whole pot, who won its high side (all of it when it was not split
+        high-low) and who won its low half (``()``: no low half)."""
+        return tuple((_winners([p for p in parts if p.half != "low"]),
+                      _winners([p for p in parts if p.half == "low"]))
+                     for parts in self._pot_parts())
 
     @property
     def runs(self) -> int:
@@ -412,7 +463,7 @@ class HoleCardsView:
     """The private image a player gets with his own cards.
 
     Attributes:
-        cards: his two cards, face up.
+        cards: his hand, face up: 2, 4 or 5 cards (:data:`HOLE_COUNTS`).
         hand_name: his current hand in words once there is a board, e.g. ``"Pair of aces"``
             (``""`` pre-flop: nothing drawn); the alt text says it whole.
         hand_label: the same in the few words the image holds (``""``: ``hand_name``).
@@ -421,14 +472,13 @@ class HoleCardsView:
         deck: card art.
     """
 
-    cards: tuple[str, str]
+    cards: tuple[str, ...]
     hand_name: str = ""
     caption: str = ""
     hand_label: str = ""
     deck: DeckStyle = DeckStyle.CLASSIC
 
     def __post_init__(self) -> None:
-        if len(self.cards) != 2 or not all(is_card(c) for c in self.cards):
-            raise ValueError(f"hole cards must be two card strings, got {self.cards!r}")
-        if self.cards[0] == self.cards[1]:
-            raise ValueError(f"duplicate hole card {self.cards[0]}")
+        if None in self.cards:
+            raise ValueError(f"a player's own cards are all face up, got {self.cards!r}")
+        _check_hand(self.cards, "the hole cards")

@@ -32,16 +32,22 @@ from bot.render.model import (
 from bot.render.tournament import Phase, PlaceLine, PlayerLine, TablePanel, TournamentView
 
 __all__ = [
+    "OMAHA_HOLE_BOARDS",
     "all_in_flop_equity",
     "all_in_preflop_estimate",
     "crowded_session_chart",
     "deck_sheet",
     "empty_chart",
     "heads_up_preflop",
+    "hi_lo_showdown",
     "hole_cards",
     "net_chart",
     "nine_seat_river",
+    "omaha_hole_cards",
     "palette_views",
+    "plo5_all_in_turn",
+    "plo5_nine_seat_flop",
+    "plo_ten_seat_showdown",
     "replay_run_twice",
     "run_twice_second_run",
     "run_twice_showdown",
@@ -296,6 +302,146 @@ def hole_cards(style: DeckStyle = DeckStyle.CLASSIC, locale: object = None) -> H
     name, label = _hand("pair", ("K", "A"), locale)
     return HoleCardsView(cards=("Ad", "Kc"), hand_name=name, hand_label=label,
                          caption="#high-stakes · " + t("cards.caption", locale, hand=1287),
+                         deck=style)
+
+
+# --- Omaha -----------------------------------------------------------------------------------
+# The hands named and the chances drawn are the engine's for these cards (tests hold them to it).
+
+
+def plo_ten_seat_showdown(locale: object = None) -> TableView:
+    """Pot-Limit Omaha, ten seats, six hands shown: Alice's nut flush takes the main pot and
+    Hana's smaller flush the side pot; Gustavo mucks, three folded."""
+    ace_flush, ace_flush_label = _hand("flush", ("A",), locale)
+    king_straight, king_straight_label = _hand("straight", ("K",), locale)
+    nines, nines_label = _hand("three_of_a_kind", ("9",), locale)
+    jacks, jacks_label = _hand("three_of_a_kind", ("J",), locale)
+    queen_flush, queen_flush_label = _hand("flush", ("Q",), locale)
+
+    def shown(name: str, stack: int, cards: tuple[str, ...], hand: tuple[str, str],
+              **more: object) -> SeatView:
+        return SeatView(name, stack, cards=cards, hand_name=hand[0], hand_label=hand[1],
+                        **more)  # type: ignore[arg-type]
+
+    return TableView(
+        seats=(
+            shown("Alice", 8_400, ("Ah", "Kh", "7d", "7c"), (ace_flush, ace_flush_label),
+                  state=SeatState.ALL_IN, is_winner=True,
+                  best_five=("Ah", "Kh", "Jh", "Th", "2h")),
+            SeatView("Bartholomew the Magnificent", 6_150, state=SeatState.FOLDED),
+            shown("Chen Wei 陈伟", 2_210, ("Qc", "Kd", "8d", "3s"),
+                  (king_straight, king_straight_label), is_button=True),
+            shown("Dana", 3_975, ("9h", "9c", "5d", "6s"), (nines, nines_label),
+                  blind=Blind.SMALL),
+            SeatView("Eitan", 11_800, state=SeatState.FOLDED, blind=Blind.BIG),
+            shown("Farah", 1_090, ("Js", "Jc", "Td", "Ac"), (jacks, jacks_label)),
+            SeatView("Gustavo", 4_420, cards=("8c", "7s", "6d", "5c"), mucked=True),
+            shown("Hana 하나", 9_330, ("Qh", "8h", "4d", "4s"),
+                  (queen_flush, queen_flush_label), is_winner=True,
+                  best_five=("Qh", "Jh", "Th", "8h", "2h")),
+            shown("Ivan", 2_640, ("Kc", "Qs", "3d", "3h"), (king_straight, king_straight_label)),
+            SeatView("Józef", 7_005, state=SeatState.FOLDED),
+        ),
+        board=("Jh", "Th", "4c", "9s", "2h"),
+        pots=(PotView(8_400, winners=(0,)), PotView(3_000, winners=(7,))),
+        small_blind=100, big_blind=200, hand_number=412, street=Street.SHOWDOWN,
+    )
+
+
+def plo5_nine_seat_flop() -> TableView:
+    """Five-card Pot-Limit Omaha, nine seats on the flop: seven hands face down, bets out,
+    one to act."""
+    backs = (None,) * 5
+    return TableView(
+        seats=(
+            SeatView("Alice", 6_100, bet=300, cards=backs),
+            SeatView("Bartholomew the Magnificent", 9_850, cards=backs, is_button=True),
+            SeatView("Chen Wei 陈伟", 4_400, cards=(), state=SeatState.FOLDED,
+                     blind=Blind.SMALL),
+            SeatView("Dana", 12_075, bet=900, cards=backs, blind=Blind.BIG),
+            SeatView("Eitan", 3_300, cards=backs, to_act=True),
+            SeatView("Farah", 0, bet=700, cards=backs, state=SeatState.ALL_IN),
+            SeatView("Gustavo", 5_500, cards=(), state=SeatState.FOLDED),
+            SeatView("Hana 하나", 8_800, cards=backs, state=SeatState.AWAY),
+            SeatView("Ivan", 7_020, cards=backs),
+        ),
+        board=("Qs", "8d", "3c"),
+        pots=(PotView(1_800),),
+        small_blind=50, big_blind=100, hand_number=57, street=Street.FLOP,
+    )
+
+
+def plo5_all_in_turn() -> TableView:
+    """Five-card Pot-Limit Omaha, nine seats: three hands all-in on the turn, face up, with
+    their exact chances over the 33 rivers left."""
+    return TableView(
+        seats=(
+            SeatView("Alice", 0, cards=("As", "Ad", "Ks", "Qh", "9c"), state=SeatState.ALL_IN,
+                     equity=SeatEquity(8 / 33, 0.0)),
+            SeatView("Bartholomew the Magnificent", 9_850, cards=(), state=SeatState.FOLDED,
+                     is_button=True),
+            SeatView("Chen Wei 陈伟", 4_400, cards=(), state=SeatState.FOLDED,
+                     blind=Blind.SMALL),
+            SeatView("Dana", 0, cards=("Jh", "Td", "9h", "8d", "7d"), state=SeatState.ALL_IN,
+                     blind=Blind.BIG, equity=SeatEquity(14 / 33, 0.0)),
+            SeatView("Eitan", 3_300, cards=(), state=SeatState.FOLDED),
+            SeatView("Farah", 1_200, cards=("6c", "6h", "5s", "4s", "2d"),
+                     state=SeatState.ALL_IN, equity=SeatEquity(11 / 33, 0.0)),
+            SeatView("Gustavo", 5_500, cards=(), state=SeatState.FOLDED),
+            SeatView("Hana 하나", 8_800, cards=(), state=SeatState.FOLDED),
+            SeatView("Ivan", 7_020, cards=(), state=SeatState.FOLDED),
+        ),
+        board=("Kd", "Th", "5h", "3c"),
+        pots=(PotView(10_200),),
+        small_blind=50, big_blind=100, hand_number=58, street=Street.TURN,
+    )
+
+
+def hi_lo_showdown(locale: object = None) -> TableView:
+    """Omaha Hi-Lo: Bob's queens take the high half, Alice's 8-5-3-2-A the low half; Chloé's
+    low and pair lose both."""
+    kings, kings_label = _hand("pair", ("K", "A"), locale)
+    queens, queens_label = _hand("three_of_a_kind", ("Q",), locale)
+    threes, threes_label = _hand("pair", ("3", "K"), locale)
+    return TableView(
+        seats=(
+            SeatView("Alice", 1_600, cards=("As", "3d", "Kd", "Jh"), is_winner=True,
+                     hand_name=kings, hand_label=kings_label,
+                     best_five=("Kd", "Kc", "As", "Qs", "8h"),
+                     low_hand="8-5-3-2-A", low_five=("8h", "5d", "3d", "2c", "As")),
+            SeatView("Bob", 4_250, cards=("Ah", "4c", "Qd", "Qh"), is_winner=True,
+                     is_button=True, hand_name=queens, hand_label=queens_label,
+                     best_five=("Qs", "Qh", "Qd", "Kc", "8h"),
+                     low_hand="8-5-4-2-A", low_five=("8h", "5d", "4c", "2c", "Ah")),
+            SeatView("Chloé", 0, cards=("7s", "6s", "3h", "3c"), state=SeatState.ALL_IN,
+                     blind=Blind.SMALL, hand_name=threes, hand_label=threes_label,
+                     best_five=("3h", "3c", "Kc", "Qs", "8h"),
+                     low_hand="8-6-5-3-2", low_five=("8h", "6s", "5d", "3h", "2c")),
+            SeatView("Dmitri", 2_900, cards=(), state=SeatState.FOLDED, blind=Blind.BIG),
+            None,
+            SeatView("Eve", 3_100, cards=(), state=SeatState.FOLDED),
+        ),
+        board=("2c", "5d", "8h", "Kc", "Qs"),
+        pots=(PotView(1_200, winners=(1,), half="high"), PotView(1_200, winners=(0,), half="low")),
+        small_blind=50, big_blind=100, hand_number=203, street=Street.SHOWDOWN,
+    )
+
+
+# The flop each Omaha hole-card sample's hand is named on.
+OMAHA_HOLE_BOARDS = {4: ("Kd", "8h", "3c"), 5: ("Qc", "Jd", "9s")}
+
+
+def omaha_hole_cards(count: int, style: DeckStyle = DeckStyle.CLASSIC,
+                     locale: object = None) -> HoleCardsView:
+    """A Pot-Limit Omaha hand (``count`` 4) or a five-card one (5) on the flop."""
+    if count == 4:
+        cards: tuple[str, ...] = ("Ah", "Kh", "Qd", "Jd")
+        name, label = _hand("pair", ("K", "A"), locale)
+    else:
+        cards = ("As", "Ks", "Qh", "Jh", "Tc")
+        name, label = _hand("straight", ("K",), locale)
+    return HoleCardsView(cards=cards, hand_name=name, hand_label=label,
+                         caption="#omaha · " + t("cards.caption", locale, hand=412),
                          deck=style)
 
 

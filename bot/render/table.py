@@ -17,6 +17,7 @@ from bot.render.fonts import TextSprite, Weight, draw_text, text_sprite
 from bot.render.labels import DEFAULT_LABELS, Labels, format_percent, format_tie, short_chips
 from bot.render.layout import (
     BADGE_HEIGHT,
+    BADGE_LINE,
     BADGE_MAX_WIDTH,
     BET_MAX_WIDTH,
     BOARD_CARD,
@@ -28,7 +29,6 @@ from bot.render.layout import (
     RUN_CARD,
     RUN_LABEL,
     RUN_RESULT_WIDTH,
-    SEAT_CARD,
     Box,
     SeatGeometry,
     table_layout,
@@ -100,9 +100,10 @@ def _rounded(width: int, height: int, radius: int, fill: RGBA,
 
 
 def _pill(canvas: Image.Image, center: tuple[float, float], width: int, height: int,
-          color: RGBA) -> Box:
+          color: RGBA, radius: int | None = None) -> Box:
+    """A rounded box, its ends fully round unless ``radius`` says otherwise."""
     width = -(-width // 4) * 4  # widths in steps of 4 px keep the sprite cache small
-    sprite = _rounded(width, height, height // 2, color)
+    sprite = _rounded(width, height, height // 2 if radius is None else radius, color)
     x0 = round(center[0] - width / 2)
     y0 = round(center[1] - height / 2)
     canvas.paste(sprite, (x0, y0), sprite)
@@ -298,13 +299,25 @@ def _highlight_set(view: TableView, run: int = 1) -> frozenset[str]:
     Run twice, each row rings the best fives of the players who won on that run.
     """
     cards: set[str] = set()
-    winners = run_winners(view, run) if view.runs == 2 else None
-    for i, seat in enumerate(view.seats):
-        if seat is None or not seat.is_winner or not seat.shows_faces:
-            continue
-        if winners is not None and i not in winners:
-            continue
-        cards.update(seat.second_best_five if run == 2 else seat.best_five)
+    for i in range(view.seat_count):
+        cards.update(winning_cards(view, i, run))
+    return frozenset(cards)
+
+
+def winning_cards(view: TableView, index: int, run: int = 1) -> frozenset[str]:
+    """The cards of seat ``index``'s hands that won on ``run``'s board: its best five, and
+    its low five where it took a low half; its best five alone where no pot names it."""
+    seat = view.seats[index]
+    if seat is None or not seat.is_winner or not seat.shows_faces:
+        return frozenset()
+    if view.runs == 2 and index not in run_winners(view, run):
+        return frozenset()
+    halves = {pot.half for pot in view.pots if index in pot.winners and pot.run in (0, run)}
+    cards = set(seat.second_best_five if run == 2 else seat.best_five)
+    if halves == {"low"}:
+        cards.clear()  # he won with his low only: his high hand took nothing
+    if "low" in halves and view.runs == 1:
+        cards.update(seat.low_five)
     return frozenset(cards)
 
 
@@ -316,13 +329,19 @@ def run_winners(view: TableView, run: int) -> tuple[int, ...]:
 
 
 def _paste_card(canvas: Image.Image, card: str | None, box: Box, view: TableView,
-                size: tuple[int, int], highlight: frozenset[str], dim_others: bool) -> None:
-    assets.blit(canvas, assets.card_image(card, view.deck, size), (box[0], box[1]))
+                size: tuple[int, int], highlight: frozenset[str], dim_others: bool,
+                lift: int = 0) -> None:
+    """One card; one in ``highlight`` is ringed in gold, or raised by ``lift`` in a row of
+    overlapping cards (where a ring would cross the corner of the card before it), and with
+    ``dim_others`` the cards not in it are dimmed."""
+    raised = lift if card is not None and card in highlight else 0
+    assets.blit(canvas, assets.card_image(card, view.deck, size), (box[0], box[1] - raised))
     if card is None or not highlight:
         return
     if card in highlight:
-        ring = _card_ring(size)
-        canvas.paste(ring, (box[0] - 4, box[1] - 4), ring)
+        if not lift:
+            ring = _card_ring(size)
+            canvas.paste(ring, (box[0] - 4, box[1] - 4), ring)
     elif dim_others:
         canvas.paste((0, 0, 0), box[:2], assets.card_alpha(size, 120))
 
@@ -425,17 +444,20 @@ def _pots(canvas: Image.Image, view: TableView, center: tuple[int, int], labels:
 
 
 def _badge(canvas: Image.Image, seat: SeatView, geo: SeatGeometry, labels: Labels,
-           two_runs_result: bool = False) -> None:
+           view: TableView) -> None:
     """One pill under the plate, the most useful fact first: mucked, the shown hand (gold for
     a winner), the hand's chances while cards are to come, the seat's state, or that it is his
-    turn. When the board was run twice, a hand differs from run to run: the rows of cards name
-    each run's winning hand, and a winner's badge says only that he won."""
+    turn; a shown low hand adds a second line under the high one. When the board was run
+    twice, a hand differs from run to run: the rows of cards name each run's winning hand, and
+    a winner's badge says only that he won (and no low, which is the first board's)."""
+    two_runs_result = view.runs == 2 and view.has_results
     text, kind = "", ""
     hand = seat.drawn_hand if seat.shows_faces and not two_runs_result else ""
+    low = labels.low_hand.format(hand=seat.low_hand) if seat.shown_low(view.runs) else ""
     if seat.mucked:
         text, kind = labels.mucked, "mucked"
-    elif seat.is_winner or hand:
-        text = hand or labels.winner
+    elif seat.is_winner or hand or low:
+        text = hand or ("" if low else labels.winner)
         kind = "winner" if seat.is_winner else "shown"
     elif seat.equity is not None and seat.shows_faces:
         text, kind = equity_words(seat.equity, labels), "equity"
@@ -443,14 +465,19 @@ def _badge(canvas: Image.Image, seat: SeatView, geo: SeatGeometry, labels: Label
         text, kind = labels.state(seat.state), seat.state.value
     elif seat.to_act:
         text, kind = labels.to_act, "to_act"
-    if not text:
+    lines = [line for line in (text, low) if line]
+    if not lines:
         return
     fill, ink = BADGE_COLORS[kind]
-    sprite = text_sprite(text, BADGE_SIZE, Weight.BOLD, BADGE_MAX_WIDTH - 24)
-    width = max(sprite.width + 22, 70)
+    sprites = [text_sprite(line, BADGE_SIZE, Weight.BOLD, BADGE_MAX_WIDTH - 24) for line in lines]
+    width = max(max(sprite.width for sprite in sprites) + 22, 70)
+    extra = BADGE_LINE * (len(lines) - 1)
     cx, cy = geo.badge_center
-    _pill(canvas, (cx, cy), width, BADGE_HEIGHT, fill)
-    draw_text(canvas, (cx, cy + 6), sprite.text, BADGE_SIZE, ink, align="center")
+    _pill(canvas, (cx, cy + extra / 2), width, BADGE_HEIGHT + extra, fill,
+          radius=BADGE_HEIGHT // 2)
+    for i, sprite in enumerate(sprites):
+        draw_text(canvas, (cx, cy + 6 + BADGE_LINE * i), sprite.text, BADGE_SIZE, ink,
+                  align="center")
 
 
 def _markers(canvas: Image.Image, seat: SeatView, geo: SeatGeometry, labels: Labels) -> None:
@@ -479,10 +506,11 @@ def _bet(canvas: Image.Image, seat: SeatView, geo: SeatGeometry, labels: Labels)
               max_width=BET_MAX_WIDTH - 44)
 
 
-def _seat(canvas: Image.Image, seat: SeatView | None, geo: SeatGeometry, view: TableView,
+def _seat(canvas: Image.Image, index: int, geo: SeatGeometry, view: TableView,
           labels: Labels, run: int = 1) -> None:
     """One seat; ``run``: the board whose best five his cards are ringed for (run twice, the
     run he won on, the first when he won on both)."""
+    seat = view.seats[index]
     cx = geo.center[0]
     px, py = geo.plate[0], geo.plate[1]
     if seat is None:
@@ -504,11 +532,11 @@ def _seat(canvas: Image.Image, seat: SeatView | None, geo: SeatGeometry, view: T
         # Under the cards: the glow frames the plate without veiling the cards' corners.
         for strip, (dx, dy) in _glow(WINNER_RING if kind == "winner" else TO_ACT_RING):
             canvas.paste(strip, (px + dx, py + dy), strip)
-    five = seat.second_best_five if run == 2 else seat.best_five
-    ring = seat.is_winner and bool(five)
-    for card, box in zip(seat.visible_cards, geo.cards, strict=False):
-        _paste_card(canvas, card, box, view, SEAT_CARD,
-                    frozenset(five) if ring else frozenset(), dim_others=ring)
+    cards = seat.visible_cards
+    row = geo.cards(len(cards))
+    won = winning_cards(view, index, run)
+    for card, box in zip(cards, row.boxes, strict=True):
+        _paste_card(canvas, card, box, view, row.size, won, dim_others=bool(won), lift=row.lift)
     assets.blit(canvas, _plate(kind), (px, py))
     faded = kind == "dim"
     draw_text(canvas, (cx, py + 29), seat.name, NAME_SIZE, DIM if faded else WHITE,
@@ -517,7 +545,7 @@ def _seat(canvas: Image.Image, seat: SeatView | None, geo: SeatGeometry, view: T
               STACK_SIZE, _shade(GOLD, 0.62) if faded else GOLD, align="center",
               max_width=PLATE[0] - 22)
     _markers(canvas, seat, geo, labels)
-    _badge(canvas, seat, geo, labels, two_runs_result=view.runs == 2 and view.has_results)
+    _badge(canvas, seat, geo, labels, view)
 
 
 def _results(canvas: Image.Image, view: TableView, bottom: int, labels: Labels) -> None:
@@ -526,14 +554,19 @@ def _results(canvas: Image.Image, view: TableView, bottom: int, labels: Labels) 
     lines = []
     pots = view.whole_pots
     count = len(pots)
-    for i, pot in enumerate(pots):
+
+    def names(winners: tuple[int, ...]) -> str:
+        return labels.name_separator.join(
+            s.name for w in winners if (s := view.seats[w]) is not None)
+
+    for i, (pot, (high, low)) in enumerate(zip(pots, view.whole_pot_halves, strict=True)):
         name = labels.pot_label(i, count, pot.label)
         amount = short_chips(pot.amount, labels.thousands_separator)
-        if pot.winners:
-            names = labels.name_separator.join(
-                s.name for w in pot.winners if (s := view.seats[w]) is not None
-            )
-            lines.append(labels.won_by.format(pot=name, amount=amount, names=names))
+        if low:
+            lines.append(labels.won_by_hi_lo.format(pot=name, amount=amount, high=names(high),
+                                                    low=names(low)))
+        elif pot.winners:
+            lines.append(labels.won_by.format(pot=name, amount=amount, names=names(pot.winners)))
         elif pot.amount:
             lines.append(labels.pot_amount.format(pot=name, amount=amount))
     if len(lines) > 3:
@@ -565,8 +598,8 @@ def draw_table(view: TableView, labels: Labels = DEFAULT_LABELS) -> Image.Image:
         _board(canvas, view, layout.board, _highlight_set(view) if highlight else frozenset())
         runs = [1] * view.seat_count
         pot_row, results_bottom = layout.pot_row, layout.results_bottom
-    for seat, geo, run in zip(view.seats, layout.seats, runs, strict=True):
-        _seat(canvas, seat, geo, view, labels, run)
+    for index, (geo, run) in enumerate(zip(layout.seats, runs, strict=True)):
+        _seat(canvas, index, geo, view, labels, run)
     for seat, geo in zip(view.seats, layout.seats, strict=True):
         if seat is not None:
             _bet(canvas, seat, geo, labels)

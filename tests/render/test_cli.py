@@ -25,8 +25,14 @@ def test_sample_writes_images_that_open(tmp_path: Path) -> None:
         "table_2_seats_all_in_preflop_estimate.png": (1280, 800),
         "table_run_twice_second_run.png": (1280, 800),
         "table_run_twice_showdown.png": (1280, 800),
-        "hole_cards_classic.png": None,
-        "hole_cards_four_color.png": None,
+        "table_10_seats_plo_showdown.png": (1280, 800),
+        "table_9_seats_plo5_flop.png": (1280, 800),
+        "table_9_seats_plo5_all_in_turn.png": (1280, 800),
+        "table_hi_lo_showdown.png": (1280, 800),
+        "hole_cards_classic.png": (376, 346),
+        "hole_cards_four_color.png": (376, 346),
+        "hole_cards_plo_classic.png": (518, 346),
+        "hole_cards_plo5_four_color.png": (520, 346),
         "deck_classic.png": None,
         "deck_four_color.png": None,
         "names_scripts.png": None,
@@ -50,6 +56,9 @@ def test_sample_writes_images_that_open(tmp_path: Path) -> None:
     assert "Run 2 board: king of spades" in alt and "49.7% to win" in alt
     assert "Tournament Friday Night Deepstack. Level 7" in alt
     assert "Line chart: Alice: net chips." in alt
+    assert "Pot, low half 1,200 won by Alice." in alt and "Low: 8-5-3-2-A" in alt
+    assert "Your cards: ace of spades, king of spades, queen of hearts, jack of hearts, ten of " \
+        "clubs." in alt
 
 
 def test_cards_cli_is_deterministic(tmp_path: Path) -> None:

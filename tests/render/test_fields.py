@@ -8,6 +8,7 @@ the new value.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 from PIL import ImageChops
@@ -65,6 +66,12 @@ SEAT_CASES: dict[str, list[tuple[int, object, str | None]]] = {
     "hand_label": [(5, "Nines and fours", None), (0, "Ace-high straight", None)],
     "equity": [(2, SeatEquity(0.25, 0.1), "25.0% to win, 10.0% to tie"),
                (5, SeatEquity(0.5, 0.0, exact=False), "≈50% to win")],
+    "low_hand": [(5, "8-6-4-2-A", "Low: 8-6-4-2-A"), (0, "7-5-4-3-2", "Low: 7-5-4-3-2")],
+}
+
+# Fields that show only once a low half was won: checked on a high-low table.
+HI_LO_SEAT_CASES: dict[str, list[tuple[int, object, str | None]]] = {
+    "low_five": [(5, ("7c", "5d", "4h", "3h"), None), (5, (), None)],
 }
 
 # Fields that show only once the board was run twice: checked on a table run twice.
@@ -91,6 +98,7 @@ POT_CASES: dict[str, list[tuple[object, str | None]]] = {
     "amount": [(650, "650")],
     "winners": [((0, 5), "split between Alice and Eve"), ((), None)],
     "label": [("Bounty", "Bounty")],
+    "half": [("low", "low half")],
 }
 TWO_RUN_POT_CASES: dict[str, list[tuple[int, object, str | None]]] = {
     # The second half becomes a pot of its own: a second pot named, its winner's cards unringed.
@@ -118,20 +126,38 @@ def _two_runs() -> TableView:
         street=Street.SHOWDOWN)
 
 
+def _hi_lo() -> TableView:
+    """The base table as a high-low showdown: Alice's high took one half, Eve's low (7-5-4-3-2
+    on a lower board) the other."""
+    base = _base()
+    seats = list(base.seats)
+    eve = seats[5]
+    assert eve is not None
+    seats[5] = dataclasses.replace(eve, cards=("3h", "2c"), is_winner=True,
+                                   hand_name="High card, king", low_hand="7-5-4-3-2",
+                                   low_five=("7c", "5d", "4h", "3h", "2c"))
+    return dataclasses.replace(
+        base, seats=tuple(seats), board=("Ks", "5d", "Tc", "4h", "7c"),
+        pots=(PotView(300, winners=(0,), half="high"), PotView(300, winners=(5,), half="low")),
+        street=Street.SHOWDOWN)
+
+
 def test_the_cases_cover_every_field() -> None:
-    assert set(SEAT_CASES) | set(TWO_RUN_SEAT_CASES) == {
+    assert set(SEAT_CASES) | set(TWO_RUN_SEAT_CASES) | set(HI_LO_SEAT_CASES) == {
         f.name for f in dataclasses.fields(SeatView)}
     assert set(TABLE_CASES) == {f.name for f in dataclasses.fields(TableView)}
     assert set(POT_CASES) | set(TWO_RUN_POT_CASES) == {f.name for f in dataclasses.fields(PotView)}
 
 
-@pytest.mark.parametrize(("field", "index", "value", "said"), [
-    (field, index, value, said) for field, cases in TWO_RUN_SEAT_CASES.items()
-    for index, value, said in cases
+@pytest.mark.parametrize(("table", "field", "index", "value", "said"), [
+    (table, field, index, value, said)
+    for table, kind in ((_two_runs, TWO_RUN_SEAT_CASES), (_hi_lo, HI_LO_SEAT_CASES))
+    for field, cases in kind.items() for index, value, said in cases
 ])
-def test_seat_fields_of_a_board_run_twice(field: str, index: int, value: object,
-                                          said: str | None) -> None:
-    base = _two_runs()
+def test_seat_fields_of_a_board_run_twice_or_a_hi_lo_showdown(
+        table: Callable[[], TableView], field: str, index: int, value: object,
+        said: str | None) -> None:
+    base = table()
     seats = list(base.seats)
     seat = seats[index]
     assert seat is not None

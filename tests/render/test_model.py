@@ -58,3 +58,41 @@ def test_folded_and_mucked_hands_have_no_visible_cards() -> None:
     assert folded.visible_cards == ()
     assert mucked.visible_cards == ()
     assert shown.visible_cards == ("2s", "7d")
+
+
+@pytest.mark.parametrize("cards", [
+    (), (None, None), ("As", "Kd"), ("As", None),
+    (None,) * 4, ("As", "Kd", "Qh", "Jc"), ("As", None, "Qh", None),
+    (None,) * 5, ("As", "Kd", "Qh", "Jc", "Ts"),
+])
+def test_a_seat_holds_hold_em_or_omaha_hands(cards: tuple[str | None, ...]) -> None:
+    assert SeatView("a", 1, cards=cards).cards == cards
+
+
+@pytest.mark.parametrize("cards", [
+    ("As",), (None,), ("As", "Kd", "Qh"), (None,) * 3, (None,) * 6,
+    ("As", "Kd", "Qh", "Jc", "Ts", "9s"),
+])
+def test_other_counts_of_hole_cards_are_refused(cards: tuple[str | None, ...]) -> None:
+    with pytest.raises(ValueError, match="2, 4 or 5"):
+        SeatView("a", 1, cards=cards)
+
+
+def test_a_seat_cannot_hold_one_card_twice() -> None:
+    with pytest.raises(ValueError, match="twice"):
+        SeatView("a", 1, cards=("As", "Kd", "As", None))
+    SeatView("a", 1, cards=("As", None, None, None))  # backs are no card in particular
+
+
+@pytest.mark.parametrize("cards", [("As", "Kd"), ("As", "Kd", "Qh", "Jc"),
+                                   ("As", "Kd", "Qh", "Jc", "Ts")])
+def test_hole_cards_view_takes_two_four_or_five(cards: tuple[str, ...]) -> None:
+    assert HoleCardsView(cards=cards).cards == cards
+
+
+@pytest.mark.parametrize("cards", [(), ("As",), ("As", "Kd", "Qh"), ("As", "Kd", "Qh", "Jc", "Ts",
+                                                                      "9s"),
+                                   ("As", "Kd", "Qh", "As"), ("As", None, "Qh", "Jc")])
+def test_hole_cards_view_refuses_other_hands(cards: tuple[str, ...]) -> None:
+    with pytest.raises(ValueError):
+        HoleCardsView(cards=cards)

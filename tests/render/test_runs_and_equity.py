@@ -12,7 +12,7 @@ from PIL import ImageChops
 from bot.render import PotView, SeatState, SeatView, TableView, draw_table, render_table, samples
 from bot.render.alttext import ALT_TEXT_LIMIT, table_alt_text
 from bot.render.layout import BADGE_HEIGHT, CANVAS, Box, table_layout, two_runs
-from bot.render.model import SeatEquity
+from bot.render.model import HOLE_COUNTS, SeatEquity
 from engine.cards import parse_cards
 from engine.equity import equity
 
@@ -23,18 +23,21 @@ def _overlap(a: Box, b: Box) -> bool:
 
 @pytest.mark.parametrize("seats", range(2, 11))
 def test_two_boards_miss_every_seat(seats: int) -> None:
-    """No bet is out once the board is run twice, so the rows need only miss the seats' cards,
-    plates, badges and markers; a results panel of three lines stays under the top seats."""
+    """Whatever the hand's cards, no bet is out once the board is run twice, so the rows need
+    only miss the seats' cards, plates, badges and markers; a results panel of three lines
+    stays under the top seats. The badges keep to one line: a low hand, the first board's, is
+    not drawn under a board run twice."""
     runs = two_runs()
     panel: Box = (CANVAS[0] // 2 - 220, runs.results_bottom - (12 + 3 * 32), CANVAS[0] // 2 + 220,
                   runs.results_bottom)
     pots: Box = (CANVAS[0] // 2 - 210, runs.pot_row[1] - 2 * 38 - 16, CANVAS[0] // 2 + 210,
                  runs.pot_row[1] + 16)
     for i, seat in enumerate(table_layout(seats).seats):
-        cards, plate, badge, button, blind, _bet = seat.footprint()
-        for mine in (cards, plate, badge, button, blind):
-            for box in (*runs.footprint(), panel, pots):
-                assert not _overlap(mine, box), f"seat {i}: {mine} overlaps {box}"
+        for holes in HOLE_COUNTS:
+            cards, plate, badge, button, blind, _bet = seat.footprint(holes, badge_lines=1)
+            for mine in (cards, plate, badge, button, blind):
+                for box in (*runs.footprint(), panel, pots):
+                    assert not _overlap(mine, box), f"seat {i}: {mine} overlaps {box}"
 
 
 def test_the_two_rows_stay_apart_and_on_the_felt() -> None:
