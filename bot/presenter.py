@@ -402,21 +402,9 @@ def _seat_view(
             if i in hand.shown
             else (None,) * hand.game.hole_count
         )
-    best_five: tuple[str, ...] = ()
-    hand_name = hand_label = ""
-    second_five: tuple[str, ...] = ()
-    second_name = second_label = ""
+    shown: dict[str, Any] = {}
     if i in hand.shown and hand.is_over and len(hand.board) == 5:
-        rank = hand.rank(i)
-        if rank is not None:
-            best_five = tuple(format_card(c) for c in rank.cards)
-            hand_name = describe_rank(rank, scene.locale)
-            hand_label = describe_rank(rank, scene.locale, short=True)
-        rank = hand.rank(i, run=2)
-        if rank is not None:
-            second_five = tuple(format_card(c) for c in rank.cards)
-            second_name = describe_rank(rank, scene.locale)
-            second_label = describe_rank(rank, scene.locale, short=True)
+        shown = shown_hand_fields(hand, i, scene.locale)
     return SeatView(
         name,
         stack=hand.stacks[i],
@@ -428,13 +416,26 @@ def _seat_view(
         to_act=hand.to_act == i,
         mucked=i in mucked,
         is_winner=won is not None and won[i] > 0,
-        best_five=best_five,
-        hand_name=hand_name,
-        hand_label=hand_label,
-        second_best_five=second_five,
-        second_hand_name=second_name,
-        second_hand_label=second_label,
+        **shown,
     )
+
+
+def shown_hand_fields(hand: Hand, player: int, locale: object) -> dict[str, Any]:
+    """What a seat's view says of a hand shown down (the table's and the replay's last
+    frame): its best five, named in full and on the badge, on each run's board; and in a
+    high-low game its low and the low's five cards."""
+    fields: dict[str, Any] = {}
+    for run, prefix in ((1, ""), (2, "second_")):
+        rank = hand.rank(player, run=run)
+        if rank is not None:
+            fields[prefix + "best_five"] = tuple(format_card(c) for c in rank.cards)
+            fields[prefix + "hand_name"] = describe_rank(rank, locale)
+            fields[prefix + "hand_label"] = describe_rank(rank, locale, short=True)
+    low = hand.low_rank(player)
+    if low is not None:
+        fields["low_hand"] = low.describe()
+        fields["low_five"] = tuple(format_card(c) for c in low.cards)
+    return fields
 
 
 def table_view(scene: Scene) -> TableView:
@@ -467,6 +468,7 @@ def table_view(scene: Scene) -> TableView:
                         if share > 0 and table.hand_seats[p] <= count
                     ),
                     run=pot.run,
+                    half=pot.half,
                 )
                 for pot in hand.result.pots
             )
@@ -582,7 +584,8 @@ def _rewound(view: TableView, scene: Scene, hand: Hand, stage: RunOutStage) -> T
             continue
         seats[seat_no - 1] = dataclasses.replace(
             seat, stack=seat.stack - won[player], is_winner=False, best_five=(), hand_name="",
-            hand_label="", second_best_five=(), second_hand_name="", second_hand_label="")
+            hand_label="", second_best_five=(), second_hand_name="", second_hand_label="",
+            low_hand="", low_five=())
     shown = tuple(format_card(c) for c in stage.board)
     first, second = (shown, ()) if stage.run == 1 else (view.board, shown)
     return dataclasses.replace(

@@ -31,6 +31,7 @@ from bot.presenter import (
     describe_rank,
     labels_for,
     safe_text,
+    shown_hand_fields,
 )
 from bot.render.labels import Labels
 from bot.render.model import Blind, PotView, SeatEquity, SeatState, SeatView, Street, TableView
@@ -185,7 +186,7 @@ class _Teller:
             for player, figures in zip(equity.players, equity.equity.hands, strict=True):
                 chances[player] = SeatEquity(figures.win, figures.tie, equity.equity.exact)
         for i, seat_no in enumerate(played.seats):
-            cards: tuple[str | None, ...] = (None, None)
+            cards: tuple[str | None, ...] = (None,) * played.hand.game.hole_count
             if i in self.folded:
                 cards = ()
             elif i in self.revealed:
@@ -435,16 +436,11 @@ def _finish(teller: _Teller, mucked: set[int]) -> None:
         assert seat is not None
         changes: dict[str, object] = {"is_winner": won[i] > 0, "mucked": i in mucked}
         if i in teller.revealed and result.showdown and len(hand.board) == 5:
-            for run, prefix in ((1, ""), (2, "second_")):
-                rank = hand.rank(i, run=run)
-                if rank is not None:
-                    changes[prefix + "best_five"] = tuple(format_card(c) for c in rank.cards)
-                    changes[prefix + "hand_name"] = describe_rank(rank, loc)
-                    changes[prefix + "hand_label"] = describe_rank(rank, loc, short=True)
+            changes.update(shown_hand_fields(hand, i, loc))
         seats[seat_no - 1] = _replace(seat, changes)
     pots = tuple(
         PotView(pot.amount, winners=tuple(played.seats[p] - 1 for p, share in pot.shares
-                                          if share > 0), run=pot.run)
+                                          if share > 0), run=pot.run, half=pot.half)
         for pot in result.pots
     )
     street = Street.SHOWDOWN if result.showdown else Street.COMPLETE

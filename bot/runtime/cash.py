@@ -644,11 +644,12 @@ class CashTable(LiveTable[_Draft]):
         game = options.game
         if game == (draft.config.pending or draft.table.options).game:
             return
+        # What can never be comes first: waiting for the hand's end would not help.
+        if game.code not in BOT_GAMES and self.bots():
+            raise BotError("bots_holdem_only")
         hand = draft.table.hand
         if hand is not None and not hand.is_over:
             raise BotError("game_mid_hand")
-        if game.code not in BOT_GAMES and self.bots():
-            raise BotError("bots_holdem_only")
 
     async def void(self, by: int) -> None:
         """Call the hand off: every chip goes back to where it was when the hand began."""

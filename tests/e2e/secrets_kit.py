@@ -17,6 +17,7 @@ class Hidden:
     channel_id: int  # where its table plays
     hand_no: int
     cards: str
+    owner: int = 0  # whose they are
 
 
 async def hidden_cards(
@@ -34,7 +35,9 @@ async def hidden_cards(
     hidden: list[Hidden] = []
     shown: set[str] = set()
     for hand_id, status, hand_no, channel_id in rows:
-        hand = hands.rebuild_hand(await hands.load_hand(db, hand_id))
+        stored = await hands.load_hand(db, hand_id)
+        hand = hands.rebuild_hand(stored)
+        owners = {p.player: p.user_id for p in stored.players}
         result = hand.result if status == "finished" else None
         opened = set(result.shown) if result is not None else set()
         for i in range(hand.config.players):
@@ -42,7 +45,7 @@ async def hidden_cards(
             if i in opened:
                 shown.add(cards)
             else:
-                hidden.append(Hidden(channel_id, hand_no, cards))
+                hidden.append(Hidden(channel_id, hand_no, cards, owners.get(i, 0)))
     return hidden, shown
 
 

@@ -16,7 +16,8 @@ from engine.cards import format_card, parse_cards
 from engine.games import NLHE, PLO8
 from engine.hand import ActionKind, ActionTaken, deck_from_cards
 from tests.attack.kit import press
-from tests.e2e.game_kit import Game, button_id, press_answer, until
+from tests.e2e.game_kit import Game, button_id, press_answer, settled, until
+from tests.fakediscord import FakeUser
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -90,8 +91,9 @@ async def test_the_game_changes_between_hands_only(game: Game) -> None:
     assert reply.ephemeral and not reply.content.startswith(("The game", "Something"))
     hand = await game.wait_hand(2, timeout=20)
     assert hand.game is PLO8 and len(hand.hole_cards(0)) == 4
-    message = await game.table_message()
-    assert message.content.startswith("**Pot-Limit Omaha Hi-Lo** · Hand #2")
+    await game.fake.wait_for_message(
+        lambda m: m.content.startswith("**Pot-Limit Omaha Hi-Lo** · Hand #2"),
+        channel=game.channel, timeout=20)
     # Bob's DM shows him his four cards.
     dm = await game.fake.wait_for_message(lambda m: "Hand #2" in m.content, channel=bob,
                                           kinds=("create",), timeout=20)
@@ -111,28 +113,34 @@ async def test_bots_never_sit_at_an_omaha_game_nor_the_game_turns_to_omaha_under
     assert runner.table.options.game is NLHE and runner.config.pending is None
 
 
+async def create_tournament(at: Game, user: FakeUser, **options: object) -> str:
+    """``/tournament create`` (its options name the game too, which ``Game.slash`` takes for
+    itself); the reply's text."""
+    handle = await at.fake.slash(user, at.channel, "tournament", subcommand="create",
+                                 options=options)
+    return (await settled(handle)).content
+
+
 async def test_a_tournament_keeps_the_game_it_was_created_with(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
     options = {"name": "Omaha Friday", "kind": "freeze_out", "buy_in": 10,
                "starting_stack": 1000}
-    reply = await game.slash(alice, "tournament", "create", game="plo5", seats_per_table=10,
-                             **options)
-    assert reply.content.startswith("Five-card Pot-Limit Omaha deals to at most 9 players")
-    reply = await game.slash(alice, "tournament", "create", game="plo", bots=3, buy_in=0,
-                             **{k: v for k, v in options.items() if k != "buy_in"})
-    assert reply.content == t("error.bots_holdem_only")
-    reply = await game.slash(alice, "tournament", "create", game="plo8", **options)
-    assert reply.content.startswith("Tournament **Omaha Friday** is open (Pot-Limit Omaha Hi-Lo)")
+    reply = await create_tournament(game, alice, game="plo5", seats_per_table=10, **options)
+    assert reply.startswith("Five-card Pot-Limit Omaha deals to at most 9 players"), reply
+    reply = await create_tournament(game, alice, game="plo", bots=3,
+                             **{**options, "buy_in": 0})
+    assert reply == t("error.bots_holdem_only")
+    reply = await create_tournament(game, alice, game="plo8", **options)
+    assert reply.startswith("Tournament **Omaha Friday** is open (Pot-Limit Omaha Hi-Lo)"), reply
     await game.ok(alice, "tournament", "register")
     await game.ok(bob, "tournament", "register")
     # After registration nothing can change its game: a second create here is refused.
-    reply = await game.slash(alice, "tournament", "create", game="nlhe",
-                             **{**options, "name": "Other"})
-    assert reply.content == t("error.channel_has_tournament")
+    reply = await create_tournament(game, alice, game="nlhe", **{**options, "name": "Other"})
+    assert reply == t("error.channel_has_tournament")
     await game.ok(alice, "tournament", "start")
-    tournament = game.runtime.tournament_in(game.channel.id)
-    assert tournament is not None
-    table = next(iter(tournament.tables.values()))
+    running = game.runtime.tournament_in(game.channel.id)
+    assert running is not None
+    table = next(iter(running.tables.values()))
     await until(lambda: table.hand, timeout=20, what="the tournament's first hand")
     assert table.hand is not None and table.hand.game is PLO8
     assert all(len(table.hand.hole_cards(i)) == 4 for i in range(table.hand.n))

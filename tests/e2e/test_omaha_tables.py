@@ -178,6 +178,7 @@ async def test_six_handed_omaha_and_hi_lo_play_thirty_hands_through_a_sigkill(
             second.send_signal(signal.SIGTERM)
             await asyncio.wait_for(second.wait(), timeout=30)
         events = list(fake.events)
+        direct = {user.id: [m.content for m in fake.messages_in(user)] for user in users}
 
     db = await Database.open(url)
     try:
@@ -187,11 +188,15 @@ async def test_six_handed_omaha_and_hi_lo_play_thirty_hands_through_a_sigkill(
             "SELECT t.channel_id, h.hand_id, h.status FROM hands h"
             " JOIN poker_tables t ON t.table_id = h.table_id")
         by_channel: dict[int, list[int]] = {}
+        running: dict[int, list[int]] = {}
         for channel_id, hand_id, status in rows:
-            assert status == "finished", (hand_id, status)
-            by_channel.setdefault(int(channel_id), []).append(int(hand_id))
+            # SIGTERM leaves the hand being played stored as it stands: the next start goes on.
+            assert status in ("finished", "running"), (hand_id, status)
+            place = by_channel if status == "finished" else running
+            place.setdefault(int(channel_id), []).append(int(hand_id))
         for game, (channel, _) in tables.items():
             assert len(by_channel[channel.id]) >= HANDS, (game, len(by_channel[channel.id]))
+            assert len(running.get(channel.id, [])) <= 1
             for hand_id in by_channel[channel.id]:
                 hand = hands.rebuild_hand(await hands.load_hand(db, hand_id))
                 assert hand.game.code == game
@@ -204,6 +209,10 @@ async def test_six_handed_omaha_and_hi_lo_play_thirty_hands_through_a_sigkill(
     assert balance.held == len(users) * STARTING_BALANCE == balance.ledger_total
     places = {channel.id for channel, _ in tables.values()}
     assert public_leaks(events, places, hidden, shown) == []
+    # Each player's DMs hold his own cards (every hand he was dealt), never anyone else's.
+    assert all(any(h.cards in text for text in direct[h.owner]) for h in hidden)
+    assert not [(h, user) for h in hidden for user, texts in direct.items()
+                if user != h.owner and any(h.cards in text for text in texts)]
     assert len(hidden) > 100  # most hands end with somebody folded: plenty to look for
     for game, did in seen.items():
         assert did.slash and did.buttons and did.forms, (game, did)
