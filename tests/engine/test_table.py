@@ -138,7 +138,7 @@ def test_options_defaults_and_validation() -> None:
         (dict(small_blind=10, big_blind=5), "blinds_out_of_order"),
         (dict(small_blind=0, big_blind=10), "bad_option"),
         (dict(small_blind=5, big_blind=10, seats=1), "bad_option"),
-        (dict(small_blind=5, big_blind=10, seats=24), "bad_option"),
+        (dict(small_blind=5, big_blind=10, seats=24), "seats_for_game"),  # 24 × 2 + 5 > 52
         (dict(small_blind=5, big_blind=10, ante=1), "bad_option"),  # an ante needs a kind
         (dict(small_blind=5, big_blind=10, chip_unit=2), "amount_not_multiple"),
         (dict(small_blind=5, big_blind=10, min_buy_in=500, max_buy_in=400), "bad_option"),
