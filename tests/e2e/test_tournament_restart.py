@@ -60,12 +60,19 @@ async def play_out(fake: FakeDiscord, channel: FakeChannel, tables: list[FakeCha
     def over(message: FakeMessage) -> bool:
         return message.channel_id == channel.id and "**Night** is over" in message.content
 
-    for _ in range(300):
+    # By the clock, not by a number of tries: between hands (an all-in's board is run out street
+    # by street, each shown for a while) nobody can act, and a busy machine polls slowly.
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 120
+    while loop.time() < deadline:
         if any(over(e.message) for e in fake.events[mark:]):
             break
+        acted = False
         for table in tables:
-            if not await act_as_whoever_may(fake, table, players, "allin"):
-                await act_as_whoever_may(fake, table, players, "call")
+            acted = bool(await act_as_whoever_may(fake, table, players, "allin")
+                         or await act_as_whoever_may(fake, table, players, "call")) or acted
+        if not acted:
+            await asyncio.sleep(0.1)
     return await fake.wait_for_message(over, channel=channel, after=mark, timeout=30)
 
 
