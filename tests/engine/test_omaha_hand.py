@@ -228,7 +228,7 @@ LOW_BOARD = "2c4d7hKsQc"
 HOLES = ("Ad3h9s9c", "KdKhJsTs", "As5h6sQd")
 
 
-def _all_in_pre_flop(hand: Hand) -> None:
+def all_in_pre_flop(hand: Hand) -> None:
     """Everybody in for his stack: pot-sized raises until the stacks are in, then calls."""
     while (legal := hand.legal()) is not None:
         if legal.can_raise:
@@ -237,12 +237,12 @@ def _all_in_pre_flop(hand: Hand) -> None:
             hand.call(legal.player)
         else:
             hand.check(legal.player)
-    assert len(hand.board) == 5
+    assert hand.is_over and len(hand.board) == 5
 
 
 def test_high_low_halves_the_pot_between_the_best_high_and_the_best_low() -> None:
     hand = rigged(HandConfig.standard((100, 100, 100), 1, 2, game=PLO8), HOLES, LOW_BOARD)
-    _all_in_pre_flop(hand)
+    all_in_pre_flop(hand)
     assert awards(hand) == [(0, 0, "high", ((1, 150),)), (0, 0, "low", ((0, 150),))]
     rank, low = hand.rank(1), hand.low_rank(0)
     assert rank is not None and rank.describe() == "Three of a kind, kings"
@@ -253,15 +253,15 @@ def test_high_low_halves_the_pot_between_the_best_high_and_the_best_low() -> Non
 def test_the_odd_chip_goes_to_the_high_half_then_left_of_the_button() -> None:
     # 301 chips: high 151, low 150.
     hand = rigged(HandConfig.standard((101, 100, 100), 1, 2, game=PLO8), HOLES, LOW_BOARD)
-    _all_in_pre_flop(hand)
+    all_in_pre_flop(hand)
     assert sum(e.amount for e in hand.events if isinstance(e, PotAwarded)) == 300
     hand = rigged(HandConfig.standard((101, 101, 101), 1, 2, game=PLO8), HOLES, LOW_BOARD)
-    _all_in_pre_flop(hand)
+    all_in_pre_flop(hand)
     assert awards(hand) == [(0, 0, "high", ((1, 152),)), (0, 0, "low", ((0, 151),))]
     # Chip unit 5: 3 units of 5 cannot halve, the high half takes the odd unit.
     unit = HandConfig.standard((5, 5, 5), 5, 5, chip_unit=5, game=PLO8)
     hand = rigged(unit, HOLES, LOW_BOARD)
-    _all_in_pre_flop(hand)
+    all_in_pre_flop(hand)
     assert awards(hand) == [(0, 0, "high", ((1, 10),)), (0, 0, "low", ((0, 5),))]
 
 
@@ -269,14 +269,14 @@ def test_tied_lows_quarter_the_pot() -> None:
     # Players 0 and 2 both hold A-3: 7-4-3-2-A each; player 1 has the high.
     holes = ("Ad3h9s9c", "KdKhJsTs", "Ac3sJdJh")
     hand = rigged(HandConfig.standard((101, 101, 101), 1, 2, game=PLO8), holes, LOW_BOARD)
-    _all_in_pre_flop(hand)
+    all_in_pre_flop(hand)
     # 303: high 152, low 151 split 76 / 75, the odd chip to the first left of the button.
     assert awards(hand) == [(0, 0, "high", ((1, 152),)), (0, 0, "low", ((0, 76), (2, 75)))]
 
 
 def test_no_qualifying_low_gives_the_whole_pot_to_the_high_hand() -> None:
     hand = rigged(HandConfig.standard((100, 100, 100), 1, 2, game=PLO8), HOLES, "2c9dJhKsQc")
-    _all_in_pre_flop(hand)
+    all_in_pre_flop(hand)
     assert awards(hand) == [(0, 0, "", ((1, 300),))]
 
 
@@ -284,7 +284,7 @@ def test_one_hand_can_scoop_both_halves() -> None:
     # Player 2: 5-3 with A-2-4 is a wheel, the best high here and the best low.
     holes = ("Ad3h9s9c", "KdKhJsTs", "5s3sQdQh")
     hand = rigged(HandConfig.standard((100, 100, 100), 1, 2, game=PLO8), holes, "Ac2d4hKsTc")
-    _all_in_pre_flop(hand)
+    all_in_pre_flop(hand)
     assert awards(hand) == [(0, 0, "high", ((2, 150),)), (0, 0, "low", ((2, 150),))]
     assert hand.stacks == [0, 0, 300]
 
@@ -294,7 +294,7 @@ def test_a_side_pot_without_a_low_among_its_players_goes_to_the_high_hand() -> N
     # players 1 and 2 has no low and goes whole to the high hand.
     holes = ("Ad3h9s9c", "KdKhJsTs", "QdQhJdJc")
     hand = rigged(HandConfig.standard((50, 100, 100), 1, 2, game=PLO8), holes, LOW_BOARD)
-    _all_in_pre_flop(hand)
+    all_in_pre_flop(hand)
     assert awards(hand) == [
         (0, 0, "high", ((1, 75),)),
         (0, 0, "low", ((0, 75),)),
@@ -322,7 +322,7 @@ def test_each_run_of_a_board_run_twice_has_its_own_high_and_low() -> None:
     # Second run 9 J 8 3 5: player 0's nines make trips (the high), his A-3 finds no three
     # other low ranks, and player 2's A-6 makes 8-6-5-3-A (the low).
     hand = rigged(config, HOLES, LOW_BOARD, second="9dJh8s3c5c")
-    _all_in_pre_flop(hand)
+    all_in_pre_flop(hand)
     assert hand.second_board is not None and format_cards(hand.second_board) == "9dJh8s3c5c"
     low = hand.low_rank(2, run=2)
     assert low is not None and low.describe() == "8-6-5-3-A" and hand.low_rank(0, run=2) is None
@@ -338,7 +338,7 @@ def test_each_run_of_a_board_run_twice_has_its_own_high_and_low() -> None:
 def test_the_deck_positions_of_a_five_card_omaha_hand_prove_what_was_seen() -> None:
     config = HandConfig.standard((100, 100, 100), 1, 2, game=PLO5)
     hand = Hand(config, FULL_DECK)
-    _all_in_pre_flop(hand)
+    all_in_pre_flop(hand)
     assert hand.result is not None and len(hand.board) == 5
     commitment = DeckCommitment.commit(FULL_DECK, bytes(32))
     positions = seen_positions(3, 5, hand.result.shown, hole_count=5)

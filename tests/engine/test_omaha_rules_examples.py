@@ -25,6 +25,7 @@ from engine.hand import (
     second_run_positions,
 )
 from engine.low import evaluate_low
+from tests.engine.test_omaha_hand import all_in_pre_flop
 
 
 def rigged(config: HandConfig, holes: Sequence[str], board: str) -> Hand:
@@ -56,17 +57,6 @@ def limits(hand: Hand) -> tuple[int, int, int, int]:
 
 def shares(hand: Hand) -> list[tuple[int, str, int, tuple[tuple[int, int], ...]]]:
     return [(e.index, e.half, e.amount, e.shares) for e in hand.events if isinstance(e, PotAwarded)]
-
-
-def all_in_pre_flop(hand: Hand) -> None:
-    while (legal := hand.legal()) is not None:
-        if legal.can_raise:
-            hand.go_all_in(legal.player)
-        elif legal.to_call:
-            hand.call(legal.player)
-        else:
-            hand.check(legal.player)
-    assert hand.is_over and len(hand.board) == 5
 
 
 # --- seats -----------------------------------------------------------------------------------
