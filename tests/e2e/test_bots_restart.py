@@ -17,7 +17,7 @@ from tests.e2e.harness import World
 from tests.e2e.processes import bot_process
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
-pytestmark = pytest.mark.timeout(200)
+pytestmark = pytest.mark.timeout(300)
 
 FAST_BOTS = {"POKER_BOT_PAUSE": "0.05"}
 
@@ -62,7 +62,10 @@ async def test_sigkill_with_bots_seated_resumes_the_hand_and_the_bots_play_on(
                                       "starting_stack": 1000,
                                       # Quick levels: the channel's send budget paces hands
                                       # (about one every few seconds), so blinds must rise.
-                                      "structure": "10/20 0.1, 100/200 0.1, 500/1000 5",
+                                      # The last level's big blind is every chip in
+                                      # play: from then on each hand is all-in.
+                                      "structure": "10/20 0.1, 100/200 0.1, 500/1000 0.2,"
+                                                   " 4000/8000 5",
                                       "bots": 3, "max_players": 4}),
             ("tournament", "register", {}),
             ("tournament", "start", {}),
@@ -91,7 +94,10 @@ async def test_sigkill_with_bots_seated_resumes_the_hand_and_the_bots_play_on(
 
     async with bot_process(fake, tmp_path, log, environ=FAST_BOTS) as second:
         await fake.wait_for_session(timeout=30)
-        for _ in range(2000):
+        # By the clock, not by a number of tries: a busy machine answers slowly.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 150
+        while loop.time() < deadline:
             if any(over(e.message) for e in fake.events[mark:]):
                 break
             await fold(fake, alice, channel)
