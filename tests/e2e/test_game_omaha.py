@@ -12,9 +12,11 @@ from bot.errors import BotError
 from bot.i18n import t
 from bot.presenter import cards_text
 from bot.runtime.cash import CashTable
+from bot.runtime.history import verification
+from bot.storage import hands
 from engine.cards import format_card, parse_cards
 from engine.games import NLHE, PLO8
-from engine.hand import ActionKind, ActionTaken, deck_from_cards
+from engine.hand import ActionKind, ActionTaken, board_positions, deck_from_cards
 from tests.attack.kit import press
 from tests.e2e.game_kit import Game, button_id, press_answer, settled, until
 from tests.fakediscord import FakeUser
@@ -146,7 +148,7 @@ async def test_a_tournament_keeps_the_game_it_was_created_with(game: Game) -> No
     assert all(len(table.hand.hole_cards(i)) == 4 for i in range(table.hand.n))
 
 
-async def test_run_it_twice_and_a_rabbit_hunt_at_omaha(game: Game) -> None:
+async def test_run_it_twice_at_hi_lo_splits_each_runs_pot_high_and_low(game: Game) -> None:
     """All-in for the pot before the flop, the board run twice, each run's pot split high and
     low on its own board."""
     alice, bob = game.world.alice, game.world.bob
@@ -208,3 +210,29 @@ async def test_a_bomb_pot_history_verify_and_replay_at_omaha(game: Game) -> None
     reply = await game.slash(alice, "poker", "replay", hand=1)
     assert reply.ephemeral and reply.attachments
     assert reply.attachments[0].filename.endswith((".gif", ".png", ".webp"))
+
+
+async def test_the_rabbit_of_an_omaha_hand_is_its_board_not_anybodys_cards(game: Game) -> None:
+    """The rest of the board comes from the positions after four hole cards a player (dealing
+    order in docs/verify.md): never a hole card, and verify opens exactly those positions."""
+    alice, bob = game.world.alice, game.world.bob
+    await game.ok(alice, "poker", "create", game="plo", small_blind=5, big_blind=10)
+    await game.ok(alice, "poker", "join", buy_in=1000)
+    await game.ok(bob, "poker", "join", buy_in=1000)
+    await game.ok(alice, "poker", "start")
+    hand = await game.wait_hand(1)
+    await game.ok(await game.wait_turn(), "fold")
+    result = await game.wait_result(1)
+    mark = game.fake.mark()
+    answer = await settled(await game.fake.click(bob, result, button_id(result, "rabbit")))
+    assert answer.content == t("reply.rabbit")
+    shown = await game.fake.wait_for_message(
+        lambda m: "hunts the rabbit of hand #1" in m.content, channel=game.channel, after=mark)
+    positions = board_positions(2, 4)
+    board = [hand.deck[p] for p in positions]
+    assert cards_text(board) in shown.content
+    holes = {c for i in range(hand.n) for c in hand.hole_cards(i)}
+    assert not holes & set(board)
+    stored = await hands.load_hand(game.db, 1)
+    opened = {opening.position for opening in verification(stored, alice.id).public}
+    assert opened == set(positions)
