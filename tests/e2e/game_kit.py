@@ -133,8 +133,9 @@ class Game:
     async def wait_turn(self, timeout: float = 5.0) -> FakeUser:
         return await until(self.to_act, timeout=timeout, what="a player to act")
 
-    async def wait_hand(self, number: int, timeout: float = 5.0) -> Hand:
-        """Hand ``number`` dealt and being played."""
+    async def wait_hand(self, number: int, timeout: float = 20.0) -> Hand:
+        """Hand ``number`` dealt and being played (a first deal waits for the renderer's
+        warm-up and its messages, slow on a busy machine)."""
 
         def dealt() -> Hand | None:
             runner = self.runner()
