@@ -29,7 +29,8 @@ from bot.runtime.messenger import NOBODY, Press, image_file
 from bot.runtime.rendering import render
 from bot.runtime.table import Extra, LiveTable
 from engine.bots.ids import LEVELS
-from engine.games import GAMES, Game
+from engine.errors import EngineError
+from engine.games import GAMES, Game, game_by_code
 from engine.hand import ActionKind, PreAction
 
 if TYPE_CHECKING:
@@ -258,8 +259,9 @@ GAME_CHOICES = [
 
 
 def game_of(value: object) -> Game:
-    """The game a picker's value names; a value no client offers is refused, not guessed."""
-    game = GAMES.get(value) if isinstance(value, str) else None
-    if game is None:
-        raise BotError("bad_option", option="game")
-    return game
+    """The game a picker's value names (the engine's own look-up); a value no client offers
+    is refused, not guessed."""
+    try:
+        return game_by_code(value)
+    except EngineError:
+        raise BotError("bad_option", option="game") from None
