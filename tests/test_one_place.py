@@ -19,6 +19,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 LONG = 6  # a method of more lines than this is "written out"
 MOST = 4  # shared long methods a pair of classes may have
+PACKAGES = ("engine", "bot", "cogs")
 
 
 @dataclass(frozen=True)
@@ -133,3 +134,63 @@ def test_the_docs_declare_the_kinds_of_table_as_the_code_does() -> None:
                 else "plays on, players told by DM")
         expected.append(f"| {kind.name} | {extras} | {kind.away} | {lost} |")
     assert rows == expected
+
+
+def reaches_into(source: str, module: str) -> list[str]:
+    """Private names a module uses that another module owns.
+
+    A name is the module's own when the module defines or assigns it (a class, a function, a
+    method, an attribute it stores, an argument); any other ``x._name``, or an import of
+    ``_name`` from the project, reaches into another module's insides.
+    """
+    tree = ast.parse(source)
+    own: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            own.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            own.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            own.add(node.attr)
+        elif isinstance(node, ast.arg):
+            own.add(node.arg)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in PACKAGES:
+            found += [f"{module}:{node.lineno} imports {a.name}" for a in node.names
+                      if a.name.startswith("_") and not a.name.endswith("__")]
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") \
+                or node.attr.endswith("__") or node.attr in own:
+            continue
+        holder = node.value
+        if isinstance(holder, ast.Name) and holder.id in ("self", "cls"):
+            continue
+        if isinstance(holder, ast.Call) and ast.unparse(holder.func) == "super":
+            continue
+        found.append(f"{module}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_reaches_into_another_modules_private_names() -> None:
+    """No module calls another's private methods or reads its private state (the tournament's
+    tables once called their cash parent's ``_store`` and the hall read ``runner._voices``)."""
+    found = [line for package in PACKAGES
+             for path in sorted((REPO / package).rglob("*.py"))
+             for line in reaches_into(path.read_text(encoding="utf-8"),
+                                      str(path.relative_to(REPO)))]
+    assert found == []
+
+
+def test_reaching_into_another_module_is_caught() -> None:
+    planted = (
+        "from bot.render.table import _draw\n"
+        "class Hall:\n"
+        "    def __init__(self, runner):\n"
+        "        self._runner = runner\n"
+        "    def voices(self):\n"
+        "        return self._runner._voices, self._own()\n"
+        "    def _own(self):\n"
+        "        return super()._own()\n"
+    )
+    assert reaches_into(planted, "hall.py") == ["hall.py:1 imports _draw",
+                                                "hall.py:6 self._runner._voices"]

@@ -90,8 +90,8 @@ def _supersampled(size: tuple[int, int],
 
 
 @functools.lru_cache(maxsize=512)
-def _rounded(width: int, height: int, radius: int, fill: RGBA,
-             outline: RGBA | None = None, line: int = 0) -> Image.Image:
+def rounded_sprite(width: int, height: int, radius: int, fill: RGBA,
+                   outline: RGBA | None = None, line: int = 0) -> Image.Image:
     def paint(d: ImageDraw.ImageDraw, s: int) -> None:
         d.rounded_rectangle((0, 0, width * s - 1, height * s - 1), radius=radius * s, fill=fill,
                             outline=outline, width=line * s)
@@ -103,7 +103,7 @@ def _pill(canvas: Image.Image, center: tuple[float, float], width: int, height: 
           color: RGBA, radius: int | None = None) -> Box:
     """A rounded box, its ends fully round unless ``radius`` says otherwise."""
     width = -(-width // 4) * 4  # widths in steps of 4 px keep the sprite cache small
-    sprite = _rounded(width, height, height // 2 if radius is None else radius, color)
+    sprite = rounded_sprite(width, height, height // 2 if radius is None else radius, color)
     x0 = round(center[0] - width / 2)
     y0 = round(center[1] - height / 2)
     canvas.paste(sprite, (x0, y0), sprite)
@@ -141,7 +141,7 @@ def _plate(kind: str) -> Image.Image:
         "empty": ((0, 0, 0, 70), (255, 255, 255, 50), 2),
     }
     fill, outline, line = fills[kind]
-    return _rounded(w, h, 14, fill, outline, line)
+    return rounded_sprite(w, h, 14, fill, outline, line)
 
 
 @functools.cache
@@ -178,7 +178,7 @@ def _shade(color: RGB, factor: float) -> RGB:
 @functools.lru_cache(maxsize=8)
 def _card_ring(size: tuple[int, int]) -> Image.Image:
     w, h = size[0] + 8, size[1] + 8
-    return _rounded(w, h, max(6, size[0] // 10), (0, 0, 0, 0), (*WINNER_RING, 255), 3)
+    return rounded_sprite(w, h, max(6, size[0] // 10), (0, 0, 0, 0), (*WINNER_RING, 255), 3)
 
 
 def _stadium(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float],
@@ -240,7 +240,7 @@ def _background(runs: int = 1) -> Image.Image:
     slots = Image.new("L", (w, h), 0)
     size, boxes = (BOARD_CARD, table_layout(2).board) if runs == 1 else (
         RUN_CARD, two_runs().rows[0] + two_runs().rows[1])
-    slot = _rounded(size[0], size[1], 8, (255, 255, 255, 20), (255, 255, 255, 70), 2)
+    slot = rounded_sprite(size[0], size[1], 8, (255, 255, 255, 20), (255, 255, 255, 70), 2)
     for box in boxes:
         slots.paste(slot.getchannel("A"), box[:2])
     felt = ImageChops.add(felt, slots)
@@ -574,7 +574,8 @@ def _results(canvas: Image.Image, view: TableView, bottom: int, labels: Labels) 
     sprites = [text_sprite(line, RESULT_SIZE, Weight.BOLD, RESULT_WIDTH - 32) for line in lines]
     width = max(s.width for s in sprites) + 32
     height = 12 + 32 * len(lines)
-    panel = _rounded(-(-width // 4) * 4, height, 14, (10, 14, 18, 215), (*WINNER_RING, 170), 2)
+    panel = rounded_sprite(-(-width // 4) * 4, height, 14, (10, 14, 18, 215),
+                           (*WINNER_RING, 170), 2)
     top = bottom - height
     canvas.paste(panel, (round(CANVAS[0] / 2 - panel.width / 2), top), panel)
     for i, sprite in enumerate(sprites):

@@ -30,7 +30,7 @@ from bot.i18n import isolate
 from bot.render.alttext import ALT_TEXT_LIMIT
 from bot.render.fonts import Weight, draw_text
 from bot.render.labels import format_chips, short_chips
-from bot.render.table import DIM, GOLD, SOFT, TO_ACT_RING, WHITE, WINNER_RING, _rounded
+from bot.render.table import DIM, GOLD, SOFT, TO_ACT_RING, WHITE, WINNER_RING, rounded_sprite
 from bot.render.theme import RGB, ROOM_RAMP, through_ramp
 
 __all__ = [
@@ -245,7 +245,7 @@ def _background(height: int) -> Image.Image:
 def _panel(canvas: Image.Image, box: tuple[int, int, int, int], fill: RGBA = PANEL,
            edge: RGBA = PANEL_EDGE, line: int = 2, radius: int = 14) -> None:
     x0, y0, x1, y1 = box
-    sprite = _rounded(x1 - x0, y1 - y0, radius, fill, edge, line)
+    sprite = rounded_sprite(x1 - x0, y1 - y0, radius, fill, edge, line)
     canvas.paste(sprite, (x0, y0), sprite)
 
 
@@ -379,7 +379,7 @@ def _payouts(canvas: Image.Image, view: TournamentView, labels: TournamentLabels
     y = BODY_TOP + PANEL_HEAD + 20
     for k, prize in enumerate(shown, start=1):
         if k % 2:
-            stripe = _rounded(SIDE_WIDTH - 20, ROW, 6, STRIPE)
+            stripe = rounded_sprite(SIDE_WIDTH - 20, ROW, 6, STRIPE)
             canvas.paste(stripe, (x0 + 10, y - 19), stripe)
         colour = GOLD if k == 1 else WHITE
         draw_text(canvas, (x0 + 20, y), _ordinal(k, labels), 20, SOFT, weight=Weight.REGULAR)
@@ -408,12 +408,12 @@ def _table_panel(canvas: Image.Image, panel: TablePanel, box: tuple[int, int, in
                       labels.table_players.format(n=len(panel.players)), 17, DIM,
                       align="right", weight=Weight.REGULAR)
     if panel.in_hand:  # a hand is being dealt there
-        dot = _rounded(10, 10, 5, (*TO_ACT_RING, 255))
+        dot = rounded_sprite(10, 10, 5, (*TO_ACT_RING, 255))
         canvas.paste(dot, (x1 - 16 - count.width - 18, y0 + 20), dot)
     y = y0 + PANEL_HEAD + 18
     for k, player in enumerate(panel.players):
         if k % 2 == 0:
-            stripe = _rounded(x1 - x0 - 16, ROW, 6, STRIPE)
+            stripe = rounded_sprite(x1 - x0 - 16, ROW, 6, STRIPE)
             canvas.paste(stripe, (x0 + 8, y - 19), stripe)
         name_colour = DIM if player.away else WHITE
         draw_text(canvas, (x0 + 16, y), player.name, 19, name_colour, weight=Weight.REGULAR,
@@ -489,7 +489,7 @@ def _name_columns(canvas: Image.Image, title: str, lines: list[tuple[str, str, R
         x0 = left + 10 + c * col_w
         y = BODY_TOP + PANEL_HEAD + 20 + r * ROW
         if r % 2 == 0:
-            stripe = _rounded(col_w - 8, ROW, 6, STRIPE)
+            stripe = rounded_sprite(col_w - 8, ROW, 6, STRIPE)
             canvas.paste(stripe, (x0, y - 19), stripe)
         draw_text(canvas, (x0 + 10, y), text, 19, colour, weight=Weight.REGULAR,
                   max_width=col_w - (110 if value else 24))
