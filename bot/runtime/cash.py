@@ -525,6 +525,9 @@ class CashTable(LiveTable[_Draft]):
             self._check_open()
             if self.table.seat_of(user_id) is None and user_id != self.host_id:
                 raise EngineError("not_seated", player=user_id)
+            if self.table.paused:
+                # Only the host's resume deals again (a lost channel pauses the table too).
+                raise EngineError("table_paused")
             if self.config.dealing and self.table.hand is not None:
                 raise EngineError("hand_in_progress", hand_number=self.table.hand_number)
             if not self.config.dealing:

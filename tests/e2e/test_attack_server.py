@@ -63,8 +63,14 @@ async def test_losing_the_channel_pauses_the_table_and_tells_its_players(game: G
             lambda m: m.content == notice, channel=user, after=mark, timeout=10
         )
     assert runner.hand is None  # no hand is dealt into a channel nobody can read
-    # Access back, the host resumes: the game goes on where everyone can see it.
+    # Access back: /poker start does not claim to deal at a paused table, it says how the
+    # table goes on, and changes nothing.
     game.channel.bot_permissions = None
+    before = runner.table.snapshot()
+    refused = await game.slash(bob, "poker", "start")
+    assert refused.ephemeral and refused.content == t("error.table_paused")
+    assert runner.table.snapshot() == before and runner.hand is None
+    # The host resumes: the game goes on where everyone can see it.
     assert await game.ok(alice, "poker", "resume") == t("reply.resumed")
     await game.wait_hand(2, timeout=10)
     await game.fake.wait_for_message(
