@@ -684,6 +684,7 @@ class Table:
             low, high = self._options.buy_in_range
             if not low <= stack <= high:
                 raise EngineError("buy_in_out_of_range", amount=stack, minimum=low, maximum=high)
+        self._check_room(stack)
         # A newcomer owes a big blind, except before the first hand, when everybody is dealt in
         # (and when the game has to start again for lack of players, which clears it anyway).
         fresh = self._rotation is None and self._hand is None
@@ -712,6 +713,7 @@ class Table:
             raise EngineError(
                 "below_min_buy_in", amount=amount, minimum=low - occupant.stack - occupant.pending
             )
+        self._check_room(amount)
         self._chips_in += amount
         if self._in_hand(player_id):
             occupant.pending += amount
@@ -1037,6 +1039,13 @@ class Table:
 
     def _in_hand(self, player_id: PlayerId) -> bool:
         return self._hand is not None and player_id in self._hand_players
+
+    def _check_room(self, amount: int) -> None:
+        # Chips are limited where they come to a table, so that no stack and no pot can ever
+        # outgrow MAX_CHIPS: a hand whose winner held more could be neither dealt nor stored.
+        room = max(0, MAX_CHIPS - self.chips_on_table)
+        if amount > room:
+            raise EngineError("table_chips_full", amount=amount, maximum=MAX_CHIPS, room=room)
 
     def _check_chips(self, amount: object) -> None:
         if isinstance(amount, bool) or not isinstance(amount, int):

@@ -145,3 +145,35 @@ async def test_commands_outside_a_server_are_refused(game: Game) -> None:
     dm = game.fake.dm_channel(game.world.bob)
     reply = await game.slash(game.world.bob, "fold", channel=dm)
     assert reply.ephemeral and reply.content == t("error.guild_only")
+
+
+async def test_a_table_never_holds_more_chips_than_a_hand_can_carry(game: Game) -> None:
+    """Two full buy-ins of 10**12 would make an all-in's winner hold 2 * 10**12, a stack no
+    hand can be dealt or stored with: the table froze, and nobody could leave or close it.
+    The chips that come to a table are limited instead, and such a hand plays out."""
+    alice, bob = game.world.alice, game.world.bob
+    for user in (alice, bob):
+        await game.ok(alice, "chips", "grant", user=user, amount=10**12)
+    await game.ok(alice, "poker", "create", small_blind=5 * 10**9, big_blind=10**10)
+    await game.ok(alice, "poker", "join", buy_in=6 * 10**11)
+    await refused(game, bob, "poker", "join", buy_in=6 * 10**11,
+                  expected=t("error.table_chips_full", amount="600,000,000,000",
+                             maximum="1,000,000,000,000", room="400,000,000,000"))
+    assert game.runner().table.player(bob.id) is None
+    await game.ok(bob, "poker", "join", buy_in=4 * 10**11)
+    await refused(game, alice, "poker", "rebuy", amount=10**10,
+                  expected=t("error.table_chips_full", amount="10,000,000,000",
+                             maximum="1,000,000,000,000", room="0"))
+    await game.ok(alice, "poker", "start")
+    await game.wait_hand(1)
+    await game.ok(await game.wait_turn(), "allin")
+    await game.ok(await game.wait_turn(), "call")
+    await game.wait_result(1)
+    runner = game.runner()
+    assert runner.hand is None and runner.table.chips_on_table == 10**12
+    # Everybody can go home, and the host can close: every chip back where it came from.
+    for user in (alice, bob):
+        if runner.table.player(user.id) is not None:
+            await game.ok(user, "poker", "leave")
+    await game.ok(alice, "poker", "close")
+    assert await game.balance(alice) + await game.balance(bob) == 2 * (STARTING_BALANCE + 10**12)

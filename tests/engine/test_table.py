@@ -12,6 +12,7 @@ import pytest
 from engine.cards import FULL_DECK, parse_cards
 from engine.errors import EngineError
 from engine.hand import Action, ActionKind, AnteKind, ForcedBet, Hand, HandVoided, deck_from_cards
+from engine.limits import MAX_CHIPS
 from engine.seating import NewPlayerPolicy, PlanKind, PlayerId
 from engine.table import (
     BlindMissed,
@@ -577,6 +578,35 @@ def test_top_up_between_hands_and_limits() -> None:
     with pytest.raises(EngineError, match="not_seated"):
         table.top_up("zz", 10)
     assert table.chips_in == 1700
+
+
+def test_a_table_never_holds_more_than_max_chips() -> None:
+    """Chips are limited where they come to a table: two full buy-ins of 10**12 would let the
+    winner of an all-in hold 2 * 10**12, a stack no hand can be dealt or stored with."""
+    huge = TableOptions(small_blind=5 * 10**9, big_blind=10**10)  # buy-in up to 10**12
+    table = make([(1, "a", 6 * 10**11)], options=huge)
+    before = table.to_json()
+    with pytest.raises(EngineError, match="table_chips_full") as refused:
+        table.join("b", 6 * 10**11, seat=2)
+    assert refused.value.params == {"amount": 6 * 10**11, "maximum": MAX_CHIPS,
+                                    "room": 4 * 10**11}
+    assert table.to_json() == before
+    table.join("b", 4 * 10**11, seat=2)
+    with pytest.raises(EngineError, match="table_chips_full"):
+        table.top_up("a", 10**10)
+    with pytest.raises(EngineError, match="table_chips_full"):
+        table.join("c", 2 * 10**11, seat=3)
+    assert table.chips_on_table == MAX_CHIPS
+    # Everything in: the winner holds every chip of the table, and the next hand deals.
+    hand = deal(table, button=1)
+    hand.go_all_in(hand.to_act or 0)
+    hand.call(hand.to_act or 0)
+    assert hand.is_over
+    table.finish_hand()
+    assert max(v.stack for v in table.seats()) <= MAX_CHIPS
+    assert table.chips_on_table == MAX_CHIPS
+    if table.can_start():
+        deal(table)
 
 
 def test_top_up_during_a_hand_lands_when_it_ends() -> None:
