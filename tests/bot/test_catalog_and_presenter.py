@@ -113,3 +113,29 @@ def test_table_config_round_trips_through_json() -> None:
     assert again == config
     title = t("table.title", "en-US", game=t("game.nlhe", "en-US"), hand=3, stakes="x")
     assert title.startswith("**Texas Hold'em**")
+
+
+@pytest.mark.parametrize("locale", [None, "zh-TW", "zh-CN"])
+def test_a_move_says_whether_the_table_broke_or_the_tables_were_balanced(
+    locale: str | None,
+) -> None:
+    """A player moved because his table broke is told so in the thread he leaves, not that he
+    moves to balance the tables (and the table he joins is told the same in both cases)."""
+    from bot.presenter import News, TournamentScene, tournament_news
+    from engine.tournament import PlayerMoved
+
+    scene = TournamentScene("Sunday", locale, lobby=1, channels={1: 11, 2: 22}, moment=0.0)
+    said: dict[str, list[News]] = {}
+    for reason in ("balance", "table_broken"):
+        said[reason] = tournament_news(
+            PlayerMoved(7, from_table=1, from_seat=3, to_table=2, to_seat=5, stack=1500,
+                        reason=reason), scene)
+    words = dict(player="<@7>", table=2, channel="<#22>")
+    assert [n.text for n in said["table_broken"] if n.to == 1] == [
+        t("tournament.moved_out_broken", locale, **words)]
+    assert [n.text for n in said["balance"] if n.to == 1] == [
+        t("tournament.moved_out", locale, **words)]
+    assert t("tournament.moved_out", locale, **words) != t(
+        "tournament.moved_out_broken", locale, **words)
+    assert [n for n in said["balance"] if n.to == 2] == [
+        n for n in said["table_broken"] if n.to == 2]

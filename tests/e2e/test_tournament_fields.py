@@ -69,6 +69,9 @@ async def test_thirty_players_over_four_threads_down_to_a_final_table(game: Game
     moved_in = [m for t in threads for m in game.fake.messages_in(t)
                 if " joins from table " in m.content]
     assert moved_out and len(moved_out) == len(moved_in)
+    # A table's break moved its players: they were told it broke, not that the tables were
+    # being balanced.
+    assert any(m.content.endswith(": this table is broken.") for m in moved_out)
     dms = [m for user in field if user.dms_open for m in game.fake.dm_messages(user)
            if "you move to table" in m.content]
     assert dms
