@@ -295,6 +295,10 @@ async def total_chips(db: Database, guild_id: int) -> tuple[int, int, int]:
     """(wallets, seats, running hands) of the guild; checks the ledger invariant too."""
     report = await invariant.check_invariant(db, guild_id=guild_id)
     assert report.ok, report
+    if not report.guilds:
+        # The bot registers a server when Discord says it is there (GUILD_CREATE), and a first
+        # command may come before that is stored, on a busy machine: no row, no chip yet.
+        return 0, 0, 0
     (balance,) = report.guilds
     return balance.wallets, balance.seats, balance.hands
 
