@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from bot.errors import BotError
-from engine.limits import MAX_CHIPS
+from engine.limits import MAX_CHIPS, MAX_DAYS_AHEAD
 
 _FULL_WIDTH = str.maketrans("０１２３４５６７８９，．＿　ｋｍＫＭ", "0123456789,._ kmKM")
 _SUFFIXES = {"": 1, "k": 1_000, "m": 1_000_000}
@@ -92,7 +92,6 @@ _UNIX = re.compile(r"\d{9,12}")
 _DELAY = re.compile(r"(?:in\s+|\+)?(?:(?P<h>\d{1,3})\s*h)?\s*(?:(?P<m>\d{1,5})\s*m(?:in)?)?"
                     r"\s*(?:(?P<s>\d{1,6})\s*s)?")
 # Later than this is no tournament anybody will wait for.
-MAX_DAYS_AHEAD = 366
 _MAX_AHEAD = MAX_DAYS_AHEAD * 24 * 3600
 
 

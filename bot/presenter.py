@@ -37,7 +37,6 @@ from bot.render.labels import (
     format_tie,
     hand_words,
 )
-from bot.render.model import MAX_SEATS as MAX_RENDER_SEATS
 from bot.render.model import Blind, SeatEquity
 from bot.render.tournament import (
     Phase,
@@ -61,6 +60,7 @@ from engine.hand import (
     PotAwarded,
     StraddleMode,
 )
+from engine.limits import MAX_TABLE_SEATS
 from engine.low import LowRank
 from engine.seating import PlayerId
 from engine.table import PlayerState, Table
@@ -84,7 +84,7 @@ from engine.tournament import (
     TournamentStatus,
 )
 
-__all__ = ["MAX_RENDER_SEATS", "EquityFrame", "equity_view", "live_equity", "run_out_message"]
+__all__ = ["EquityFrame", "equity_view", "live_equity", "run_out_message"]
 
 
 # --- words -------------------------------------------------------------------------------
@@ -445,7 +445,7 @@ def table_view(scene: Scene) -> TableView:
     hand = table.hand
     mucked = {e.player for e in hand.events if isinstance(e, HandMucked)} if hand else set()
     won = hand.result.won if hand is not None and hand.result is not None else None
-    count = min(options.seats, MAX_RENDER_SEATS)
+    count = min(options.seats, MAX_TABLE_SEATS)
     seats = tuple(_seat_view(scene, seat, mucked, won) for seat in range(1, count + 1))
     pots: tuple[PotView, ...] = ()
     street = Street.WAITING

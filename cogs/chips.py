@@ -21,6 +21,7 @@ from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
 from bot.runtime.reports import chart_labels, period_name, stats_report
 from bot.storage import StorageError, economy, stats
+from bot.storage.economy import MAX_COOLDOWN, MAX_TABLES
 from bot.storage.stats import LeaderboardKey, Period
 
 Interaction = discord.Interaction[PokerBot]
@@ -40,9 +41,8 @@ PERIOD_CHOICES = [
 ]
 # The chart is drawn on the render thread every table shares: a few in a row, not a stream.
 STATS_RATE, STATS_PER = 5, 60.0
-MAX_COOLDOWN_HOURS = 24 * 366
+MAX_COOLDOWN_HOURS = MAX_COOLDOWN // 3600
 MAX_IDLE_MINUTES = economy.MAX_IDLE_CLOSE // 60
-MAX_TABLES = economy.MAX_TABLES
 
 
 class Chips(commands.Cog):

@@ -37,7 +37,6 @@ from bot.interact import (
     table_here,
 )
 from bot.presenter import (
-    MAX_RENDER_SEATS,
     chips,
     display_name,
     game_name,
@@ -55,6 +54,7 @@ from bot.storage import economy, hands, sessions
 from engine.commitment import Opening
 from engine.games import NLHE
 from engine.hand import AnteKind, ReopenMode, RunItTwice, StraddleMode
+from engine.limits import MAX_TABLE_SEATS
 from engine.seating import NewPlayerPolicy
 from engine.table import TableOptions
 
@@ -175,7 +175,7 @@ class Poker(commands.Cog):
         big_blind: app_commands.Range[int, 1] = 10,
         min_buy_in: app_commands.Range[int, 1] | None = None,
         max_buy_in: app_commands.Range[int, 1] | None = None,
-        seats: app_commands.Range[int, 2, MAX_RENDER_SEATS] = 9,
+        seats: app_commands.Range[int, 2, MAX_TABLE_SEATS] = 9,
         timer: app_commands.Range[int, 1, 3600] | None = None,
         ante: str = AnteKind.NONE.value,
         ante_amount: app_commands.Range[int, 0] | None = None,
@@ -200,7 +200,7 @@ class Poker(commands.Cog):
             reopen=_choice(reopen, ReopenMode, "reopen"),
             min_buy_in=read_optional_chips(min_buy_in, "min_buy_in"),
             max_buy_in=read_optional_chips(max_buy_in, "max_buy_in"),
-            seats=read_count(seats, "seats", 2, MAX_RENDER_SEATS),
+            seats=read_count(seats, "seats", 2, MAX_TABLE_SEATS),
             run_it_twice=_choice(run_it_twice, RunItTwice, "run_it_twice"),
             straddle=_choice(straddle, StraddleMode, "straddle"),
             new_player=_new_players(new_players),
@@ -247,7 +247,7 @@ class Poker(commands.Cog):
         self,
         interaction: Interaction,
         buy_in: app_commands.Range[int, 1] | None = None,
-        seat: app_commands.Range[int, 1, MAX_RENDER_SEATS] | None = None,
+        seat: app_commands.Range[int, 1, MAX_TABLE_SEATS] | None = None,
     ) -> None:
         runner = table_here(interaction)
         runtime = runtime_of(interaction)
@@ -465,13 +465,13 @@ class Poker(commands.Cog):
     async def bots_add(
         self,
         interaction: Interaction,
-        count: app_commands.Range[int, 1, MAX_RENDER_SEATS] = 1,
+        count: app_commands.Range[int, 1, MAX_TABLE_SEATS] = 1,
         level: str = "regular",
-        seat: app_commands.Range[int, 1, MAX_RENDER_SEATS] | None = None,
+        seat: app_commands.Range[int, 1, MAX_TABLE_SEATS] | None = None,
     ) -> None:
         runner = self._hosted(interaction, needs=Extra.BOTS)
         seats = await runner.add_bots(
-            read_count(count, "count", 1, MAX_RENDER_SEATS), bot_level_of(level), seat
+            read_count(count, "count", 1, MAX_TABLE_SEATS), bot_level_of(level), seat
         )
         loc = locale_of(interaction)
         await reply(interaction, t("reply.bots_added", loc, seats=_seat_list(seats)))
@@ -481,7 +481,7 @@ class Poker(commands.Cog):
     async def bots_remove(
         self,
         interaction: Interaction,
-        seat: app_commands.Range[int, 1, MAX_RENDER_SEATS] | None = None,
+        seat: app_commands.Range[int, 1, MAX_TABLE_SEATS] | None = None,
     ) -> None:
         runner = self._hosted(interaction, needs=Extra.BOTS)
         now, later = await runner.remove_bots(seat)

@@ -38,16 +38,17 @@ from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
 from bot.runtime.tourney import KINDS, LiveTournament, TournamentSettings, now
 from bot.storage import tournaments
-from bot.storage.tournaments import TournamentInfo
+from bot.storage.tournaments import MAX_NAME, TournamentInfo
 from engine.bots import GAMES as BOT_GAMES
 from engine.bots.ids import bot_id
 from engine.errors import EngineError
 from engine.games import NLHE
 from engine.hand import AnteKind
+from engine.limits import MAX_LEVELS, MAX_TABLE_SEATS, MAX_TOURNAMENT_PLAYERS
 from engine.structures import MAX_MINUTES
 from engine.structures import payouts as read_payouts
 from engine.structures import structure as read_structure
-from engine.tournament import MAX_TABLE_SEATS, Tournament, TournamentConfig
+from engine.tournament import Tournament, TournamentConfig
 
 Interaction = discord.Interaction[PokerBot]
 
@@ -60,7 +61,7 @@ ANTE_CHOICES = [
 ]
 DEFAULT_MAX_PLAYERS = 100
 DEFAULT_SEATS = 9
-MAX_NAME = 100
+MAX_TEXT = 1000  # a structure typed out
 # The level_minutes option, as Discord's client offers it and as the refusal states it.
 MIN_LEVEL_MINUTES = 0.1
 MAX_LEVEL_MINUTES = MAX_MINUTES
@@ -175,11 +176,11 @@ class Tournaments(commands.Cog):
         starting_stack: app_commands.Range[int, 1],
         level_minutes: app_commands.Range[float, MIN_LEVEL_MINUTES, MAX_LEVEL_MINUTES]
         | None = None,
-        structure: app_commands.Range[str, 1, 1000] | None = None,
+        structure: app_commands.Range[str, 1, MAX_TEXT] | None = None,
         ante: str = AnteKind.BIG_BLIND.value,
-        max_players: app_commands.Range[int, 2, 1000] = DEFAULT_MAX_PLAYERS,
+        max_players: app_commands.Range[int, 2, MAX_TOURNAMENT_PLAYERS] = DEFAULT_MAX_PLAYERS,
         seats_per_table: app_commands.Range[int, 2, MAX_TABLE_SEATS] = DEFAULT_SEATS,
-        late_levels: app_commands.Range[int, 0, 100] = 0,
+        late_levels: app_commands.Range[int, 0, MAX_LEVELS] = 0,
         ends_at: app_commands.Range[str, 1, 40] | None = None,
         payouts: app_commands.Range[str, 1, 300] | None = None,
         starts_at: app_commands.Range[str, 1, 40] | None = None,
@@ -198,9 +199,9 @@ class Tournaments(commands.Cog):
         entry = read_chips(buy_in, "buy_in", allow_zero=True)
         stack = read_chips(starting_stack, "starting_stack")
         ante_kind = AnteKind(_choice(ante, tuple(k.value for k in AnteKind), "ante"))
-        players = read_count(max_players, "max_players", 2, 1000)
+        players = read_count(max_players, "max_players", 2, MAX_TOURNAMENT_PLAYERS)
         seats = read_count(seats_per_table, "seats_per_table", 2, MAX_TABLE_SEATS)
-        late = read_count(late_levels, "late_levels", 0, 100)
+        late = read_count(late_levels, "late_levels", 0, MAX_LEVELS)
         robots = read_count(bots, "bots", 0, min(players - 1, MAX_TOURNAMENT_BOTS))
         level = bot_level_of(bot_level)
         dealt = game_of(game)
@@ -212,7 +213,7 @@ class Tournaments(commands.Cog):
         limits = runtime.options
         clock = read_count(limits.default_timer if timer is None else timer, "timer",
                            limits.min_timer, limits.max_timer)
-        spec = _text(structure, "structure", 1000) or "regular"
+        spec = _text(structure, "structure", MAX_TEXT) or "regular"
         paid = _text(payouts, "payouts", 300) or "standard"
         moment = now()
         start = None if starts_at is None else read_time(starts_at, "starts_at", moment)

@@ -35,8 +35,8 @@ from decimal import Decimal, InvalidOperation
 
 from engine.errors import EngineError
 from engine.hand import AnteKind
-from engine.limits import MAX_CHIPS
-from engine.tournament import MAX_LEVELS, BlindLevel, PayoutTable, check_levels
+from engine.limits import MAX_CHIPS, MAX_LEVELS
+from engine.tournament import BlindLevel, PayoutTable, check_levels
 
 __all__ = [
     "PAYOUT_PRESETS",

@@ -48,7 +48,7 @@ from engine.cards import Card
 from engine.errors import EngineError
 from engine.games import GAMES, NLHE, Game, game_by_code
 from engine.hand import AnteKind, Event, Hand, ReopenMode
-from engine.limits import MAX_CHIPS
+from engine.limits import MAX_CHIPS, MAX_LEVELS, MAX_TABLE_SEATS, MAX_TOURNAMENT_PLAYERS
 from engine.seating import NewPlayerPolicy, PlayerId, clockwise
 from engine.table import PlayerBusted, PlayerLeft, Table, TableEvent, TableOptions
 
@@ -85,9 +85,6 @@ __all__ = [
     "level_table_options",
 ]
 
-MAX_TOURNAMENT_PLAYERS = 1_000
-MAX_TABLE_SEATS = 10
-MAX_LEVELS = 100
 
 
 def _int(name: str, value: object, minimum: int = 0) -> int:

@@ -194,3 +194,56 @@ def test_reaching_into_another_module_is_caught() -> None:
     )
     assert reaches_into(planted, "hall.py") == ["hall.py:1 imports _draw",
                                                 "hall.py:6 self._runner._voices"]
+
+
+def limit_constants(root: Path) -> dict[str, list[str]]:
+    """Module-level ``MAX_*`` and ``MIN_*`` names and the modules that assign them."""
+    found: dict[str, list[str]] = {}
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                targets = (node.targets if isinstance(node, ast.Assign)
+                           else [node.target] if isinstance(node, ast.AnnAssign) else [])
+                for target in targets:
+                    if isinstance(target, ast.Name) and target.id.startswith(("MAX_", "MIN_")):
+                        found.setdefault(target.id, []).append(str(path.relative_to(root)))
+    return found
+
+
+def test_each_limit_is_defined_once() -> None:
+    """A limit has one name in one module; everyone else imports it (``MAX_CHIPS`` was once
+    10**15 in the hand and 10**12 in the limits, and two ``MAX_SEATS`` meant 10 and 23)."""
+    twice = {name: where for name, where in limit_constants(REPO).items() if len(where) > 1}
+    assert twice == {}
+
+
+def test_the_databases_checks_are_the_codes_limits() -> None:
+    """Every bound a migration's CHECK puts on a column is the constant the code checks that
+    column against, on both backends, so a value the code accepts is never refused by the
+    database (or the other way round)."""
+    import re
+
+    from bot.storage.economy import MAX_COOLDOWN, MAX_IDLE_CLOSE, MAX_TABLES
+    from bot.storage.errors import MAX_BALANCE
+    from bot.storage.leases import MAX_OWNER
+    from bot.storage.locales import MAX_LOCALE
+    from bot.storage.tables import MAX_STATE
+    from bot.storage.tournaments import MAX_NAME, MAX_TABLE_NO
+    from engine.limits import MAX_CHIPS, MAX_SEATS, MAX_TOURNAMENT_PLAYERS
+
+    expected = {
+        "balance": MAX_BALANCE, "buy_in": MAX_CHIPS, "daily_amount": MAX_CHIPS,
+        "starting_balance": MAX_CHIPS, "house_loss_cap": MAX_CHIPS,
+        "daily_cooldown": MAX_COOLDOWN, "idle_close": MAX_IDLE_CLOSE, "locale": MAX_LOCALE,
+        "max_players": MAX_TOURNAMENT_PLAYERS, "max_seats": MAX_SEATS,
+        "max_tables": MAX_TABLES, "max_tables_per_host": MAX_TABLES, "name": MAX_NAME,
+        "owner": MAX_OWNER, "state": MAX_STATE, "table_no": MAX_TABLE_NO,
+    }
+    bound = re.compile(r"(?:COALESCE)?\(?(\w+)(?:, -?\d+)?\)? BETWEEN -?\d+ AND (\d+)")
+    seen: dict[tuple[str, str], int] = {}
+    for path in sorted((REPO / "bot" / "storage" / "migrations").rglob("*.sql")):
+        for column, top in bound.findall(path.read_text(encoding="utf-8")):
+            seen[(path.parent.name, column)] = int(top)
+            assert int(top) == expected.get(column), (path.name, column, top)
+    assert {column for _, column in seen} == set(expected)
+    assert {backend for backend, _ in seen} == {"sqlite", "postgresql"}

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageChops, ImageDraw
 
 from bot.i18n import isolate
+from bot.render.alttext import ALT_TEXT_LIMIT
 from bot.render.fonts import Weight, draw_text, text_sprite
 from bot.render.labels import short_chips
 from bot.render.theme import RGB, ROOM_RAMP, through_ramp
@@ -449,9 +450,6 @@ def _legend(canvas: Image.Image, view: ChartView, top: int, labels: ChartLabels)
 
 
 # --- alt text --------------------------------------------------------------------------------
-
-ALT_TEXT_LIMIT = 1024
-
 
 def chart_alt_text(view: ChartView, labels: ChartLabels = DEFAULT_CHART_LABELS,
                    limit: int = ALT_TEXT_LIMIT) -> str:

@@ -35,6 +35,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.limits import MAX_TABLE_SEATS
+
 __all__ = [
     "HOLE_COUNTS",
     "RANKS",
@@ -55,7 +57,6 @@ __all__ = [
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
-MAX_SEATS = 10
 HOLE_COUNTS = (2, 4, 5)  # the hands the games deal: Hold'em, Omaha, five-card Omaha
 
 
@@ -321,8 +322,8 @@ class TableView:
         return sum(pot.amount for pot in self.pots) + bets
 
     def __post_init__(self) -> None:
-        if not 2 <= len(self.seats) <= MAX_SEATS:
-            raise ValueError(f"a table has 2 to {MAX_SEATS} seats, got {len(self.seats)}")
+        if not 2 <= len(self.seats) <= MAX_TABLE_SEATS:
+            raise ValueError(f"a table has 2 to {MAX_TABLE_SEATS} seats, got {len(self.seats)}")
         if len(self.board) > 5:
             raise ValueError("the board holds at most 5 cards")
         for card in self.board:

@@ -44,12 +44,12 @@ from bot.storage.ledger import (
     wallet_account,
 )
 from engine.bots.ids import BOT_FLOOR, HOUSE_ID
-from engine.limits import MAX_CHIPS
+from engine.limits import MAX_CHIPS, MAX_DAYS_AHEAD
 
 DEFAULT_STARTING_BALANCE = 10_000
 DEFAULT_DAILY_AMOUNT = 1_000
 DEFAULT_DAILY_COOLDOWN = 24 * 3600
-MAX_COOLDOWN = 366 * 24 * 3600
+MAX_COOLDOWN = MAX_DAYS_AHEAD * 24 * 3600
 MAX_TABLES = 500  # per server, in all and per host
 MAX_IDLE_CLOSE = 7 * 24 * 3600
 MAX_NOTE = 200

@@ -50,7 +50,7 @@ from bot.storage.ledger import (
 from engine.bots.ids import HOUSE_ID, is_bot
 from engine.limits import MAX_CHIPS, MAX_SEATS
 
-_STATE_MAX = 32
+MAX_STATE = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +261,7 @@ async def _move_stack(
 
 
 def _check_state(state: object) -> str:
-    if not isinstance(state, str) or not 1 <= len(state) <= _STATE_MAX:
+    if not isinstance(state, str) or not 1 <= len(state) <= MAX_STATE:
         raise StorageError("bad_state", value=repr(state)[:50])
     return state
 

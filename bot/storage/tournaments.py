@@ -65,13 +65,12 @@ from bot.storage.ledger import (
 )
 from bot.storage.tables import check_table_limits, table_usage
 from engine.bots.ids import is_house_or_bot
-from engine.limits import MAX_CHIPS, MAX_SEATS
+from engine.limits import MAX_CHIPS, MAX_SEATS, MAX_TOURNAMENT_PLAYERS
 
 KINDS = ("freeze_out", "time_limited")
 OPEN = ("registering", "running")
 MAX_NAME = 100
-MAX_PLAYERS = 1_000
-MAX_TABLES = 1_000
+MAX_TABLE_NO = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +182,7 @@ def _check_openings(openings: Sequence[TableOpening]) -> tuple[tuple[int, int, i
     for opening in openings:
         if not isinstance(opening, TableOpening):
             raise StorageError("bad_json", field="opened", detail=repr(opening)[:50])
-        check_setting(opening.table_no, "table_no", 1, MAX_TABLES)
+        check_setting(opening.table_no, "table_no", 1, MAX_TABLE_NO)
         check_id(opening.channel_id, "channel_id")
         check_setting(opening.seats, "seats", 2, MAX_SEATS)
         config = {} if opening.config is None else opening.config
@@ -202,8 +201,8 @@ def _check_placings(placings: Sequence[Placing]) -> tuple[Placing, ...]:
         if not isinstance(p, Placing):
             raise StorageError("results_mismatch", value=repr(p)[:50])
         check_id(p.user_id, "user_id")
-        check_setting(p.place, "place", 1, MAX_PLAYERS)
-        check_setting(p.tied, "tied", 1, MAX_PLAYERS)
+        check_setting(p.place, "place", 1, MAX_TOURNAMENT_PLAYERS)
+        check_setting(p.tied, "tied", 1, MAX_TOURNAMENT_PLAYERS)
         check_setting(p.prize, "prize", 0, MAX_CHIPS)
         checked.append(p)
     return tuple(checked)
@@ -215,7 +214,7 @@ def check_save(save: TournamentSave | None) -> _CheckedSave | None:
         return None
     if not isinstance(save, TournamentSave):
         raise StorageError("bad_json", field="save", detail=repr(save)[:50])
-    closed = tuple(check_setting(n, "table_no", 1, MAX_TABLES) for n in save.closed)
+    closed = tuple(check_setting(n, "table_no", 1, MAX_TABLE_NO) for n in save.closed)
     if len(set(closed)) != len(closed):
         raise StorageError("bad_json", field="closed", detail="a table twice")
     return _CheckedSave(
@@ -381,7 +380,7 @@ async def create_tournament(
     if kind not in KINDS:
         raise StorageError("bad_setting", name="kind", value=repr(kind)[:50])
     check_setting(buy_in, "buy_in", 0, MAX_CHIPS)
-    check_setting(max_players, "max_players", 2, MAX_PLAYERS)
+    check_setting(max_players, "max_players", 2, MAX_TOURNAMENT_PLAYERS)
     if starts_at is not None:
         check_setting(starts_at, "starts_at", 0, 2**62)
     config_text = to_json_text(config, "config")
