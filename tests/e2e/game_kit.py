@@ -32,6 +32,7 @@ from tests.fakediscord import (
     InteractionCallback,
     InteractionHandle,
 )
+from tests.timing import scaled
 
 T = TypeVar("T")
 
@@ -77,7 +78,9 @@ def quick_options(deck: StackedDeck, **changes: Any) -> RuntimeOptions:
 
 
 async def until(check: Callable[[], T | None], *, timeout: float = 5.0, what: str = "") -> T:
-    """Poll in-process state (the runner changes without telling the fake) with a deadline."""
+    """Poll in-process state (the runner changes without telling the fake) with a deadline
+    (``timeout`` on a free machine, stretched with the load)."""
+    timeout = scaled(timeout)
     deadline = time.monotonic() + timeout
     while True:
         value = check()

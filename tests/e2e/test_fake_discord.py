@@ -274,7 +274,7 @@ async def test_restart_keeps_buttons_working_and_skips_an_unchanged_sync(
 
 async def test_waits_time_out_with_a_report(fake: FakeDiscord, bot: PokerBot, world: World) -> None:
     await (await fake.slash(world.alice, world.guild.channel("poker"), "ping")).response()
-    with pytest.raises(TimeoutError, match=r"did not happen within 0.05s(.|\n)*'pong'"):
+    with pytest.raises(TimeoutError, match=r"did not happen within [0-9.]+s(.|\n)*'pong'"):
         await fake.wait_for_message(lambda m: m.content == "never", timeout=0.05)
     # Discord only offers synced commands, so the fake refuses the others.
     with pytest.raises(LookupError, match="not synced"):

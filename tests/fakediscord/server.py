@@ -27,6 +27,8 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from tests.timing import scaled
+
 from .door import DoorCount, door_count
 from .gateway import Gateway, GatewaySession
 from .interactions import (
@@ -314,9 +316,10 @@ class FakeDiscord:
         after: int = 0,
         timeout: float = 5.0,
     ) -> FakeMessage:
-        """The first message version (created or edited, from ``after`` on) that matches."""
+        """The first message version (created or edited, from ``after`` on) that matches,
+        within ``timeout`` seconds of a free machine (stretched with the load)."""
         return await self.state.wait_for_message(
-            predicate, channel=channel, kinds=kinds, after=after, timeout=timeout
+            predicate, channel=channel, kinds=kinds, after=after, timeout=scaled(timeout)
         )
 
     def describe_recent(self, count: int = 8) -> str:
