@@ -534,6 +534,7 @@ async def test_every_request_on_the_bots_token_counts_whatever_its_route(
     assert count.by_route == {
         "GET /gateway": 2, "GET /no/such/route": 1, "GET /users/@me": 1
     }
+    assert [(r.method, r.path) for r in fake.take_unhandled()] == [("GET", "/no/such/route")]
 
 
 async def test_the_door_counts_the_busiest_second_by_route(

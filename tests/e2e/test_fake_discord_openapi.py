@@ -107,6 +107,24 @@ async def test_a_refusal_the_bot_swallows_still_fails_the_test(tmp_path: Path) -
             }
 
 
+async def test_a_route_the_fake_does_not_serve_fails_the_test() -> None:
+    """A request the fake cannot route had its body checked by nobody: it fails the test at
+    the fake's exit, as a refused body does."""
+    world = make_world()
+    with pytest.raises(AssertionError, match=r"(?s)routes the fake does not serve.*"
+                                             r"PATCH /applications/1/role-connections"):
+        async with FakeDiscord(guilds=[world.guild], users=world.users) as fake:
+            async with (
+                aiohttp.ClientSession() as session,
+                session.patch(
+                    f"{fake.api_base}/applications/1/role-connections/metadata",
+                    json={"anything": 1},
+                    headers={"Authorization": f"Bot {fake.token}"},
+                ) as answer,
+            ):
+                assert answer.status == 404
+
+
 # ---------------------------------------------------------------------- the rules
 
 

@@ -85,7 +85,8 @@ class FakeDiscord:
     Every request body is also held to Discord's OpenAPI spec (``openapi``): one it refuses is
     answered 400 / 50035 and recorded in ``schema_violations``, and leaving the ``async with``
     with any recorded fails the test (a test that plants one on purpose takes it with
-    ``take_schema_violations``).
+    ``take_schema_violations``). So does a request to a route the fake does not serve, whose
+    body nobody could check (``take_unhandled`` for one sent on purpose).
     """
 
     def __init__(
@@ -182,10 +183,15 @@ class FakeDiscord:
     ) -> None:
         await self.stop()
         violations = self.state.schema_violations
-        if not violations:
+        unhandled = self.state.unhandled
+        if not violations and not unhandled:
             return
-        text = "Discord's OpenAPI spec refuses request bodies the bot sent:\n" + "\n".join(
-            str(v) for v in violations
+        text = "\n".join(
+            (["Discord's OpenAPI spec refuses request bodies the bot sent:"]
+             + [str(v) for v in violations] if violations else [])
+            # A route the fake does not serve is a request whose body nobody checked.
+            + (["The bot called routes the fake does not serve (their bodies went unchecked):"]
+               + [f"{r.method} {r.path}" for r in unhandled] if unhandled else [])
         )
         if exc is not None:
             exc.add_note(text)
@@ -259,6 +265,13 @@ class FakeDiscord:
     def schema_violations(self) -> list[SchemaViolation]:
         """Request bodies Discord's OpenAPI spec refused (each answered 400 / 50035)."""
         return self.state.schema_violations
+
+    def take_unhandled(self) -> list[RecordedRequest]:
+        """Remove and return the requests to routes the fake does not serve: a test that calls
+        one on purpose takes them, so that only the bot's own fail it at the exit."""
+        taken = list(self.state.unhandled)
+        self.state.unhandled.clear()
+        return taken
 
     def take_schema_violations(
         self, method: str | None = None, path: str | None = None
