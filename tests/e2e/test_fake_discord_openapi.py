@@ -113,16 +113,16 @@ async def test_a_route_the_fake_does_not_serve_fails_the_test() -> None:
     world = make_world()
     with pytest.raises(AssertionError, match=r"(?s)routes the fake does not serve.*"
                                              r"PATCH /applications/1/role-connections"):
-        async with FakeDiscord(guilds=[world.guild], users=world.users) as fake:
-            async with (
-                aiohttp.ClientSession() as session,
-                session.patch(
-                    f"{fake.api_base}/applications/1/role-connections/metadata",
-                    json={"anything": 1},
-                    headers={"Authorization": f"Bot {fake.token}"},
-                ) as answer,
-            ):
-                assert answer.status == 404
+        async with (
+            FakeDiscord(guilds=[world.guild], users=world.users) as fake,
+            aiohttp.ClientSession() as session,
+            session.patch(
+                f"{fake.api_base}/applications/1/role-connections/metadata",
+                json={"anything": 1},
+                headers={"Authorization": f"Bot {fake.token}"},
+            ) as answer,
+        ):
+            assert answer.status == 404
 
 
 # ---------------------------------------------------------------------- the rules
