@@ -19,7 +19,16 @@ import pytest
 from PIL import ImageChops
 
 from bot.i18n import bidi_balanced, isolate, t
-from bot.presenter import THREAD_NAME_LIMIT, results_text, safe_text, thread_name
+from bot.presenter import (
+    THREAD_NAME_LIMIT,
+    moved_dm_text,
+    results_text,
+    safe_text,
+    thread_name,
+    tournament_called_off_text,
+    tournament_header,
+    tournament_opening_text,
+)
 from bot.render import charts
 from bot.render.alttext import table_alt_text
 from bot.render.fonts import text_sprite
@@ -32,6 +41,7 @@ from bot.replay import PlayedHand, build_replay
 from bot.runtime.reports import ledger_report
 from bot.storage.sessions import SessionPlayer
 from engine.hand import Hand, HandConfig
+from engine.tournament import BlindLevel, PlayerMoved, TournamentConfig
 from tests.bot.test_reports import session
 from tests.engine.test_table_sim import random_action
 
@@ -44,6 +54,8 @@ EVIL = (
     "ok\u202c\u2069\u202e",  # closers first, then an override
     "שלום 12",  # right-to-left letters and a number
 )
+# Right-to-left letters and every explicit control: a name holding one must stand isolated.
+DIRECTED = frozenset(("R", "AL", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"))
 CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
@@ -78,6 +90,11 @@ def assert_words_intact(line: str, template: str) -> None:
     for piece in pieces[1:]:
         end = line.index(piece, pos + 1) if piece else len(line)
         assert not open_controls(line[:end]), (line[:end], piece)
+        # Closed is not enough: a right-to-left name closes nothing yet would carry the
+        # number after it along ("שלום 12"); only an isolate keeps it to itself.
+        name = line[pos:end]
+        if any(unicodedata.bidirectional(c) in DIRECTED for c in name):
+            assert name[0] == "\u2068" and name[-1] == "\u2069", (name, piece)
         pos = end + len(piece)
     assert pos == len(line), (line, template)
     assert not open_controls(line)
@@ -151,6 +168,29 @@ def test_message_sentences_isolate_names(name: str) -> None:
         assert_words_intact(t(key, "en", player=safe_text(name), **words),
                             t(key, "en", player=MARK, **words))
     assert_words_intact(results_text(name, [], "en"), results_text(MARK, [], "en"))
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-TW", "zh-CN"])
+@pytest.mark.parametrize("name", EVIL)
+def test_a_tournaments_name_is_isolated_in_every_sentence_it_heads(name: str, locale: str) -> None:
+    """The tournament's own name, typed by its host, stands in its opening post, its tables'
+    headers, a moved player's DM and the post that calls it off."""
+    config = TournamentConfig(buy_in=100, starting_stack=1_000,
+                              levels=(BlindLevel(5, 10, minutes=10),))
+    moved = PlayerMoved(7, from_table=1, from_seat=2, to_table=3, to_seat=4, stack=900,
+                        reason="balance")
+    sentences = (
+        lambda who: tournament_opening_text(who, 1, config, locale),
+        lambda who: tournament_header(who, 2, 3, locale, final=False, break_until=None),
+        lambda who: tournament_header(who, 2, 3, locale, final=True, break_until=None),
+        lambda who: moved_dm_text(moved, who, "<#5>", locale),
+        lambda who: tournament_called_off_text(who, 5, locale, host=1, amount=100),
+        lambda who: tournament_called_off_text(who, 5, locale, idle=True),
+        lambda who: tournament_called_off_text(who, 5, locale),
+        lambda who: results_text(who, [], locale),
+    )
+    for sentence in sentences:
+        assert_words_intact(sentence(name), sentence(MARK))
 
 
 # --- alt text -------------------------------------------------------------------------------
