@@ -274,10 +274,6 @@ class LiveTournament:
         if name and self.settings.names.get(user_id) != name[:64]:
             self.settings.names[user_id] = name[:64]
 
-    def plays_in(self, channel_id: int) -> bool:
-        return channel_id == self.channel_id or any(
-            tb.channel_id == channel_id for tb in self.tables.values())
-
     def channels(self) -> list[int]:
         """Every channel the tournament speaks in now: its own, and each table's."""
         found = [self.channel_id]
