@@ -293,6 +293,13 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     for key in ("ledger", "guild"):
         if before[key] != after[key]:
             found.append(f"{key}: {before[key]} -> {after[key]}")
+    opened = sum(balance for user_id, (balance, _) in after["wallets"].items()
+                 if user_id not in before["wallets"])
+    if before["circulation"] is not None and (
+        after["circulation"] != before["circulation"] + opened
+    ):
+        found.append(f"circulation: {before['circulation']} -> {after['circulation']}"
+                     f" ({opened} opened in new wallets)")
     for table_id in before["tables"].keys() | after["tables"].keys():
         old, new = before["tables"].get(table_id), after["tables"].get(table_id)
         if old != new:
@@ -794,7 +801,14 @@ class AttackMachine(RuleBasedStateMachine):
             " WHERE guild_id = ? AND reason <> 'wallet_open'",
             (guild_id,),
         )
-        guild = await db.fetchone("SELECT * FROM guilds WHERE guild_id = ?", (guild_id,))
+        # The server's settings, and apart from them its chips in circulation: a wallet that
+        # a first contact opens mints its opening balance, which is no change.
+        guild = await db.fetchone(
+            "SELECT starting_balance, daily_amount, daily_cooldown, max_tables,"
+            " max_tables_per_host, idle_close, language, bots_allowed, house_loss_cap,"
+            " circulation FROM guilds WHERE guild_id = ?",
+            (guild_id,),
+        )
         tables = {}
         for runner in self.runners():
             config = runner.config.to_json()
@@ -809,7 +823,8 @@ class AttackMachine(RuleBasedStateMachine):
         return {
             "wallets": {int(r[0]): (int(r[1]), r[2]) for r in wallets},
             "ledger": None if ledger is None else int(ledger[0]),
-            "guild": None if guild is None else tuple(guild),
+            "guild": None if guild is None else tuple(guild[:-1]),
+            "circulation": None if guild is None else int(guild[-1]),
             "tables": tables,
         }
 
@@ -2157,6 +2172,52 @@ class AttackMachine(RuleBasedStateMachine):
             handles = [await press(self.fake, u, message, c) for u, c in plan]
         for handle in handles:
             await self.wait_answer(handle)
+
+    @rule(data=st.data())
+    def high_rollers(self, data: st.DataObject) -> None:
+        """A manager raises #poker's stakes as high as a buy-in may go (a big blind of
+        MAX_CHIPS / 100, the buy-ins up to MAX_CHIPS), funds members, and they buy in for the
+        most the table allows: the table's chips together may outgrow any one figure."""
+        picked = data.draw(
+            st.lists(st.integers(0, len(self.members) - 1), min_size=2, max_size=3,
+                     unique=True),
+            label="users",
+        )
+        users = [self.members[i] for i in picked]
+        big = data.draw(st.sampled_from([MAX_CHIPS // 100, MAX_CHIPS // 200]), label="big blind")
+        manager = self.world.members[3]  # dave, Manage Server through a role
+        poker = self.world.channel("poker")
+        runner = self.runner_in(poker)
+        if runner is None:
+            return self.nothing("high rollers: no table in #poker")
+        if runner.hand is not None:
+            return self.nothing("high rollers: a hand is being played")  # stakes would wait
+
+        async def action() -> None:
+            options = {"big_blind": big, "small_blind": big // 2}
+            await self.wait_answer(await self.slash(manager, poker, "poker", "settings", options))
+            for user in users:
+                grant = {"user": user, "amount": MAX_CHIPS}
+                self.note_mint(manager, "chips", "grant", grant)
+                await self.wait_answer(await self.slash(manager, poker, "chips", "grant", grant))
+                runner = self.runner_in(poker)
+                if runner is None:
+                    return
+                most = runner.table.options.buy_in_range[1]
+                seat = runner.table.player(user.id)
+                if seat is None:
+                    await self.wait_answer(await self.slash(user, poker, "poker", "join",
+                                                            {"buy_in": most}))
+                elif seat.stack < most:
+                    await self.wait_answer(await self.slash(user, poker, "poker", "rebuy",
+                                                            {"amount": most - seat.stack}))
+
+        self.step(
+            f"{manager.name} sets #poker's big blind to {big} and funds "
+            + ", ".join(u.name for u in users) + ", who buy in for the most",
+            action,
+        )
+        return None
 
     @rule(data=st.data())
     def fill_table(self, data: st.DataObject) -> None:
