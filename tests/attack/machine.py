@@ -533,7 +533,10 @@ class AttackMachine(RuleBasedStateMachine):
         players), or two players holding the same ace-king (a chop)."""
         deck = list(FULL_DECK)
         self.rng.shuffle(deck)
-        kind = self.deck_plan[self.decks_dealt % len(self.deck_plan)]
+        # Drawn per deck, and a plan always holds a random deck: taken in turn, two tables
+        # dealing one after the other each met the same stacked deck every hand, and a
+        # tournament's heads-up tables all in at the deal split their pots for ever.
+        kind = self.rng.choice(self.deck_plan)
         self.decks_dealt += 1
         players = self._players_being_dealt()
         if kind == "random" or players is None or players < 2:
@@ -1325,11 +1328,11 @@ class AttackMachine(RuleBasedStateMachine):
     def bootstrap(self, data: st.DataObject) -> None:
         """Usually a table in #poker with a few players and dealing started, so that the
         steps meet hands in progress early."""
-        self.deck_plan = data.draw(
+        self.deck_plan = ["random", *data.draw(
             st.lists(st.sampled_from(["random", "random", "board plays", "chop"]),
-                     min_size=1, max_size=6),
+                     min_size=0, max_size=5),
             label="deck plan",
-        )
+        )]
         self.rng.seed(data.draw(st.integers(0, 2**32), label="shuffle seed"))
         cap = data.draw(st.sampled_from([None, LOW_CAP, LOW_CAP]), label="chip cap")
         if cap is not None:
