@@ -934,7 +934,9 @@ class LiveTable(Generic[D]):
 
     def _arm_clock(self) -> None:
         """Time the decision now due (the clock starts it when the message naming the player
-        goes out). A player away is acted for at once."""
+        goes out). A player away is acted for at once, unless every person dealt in is away:
+        then the table goes at a live table's pace, not as fast as the channel takes it (a
+        tournament's heads-up table of two absent players traded blinds hand after hand)."""
         hand = self.hand
         if hand is None or hand.to_act is None:
             self.clock.cancel()
@@ -945,7 +947,9 @@ class LiveTable(Generic[D]):
             self.clock.cancel()
             self._start_bot(marker)
             return
-        self.clock.arm(marker, pid, hand.to_act, away=self._is_away(pid))
+        people = [p for p in map(int, self.table.hand_players) if not is_bot(p)]
+        self.clock.arm(marker, pid, hand.to_act,
+                       away=self._is_away(pid) and not all(map(self._is_away, people)))
 
     # -- internals: computer players ----------------------------------------------------------
 

@@ -253,6 +253,7 @@ def options_of(draws: dict[str, Any]) -> dict[str, Any]:
 # Hands dealt, and per table: (id, hand number, hand events, dealer task and whether done).
 Progress = tuple[int, tuple[tuple[int, int, int, tuple[int, bool] | None], ...]]
 FOLLOW_UP_WITHIN = 20.0  # seconds a deferred answer ("thinking…") may take, on a busy machine
+SETTLE_WITHIN = 20.0  # seconds a step's messages may take to go out, every table together
 STALL_GRACE = 2.5  # seconds a table may take to arm what moves it on (its lock, its messages)
 # A refusal that still stores something, on purpose: /poker start with too few players
 # switches dealing on, so that the table deals once enough are seated.
@@ -914,21 +915,29 @@ class AttackMachine(RuleBasedStateMachine):
             await asyncio.sleep(0.1)
 
     async def _settle(self) -> None:
-        """Let every table say what the step changed."""
+        """Let every table say what the step changed, within SETTLE_WITHIN in all: a table
+        that never falls quiet (a tournament's heads-up table dealing hand after hand to
+        players who are away, each acted for at once) may not hold the machine up. Ten
+        seconds a table, five rounds over, once made one step outlast the test's limit."""
+        deadline = time.monotonic() + SETTLE_WITHIN
+
+        def left() -> float:
+            return max(0.0, deadline - time.monotonic())
+
         for _ in range(5):
             seen = len(self.fake.events)
             for runner in self.live_tables():
-                await runner.messenger.flush(10)
+                await runner.messenger.flush(left())
                 tasks = list(runner.direct._tasks)
-                if tasks:
-                    await asyncio.wait(tasks, timeout=10)
+                if tasks and left():
+                    await asyncio.wait(tasks, timeout=left())
             for live in self.tournaments():
-                await live.flush(10)
+                await live.flush(left())
                 tasks = list(live.direct._tasks)
-                if tasks:
-                    await asyncio.wait(tasks, timeout=10)
+                if tasks and left():
+                    await asyncio.wait(tasks, timeout=left())
             await asyncio.sleep(0.005)
-            if len(self.fake.events) == seen:
+            if len(self.fake.events) == seen or not left():
                 break
 
     def _describe_handle(self, handle: InteractionHandle) -> str:

@@ -375,6 +375,25 @@ async def test_an_absent_player_comes_back_with_the_button(game: Game) -> None:
     assert bob.id not in info.state["absent"]
 
 
+async def test_a_table_where_everyone_is_away_goes_at_the_clocks_pace(game: Game) -> None:
+    """Two absent players were each acted for at once: their heads-up table dealt and folded
+    hand after hand as fast as the channel took it, for ever, trading the blinds. With every
+    person dealt in away, each decision waits for the clock as anyone's does."""
+    alice, bob = game.world.alice, game.world.bob
+    runner = await create(game, alice, timer=1, structure="10/20 10")
+    await register(game, alice, bob)
+    await game.ok(alice, "tournament", "start")
+    players = Players(game, runner, idle=frozenset({alice.id, bob.id}))
+    await players.play_until(
+        lambda: runner.state.is_absent(alice.id) and runner.state.is_absent(bob.id),
+        timeout=60)
+    (table,) = runner.tables.values()
+    first = table.table.hand_number
+    await asyncio.sleep(3.0)  # the time under test: three seconds of a one-second clock
+    assert table.table.hand_number - first <= 4, table.table.hand_number - first
+    assert not runner.closed and len(runner.state.players_left()) == 2
+
+
 async def test_pause_stops_the_clock_and_the_dealing_everywhere(game: Game) -> None:
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
     runner = await create(game, alice, seats_per_table=2, max_players=4,
