@@ -947,9 +947,9 @@ class LiveTable(Generic[D]):
             self.clock.cancel()
             self._start_bot(marker)
             return
-        people = [p for p in map(int, self.table.hand_players) if not is_bot(p)]
+        people = {p for p in map(int, self.table.hand_players) if not is_bot(p)}
         self.clock.arm(marker, pid, hand.to_act,
-                       away=self._is_away(pid) and not all(map(self._is_away, people)))
+                       away=self._is_away(pid) and not people <= self._away_players())
 
     # -- internals: computer players ----------------------------------------------------------
 
