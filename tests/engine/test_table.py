@@ -591,7 +591,9 @@ def test_a_table_never_holds_more_than_max_chips() -> None:
     assert refused.value.params == {"amount": 6 * 10**11, "maximum": MAX_CHIPS,
                                     "room": 4 * 10**11}
     assert table.to_json() == before
-    table.join("b", 4 * 10**11, seat=2)
+    with pytest.raises(EngineError, match="table_chips_full"):  # one chip past the room
+        table.join("b", 4 * 10**11 + 1, seat=2)
+    table.join("b", 4 * 10**11, seat=2)  # exactly the room
     with pytest.raises(EngineError, match="table_chips_full"):
         table.top_up("a", 10**10)
     with pytest.raises(EngineError, match="table_chips_full"):
