@@ -107,7 +107,7 @@ async def watch(
         if progress.restored is None:
             progress.restored = now
         for table_id, table in list(unshown.items()):
-            runner = runtime.registry.table(table_id)
+            runner = runtime.registry.find(table_id)
             if runner is None or runner.messenger.message_id in (None, table.old_message_id):
                 continue  # not posted again yet (the full check draws the table: not for all)
             if shown_again(fake, runtime, table):
@@ -141,7 +141,7 @@ async def probe(
             probes.handles.append((handle, "balance"))
             continue
         table = waiting[rng.randrange(len(waiting))]
-        runner = runtime.registry.table(table.table_id)
+        runner = runtime.registry.find(table.table_id)
         hand = runner.hand if runner is not None else None
         legal = hand.legal() if hand is not None else None
         if runner is None or legal is None:

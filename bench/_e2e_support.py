@@ -304,7 +304,7 @@ def time_locks(runtime: GameRuntime) -> tuple[TimedLock | None, list[TimedLock]]
         db_lock = TimedLock()
         db._write_lock = db_lock
     table_locks: list[TimedLock] = []
-    for runner in runtime.runners.values():
+    for runner in runtime.registry.cash_tables():
         if not runner.lock.locked():
             timed = TimedLock()
             runner.lock.inner = timed

@@ -129,7 +129,7 @@ async def open_table(stack: Stack, seat: Seat) -> CashTable:
     handle = await fake.slash(host, seat.channel, "poker", subcommand="create", options=options)
     reply = await _answer(handle, "/poker create")
     try:
-        runner = runtime.in_channel(seat.channel.id)
+        runner = runtime.registry.cash_table_in(seat.channel.id)
     except BotError:
         name = seat.channel.name
         raise RuntimeError(f"/poker create failed in #{name}: {reply.content}") from None
@@ -166,7 +166,7 @@ async def open_tables(stack: Stack, seats: Iterable[Seat], concurrency: int = 10
 async def settle(stack: Stack, seats: list[Seat], timeout: float = 60.0) -> None:
     """Wait until every table message is out and every hole-card DM delivered."""
     runtime, fake = stack.runtime, stack.fake
-    await asyncio.gather(*(r.messenger.flush(timeout) for r in list(runtime.runners.values())))
+    await asyncio.gather(*(r.messenger.flush(timeout) for r in runtime.registry.cash_tables()))
     wanted = sum(len(s.players) for s in seats)
     await until(
         lambda: sum(1 for s in seats for u in s.players if fake.dm_messages(u)) >= wanted,
@@ -276,7 +276,7 @@ async def drive(
 ) -> None:
     """Play one table until the load is done: whoever is to act acts, after a think time."""
     fake = stack.fake
-    runner = stack.runtime.in_channel(seat.channel.id)
+    runner = stack.runtime.registry.cash_table_in(seat.channel.id)
     users = {u.id: u for u in seat.players}
     idle_since: float | None = None
     while not load.done():
@@ -369,7 +369,7 @@ async def latency_phase(args: argparse.Namespace) -> None:
         solo = Load(target=args.solo_actions, deadline=time.monotonic() + 60)
         await drive(stack, world.seats[0], solo, random.Random(args.seed), 0.0, args.via,
                     stall_after=max(3.0, 3 * args.next_hand_delay))
-        await asyncio.gather(*(r.messenger.flush(15) for r in stack.runtime.runners.values()))
+        await asyncio.gather(*(r.messenger.flush(15) for r in stack.runtime.registry.cash_tables()))
         solo_ms = [s.ms for s in solo.samples]
         print("  (INTERACTION_CREATE sent by the fake -> interaction callback received by it)")
         _line("peer /chips balance, idle bot", idle_peer)
@@ -596,7 +596,7 @@ async def memory_phase(args: argparse.Namespace) -> None:
             tracemalloc.stop()
         # Last, since it changes what it measures: the same with the allocator's slack returned.
         trimmed = trimmed_rss_mb()
-        live = sum(1 for r in stack.runtime.runners.values() if r.hand is not None)
+        live = sum(1 for r in stack.runtime.registry.cash_tables() if r.hand is not None)
         files, file_bytes = fake.retained_attachments()
         held = _deep_size(
             [fake.messages, fake.events, fake.interactions, fake.requests,

@@ -24,10 +24,11 @@ from bot.i18n import DEFAULT_LOCALE, t
 from bot.invite import missing_in_channel
 from bot.presenter import ack_text, hole_cards_view, labels_for
 from bot.render import render_hole_cards
+from bot.runtime.kinds import Extra
 from bot.runtime.manager import GameRuntime
 from bot.runtime.messenger import NOBODY, Press, image_file
 from bot.runtime.rendering import render
-from bot.runtime.table import Extra, LiveTable
+from bot.runtime.table import LiveTable
 from engine.bots.ids import LEVELS
 from engine.errors import EngineError
 from engine.games import GAMES, Game, game_by_code
@@ -67,15 +68,15 @@ def table_here(
     """The cash table of the channel the interaction came from (``needs``: the home-game
     extra the command uses, whose refusal is given where a tournament plays instead)."""
     guild_id_of(interaction)
-    runner = runtime_of(interaction).in_channel(interaction.channel_id, needs=needs)
-    runner.remember(interaction.user.id, interaction.user.display_name)
-    return runner
+    table = runtime_of(interaction).registry.cash_table_in(interaction.channel_id, needs=needs)
+    table.remember(interaction.user.id, interaction.user.display_name)
+    return table
 
 
 def live_here(interaction: discord.Interaction[Any]) -> LiveTable[Any]:
     """The table played in the channel the interaction came from, cash or tournament."""
     guild_id_of(interaction)
-    table = runtime_of(interaction).live_in_channel(interaction.channel_id)
+    table = runtime_of(interaction).registry.table_in(interaction.channel_id)
     table.remember(interaction.user.id, interaction.user.display_name)
     return table
 
@@ -86,8 +87,8 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
     return interaction.permissions.manage_guild
 
 
-def require_host(interaction: discord.Interaction[Any], runner: CashTable) -> None:
-    if not runner.is_host(interaction.user.id, admin=is_admin(interaction)):
+def require_host(interaction: discord.Interaction[Any], table: CashTable) -> None:
+    if not table.is_host(interaction.user.id, admin=is_admin(interaction)):
         raise BotError("not_host")
 
 
@@ -129,7 +130,7 @@ async def reply(
 
 async def play(
     interaction: discord.Interaction[Any],
-    runner: LiveTable[Any],
+    table: LiveTable[Any],
     kind: ActionKind,
     amount: object = None,
     *,
@@ -140,19 +141,19 @@ async def play(
     (``pressed``) is answered by the table's own update when it can go out in time, anything
     else privately."""
     chips = read_optional_chips(amount, "amount")
-    taken = await runner.act(interaction.user.id, kind, chips, ref=ref)
-    await confirm(interaction, runner, ack_text(taken, locale_of(interaction)), pressed=pressed)
+    taken = await table.act(interaction.user.id, kind, chips, ref=ref)
+    await confirm(interaction, table, ack_text(taken, locale_of(interaction)), pressed=pressed)
     arrived = interaction.extras.get(ARRIVED)
     if arrived is not None:
-        runner.metrics.action_answered(runner.guild_id, time.monotonic() - arrived)
+        table.metrics.action_answered(table.guild_id, time.monotonic() - arrived)
 
 
 async def confirm(
-    interaction: discord.Interaction[Any], runner: LiveTable[Any], text: str, *, pressed: bool
+    interaction: discord.Interaction[Any], table: LiveTable[Any], text: str, *, pressed: bool
 ) -> None:
     """Tell the user his input was taken: through the table's own update when he pressed one
     of its buttons and that update goes out in time, else privately with ``text``."""
-    press = runner.messenger.answer(interaction) if pressed else None
+    press = table.messenger.answer(interaction) if pressed else None
     if press is not None and await _answered_by_table(interaction, press):
         return
     await reply(interaction, text)
@@ -160,19 +161,19 @@ async def confirm(
 
 async def vote_runs(
     interaction: discord.Interaction[Any],
-    runner: LiveTable[Any],
+    table: LiveTable[Any],
     twice: bool,
     ref: tuple[int, int] | None,
 ) -> None:
-    await runner.vote_runs(interaction.user.id, twice, ref)
+    await table.vote_runs(interaction.user.id, twice, ref)
     key = "reply.voted_twice" if twice else "reply.voted_once"
-    await confirm(interaction, runner, t(key, locale_of(interaction)), pressed=True)
+    await confirm(interaction, table, t(key, locale_of(interaction)), pressed=True)
 
 
 async def straddle(
-    interaction: discord.Interaction[Any], runner: CashTable, *, always: bool
+    interaction: discord.Interaction[Any], table: CashTable, *, always: bool
 ) -> None:
-    asking = await runner.straddle(interaction.user.id, always=always)
+    asking = await table.straddle(interaction.user.id, always=always)
     kind = "always" if always else "next"
     state = "on" if asking else "off"
     await reply(interaction, t(f"reply.straddle_{kind}_{state}", locale_of(interaction)))
@@ -180,10 +181,10 @@ async def straddle(
 
 async def hunt_rabbit(
     interaction: discord.Interaction[Any],
-    runner: LiveTable[Any],
+    table: LiveTable[Any],
     ref: tuple[int, int] | None,
 ) -> None:
-    await runner.hunt_rabbit(interaction.user.id, None if ref is None else ref[0])
+    await table.hunt_rabbit(interaction.user.id, None if ref is None else ref[0])
     await reply(interaction, t("reply.rabbit", locale_of(interaction)))
 
 
@@ -203,19 +204,19 @@ async def _answered_by_table(interaction: discord.Interaction[Any], press: Press
 
 async def preselect(
     interaction: discord.Interaction[Any],
-    runner: LiveTable[Any],
+    table: LiveTable[Any],
     pre: PreAction,
     ref: tuple[int, int] | None = None,
 ) -> None:
     hand_number = None if ref is None else ref[0]
-    chosen = await runner.preselect(interaction.user.id, pre, hand_number=hand_number)
+    chosen = await table.preselect(interaction.user.id, pre, hand_number=hand_number)
     await reply(interaction, t(f"preselect.{chosen.value}", locale_of(interaction)))
 
 
-async def show_my_cards(interaction: discord.Interaction[Any], runner: LiveTable[Any]) -> None:
+async def show_my_cards(interaction: discord.Interaction[Any], table: LiveTable[Any]) -> None:
     """The player's hole cards as an image and text, visible to him only."""
     locale = locale_of(interaction)
-    cards = runner.my_cards(interaction.user.id, locale)  # refuses at once if he has none
+    cards = table.my_cards(interaction.user.id, locale)  # refuses at once if he has none
     view = hole_cards_view(cards.hand, cards.index, cards.caption, locale)
     await defer(interaction)
     image = await render(render_hole_cards, view, labels_for(locale))
@@ -224,16 +225,16 @@ async def show_my_cards(interaction: discord.Interaction[Any], runner: LiveTable
 
 async def show_cards(
     interaction: discord.Interaction[Any],
-    runner: LiveTable[Any],
+    table: LiveTable[Any],
     ref: tuple[int, int] | None = None,
 ) -> None:
     hand_number = None if ref is None else ref[0]
-    await runner.show_cards(interaction.user.id, hand_number=hand_number)
+    await table.show_cards(interaction.user.id, hand_number=hand_number)
     await reply(interaction, t("reply.shown", locale_of(interaction)))
 
 
-async def back_in(interaction: discord.Interaction[Any], runner: LiveTable[Any]) -> None:
-    await runner.sit_in(interaction.user.id)
+async def back_in(interaction: discord.Interaction[Any], table: LiveTable[Any]) -> None:
+    await table.sit_in(interaction.user.id)
     await reply(interaction, t("reply.sat_in", locale_of(interaction)))
 
 

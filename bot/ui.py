@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import discord
 from discord.ui.dynamic import DynamicItem
@@ -32,10 +32,12 @@ from bot.interact import (
     vote_runs,
 )
 from bot.presenter import ButtonSpec
-from bot.runtime.table import Extra
+from bot.runtime.kinds import Extra
+from bot.runtime.table import LiveTable
 from engine.hand import ActionKind, PreAction
 
-# Bounded numbers: an absurd id matches nothing instead of reaching int().
+# The custom id of every table button; each kind of button matches its own actions. Bounded
+# numbers: an absurd id matches nothing instead of reaching int().
 TEMPLATE = (
     r"poker:(?P<table>\d{1,19}):(?P<action>[a-z_]{1,20})"
     r"(?:@(?P<hand>\d{1,19})\.(?P<decision>\d{1,6}))?(?::(?P<arg>\d{1,19}))?"
@@ -48,18 +50,15 @@ _STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
-_PLAIN = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK, "call": ActionKind.CALL,
-          "allin": ActionKind.ALL_IN}
-_PRESELECT = {"pre_check_fold": PreAction.CHECK_FOLD, "pre_call_any": PreAction.CALL_ANY}
-# Buttons that act on one decision or one hand, and so must say which.
-_NEEDS_REF = frozenset(
-    {*_PLAIN, *_PRESELECT, "raise", "raise_modal", "show", "run_twice", "run_once", "rabbit"}
-)
-# The home game's extras behind each button: whether a table plays them is its kind's to say
-# (``bot.runtime.table.TableKind``).
-_EXTRAS = {"run_twice": Extra.RUN_TWICE, "run_once": Extra.RUN_TWICE,
-           "straddle_next": Extra.STRADDLE, "straddle_always": Extra.STRADDLE,
-           "rabbit": Extra.RABBIT}
+_DECISIONS = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK, "call": ActionKind.CALL,
+              "allin": ActionKind.ALL_IN, "raise": ActionKind.RAISE}
+_PRESELECTIONS = {"pre_check_fold": PreAction.CHECK_FOLD, "pre_call_any": PreAction.CALL_ANY}
+
+
+def _template(*actions: str) -> str:
+    """The custom ids of the buttons of ``actions`` (each kind of button matches only its
+    own: discord.py runs every class whose template matches a press)."""
+    return TEMPLATE.replace("[a-z_]{1,20}", "|".join(actions))
 
 
 def custom_id(
@@ -71,8 +70,20 @@ def custom_id(
     return text + (f":{arg}" if arg is not None else "")
 
 
-class TableButton(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
-    """Any button of a table (see the module docstring for the custom id)."""
+class _TableItem(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
+    """What every table button does before its own job: find its table (of the server it was
+    pressed in), remember the presser's name, and insist on the decision or hand a button of
+    its kind was drawn for (``needs_ref``: a button from before buttons named it is stale).
+
+    Each kind of button is a subclass declaring its ``actions``: its template matches those
+    alone, and only the subclasses are registered."""
+
+    actions: ClassVar[tuple[str, ...]] = ()
+    needs_ref: ClassVar[bool] = True
+
+    def __init_subclass__(cls, *, actions: tuple[str, ...], **kwargs: Any) -> None:
+        super().__init_subclass__(template=_template(*actions), **kwargs)
+        cls.actions = actions
 
     def __init__(
         self,
@@ -105,68 +116,104 @@ class TableButton(GuardedItem, DynamicItem[discord.ui.Button[Any]], template=TEM
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
-    ) -> TableButton:
+    ) -> Self:
         arg = match["arg"]
         ref = None if match["hand"] is None else (int(match["hand"]), int(match["decision"]))
         return cls(int(match["table"]), match["action"], int(arg) if arg is not None else None,
                    ref)
 
     async def handle(self, interaction: discord.Interaction[Any]) -> None:
-        runner = runtime_of(interaction).live_table(self.table_id)
-        if runner.guild_id != interaction.guild_id:
+        table = runtime_of(interaction).registry.table(self.table_id)
+        if table.guild_id != interaction.guild_id:
             raise BotError("table_closed")  # a forged id naming another server's table
-        runner.remember(interaction.user.id, interaction.user.display_name)
-        action, ref = self.action, self.ref
-        if action in _NEEDS_REF and ref is None:
-            raise BotError("stale_message")  # a button from before buttons named their decision
-        if action in _PLAIN:
-            await play(interaction, runner, _PLAIN[action], ref=ref, pressed=True)
-        elif action == "raise" and self.arg is not None:
-            await play(interaction, runner, ActionKind.RAISE, self.arg, ref=ref, pressed=True)
-        elif action == "raise_modal":
-            await self._open_raise_form(interaction, ref)
-        elif action in _PRESELECT:
-            await preselect(interaction, runner, _PRESELECT[action], ref)
-        elif action == "cards":
-            await show_my_cards(interaction, runner)
-        elif action == "back":
-            await back_in(interaction, runner)
-        elif action == "show":
-            await show_cards(interaction, runner, ref)
-        elif action in _EXTRAS:
-            # A table whose kind does not play it never draws the button: a forged or
-            # misdirected press is refused with the kind's reason.
-            runner.kind.require(_EXTRAS[action])
-            if action in ("run_twice", "run_once"):
-                await vote_runs(interaction, runner, action == "run_twice", ref)
-            elif action == "rabbit":
-                await hunt_rabbit(interaction, runner, ref)
-            else:
-                await straddle(interaction, runtime_of(interaction).table(self.table_id),
-                               always=action == "straddle_always")
-        else:
-            raise BotError("command_outdated")
+        table.remember(interaction.user.id, interaction.user.display_name)
+        if self.needs_ref and self.ref is None:
+            raise BotError("stale_message")
+        await self.press(interaction, table)
 
-    async def _open_raise_form(
-        self, interaction: discord.Interaction[Any], ref: tuple[int, int] | None
-    ) -> None:
-        # Refuse before opening the form when the user could not raise anyway.
-        runner = runtime_of(interaction).live_table(self.table_id)
-        hand = runner.hand
-        legal = hand.legal() if hand is not None else None
-        if legal is None or runner.player_of(legal.player) != interaction.user.id:
-            raise BotError("not_your_turn")
-        assert ref is not None
+    async def press(self, interaction: discord.Interaction[Any], table: LiveTable[Any]) -> None:
+        raise NotImplementedError
+
+
+class DecisionButton(_TableItem, actions=tuple(_DECISIONS)):
+    """Fold, check, call, all-in, or a quick raise to the amount the button carries."""
+
+    async def press(self, interaction: discord.Interaction[Any], table: LiveTable[Any]) -> None:
+        kind = _DECISIONS[self.action]
+        if kind is ActionKind.RAISE and self.arg is None:
+            raise BotError("command_outdated")
+        await play(interaction, table, kind, self.arg, ref=self.ref, pressed=True)
+
+
+class RaiseFormButton(_TableItem, actions=("raise_modal",)):
+    """Opens the raise form, where any raise-to amount is typed."""
+
+    async def press(self, interaction: discord.Interaction[Any], table: LiveTable[Any]) -> None:
+        # Refused before the form opens, by the refusal its submission would meet.
+        legal = table.check_raise_form(interaction.user.id, self.ref)
+        assert self.ref is not None
         await interaction.response.send_modal(
-            RaiseModal(
-                self.table_id,
-                interaction.user.id,
-                legal.min_raise_to,
-                legal.max_raise_to,
-                locale_of(interaction),
-                ref,
-            )
+            RaiseModal(self.table_id, interaction.user.id, legal.min_raise_to,
+                       legal.max_raise_to, locale_of(interaction), self.ref)
         )
+
+
+class PreselectButton(_TableItem, actions=tuple(_PRESELECTIONS)):
+    """Check/fold or call any, chosen before the player's turn (pressed again: cancelled)."""
+
+    async def press(self, interaction: discord.Interaction[Any], table: LiveTable[Any]) -> None:
+        await preselect(interaction, table, _PRESELECTIONS[self.action], self.ref)
+
+
+class RunVoteButton(_TableItem, actions=("run_twice", "run_once")):
+    """An all-in player's answer to "run it twice?"."""
+
+    async def press(self, interaction: discord.Interaction[Any], table: LiveTable[Any]) -> None:
+        await vote_runs(interaction, table, self.action == "run_twice", self.ref)
+
+
+class ShowButton(_TableItem, actions=("show",)):
+    """The uncontested winner turns his cards up."""
+
+    async def press(self, interaction: discord.Interaction[Any], table: LiveTable[Any]) -> None:
+        await show_cards(interaction, table, self.ref)
+
+
+class RabbitButton(_TableItem, actions=("rabbit",)):
+    """The board that would have come, shown once."""
+
+    async def press(self, interaction: discord.Interaction[Any], table: LiveTable[Any]) -> None:
+        await hunt_rabbit(interaction, table, self.ref)
+
+
+class CardsButton(_TableItem, actions=("cards",)):
+    """The presser's own hole cards, privately."""
+
+    needs_ref = False
+
+    async def press(self, interaction: discord.Interaction[Any], table: LiveTable[Any]) -> None:
+        await show_my_cards(interaction, table)
+
+
+class BackButton(_TableItem, actions=("back",)):
+    """A player who is away comes back."""
+
+    needs_ref = False
+
+    async def press(self, interaction: discord.Interaction[Any], table: LiveTable[Any]) -> None:
+        await back_in(interaction, table)
+
+
+class StraddleButton(_TableItem, actions=("straddle_next", "straddle_always")):
+    """Ask (or stop asking) to straddle the next hand, or every hand."""
+
+    needs_ref = False
+
+    async def press(self, interaction: discord.Interaction[Any], table: LiveTable[Any]) -> None:
+        # A table whose kind does not play it never draws the button: a forged or
+        # misdirected press is refused with the kind's reason.
+        cash = runtime_of(interaction).registry.cash_table(self.table_id, needs=Extra.STRADDLE)
+        await straddle(interaction, cash, always=self.action == "straddle_always")
 
 
 class RaiseModal(PokerModal):
@@ -209,9 +256,9 @@ class RaiseModal(PokerModal):
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
         if interaction.user.id != self.user_id:
             raise BotError("not_your_turn")
-        runner = runtime_of(interaction).live_table(self.table_id)
+        table = runtime_of(interaction).registry.table(self.table_id)
         await play(
-            interaction, runner, ActionKind.RAISE, self.amount.value, ref=self.ref, pressed=True
+            interaction, table, ActionKind.RAISE, self.amount.value, ref=self.ref, pressed=True
         )
 
 
@@ -222,7 +269,7 @@ def build_view(table_id: int, buttons: Sequence[ButtonSpec]) -> discord.ui.View 
     view = discord.ui.View(timeout=None)
     for spec in buttons:
         view.add_item(
-            TableButton(
+            _KIND_OF[spec.action](
                 table_id,
                 spec.action,
                 spec.arg,
@@ -235,4 +282,11 @@ def build_view(table_id: int, buttons: Sequence[ButtonSpec]) -> discord.ui.View 
     return view
 
 
-DYNAMIC_ITEMS: tuple[type[DynamicItem[Any]], ...] = (TableButton,)
+DYNAMIC_ITEMS: tuple[type[_TableItem], ...] = (
+    DecisionButton, RaiseFormButton, PreselectButton, RunVoteButton, ShowButton, RabbitButton,
+    CardsButton, BackButton, StraddleButton,
+)
+# The kind of button that carries each action.
+_KIND_OF: dict[str, type[_TableItem]] = {
+    action: kind for kind in DYNAMIC_ITEMS for action in kind.actions
+}

@@ -1,6 +1,6 @@
 """``/fold``, ``/check``, ``/call``, ``/bet``, ``/raise``, ``/allin``: play in the channel's table.
 
-The same path as the buttons under the table message (``bot.interact.play``): the runner checks
+The same path as the buttons under the table message (``bot.interact.play``): the table checks
 the turn and the amount, stores the action, and only then is the player told.
 """
 

@@ -1,7 +1,7 @@
 """``/poker``: open a table in a channel, sit down, play, and (for the host) run the table.
 
 Thin adapters: every option is checked again here (Discord enforces ranges and choices in its
-client only), then the table's runner does the work; refusals become ephemeral sentences
+client only), then the table's table does the work; refusals become ephemeral sentences
 through the command tree's error handler.
 """
 
@@ -38,19 +38,18 @@ from bot.interact import (
 )
 from bot.presenter import (
     chips,
-    display_name,
     game_name,
     mention,
-    safe_text,
 )
 from bot.render import render_chart
+from bot.replay import replay_image
 from bot.runtime.cash import CashTable
-from bot.runtime.history import require_finished, stored_hand, verification
-from bot.runtime.messenger import image_file
+from bot.runtime.history import history_of, replay_of, stored_hand, verification
+from bot.runtime.kinds import Extra
+from bot.runtime.messenger import image_file, split_text
 from bot.runtime.rendering import render
 from bot.runtime.reports import chart_labels, ledger_report, stored_names
-from bot.runtime.table import Extra
-from bot.storage import economy, hands, sessions
+from bot.storage import economy, sessions
 from engine.commitment import Opening
 from engine.games import NLHE
 from engine.hand import AnteKind, ReopenMode, RunItTwice, StraddleMode
@@ -249,11 +248,11 @@ class Poker(commands.Cog):
         buy_in: app_commands.Range[int, 1] | None = None,
         seat: app_commands.Range[int, 1, MAX_TABLE_SEATS] | None = None,
     ) -> None:
-        runner = table_here(interaction)
+        table = table_here(interaction)
         runtime = runtime_of(interaction)
         guild_id = guild_id_of(interaction)
         await runtime.ensure_guild(guild_id)
-        options = runner.table.options
+        options = table.table.options
         if buy_in is None:
             # The largest buy-in, or the whole wallet when it holds less (but enough).
             low, high = options.buy_in_range
@@ -262,7 +261,7 @@ class Poker(commands.Cog):
         else:
             amount = read_chips(buy_in, "buy_in")
         chosen = None if seat is None else read_count(seat, "seat", 1, options.seats)
-        taken = await runner.join(
+        taken = await table.join(
             interaction.user.id, interaction.user.display_name, amount, chosen
         )
         loc = locale_of(interaction)
@@ -270,8 +269,8 @@ class Poker(commands.Cog):
 
     @poker.command(name="leave", description=command_text("command.poker.leave"))
     async def leave(self, interaction: Interaction) -> None:
-        runner = table_here(interaction)
-        returned = await runner.leave(interaction.user.id)
+        table = table_here(interaction)
+        returned = await table.leave(interaction.user.id)
         loc = locale_of(interaction)
         if returned is None:
             await reply(interaction, t("reply.leaving_after_hand", loc))
@@ -280,44 +279,44 @@ class Poker(commands.Cog):
 
     @poker.command(name="start", description=command_text("command.poker.start"))
     async def start(self, interaction: Interaction) -> None:
-        runner = table_here(interaction)
+        table = table_here(interaction)
         require_channel_access(interaction)
-        await runner.start_dealing(interaction.user.id)
+        await table.start_dealing(interaction.user.id)
         await reply(interaction, t("reply.started", locale_of(interaction)))
 
     @poker.command(name="sitout", description=command_text("command.poker.sitout"))
     @app_commands.describe(next_big_blind=command_text("option.next_big_blind"))
     async def sitout(self, interaction: Interaction, next_big_blind: bool = False) -> None:
-        runner = table_here(interaction, needs=Extra.SIT_OUT)
+        table = table_here(interaction, needs=Extra.SIT_OUT)
         loc = locale_of(interaction)
         if next_big_blind:
-            will = await runner.skip_next_big_blind(interaction.user.id)
+            will = await table.skip_next_big_blind(interaction.user.id)
             await reply(interaction, t(f"reply.skip_big_blind_{'on' if will else 'off'}", loc))
             return
-        await runner.sit_out(interaction.user.id)
+        await table.sit_out(interaction.user.id)
         await reply(interaction, t("reply.sat_out", loc))
 
     @poker.command(name="bomb", description=command_text("command.poker.bomb"))
     @app_commands.describe(amount=command_text("option.bomb_pot_amount"))
     async def bomb(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
-        runner = self._hosted(interaction, needs=Extra.BOMB)
+        table = self._hosted(interaction, needs=Extra.BOMB)
         chips_in = read_chips(amount, "amount")
-        await runner.order_bomb(chips_in)
+        await table.order_bomb(chips_in)
         loc = locale_of(interaction)
         await reply(interaction, t("reply.bomb_ordered", loc, amount=chips(chips_in, loc)))
 
     @poker.command(name="sitin", description=command_text("command.poker.sitin"))
     async def sitin(self, interaction: Interaction) -> None:
         # At a tournament's table too: a player marked away is back.
-        runner = live_here(interaction)
-        await runner.sit_in(interaction.user.id)
+        table = live_here(interaction)
+        await table.sit_in(interaction.user.id)
         await reply(interaction, t("reply.sat_in", locale_of(interaction)))
 
     @poker.command(name="rebuy", description=command_text("command.poker.rebuy"))
     @app_commands.describe(amount=command_text("option.rebuy_amount"))
     async def rebuy(self, interaction: Interaction, amount: app_commands.Range[int, 1]) -> None:
-        runner = table_here(interaction)
-        stack = await runner.rebuy(interaction.user.id, read_chips(amount, "amount"))
+        table = table_here(interaction)
+        stack = await table.rebuy(interaction.user.id, read_chips(amount, "amount"))
         loc = locale_of(interaction)
         await reply(interaction, t("reply.rebought", loc, stack=chips(stack, loc)))
 
@@ -327,8 +326,8 @@ class Poker(commands.Cog):
 
     @poker.command(name="table", description=command_text("command.poker.table"))
     async def table(self, interaction: Interaction) -> None:
-        runner = live_here(interaction)
-        posted = await runner.repost(interaction.user.id)
+        table = live_here(interaction)
+        posted = await table.repost(interaction.user.id)
         key = "reply.reposted" if posted else "reply.repost_pending"
         await reply(interaction, t(key, locale_of(interaction)))
 
@@ -337,35 +336,21 @@ class Poker(commands.Cog):
     async def history(
         self, interaction: Interaction, hand: app_commands.Range[int, 1] | None = None
     ) -> None:
-        runner = live_here(interaction)
+        table = live_here(interaction)
         number = None if hand is None else read_count(hand, "hand", 1, 2**53)
         await defer(interaction)
-        stored = require_finished(await stored_hand(runner.db, runner.table_id, number),
-                                  voided="history_voided")
-        loc = locale_of(interaction)
-        names = [display_name(runner.names, p.user_id, loc) for p in stored.players]
-        # A tournament's hand says which tournament (PHH's event) and level it was played at.
-        event = runner.event_name
-        text = await hands.export_phh(runner.db, stored.hand_id, players=names, event=event)
-        lines = [t("history.title", loc, hand=stored.hand_no, pot=chips(stored.pot or 0, loc))]
-        if stored.level is not None:
-            lines.append(t("history.tournament", loc, name=safe_text(event or ""),
-                           level=stored.level))
-        for player in stored.players:
-            net = (player.final_stack or 0) - player.starting_stack
-            key = "history.won" if net > 0 else "history.lost" if net < 0 else "history.even"
-            lines.append(t(key, loc, player=mention(player.user_id), amount=chips(abs(net), loc)))
-        file = discord.File(io.BytesIO(text.encode()), filename=f"hand-{stored.hand_no}.phh")
-        await reply(interaction, "\n".join(lines), file=file)
+        found = await history_of(table, number, locale_of(interaction))
+        file = discord.File(io.BytesIO(found.phh.encode()), filename=f"hand-{found.hand_no}.phh")
+        await reply(interaction, found.text, file=file)
 
     @poker.command(name="verify", description=command_text("command.poker.verify"))
     @app_commands.describe(hand=command_text("option.hand"))
     async def verify(self, interaction: Interaction, hand: app_commands.Range[int, 1]) -> None:
-        runner = live_here(interaction)
+        table = live_here(interaction)
         number = read_count(hand, "hand", 1, 2**53)
         await defer(interaction)
         found = verification(
-            await stored_hand(runner.db, runner.table_id, number), interaction.user.id
+            await stored_hand(table.db, table.table_id, number), interaction.user.id
         )
         loc = locale_of(interaction)
         if not found.matches:
@@ -469,8 +454,8 @@ class Poker(commands.Cog):
         level: str = "regular",
         seat: app_commands.Range[int, 1, MAX_TABLE_SEATS] | None = None,
     ) -> None:
-        runner = self._hosted(interaction, needs=Extra.BOTS)
-        seats = await runner.add_bots(
+        table = self._hosted(interaction, needs=Extra.BOTS)
+        seats = await table.add_bots(
             read_count(count, "count", 1, MAX_TABLE_SEATS), bot_level_of(level), seat
         )
         loc = locale_of(interaction)
@@ -483,8 +468,8 @@ class Poker(commands.Cog):
         interaction: Interaction,
         seat: app_commands.Range[int, 1, MAX_TABLE_SEATS] | None = None,
     ) -> None:
-        runner = self._hosted(interaction, needs=Extra.BOTS)
-        now, later = await runner.remove_bots(seat)
+        table = self._hosted(interaction, needs=Extra.BOTS)
+        now, later = await table.remove_bots(seat)
         loc = locale_of(interaction)
         lines = []
         if now:
@@ -519,19 +504,19 @@ class Poker(commands.Cog):
         """
         loc = locale_of(interaction)
         intro = ""
-        runner: CashTable | None
+        table: CashTable | None
         if reset:
-            runner = table_here(interaction, needs=Extra.LEDGER)
-            require_host(interaction, runner)
+            table = table_here(interaction, needs=Extra.LEDGER)
+            require_host(interaction, table)
             await defer(interaction)
-            session, start = await runner.reset_ledger(interaction.user.id)
+            session, start = await table.reset_ledger(interaction.user.id)
             intro = t("ledger.reset_done", loc, hand=start.first_hand)
         else:
-            runner, table_id = await _ledger_table(interaction)
+            table, table_id = await _ledger_table(interaction)
             await defer(interaction)
             session = await sessions.session_ledger(runtime_of(interaction).db, table_id)
         # The running table's names are the freshest; a closed table's are as it stored them.
-        names = {**stored_names(session.config), **(runner.config.names if runner else {})}
+        names = {**stored_names(session.config), **(table.config.names if table else {})}
         channel = getattr(interaction.channel, "name", None)
         report = ledger_report(
             session, names, loc,
@@ -547,9 +532,9 @@ class Poker(commands.Cog):
     def _hosted(
         self, interaction: Interaction, *, needs: Extra | None = None
     ) -> CashTable:
-        runner = table_here(interaction, needs=needs)
-        require_host(interaction, runner)
-        return runner
+        table = table_here(interaction, needs=needs)
+        require_host(interaction, table)
+        return table
 
     @poker.command(name="pause", description=command_text("command.poker.pause"))
     async def pause(self, interaction: Interaction) -> None:
@@ -584,9 +569,9 @@ class Poker(commands.Cog):
     ) -> None:
         extras = ((run_it_twice, Extra.RUN_TWICE), (straddle, Extra.STRADDLE),
                   (bomb_every, Extra.BOMB), (bomb_amount, Extra.BOMB))
-        runner = self._hosted(interaction, needs=next(
+        table = self._hosted(interaction, needs=next(
             (extra for value, extra in extras if value is not None), None))
-        base = runner.config.pending or runner.table.options
+        base = table.config.pending or table.table.options
         changes: dict[str, Any] = {}
         for name, value in (
             ("small_blind", small_blind),
@@ -612,8 +597,8 @@ class Poker(commands.Cog):
             changes["game"] = game_of(game)
         bombs = None
         if bomb_every is not None or bomb_amount is not None:
-            every = runner.config.bomb_every if bomb_every is None else bomb_every
-            kept: int | None = runner.config.bomb_amount or None
+            every = table.config.bomb_every if bomb_every is None else bomb_every
+            kept: int | None = table.config.bomb_amount or None
             bombs = _bombs(
                 every,
                 kept if bomb_amount is None else bomb_amount,
@@ -628,15 +613,15 @@ class Poker(commands.Cog):
         if not changes and clock is None and bombs is None:
             raise BotError("nothing_to_change")
         options = dataclasses.replace(base, **changes) if changes else None
-        waits = await runner.change_settings(options, clock, bombs)
+        waits = await table.change_settings(options, clock, bombs)
         loc = locale_of(interaction)
         await reply(interaction, t("reply.settings_next_hand" if waits else "reply.settings", loc))
 
     @poker.command(name="kick", description=command_text("command.poker.kick"))
     @app_commands.describe(user=command_text("option.user"))
     async def kick(self, interaction: Interaction, user: discord.User) -> None:
-        runner = self._hosted(interaction)
-        returned = await runner.kick(user.id, interaction.user.id)
+        table = self._hosted(interaction)
+        returned = await table.kick(user.id, interaction.user.id)
         loc = locale_of(interaction)
         if returned is None:
             await reply(interaction, t("reply.kicked_after_hand", loc, player=mention(user.id)))
@@ -674,34 +659,11 @@ class Poker(commands.Cog):
         render thread every table shares busy for a moment: a member may ask for a few in a
         row (five a minute), not keep it busy.
         """
-        from bot.replay import PlayedHand, replay_image
-        from bot.runtime.messenger import split_text
-        from bot.runtime.rendering import render
-
-        # A tournament's hands are stored as a cash table's are: replayed the same way.
-        runner = live_here(interaction)
+        table = live_here(interaction)
         number = None if hand is None else read_count(hand, "hand", 1, 2**53)
         await defer(interaction)
-        stored = await stored_hand(runner.db, runner.table_id, number)
-        # The table is this channel's; a hand stored under another server is not its hand.
-        if stored.guild_id != guild_id_of(interaction):
-            raise BotError("no_such_hand", hand=stored.hand_no)
-        require_finished(stored, voided="replay_voided")
         loc = locale_of(interaction)
-        players = sorted(stored.players, key=lambda p: p.player)
-        options = runner.table.options
-        played = PlayedHand(
-            hands.rebuild_hand(stored),
-            stored.hand_no,
-            seats=tuple(p.seat_no for p in players),
-            names=tuple(
-                display_name(runner.names, p.user_id, loc)
-                for p in players
-            ),
-            seat_count=options.seats,
-            button_seat=stored.button_seat,
-            small_blind=options.small_blind,
-        )
+        played = await replay_of(table, guild_id_of(interaction), number, loc)
         told, image = await render(replay_image, played, loc)
         file = discord.File(
             io.BytesIO(image.data), filename=image.filename, description=image.alt_text
@@ -721,7 +683,7 @@ async def _ledger_table(interaction: Interaction) -> tuple[CashTable | None, int
     if channel_id is None:
         raise BotError("no_table")
     try:
-        runner = runtime.in_channel(channel_id, needs=Extra.LEDGER)
+        table = runtime.registry.cash_table_in(channel_id, needs=Extra.LEDGER)
     except BotError as refused:
         if refused.code != "no_table":
             raise  # a table plays here that keeps no ledger
@@ -729,7 +691,7 @@ async def _ledger_table(interaction: Interaction) -> tuple[CashTable | None, int
         if table_id is None:
             raise
         return None, table_id
-    return runner, runner.table_id
+    return table, table.table_id
 
 
 def _openings_file(name: str, root: str, openings: Sequence[Opening]) -> discord.File:

@@ -2,7 +2,7 @@
 
 Thin adapters like ``/poker``: every option is read again here (Discord enforces ranges and
 choices in its client only), the engine judges the structure, the payouts and the settings as a
-whole, and the tournament's runner does the rest. Refusals are one ephemeral sentence each.
+whole, and the live tournament does the rest. Refusals are one ephemeral sentence each.
 """
 
 from __future__ import annotations
@@ -70,18 +70,18 @@ MAX_LEVEL_MINUTES = MAX_MINUTES
 def _tournament_here(interaction: Interaction) -> LiveTournament:
     """The tournament of this channel (its own, or one of its tables' threads)."""
     guild_id_of(interaction)
-    runner = runtime_of(interaction).tournament_in(interaction.channel_id)
-    if runner is None:
+    tournament = runtime_of(interaction).registry.tournament_in(interaction.channel_id)
+    if tournament is None:
         raise BotError("no_tournament")
-    runner.remember(interaction.user.id, interaction.user.display_name)
-    return runner
+    tournament.remember(interaction.user.id, interaction.user.display_name)
+    return tournament
 
 
 def _hosted(interaction: Interaction) -> LiveTournament:
-    runner = _tournament_here(interaction)
-    if not runner.is_host(interaction.user.id, admin=is_admin(interaction)):
+    tournament = _tournament_here(interaction)
+    if not tournament.is_host(interaction.user.id, admin=is_admin(interaction)):
         raise BotError("not_tournament_host")
-    return runner
+    return tournament
 
 
 def _name(value: object) -> str:
@@ -261,7 +261,7 @@ class Tournaments(commands.Cog):
             starts_at=start,
         )
         await runtime.ensure_guild(guild_id)
-        runner = await runtime.create_tournament(
+        tournament = await runtime.create_tournament(
             guild_id=guild_id,
             channel_id=interaction.channel_id or 0,
             host_id=interaction.user.id,
@@ -272,9 +272,9 @@ class Tournaments(commands.Cog):
         if robots:
             await defer(interaction)  # each bot's entry is stored like anyone's
         for serial in range(robots):
-            await runner.register(bot_id(serial, level), "")
+            await tournament.register(bot_id(serial, level), "")
         loc = locale_of(interaction)
-        await reply(interaction, t("reply.tournament_created", loc, name=safe_text(runner.name),
+        await reply(interaction, t("reply.tournament_created", loc, name=safe_text(tournament.name),
                                    game=game_name(dealt, loc),
                                    levels=len(levels), buy_in=chips(entry, loc),
                                    stack=chips(stack, loc))
@@ -284,15 +284,15 @@ class Tournaments(commands.Cog):
 
     @tournament.command(name="register", description=command_text("command.tournament.register"))
     async def register(self, interaction: Interaction) -> None:
-        runner = _tournament_here(interaction)
-        await runtime_of(interaction).ensure_guild(runner.guild_id)
-        entered = await runner.register(interaction.user.id, interaction.user.display_name)
+        tournament = _tournament_here(interaction)
+        await runtime_of(interaction).ensure_guild(tournament.guild_id)
+        entered = await tournament.register(interaction.user.id, interaction.user.display_name)
         loc = locale_of(interaction)
-        text = t("reply.tournament_registered", loc, name=safe_text(runner.name),
-                 buy_in=chips(runner.state.config.buy_in, loc),
+        text = t("reply.tournament_registered", loc, name=safe_text(tournament.name),
+                 buy_in=chips(tournament.state.config.buy_in, loc),
                  balance=chips(entered.balance, loc))
         if entered.table is not None:
-            table = runner.tables.get(entered.table)
+            table = tournament.tables.get(entered.table)
             where = f"<#{table.channel_id}>" if table is not None else ""
             text += "\n" + t("reply.tournament_seated", loc, table=entered.table,
                              seat=entered.seat or 0, channel=where)
@@ -301,22 +301,22 @@ class Tournaments(commands.Cog):
     @tournament.command(name="unregister",
                         description=command_text("command.tournament.unregister"))
     async def unregister(self, interaction: Interaction) -> None:
-        runner = _tournament_here(interaction)
-        balance = await runner.unregister(interaction.user.id)
+        tournament = _tournament_here(interaction)
+        balance = await tournament.unregister(interaction.user.id)
         loc = locale_of(interaction)
         await reply(interaction, t("reply.tournament_unregistered", loc,
-                                   name=safe_text(runner.name),
-                                   amount=chips(runner.state.config.buy_in, loc),
+                                   name=safe_text(tournament.name),
+                                   amount=chips(tournament.state.config.buy_in, loc),
                                    balance=chips(balance, loc)))
 
     # -- the host ------------------------------------------------------------------------------
 
     @tournament.command(name="start", description=command_text("command.tournament.start"))
     async def start(self, interaction: Interaction) -> None:
-        runner = _hosted(interaction)
+        tournament = _hosted(interaction)
         # Several tables need threads made first: more than a look-up.
         await defer(interaction)
-        await runner.begin(interaction.user.id)
+        await tournament.begin(interaction.user.id)
         await reply(interaction, t("reply.tournament_started", locale_of(interaction)))
 
     @tournament.command(name="pause", description=command_text("command.tournament.pause"))
@@ -347,11 +347,12 @@ class Tournaments(commands.Cog):
         runtime = runtime_of(interaction)
         loc = locale_of(interaction)
         if name is None:
-            runner = _tournament_here(interaction)
-            view = self._live_view(runner)
+            tournament = _tournament_here(interaction)
+            view = self._live_view(tournament)
         else:
             title = _name(name)
-            live = next((r for r in runtime.tournaments_of(guild_id) if r.name == title), None)
+            live = next((r for r in runtime.registry.tournaments(guild_id) if r.name == title),
+                        None)
             if live is not None:
                 view = self._live_view(live)
             else:
@@ -362,10 +363,10 @@ class Tournaments(commands.Cog):
         await reply(interaction, image.alt_text, file=image_file(image))
 
     @staticmethod
-    def _live_view(runner: LiveTournament) -> TournamentView:
-        engine = runner.state
+    def _live_view(tournament: LiveTournament) -> TournamentView:
+        engine = tournament.state
         away = [p for p in engine.players_left() if engine.is_absent(p)]
-        return board_view(engine.status(now()), runner.settings.names, name=runner.name,
+        return board_view(engine.status(now()), tournament.settings.names, name=tournament.name,
                           config=engine.config, away=away)
 
     @staticmethod

@@ -99,8 +99,8 @@ def test_the_live_tables_share_one_hand_loop() -> None:
     for owner in ("runtime/cash.py:CashTable", "runtime/tourney.py:TournamentTable"):
         assert "LiveTable" in known[owner].bases
         written = set(known[owner].methods)
-        for shared in ("act", "preselect", "show_cards", "repost", "_apply", "_after_change",
-                       "_deal", "_finish_hand", "_after_settle", "_time_out", "_arm_clock",
+        for shared in ("act", "preselect", "show_cards", "repost", "apply", "play_on",
+                       "deal_now", "_finish_hand", "show_result", "_time_out", "_arm_clock",
                        "_settle_or_retry", "_retry_settle", "my_cards", "scene"):
             assert shared in loop
             assert shared not in written, f"{owner} writes out {shared} again"
@@ -122,7 +122,7 @@ def test_a_copied_class_is_caught(tmp_path: Path) -> None:
 
 def test_the_docs_declare_the_kinds_of_table_as_the_code_does() -> None:
     """``docs/architecture.md`` shows each kind's differences from ``TableKind`` itself."""
-    from bot.runtime.table import TABLE_KINDS, Extra
+    from bot.runtime.kinds import TABLE_KINDS, Extra
 
     text = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
     block = text.split("<!-- table-kinds -->")[1].split("<!-- /table-kinds -->")[0]

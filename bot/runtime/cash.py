@@ -32,10 +32,11 @@ from bot.errors import BotError
 from bot.i18n import t
 from bot.presenter import chips, mention, result_content
 from bot.runtime.config import TableConfig
+from bot.runtime.kinds import CASH, PRACTICE
 from bot.runtime.messenger import TableMessenger
 from bot.runtime.recovery import RestoredTable, live_hand, settle_departures
 from bot.runtime.results import player_results, result_summary
-from bot.runtime.table import CASH, PRACTICE, LiveTable, TableServices
+from bot.runtime.table import LiveTable, Settled, TableServices
 from bot.storage import StorageError, economy, hands, sessions, tables
 from bot.storage.sessions import Session, SessionStart
 from bot.storage.tables import TableInfo, TableSave
@@ -133,7 +134,7 @@ class CashTable(LiveTable[_Draft]):
     def venue_key(self) -> tuple[str, int]:
         return ("table", self.table_id)
 
-    def _voice(self) -> TableMessenger:
+    def _make_messenger(self) -> TableMessenger:
         services = self.services
         return TableMessenger(
             services.client, self.table_id, self.channel_id, services.options,
@@ -182,14 +183,13 @@ class CashTable(LiveTable[_Draft]):
             not is_bot(int(v.player_id)) for v in table.seats() if v.seat in table.sitting_in()
         )
 
-    def _check_may_act(self, user_id: int, *, folding: bool) -> None:
-        """What a leave decided stands: the player who left may fold, nothing else."""
-        seat = self.table.player(user_id)
-        if seat is not None and seat.leaving == "left" and not folding:
-            raise BotError("left_the_table")
+    def _must_fold(self, player_id: int) -> bool:
+        """What a leave decided stands: the player who left during the hand folds at his turn,
+        and may do nothing else."""
+        seat = self.table.player(player_id)
+        return seat is not None and seat.leaving == "left"
 
-    def _forget(self, user_id: int) -> None:
-        super()._forget(user_id)
+    def _forgotten(self, user_id: int) -> None:
         self.away.discard(user_id)
 
     def _deal_refused(self) -> None:
@@ -212,7 +212,7 @@ class CashTable(LiveTable[_Draft]):
             if self.config.pending is not None:
                 await tables.update_table(self.db, self.table_id, self._save_of(draft))
                 self._adopt(draft)
-            self._refresh(urgent=False)
+            self.refresh(urgent=False)
             return None
         bomb = draft.config.bomb_for(draft.table.hand_number + 1)
         straddlers = draft.config.straddle_once | draft.config.straddle_always
@@ -228,7 +228,7 @@ class CashTable(LiveTable[_Draft]):
             self._apply_pending(draft)
             self._sit_out_big_blinds(draft)
             draft.config.bomb_next = 0
-            self._post(t("notice.bomb_skipped", self.locale, amount=chips(bomb, self.locale)))
+            self.say(t("notice.bomb_skipped", self.locale, amount=chips(bomb, self.locale)))
             draft.table.start_hand(deck, straddlers=straddlers)
         draft.config.straddle_once.clear()
         draft.config.bomb_next = 0
@@ -241,7 +241,7 @@ class CashTable(LiveTable[_Draft]):
             config=hand.config,
             deck=deck,
             commitment=commitment,
-            players=self._dealt_seats(draft.table, draft.config.banks),
+            players=self.dealt_seats(draft.table, draft.config.banks),
             button_seat=plan.button_seat,
             save=self._save_of(draft),
         )
@@ -273,7 +273,7 @@ class CashTable(LiveTable[_Draft]):
                 notes.append(t("notice.busted", self.locale, player=mention(int(event.player_id))))
         for user_id in list(self.away) + list(self.timeouts):
             if user_id not in seated:
-                self._forget(user_id)
+                self.forget(user_id)
         return notes
 
     # -- queries ---------------------------------------------------------------------------
@@ -289,8 +289,8 @@ class CashTable(LiveTable[_Draft]):
             restored = self._restored
             await settle_departures(self.db, self.table_id, restored.settled)
             if restored.voided_hand is not None:
-                self._post(t("notice.hand_voided_restart", self.locale, hand=restored.voided_hand))
-            await self._resume()
+                self.say(t("notice.hand_voided_restart", self.locale, hand=restored.voided_hand))
+            await self.pick_up()
 
     async def set_locale(self, locale: str) -> None:
         """Speak ``locale`` in the channel from the next message on (the server changed its
@@ -302,17 +302,17 @@ class CashTable(LiveTable[_Draft]):
             draft.config.locale = locale
             await tables.update_table(self.db, self.table_id, self._save_of(draft))
             self._adopt(draft)
-            self._refresh(urgent=False)
+            self.refresh(urgent=False)
 
     # -- players ---------------------------------------------------------------------------
 
     async def join(self, user_id: int, name: str, buy_in: int, seat: int | None) -> int:
         """Sit down with ``buy_in`` chips from the wallet; the seat taken."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             taken = await self._sit(user_id, name, buy_in, seat)
-            self._refresh(urgent=False)
-            self.schedule_deal(self._soon)
+            self.refresh(urgent=False)
+            self.schedule_deal(self.soon)
             return taken
 
     async def _sit(self, user_id: int, name: str | None, buy_in: int, seat: int | None) -> int:
@@ -346,7 +346,7 @@ class CashTable(LiveTable[_Draft]):
         """Seat ``count`` computer players of ``level`` (the host asked; the cog checked); the
         seats they took. Everything is checked before the first one sits down."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             if level not in LEVELS:
                 raise BotError("bad_bot_level", level=level[:20])
             if self.table.options.game.code not in BOT_GAMES:
@@ -371,15 +371,15 @@ class CashTable(LiveTable[_Draft]):
                 await self._sit(bot_id(serial + n, level), None, stack, chair)
                 for n, chair in enumerate(seats)
             ]
-            self._refresh(urgent=False)
-            self.schedule_deal(self._soon)
+            self.refresh(urgent=False)
+            self.schedule_deal(self.soon)
             return taken
 
     async def remove_bots(self, seat: int | None) -> tuple[list[int], list[int]]:
         """Stand the bots up (the one at ``seat``, or all): (seats left now, seats that leave
         after the hand being played, folding at their turn as a player who leaves does)."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             bots = self.bots()
             if seat is not None:
                 if seat not in bots:
@@ -427,14 +427,14 @@ class CashTable(LiveTable[_Draft]):
             return
         for pid in self.bots().values():
             await self._leave(pid)
-        self._post(t("notice.house_cap", self.locale,
+        self.say(t("notice.house_cap", self.locale,
                      cap=chips(settings.house_loss_cap, self.locale)))
 
     async def leave(self, user_id: int) -> int | None:
         """Stand up: the chips returned now, or None when he is in the hand being played (his
         hand is folded — now, or when his turn comes — and he leaves when it ends)."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             return await self._leave(user_id)
 
     async def _leave(self, user_id: int) -> int | None:
@@ -446,21 +446,21 @@ class CashTable(LiveTable[_Draft]):
                 self.db, self.table_id, user_id, save=self._save_of(draft)
             )
             self._adopt(draft)
-            self._forget(user_id)
-            self._refresh(urgent=False)
+            self.forget(user_id)
+            self.refresh(urgent=False)
             return returned
         hand = live_hand(self.table)
         index = self.table.hand_index(user_id)
         if hand is not None and index is not None and hand.to_act == index:
             # His turn: the fold is stored with the leave, in one step.
-            await self._apply(hand, Action(ActionKind.FOLD, index), draft=draft)
+            await self.apply(hand, Action(ActionKind.FOLD, index), draft=draft)
         else:
-            # He folds when his turn comes (``_after_change``); nothing he presses before
-            # can change that (``_check_may_act``).
+            # He folds when his turn comes, and nothing he presses before can change that
+            # (``_must_fold``).
             await tables.update_table(self.db, self.table_id, self._save_of(draft))
             self._adopt(draft)
-        self._refresh(urgent=False)
-        await self._after_change()
+        self.refresh(urgent=False)
+        await self.play_on()
         return None
 
     async def kick(self, user_id: int, by: int) -> int | None:
@@ -468,21 +468,21 @@ class CashTable(LiveTable[_Draft]):
         a player in the hand being played plays it out (or the clock acts for him) and is
         removed when it ends."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             draft = self._draft()
             events = draft.table.remove(user_id, by=by)
             left = next((e for e in events if isinstance(e, PlayerLeft)), None)
             if left is None:
                 await tables.update_table(self.db, self.table_id, self._save_of(draft))
                 self._adopt(draft)
-                self._refresh(urgent=False)
+                self.refresh(urgent=False)
                 return None
             returned = await tables.leave_table(
                 self.db, self.table_id, user_id, actor_id=by, save=self._save_of(draft)
             )
             self._adopt(draft)
-            self._forget(user_id)
-            self._refresh(urgent=False)
+            self.forget(user_id)
+            self.refresh(urgent=False)
             return returned
 
     async def sit_out(self, user_id: int) -> None:
@@ -492,13 +492,13 @@ class CashTable(LiveTable[_Draft]):
     async def sit_in(self, user_id: int) -> None:
         async with self.lock:
             await self._table_change(lambda d: d.table.sit_in(user_id))
-            self._forget(user_id)
-            self.schedule_deal(self._soon)
+            self.forget(user_id)
+            self.schedule_deal(self.soon)
 
     async def rebuy(self, user_id: int, amount: int) -> int:
         """Add chips from the wallet between hands; the stack afterwards."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             seat = self.table.player(user_id)
             if seat is None:
                 raise EngineError("not_seated", player=user_id)
@@ -515,14 +515,14 @@ class CashTable(LiveTable[_Draft]):
             )
             self._adopt(draft)
             if busted:
-                self._forget(user_id)
-            self._refresh(urgent=False)
-            self.schedule_deal(self._soon)
+                self.forget(user_id)
+            self.refresh(urgent=False)
+            self.schedule_deal(self.soon)
             return info.stack
 
     async def start_dealing(self, user_id: int) -> None:
         async with self.lock:
-            self._check_open()
+            self.check_open()
             if self.table.seat_of(user_id) is None and user_id != self.host_id:
                 raise EngineError("not_seated", player=user_id)
             if self.table.paused:
@@ -536,15 +536,15 @@ class CashTable(LiveTable[_Draft]):
                 await tables.update_table(self.db, self.table_id, self._save_of(draft))
                 self._adopt(draft)
             if not self.table.can_start():
-                self._refresh(urgent=False)
+                self.refresh(urgent=False)
                 raise BotError("waiting_for_players")
-            await self._deal()
+            await self.deal_now()
 
     async def straddle(self, user_id: int, *, always: bool) -> bool:
         """Ask (or stop asking) to straddle the next hand, or every hand; whether he now
         asks. The straddle is posted only from the straddle seat, by a player who can."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             if self.table.options.straddle is StraddleMode.OFF:
                 raise BotError("straddle_off")
             if self.table.player(user_id) is None:
@@ -567,7 +567,7 @@ class CashTable(LiveTable[_Draft]):
     async def order_bomb(self, amount: int) -> None:
         """The host makes the next hand a bomb pot of ``amount`` (checked as the deal would)."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             self._check_bomb(amount)
             draft = self._draft()
             draft.config.bomb_next = amount
@@ -580,7 +580,7 @@ class CashTable(LiveTable[_Draft]):
     async def skip_next_big_blind(self, user_id: int) -> bool:
         """Sit out when the big blind comes to him (a toggle); whether he now will."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             if self.table.player(user_id) is None:
                 raise BotError("not_seated")
             draft = self._draft()
@@ -604,7 +604,7 @@ class CashTable(LiveTable[_Draft]):
         async with self.lock:
             await self._table_change(lambda d: d.table.resume(by))
             self.messenger.unblock()
-            self.schedule_deal(self._soon)
+            self.schedule_deal(self.soon)
 
     async def change_settings(
         self,
@@ -619,7 +619,7 @@ class CashTable(LiveTable[_Draft]):
         (every how many hands, amount) of the bomb pots that come by themselves (0: none).
         """
         async with self.lock:
-            self._check_open()
+            self.check_open()
             draft = self._draft()
             if timer is not None:
                 draft.config.timer = timer
@@ -638,7 +638,7 @@ class CashTable(LiveTable[_Draft]):
             await tables.update_table(self.db, self.table_id, self._save_of(draft))
             self._adopt(draft)
             self.clock.timer = float(self.config.timer)
-            self._refresh(urgent=False)
+            self.refresh(urgent=False)
             return waiting
 
     def _check_game_change(self, draft: _Draft, options: TableOptions) -> None:
@@ -657,7 +657,7 @@ class CashTable(LiveTable[_Draft]):
     async def void(self, by: int) -> None:
         """Call the hand off: every chip goes back to where it was when the hand began."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             hand = self.table.hand
             if hand is None or self.hand_id is None or hand.is_over:
                 raise EngineError("no_hand")
@@ -680,10 +680,10 @@ class CashTable(LiveTable[_Draft]):
                     save=self._save_of(draft),
                 )
             except BaseException:
-                await self._reload_hand()
+                await self.take_back(hand, before)
                 raise
             self._adopt(draft)
-            self._after_settle(events, text, final, hand, players, image=False)
+            self.show_result(Settled(events, text, final, hand, players, image=False))
 
     async def reset_ledger(self, by: int) -> tuple[Session, SessionStart]:
         """Begin a new session of the table's ledger; the session that ended and where the new
@@ -691,10 +691,10 @@ class CashTable(LiveTable[_Draft]):
         session and starting the new one; the channel is told, since the ledger is everyone's
         at the table."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             ended = await sessions.session_ledger(self.db, self.table_id)
             start = await sessions.reset_session(self.db, self.table_id, actor_id=by)
-            self._post(t("notice.ledger_reset", self.locale, host=mention(by),
+            self.say(t("notice.ledger_reset", self.locale, host=mention(by),
                          hand=start.first_hand))
             return ended, start
 
@@ -702,7 +702,7 @@ class CashTable(LiveTable[_Draft]):
         """Close the table: a running hand is voided and every stack goes back to its wallet,
         all in one step. ``by`` None: it closed itself, nobody having sat at it for a while."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             hand = self.table.hand
             running = hand is not None and self.hand_id is not None and not hand.is_over
             before = len(hand.actions) if hand is not None else 0
@@ -720,8 +720,8 @@ class CashTable(LiveTable[_Draft]):
                     actions=hand.actions[before:] if running and hand is not None else (),
                 )
             except BaseException:
-                if running:
-                    await self._reload_hand()
+                if running and hand is not None:
+                    await self.take_back(hand, before)
                 raise
             self._adopt(draft)
             self.hand_id = None
@@ -738,8 +738,8 @@ class CashTable(LiveTable[_Draft]):
                 )
                 for uid, amount in returned.items()
             ]
-            self._retire()
-            self._post("\n".join(lines))
+            self.retire()
+            self.say("\n".join(lines))
             self.messenger.then(lambda: self.direct.spawn(self._clear_message_record()))
             self.services.registry.venue_over(self)
             return returned
@@ -772,12 +772,12 @@ class CashTable(LiveTable[_Draft]):
     async def _table_change(self, change: Callable[[_Draft], object]) -> None:
         """A change of the table alone (no chips move), under the lock: drafted, stored,
         adopted."""
-        self._check_open()
+        self.check_open()
         draft = self._draft()
         change(draft)
         await tables.update_table(self.db, self.table_id, self._save_of(draft))
         self._adopt(draft)
-        self._refresh(urgent=False)
+        self.refresh(urgent=False)
 
     def _sit_out_big_blinds(self, draft: _Draft) -> None:
         """Players who asked to sit out their next big blind are sat out when it comes to

@@ -2,20 +2,18 @@
 
 ``PokerBot.runtime`` holds it: opened in ``setup_hook`` (before the gateway connects, so no
 interaction finds a table half-restored) and closed last, after the client. It owns what is
-shared by every table — the database, the process-wide options, the random source, the one
-registry of live tables (``bot.runtime.registry``) — and hands each table and tournament only the
-services it uses (:class:`~bot.runtime.table.TableServices`).
+shared by every table — the database, the process-wide options, the random source — and hands
+each table and tournament only the services it uses (:class:`~bot.runtime.table.TableServices`).
+Its jobs are split in three:
 
-Cash tables and tournaments are *venues*: what a server's lease carries. When several processes
-share the database, each runs only the servers on its shards and whose lease it holds
-(``bot.runtime.ownership``): it restores their venues at start-up (one loop for both kinds),
-renews its leases while it runs, takes over the venues of a server whose lease ran out (its
-process died), stops those of a server whose lease it lost, and gives every lease back when it
-stops.
-
-It also keeps each server's limits: how many tables may be open (in all, and per host; checked
-again inside the storage transaction that opens one), and it closes a table nobody has sat at
-for the server's idle time.
+- the one registry of live tables and venues (``runtime.registry``,
+  :class:`~bot.runtime.registry.Registry`): every command and button finds its table there;
+- start-up and recovery under the servers' leases (``runtime.venues``,
+  :class:`~bot.runtime.venues.Venues`);
+- what is server-wide, here: opening a table or a tournament within the server's limits (how
+  many tables may be open, in all and per host; checked again inside the storage transaction
+  that opens one), closing a table nobody has sat at for the server's idle time, watching the
+  chips, and the languages.
 
 Languages: every interaction tells the user's locale (:meth:`GameRuntime.note_locale`), kept so
 that his direct messages speak it; each venue speaks its server's language
@@ -30,45 +28,38 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
 
 import discord
 
 from bot.errors import BotError
-from bot.i18n import resolve_locale, t
+from bot.i18n import resolve_locale
 from bot.metrics import NO_METRICS, Live, Metrics
 from bot.presenter import labels_for, tournament_opening_text
-from bot.runtime.budget import Priority, RequestBudget, requests_at
-from bot.runtime.cash import CashTable, PracticeTable, check_bomb
+from bot.runtime.budget import RequestBudget
+from bot.runtime.cash import CashTable, check_bomb
 from bot.runtime.config import RuntimeOptions, TableConfig
 from bot.runtime.direct import DmChannels
-from bot.runtime.messenger import NOBODY, ViewFactory
+from bot.runtime.messenger import ViewFactory
 from bot.runtime.ownership import Ownership, ShardPlan
-from bot.runtime.recovery import RestoredTable, restore_table
+from bot.runtime.recovery import RestoredTable
 from bot.runtime.registry import Registry, Venue
-from bot.runtime.table import TOURNAMENT, Extra, LiveTable, TableServices
+from bot.runtime.table import TableServices
 from bot.runtime.tourney import LiveTournament, TournamentSettings
+from bot.runtime.venues import Venues, cash_kind
 from bot.storage import (
     Database,
     StorageError,
     economy,
-    hands,
     invariant,
     locales,
     tables,
     tournaments,
 )
-from bot.storage.tables import TableInfo
-from engine.errors import EngineError
 from engine.table import Table, TableOptions
 from engine.tournament import Tournament, TournamentConfig
 
 log = logging.getLogger(__name__)
-
-# How long an interaction on a server just taken over waits for its tables to come back.
-ADOPTION_WAIT = 1.0
 
 
 def _no_buttons(table_id: int, buttons: Sequence[object]) -> None:
@@ -80,17 +71,8 @@ def language_of(setting: str, guild_locale: object) -> str:
     return resolve_locale(guild_locale if setting == "auto" else setting)
 
 
-@dataclass(frozen=True, slots=True)
-class _VenueKind:
-    """How venues of one kind are found open in storage and brought back."""
-
-    name: str
-    open_guilds: Callable[[Database], Awaitable[dict[int, int]]]
-    restore: Callable[[int], Awaitable[Venue]]
-
-
 class GameRuntime:
-    """Every live table and tournament of the bot, found by table id or by channel."""
+    """Every live table and tournament of the bot (found in ``registry``)."""
 
     def __init__(
         self,
@@ -110,14 +92,8 @@ class GameRuntime:
         db.metrics = metrics
         self.ownership = Ownership(
             db, plan if plan is not None else ShardPlan(), lease_seconds=self.options.lease_seconds,
-            metrics=metrics, on_taken_over=self._taken_over,
+            metrics=metrics, on_taken_over=lambda guild_id: self.venues.taken_over(guild_id),
         )
-        # Servers taken over from a process that died, their venues not restored yet.
-        self._adopting: set[int] = set()
-        self._adoption: asyncio.Task[None] | None = None
-        # Held while a venue is stored and registered, so that taking over venues never
-        # restores one this process is opening.
-        self._venues_lock = asyncio.Lock()
         # The one the client's HTTP session spends (``PokerBot``); without one (a runtime
         # over a stand-in client) a budget of its own, which only paces the messengers.
         self.budget = budget if budget is not None else RequestBudget(
@@ -125,22 +101,17 @@ class GameRuntime:
         )
         self.dm_channels = DmChannels()
         self.registry = Registry(self._over)
-        self._unrestorable: set[tuple[str, int]] = set()
-        self._lease_keeper: asyncio.Task[None] | None = None
-        self._guilds: set[int] = set()
+        self._guilds: set[int] = set()  # servers whose economy is stored
         self._background: set[asyncio.Task[None]] = set()
         self._closing: set[Venue] = set()  # venues over whose last messages go out
         # Shuffles and first buttons come from the operating system's generator.
         self.rng: random.Random = random.SystemRandom()
+        self.venues = Venues(client, db, self.ownership, self.registry, self._services,
+                             self.keep, self._guilds)
         self._sweeper: asyncio.Task[None] | None = None
         self._invariant_watch: asyncio.Task[None] | None = None
         # The locale each user's client reported last (and stored): read at every deal.
         self._locales: dict[int, str] = {}
-        self._kinds = (
-            _VenueKind("table", tables.open_table_guilds, self._restore_table),
-            _VenueKind("tournament", tournaments.open_tournament_guilds,
-                       self._restore_tournament),
-        )
         metrics.watch(self._live)
 
     @classmethod
@@ -171,62 +142,6 @@ class GameRuntime:
             await runtime.close()
             raise
         return runtime
-
-    # -- lookups ---------------------------------------------------------------------------
-
-    @property
-    def runners(self) -> dict[int, CashTable]:
-        """The open cash tables, by table id."""
-        return {t.table_id: t for t in self.registry.tables() if isinstance(t, CashTable)}
-
-    @property
-    def tournaments(self) -> dict[int, LiveTournament]:
-        """The open tournaments, by tournament id."""
-        return {v.tournament_id: v for v in self.registry.venues()
-                if isinstance(v, LiveTournament)}
-
-    def in_channel(self, channel_id: int | None, *, needs: Extra | None = None) -> CashTable:
-        """The cash table of a channel; players act where the table is, nowhere else. Where a
-        tournament plays, the refusal is its kind's for the extra the command ``needs`` (else:
-        a tournament has none of a cash table's buy-ins and floor)."""
-        found = self.registry.in_channel(channel_id)
-        if isinstance(found, CashTable):
-            if needs is not None:
-                found.kind.require(needs)  # a practice table has no session ledger
-            return found
-        if found is not None or self.tournament_in(channel_id) is not None:
-            if needs is not None:
-                (found.kind if found is not None else TOURNAMENT).require(needs)
-            raise BotError("not_in_tournament")
-        raise BotError("no_table")
-
-    def live_in_channel(self, channel_id: int | None) -> LiveTable[Any]:
-        """The table played in a channel or thread, cash or tournament: where players act."""
-        found = self.registry.in_channel(channel_id)
-        if found is None:
-            raise BotError("no_table")
-        return found
-
-    def live_table(self, table_id: int) -> LiveTable[Any]:
-        """A table by id, cash or tournament (the id its buttons carry)."""
-        found = self.registry.table(table_id)
-        if found is None:
-            raise BotError("table_closed")
-        return found
-
-    def table(self, table_id: int) -> CashTable:
-        found = self.registry.table(table_id)
-        if not isinstance(found, CashTable):
-            raise BotError("table_closed")
-        return found
-
-    def tournament_in(self, channel_id: int | None) -> LiveTournament | None:
-        """The open tournament whose channel this is, or one of whose tables plays here."""
-        found = self.registry.venue_in(channel_id)
-        return found if isinstance(found, LiveTournament) else None
-
-    def tournaments_of(self, guild_id: int) -> list[LiveTournament]:
-        return [v for v in self.registry.venues(guild_id) if isinstance(v, LiveTournament)]
 
     def keep(self, task: asyncio.Task[None]) -> None:
         """Hold a background task until it ends (the loop only keeps weak references)."""
@@ -273,15 +188,8 @@ class GameRuntime:
     # -- guilds ----------------------------------------------------------------------------
 
     async def serves(self, guild_id: int | None) -> bool:
-        """Whether this process acts for a server (its shard is here and its lease ours).
-        A server just taken over from a process that died waits a little for its tables to
-        come back (within Discord's 3 s), rather than answer there is none."""
-        if not await self.ownership.serves(guild_id):
-            return False
-        adoption = self._adoption
-        if guild_id in self._adopting and adoption is not None and not adoption.done():
-            await asyncio.wait({adoption}, timeout=ADOPTION_WAIT)
-        return True
+        """Whether this process acts for a server (``Venues.serves``)."""
+        return await self.venues.serves(guild_id)
 
     async def ensure_guild(self, guild_id: int) -> None:
         """Register a server's economy once (default settings)."""
@@ -384,7 +292,7 @@ class GameRuntime:
             check_bomb(bombs[1], options)
             config.bomb_every, config.bomb_amount = bombs
         low, high = options.buy_in_range
-        async with self._venues_lock:
+        async with self.venues.lock:
             info = await tables.create_table(
                 self.db,
                 guild_id,
@@ -398,10 +306,10 @@ class GameRuntime:
                 enforce_limits=True,
                 practice=practice,
             )
-            runner = _cash_kind(info)(info, config, RestoredTable(table), self._services())
-            self.registry.add_venue(runner)
-        await runner.start()
-        return runner
+            opened = cash_kind(info)(info, config, RestoredTable(table), self._services())
+            self.registry.add_venue(opened)
+        await opened.start()
+        return opened
 
     async def create_tournament(
         self,
@@ -418,7 +326,7 @@ class GameRuntime:
         await self.ensure_guild(guild_id)
         self._refuse_taken(channel_id)
         state = Tournament(config, self.rng)
-        async with self._venues_lock:
+        async with self.venues.lock:
             info = await tournaments.create_tournament(
                 self.db, guild_id, channel_id, host_id, name=name, kind=settings.kind,
                 buy_in=config.buy_in, max_players=config.max_players,
@@ -435,163 +343,23 @@ class GameRuntime:
         await live.start()
         return live
 
-    # -- restoring and leases --------------------------------------------------------------
+    # -- start-up --------------------------------------------------------------------------
 
     async def restore(self) -> None:
-        """Bring back the open venues of the servers this process runs (at start-up; one that
-        fails is logged and skipped), then keep the leases."""
-        await self._settle_orphans()
-        await self.adopt()
-        log.info("restored %d table(s) and %d tournament(s) (%s)", len(self.runners),
-                 len(self.tournaments), self.ownership.plan.describe())
-        self.keep(asyncio.create_task(self._sync_closed_messages(), name="closed-messages"))
+        """Bring back the venues this process runs, then keep the leases, the idle sweep and
+        the chip watch."""
+        await self.venues.restore()
+        log.info("restored %d table(s) and %d tournament(s) (%s)",
+                 len(self.registry.cash_tables()), len(self.registry.tournaments()),
+                 self.ownership.plan.describe())
         self._sweeper = asyncio.create_task(self._sweep_idle(), name="idle-tables")
-        self._lease_keeper = asyncio.create_task(self._keep_leases(), name="leases")
         if self.metrics.enabled:
             self._invariant_watch = asyncio.create_task(self._watch_invariant(),
                                                         name="chip-invariant")
 
     async def adopt(self) -> list[tuple[str, int]]:
-        """Restore every open venue this process should run and does not yet: at start-up,
-        and after another process's lease ran out. The venues restored, in the order they
-        are shown again: those where a player is to act first, then the rest."""
-        restored: list[Venue] = []
-        async with self._venues_lock:
-            for kind in self._kinds:
-                for venue_id, guild_id in (await kind.open_guilds(self.db)).items():
-                    key = (kind.name, venue_id)
-                    if self.registry.knows(key) or key in self._unrestorable:
-                        continue
-                    if not await self.ownership.serves(guild_id):
-                        continue
-                    try:
-                        venue = await kind.restore(venue_id)
-                    except Exception:
-                        log.critical("%s %d could not be restored", kind.name, venue_id,
-                                     exc_info=True)
-                        self._unrestorable.add(key)
-                        continue
-                    self.registry.add_venue(venue)
-                    self._guilds.add(guild_id)
-                    restored.append(venue)
-        # A thousand tables come back at once after a deploy or a crash, and Discord takes
-        # their messages at the budget's pace: players waiting to act are served first (each
-        # table's messages queue, and its image is drawn, in the order the tables start).
-        restored.sort(key=lambda venue: not venue.awaits_player)
-        for venue in restored:
-            # Posting the table again needs Discord: not inside start-up.
-            self.keep(asyncio.create_task(self._start(venue),
-                                          name="restore-{}-{}".format(*venue.venue_key)))
-        return [venue.venue_key for venue in restored]
-
-    async def _restore_table(self, table_id: int) -> Venue:
-        info = await tables.get_table(self.db, table_id)
-        config = TableConfig.from_json(info.config)
-        restored = await restore_table(self.db, info, config.state, config.options, self.rng)
-        config.options = restored.table.options
-        return _cash_kind(info)(info, config, restored, self._services())
-
-    async def _restore_tournament(self, tournament_id: int) -> Venue:
-        info = await tournaments.get_tournament(self.db, tournament_id)
-        try:
-            return await LiveTournament.restore(info, self._services())
-        except EngineError:
-            # Stored by an older version with settings the engine now refuses (a level no
-            # table can play): it could never go on, so every buy-in goes back rather than
-            # staying locked in its pool.
-            refunds = await tournaments.cancel_tournament(self.db, tournament_id,
-                                                          actor_id=info.host_id)
-            log.critical("tournament %d cannot be played on; cancelled, %d buy-in(s) refunded",
-                         tournament_id, len(refunds))
-            raise
-
-    async def _start(self, venue: Venue) -> None:
-        try:
-            await venue.start()
-        except Exception:
-            log.exception("%s %d: could not resume after the restart", *venue.venue_key)
-
-    def _taken_over(self, guild_id: int) -> None:
-        """A server's lease was taken from a process that died: bring its venues back now,
-        not at the next renewal."""
-        self._adopting.add(guild_id)
-        if self._adoption is None or self._adoption.done():
-            self._adoption = asyncio.create_task(self._adopt_taken(), name="take-over")
-            self.keep(self._adoption)
-
-    async def _adopt_taken(self) -> None:
-        while self._adopting:
-            taken = set(self._adopting)
-            try:
-                adopted = await self.adopt()
-                if adopted:
-                    log.warning("took over %d venue(s): %s", len(adopted), adopted)
-            except Exception:
-                log.exception("taking over failed; the next renewal tries again")
-            finally:
-                self._adopting -= taken
-
-    async def _keep_leases(self) -> None:
-        """Renew the leases every third of their lifetime; stop the venues of a server whose
-        lease was lost, and take over the venues of servers whose lease ran out elsewhere."""
-        while True:
-            await asyncio.sleep(self.ownership.ttl / 3)
-            try:
-                for guild_id in await self.ownership.renew():
-                    await self._let_go(guild_id)
-                taken = await self.adopt()
-                if taken:
-                    log.warning("took over %d venue(s): %s", len(taken), taken)
-            except Exception:
-                log.exception("keeping the leases failed; trying again")
-
-    async def _let_go(self, guild_id: int) -> None:
-        """Another process runs this server now: stop its venues here, saying nothing (the
-        state is in the database, and the other process posts the tables)."""
-        mine = self.registry.venues(guild_id)
-        for venue in mine:
-            self.registry.drop_venue(venue)
-        self._guilds.discard(guild_id)
-        await asyncio.gather(*(venue.shutdown() for venue in mine), return_exceptions=True)
-
-    async def _settle_orphans(self) -> None:
-        """A hand left running on a table that is no longer open (only data written before
-        every transition became one transaction can hold one): refund it."""
-        open_ids = set(await tables.open_table_guilds(self.db))
-        for stored in await hands.unfinished_hands(self.db):
-            if stored.table_id not in open_ids:
-                log.warning("voiding hand %d of closed table %d", stored.hand_id, stored.table_id)
-                try:
-                    await hands.void_hand(self.db, stored.hand_id, reason="its table was closed")
-                except StorageError as exc:
-                    # Another process starting at the same time settled it first.
-                    log.info("hand %d was settled elsewhere (%s)", stored.hand_id, exc)
-
-    async def _sync_closed_messages(self) -> None:
-        """Bring the last message of tables closed before a stop up to date: it may still show
-        buttons or "paused" if the bot stopped before it was edited."""
-        try:
-            stale = await tables.closed_with_message(self.db)
-        except StorageError:
-            log.exception("could not list closed tables")
-            return
-        for guild_id, table_id, channel_id, message_id, locale in stale:
-            if not await self.serves(guild_id):
-                continue
-            channel = self.client.get_partial_messageable(channel_id)
-            try:
-                with requests_at(Priority.TIDY):
-                    await channel.get_partial_message(message_id).edit(
-                        content=t("table.closed", locale), attachments=[], view=None,
-                        allowed_mentions=NOBODY,
-                    )
-            except discord.NotFound:
-                pass  # deleted: nothing left to correct
-            except discord.HTTPException as exc:
-                log.info("table %d: could not correct its last message (%s)", table_id, exc)
-                continue
-            with contextlib.suppress(StorageError):
-                await tables.set_table_message(self.db, table_id, None)
+        """Restore the venues this process should run and does not yet (``Venues.adopt``)."""
+        return await self.venues.adopt()
 
     async def _watch_invariant(self) -> None:
         """Check the chips now and then for the operator's gauge: every server's wallets,
@@ -631,19 +399,19 @@ class GameRuntime:
         now = time.monotonic() if now is None else now
         await self._close_idle_registrations(time.time() if wall is None else wall)
         closed = []
-        for runner in list(self.runners.values()):
-            if runner.empty_since is None:
+        for table in self.registry.cash_tables():
+            if table.empty_since is None:
                 continue
-            limits = await economy.get_settings(self.db, runner.guild_id)
-            if not limits.idle_close or now - runner.empty_since < limits.idle_close:
+            limits = await economy.get_settings(self.db, table.guild_id)
+            if not limits.idle_close or now - table.empty_since < limits.idle_close:
                 continue
             with contextlib.suppress(BotError):
-                await runner.close(None, idle=True)
-                closed.append(runner.table_id)
+                await table.close(None, idle=True)
+                closed.append(table.table_id)
         return closed
 
     async def _close_idle_registrations(self, wall: float) -> None:
-        live = self.tournaments
+        live = {v.tournament_id: v for v in self.registry.tournaments()}
         for guild_id in {v.guild_id for v in live.values()}:
             limits = await economy.get_settings(self.db, guild_id)
             if not limits.idle_close:
@@ -657,7 +425,8 @@ class GameRuntime:
     async def close(self) -> None:
         """Stop every venue. Storage has the state already (it is written before every reply);
         the messages queued get ``drain_timeout`` seconds to go out."""
-        for task in (self._sweeper, self._lease_keeper, self._invariant_watch):
+        await self.venues.stop()
+        for task in (self._sweeper, self._invariant_watch):
             if task is not None:
                 task.cancel()
         drain = self.options.drain_timeout
@@ -673,6 +442,3 @@ class GameRuntime:
         await self.ownership.release()
         await self.db.close()
 
-
-def _cash_kind(info: TableInfo) -> type[CashTable]:
-    return PracticeTable if info.practice else CashTable

@@ -6,6 +6,12 @@ table by its id (the id every button carries) and by its channel or thread, what
 in one lookup; a venue by its own channel. Tables join when they open and leave when they
 close or break; a venue that is over leaves with all its tables, and the runtime is told so
 its last messages can go out.
+
+Its lookups are what commands and buttons ask: :meth:`Registry.table` by id and
+:meth:`Registry.table_in` by channel find any kind of table; :meth:`Registry.cash_table` and
+:meth:`Registry.cash_table_in` find a cash or practice table, refusing where a tournament plays
+with the tournament's reason for the extra the command needs. A table not found is refused
+with the reason a member can act on (``table_closed``, ``no_table``).
 """
 
 from __future__ import annotations
@@ -13,7 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
+from bot.errors import BotError
+from bot.runtime.cash import CashTable
+from bot.runtime.kinds import TOURNAMENT, Extra
 from bot.runtime.table import LiveTable
+from bot.runtime.tourney import LiveTournament
 
 
 class Venue(Protocol):
@@ -50,6 +60,61 @@ class Registry:
         self._venues: dict[tuple[str, int], Venue] = {}
         self._venue_channels: dict[int, Venue] = {}
 
+    # -- lookups: what commands and buttons ask ----------------------------------------------
+
+    def table(self, table_id: int) -> LiveTable[Any]:
+        """A table by id, any kind (the id its buttons carry)."""
+        found = self._tables.get(table_id)
+        if found is None:
+            raise BotError("table_closed")
+        return found
+
+    def table_in(self, channel_id: int | None) -> LiveTable[Any]:
+        """The table played in a channel or thread, any kind: where players act."""
+        found = self.find_in(channel_id)
+        if found is None:
+            raise BotError("no_table")
+        return found
+
+    def cash_table(self, table_id: int, *, needs: Extra | None = None) -> CashTable:
+        """A cash (or practice) table by id; ``needs``: the home-game extra the command uses,
+        refused with the kind's own reason where it is not played."""
+        return self._cash(self.table(table_id), needs)
+
+    def cash_table_in(self, channel_id: int | None, *, needs: Extra | None = None) -> CashTable:
+        """The cash (or practice) table of a channel: players act where the table is, nowhere
+        else. Where a tournament plays, the refusal is its kind's for the extra the command
+        ``needs`` (else: a tournament has none of a cash table's buy-ins and floor)."""
+        found = self.find_in(channel_id)
+        if found is None:
+            if self.tournament_in(channel_id) is None:
+                raise BotError("no_table")
+            if needs is not None:
+                TOURNAMENT.require(needs)  # registering: its tables are a tournament's
+            raise BotError("not_in_tournament")
+        return self._cash(found, needs)
+
+    def tournament_in(self, channel_id: int | None) -> LiveTournament | None:
+        """The open tournament whose channel this is, or one of whose tables plays here."""
+        found = self.venue_in(channel_id)
+        return found if isinstance(found, LiveTournament) else None
+
+    def tournaments(self, guild_id: int | None = None) -> list[LiveTournament]:
+        """The open tournaments (of one server)."""
+        return [v for v in self.venues(guild_id) if isinstance(v, LiveTournament)]
+
+    def cash_tables(self) -> list[CashTable]:
+        """The open cash and practice tables."""
+        return [t for t in self._tables.values() if isinstance(t, CashTable)]
+
+    @staticmethod
+    def _cash(found: LiveTable[Any], needs: Extra | None) -> CashTable:
+        if needs is not None:
+            found.kind.require(needs)  # a practice table has no session ledger
+        if not isinstance(found, CashTable):
+            raise BotError("not_in_tournament")
+        return found
+
     # -- tables ----------------------------------------------------------------------------
 
     def add_table(self, table: LiveTable[Any]) -> None:
@@ -62,10 +127,10 @@ class Registry:
         if self._by_channel.get(table.channel_id) is table:
             del self._by_channel[table.channel_id]
 
-    def table(self, table_id: int) -> LiveTable[Any] | None:
+    def find(self, table_id: int) -> LiveTable[Any] | None:
         return self._tables.get(table_id)
 
-    def in_channel(self, channel_id: int | None) -> LiveTable[Any] | None:
+    def find_in(self, channel_id: int | None) -> LiveTable[Any] | None:
         return self._by_channel.get(channel_id) if channel_id is not None else None
 
     def tables(self) -> Iterator[LiveTable[Any]]:

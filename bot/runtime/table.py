@@ -3,40 +3,68 @@
 A :class:`LiveTable` owns the hand being played at one table: the deal, every decision and
 pre-selection, the decision clock and time bank, time-outs, the all-in run-out street by street
 with each hand's chances, the result and its retry, the table message, the hole cards by DM and
-reposts. Every input runs under the table's lock (a tournament's tables share the tournament's),
-so no two ever interleave, and each goes **draft → store → adopt**: the engine changes a draft
-(refusing bad input before anything changes), storage takes the change in one transaction, and
-only then does the draft become the table and is anybody told.
+reposts. Two machines ride beside it, each with one job and its own tests, as the decision clock
+(:mod:`bot.runtime.clock`) does: the computer players' turns (:mod:`bot.runtime.turns`) and the
+vote on running it twice (:mod:`bot.runtime.runvote`). Every input runs under the table's lock
+(a tournament's tables share the tournament's), so no two ever interleave, and each goes
+**draft → store → adopt**: the engine changes a draft (refusing bad input before anything
+changes), storage takes the change in one transaction, and only then does the draft become the
+table and is anybody told.
 
 Its owners are the kinds of table (:class:`~bot.runtime.cash.CashTable`,
-:class:`~bot.runtime.tourney.TournamentTable`). As python-chess's board writes ``push`` once and
-its variants override a few hooks, an owner fills in the hooks below and never copies the loop:
+:class:`~bot.runtime.tourney.TournamentTable`). As aiohttp's runners write their sequence once
+and ask for a few abstract hooks, an owner fills in the hooks below and never copies the loop.
+The seam has three tiers:
 
-===========================  =========================================================
-hook                         what the owner says
-===========================  =========================================================
-``table``, ``names``,        its engine table, the names, language and time banks as
-``locale``, ``banks``        stored
-``_voice()``                 the messenger of its channel
-``_is_away`` / ``_presence`` who is away, and the draft that marks a player away or back
-``_store_actions``           how a decision is stored (with a draft, in one transaction)
-``_put_hand``                the hand as storage holds it, after a failed store
-``_may_deal``/``_deal_hand`` whether it deals, and the deal itself (draft, store, adopt)
-``_record``                  the result of a hand that ended (draft, store, adopt)
-``_result_notes``            what it adds under a result (busts, eliminations)
-``_settled``                 what happens once a result is shown (a tournament moves on)
-``_dress``                   what heads its table message (a tournament's level)
-===========================  =========================================================
+======================  ========================  =============================================
+tier                    hook                      what the owner says
+======================  ========================  =============================================
+required                ``table``                 its engine table
+required                ``names``                 display names by user id, as stored
+required                ``locale``                the language its channel speaks
+required                ``banks``                 the time banks as stored
+required                ``venue``                 what its server's lease carries
+required                ``_make_messenger``       the messenger of its channel
+required                ``_is_away``              whether a player is away
+required                ``_away_players``         every player away
+required                ``_presence``             the draft marking a player away or back
+required                ``_store_actions``        how a decision is stored (one transaction)
+required                ``_put_hand``             the hand as storage holds it, put back
+required                ``_may_deal``             whether it deals now
+required                ``_deal_hand``            the deal itself (draft, store, adopt)
+required                ``_record``               a hand's result (draft, store, adopt)
+required                ``sit_in``                a player away comes back
+optional                ``dealing``               whether its dealing is on (default: on)
+optional                ``event_name``            the event its hand histories name
+optional                ``small_blind_at``        the small blind of a past hand's stakes
+optional                ``_must_fold``            a player who may only fold (left the table)
+optional                ``_dress``                what heads its table message
+optional                ``_result_notes``         what it adds under a result
+optional                ``_settled``              what follows a result shown
+optional                ``_deal_refused``         storage refused the deal
+optional                ``_hold_play``            stop dealing until the host resumes
+optional                ``_forgotten``            a player's marks are forgotten
+optional                ``_venue_closed``         its venue closed around it
+======================  ========================  =============================================
 
-What differs between the kinds is declared once, in each kind's :class:`TableKind`, as PokerKit
-declares its ``Mode``: the home-game extras it allows, what "away" means there, and what happens
-when the bot loses its channel. The buttons, the commands and ``docs/architecture.md`` read it.
-A computer player (an id from :mod:`engine.bots.ids`) sits and acts through the same path as a
-person: when its turn comes the loop asks its decision function (:mod:`engine.bots`) for an
-answer, from what that seat may see alone (:func:`engine.bots.view.view_of`), off the event loop
-and after a short, human-like pause; the answer is applied and stored like a click. A bot has
-no clock (it never times out and never holds the table up), gets no DM, and agrees to run it
-twice. A new game brings its rules in the engine's hand and reuses this loop unchanged.
+Required hooks are abstract: an owner that forgets one fails when it is made. Optional hooks
+are documented methods that do nothing (or say the default) until an owner fills them; the
+:func:`hook` mark lets a test list them. What owners need from the loop is its **owner API**,
+public names only (``OWNER_API``): ``apply`` a decision, ``play_on`` after a change,
+``show_result`` of a hand settled (one :class:`Settled`), ``deal_now``, ``take_back`` a change
+storage refused, ``reload_hand``, ``pick_up`` after a restart, ``retire``, ``refresh``,
+``say``, ``check_open``, ``forget``, ``dealt_seats`` and ``schedule_deal``. No owner touches an
+underscore name of the loop (a test checks it).
+
+Each input has one refusal path: a ``check_…`` method answers "may this member do this now,
+and if not, why" (:meth:`LiveTable.check_act`, ``check_raise_form``, ``check_preselect``,
+``check_show``, ``check_rabbit``, ``check_vote``, ``check_repost``), and the button, the slash
+command, the form and the action all call it, as PokerKit's ``verify_…`` methods serve both its
+``can_…`` and the operation.
+
+What differs between the kinds beyond the hooks is declared once, in each kind's
+:class:`~bot.runtime.kinds.TableKind`. A computer player sits and acts through the same path as
+a person; a new game brings its rules in the engine's hand and reuses this loop unchanged.
 """
 
 from __future__ import annotations
@@ -45,9 +73,9 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import discord
@@ -58,7 +86,6 @@ from bot.logs import TaggedLock
 from bot.metrics import NO_METRICS, Metrics
 from bot.presenter import (
     ButtonSpec,
-    RunVote,
     Scene,
     TableMessage,
     ack_for,
@@ -76,6 +103,8 @@ from bot.runtime.budget import RequestBudget
 from bot.runtime.clock import Decision, DecisionClock
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.direct import DirectMessages, DmChannels, HoleCardsLetter
+from bot.runtime.kinds import Extra, TableKind
+from bot.runtime.lasthand import Ended, LastHand
 from bot.runtime.messenger import TableMessenger, ViewFactory
 from bot.runtime.play import (
     Clicks,
@@ -87,106 +116,39 @@ from bot.runtime.play import (
     seat_in_hand,
 )
 from bot.runtime.recovery import live_hand
+from bot.runtime.runvote import RunVoting
+from bot.runtime.turns import BotSeat, BotTurns
 from bot.settings import shard_of
 from bot.storage import Database, StorageError, hands, tables
 from bot.storage.hands import HandSeat
-from engine.bots.ids import bot_level, is_bot
-from engine.bots.view import FOLD, Bot, to_action, view_of
+from engine.bots.ids import is_bot
 from engine.cards import Card
 from engine.commitment import DeckCommitment
-from engine.equity import RunOutStage, run_out_equities
+from engine.equity import run_out_equities
 from engine.errors import EngineError
-from engine.hand import Action, ActionKind, ActionTaken, Event, Hand, PreAction
+from engine.hand import Action, ActionKind, ActionTaken, Event, Hand, Legal, PreAction
 from engine.rabbit import rabbit_hunt
 from engine.table import PlayerLeft, Table, TableEvent
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 D = TypeVar("D")
+F = TypeVar("F", bound=Callable[..., Any])
 
 # A new arrival or a returning player should not wait the whole pause between hands.
 SOON = 1.0
-
-
-class Extra(StrEnum):
-    """The home game's extras: what a kind of table may allow beyond the hand itself."""
-
-    RUN_TWICE = "run_twice"
-    RABBIT = "rabbit"
-    STRADDLE = "straddle"
-    BOMB = "bomb"
-    SIT_OUT = "sit_out"
-    LEDGER = "ledger"
-    BOTS = "bots"  # a host seats computer players (a tournament seats them at its creation)
-
-
-@dataclass(frozen=True, slots=True)
-class TableKind:
-    """What differs between two kinds of table, declared where code and docs can read it.
-
-    - ``extras``: the home-game extras played there (the rest are refused, each with its own
-      reason from ``refusals``, or ``refused`` by default);
-    - ``away``: what a player who timed out twice becomes: ``sat out`` (no longer dealt in
-      until he comes back) or ``blinded off`` (dealt in, the clock acting for him at once);
-    - ``pauses_without_channel``: whether losing the channel pauses the table (a cash table
-      waits for its host), or play goes on and the players are told by DM (a tournament's
-      clock waits for nobody);
-    - ``away_notice``: the catalog key that tells the channel a player is away;
-    - ``channel_lost_notice``: the catalog key that tells each player by DM the bot lost the
-      table's channel (and what happens now).
-
-    Everything else — the hand, the clock, the run-out, the buttons, the DMs — is the same.
-    """
-
-    name: str
-    extras: frozenset[Extra]
-    away: str
-    pauses_without_channel: bool
-    away_notice: str
-    channel_lost_notice: str
-    refused: str = "tournament_rules"
-    refusals: Mapping[Extra, str] = field(default_factory=dict)
-
-    def allows(self, extra: Extra) -> bool:
-        return extra in self.extras
-
-    def require(self, extra: Extra) -> None:
-        """Refuse ``extra`` here with its reason, unless this kind plays it."""
-        if extra not in self.extras:
-            raise BotError(self.refusals.get(extra, self.refused))
-
-
-CASH = TableKind(
-    name="cash",
-    extras=frozenset(Extra),
-    away="sat out",
-    pauses_without_channel=True,
-    away_notice="notice.timed_out",
-    channel_lost_notice="notice.channel_lost",
+HOOK_MARK = "__table_hook__"
+# What the kinds of table may call of the loop (see the module's docstring).
+OWNER_API = (
+    "apply", "play_on", "show_result", "deal_now", "take_back", "reload_hand", "pick_up",
+    "retire", "refresh", "say", "check_open", "forget", "dealt_seats", "schedule_deal",
 )
-TOURNAMENT = TableKind(
-    name="tournament",
-    extras=frozenset(),
-    away="blinded off",
-    pauses_without_channel=False,
-    away_notice="tournament.away",
-    channel_lost_notice="notice.channel_lost_playing",
-    refusals={
-        Extra.SIT_OUT: "tournament_no_sitout",
-        Extra.LEDGER: "tournament_no_ledger",
-        Extra.BOTS: "tournament_no_bots",
-    },
-)
-PRACTICE = TableKind(
-    name="practice",
-    extras=frozenset(Extra) - {Extra.LEDGER},
-    away="sat out",
-    pauses_without_channel=True,
-    away_notice="notice.timed_out",
-    channel_lost_notice="notice.channel_lost",
-    refusals={Extra.LEDGER: "practice_no_ledger"},
-)
-TABLE_KINDS = (CASH, PRACTICE, TOURNAMENT)
+
+
+def hook(method: F) -> F:
+    """Mark an optional hook of the loop: a documented method an owner may fill."""
+    setattr(method, HOOK_MARK, True)
+    return method
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,38 +191,30 @@ class CardsView:
 
 
 @dataclass(frozen=True, slots=True)
-class _Ended:
-    """The hand that just ended, until the next deal: its winner may show (if nobody called),
-    and its players may hunt the rabbit (if it ended before the river, once)."""
+class Settled:
+    """A hand stored as ended, as the channel is to see it (:meth:`LiveTable.show_result`):
+    what settling it did, the result in words, the table as the hand ended, the hand and its
+    players; ``image``: the result carries the final image; ``run_out``: the streets of an
+    all-in run-out, shown one by one first; ``new``: on a new table message."""
 
+    events: Sequence[TableEvent]
+    text: str
+    final: TableMessage
     hand: Hand
-    number: int
     players: tuple[int, ...]
-    hand_id: int | None
+    image: bool = True
+    run_out: Sequence[TableMessage] = ()
+    new: bool = False
 
 
-@dataclass(slots=True)
-class _RunVoting:
-    """The all-in players deciding how many times to run the board."""
-
-    marker: tuple[int, int]  # (hand, decision) the question was asked at
-    deadline: int  # Unix seconds
-    agreed: set[int]  # player indices who said twice
-    task: asyncio.Task[None]
-    chances: RunOutStage | None = None
-
-    def view(self) -> RunVote:
-        return RunVote(frozenset(self.agreed), self.deadline, self.chances)
-
-    def cancel(self) -> None:
-        self.task.cancel()
-
-
-class LiveTable(Generic[D]):
+class LiveTable(ABC, Generic[D]):
     """The hand loop of one live table; ``D`` is its owner's draft (what a change is made on
     before storage agrees)."""
 
     kind: ClassVar[TableKind]
+    # Whether the table's messenger is its own to stop (a tournament's tables speak through
+    # their tournament's channels, which the tournament stops).
+    owns_messenger: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -297,122 +251,160 @@ class LiveTable(Generic[D]):
         # between its tables, since its players move.
         self.timeouts: dict[int, int] = timeouts if timeouts is not None else {}
         self.clicks = clicks if clicks is not None else Clicks()
-        self._ended: _Ended | None = None
-        self._rabbit_shown = False
-        self._vote: _RunVoting | None = None
+        self.last_hand = LastHand()
         self._reposts: dict[int, float] = {}
         self._dealer_task: asyncio.Task[None] | None = None
-        self._bot_turn: tuple[tuple[int, int], asyncio.Task[None]] | None = None
-        self._bots: dict[int, Bot] = {}
         self.clock = DecisionClock(
             services.options, banks, self._on_clock_expired, self._on_bank_started,
             name=clock_name,
         )
         self.clock.timer = float(timer)
-        self.messenger = self._voice()
+        self.bot_turns = BotTurns(services.options, services.rng, self.lock, self._bot_due,
+                                  self._bot_answer, name=str(table_id))
+        self.run_vote = RunVoting(services.options, self.lock, lambda: self.hand,
+                                  self._decide_runs, name=str(table_id))
+        self.messenger = self._make_messenger()
         self.clock.queued = self.messenger.prompt_queued
         self.direct = DirectMessages(
             services.client, table_id, self._on_dms_closed, channels=services.dm_channels,
         )
 
-    # -- hooks: what each kind of table fills in ----------------------------------------------
+    # -- required hooks ------------------------------------------------------------------------
 
     @property
+    @abstractmethod
     def table(self) -> Table:
-        raise NotImplementedError
+        """The engine's table."""
 
     @property
+    @abstractmethod
     def names(self) -> dict[int, str]:
         """Display names by user id, as last seen (kept in what the owner stores)."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def locale(self) -> str | None:
-        raise NotImplementedError
+        """The language its channel speaks."""
 
     @property
+    @abstractmethod
     def banks(self) -> dict[int, float]:
         """The time banks as stored."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def venue(self) -> Any:
         """What owns the table and is restored with its server's lease: the cash table
         itself, or its tournament."""
-        raise NotImplementedError
 
-    @property
-    def dealing(self) -> bool:
-        return True
+    @abstractmethod
+    def _make_messenger(self) -> TableMessenger:
+        """The messenger of its channel."""
 
-    @property
-    def event_name(self) -> str | None:
-        """The event its hand histories name (a tournament's)."""
-        return None
-
-    def _voice(self) -> TableMessenger:
-        raise NotImplementedError
-
+    @abstractmethod
     def _is_away(self, player_id: int) -> bool:
-        raise NotImplementedError
+        """Whether the player is away (what that means is the kind's: ``TableKind.away``)."""
 
+    @abstractmethod
     def _away_players(self) -> frozenset[int]:
-        raise NotImplementedError
+        """Every player away."""
 
+    @abstractmethod
     def _presence(self, player_id: int, *, away: bool) -> D | None:
         """A draft in which the player is away (or back), stored with the decision that
         changes it; None when nothing needs storing."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def _store_actions(self, before: int, logged: Sequence[Any], draft: D | None) -> None:
         """Store what the hand logged from action ``before`` on (with ``draft``, in the same
         transaction, then adopt it)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _put_hand(self, hand: Hand) -> None:
         """Put the hand as storage holds it back on the table."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _may_deal(self) -> bool:
-        raise NotImplementedError
+        """Whether it deals now."""
 
+    @abstractmethod
     async def _deal_hand(self, deck: tuple[Card, ...], commitment: DeckCommitment) -> int | None:
         """Deal the next hand on a draft, store it, adopt it: the stored hand's id, or None when
         no hand is dealt now (the owner says why). A ``StorageError`` changes nothing."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def _record(self, hand: Hand) -> Sequence[TableEvent]:
         """Store the result of ``hand`` with the table's new state, adopt it: what it did."""
-        raise NotImplementedError
 
-    def _result_notes(self, events: Sequence[TableEvent]) -> list[str]:
-        return []
+    @abstractmethod
+    async def sit_in(self, user_id: int) -> None:
+        """A player who is away comes back ("Back", ``/poker sitin``)."""
 
-    def _settled(self, events: Sequence[TableEvent]) -> None:
-        """The result is stored and shown."""
+    # -- optional hooks ------------------------------------------------------------------------
 
+    @property
+    @hook
+    def dealing(self) -> bool:
+        """Whether its dealing is on (the default: always)."""
+        return True
+
+    @property
+    @hook
+    def event_name(self) -> str | None:
+        """The event its hand histories name (a tournament's; none by default)."""
+        return None
+
+    @hook
+    def small_blind_at(self, level: int | None) -> int:
+        """The small blind of the stakes a hand was played at (``level``: a tournament's, for
+        its hands); the table's own, by default."""
+        return self.table.options.small_blind
+
+    @hook
+    def _must_fold(self, player_id: int) -> bool:
+        """Whether the player may only fold: he folds when his turn comes, and any other input
+        of his is refused (a cash table's player who left during the hand). Nobody, by
+        default."""
+        return False
+
+    @hook
     def _dress(self, message: TableMessage) -> TableMessage:
+        """What heads its table message (a tournament's level); the message as it is, by
+        default."""
         return message
 
-    def _check_may_act(self, user_id: int, *, folding: bool) -> None:
-        """Refuse a player's input the owner forbids (a cash table's player who left)."""
+    @hook
+    def _result_notes(self, events: Sequence[TableEvent]) -> list[str]:
+        """What it adds under a result (busts, eliminations); nothing by default."""
+        return []
 
+    @hook
+    def _settled(self, events: Sequence[TableEvent]) -> None:
+        """The result is stored and shown (a tournament moves on)."""
+
+    @hook
     def _deal_refused(self) -> None:
         """Storage refused the deal (the table is as it was)."""
 
-    async def sit_in(self, user_id: int) -> None:
-        """A player who is away comes back ("Back", ``/poker sitin``)."""
-        raise NotImplementedError
-
+    @hook
     async def _hold_play(self) -> None:
         """Stop dealing until the host resumes (kinds that pause without their channel)."""
+
+    @hook
+    def _forgotten(self, user_id: int) -> None:
+        """A player's timeouts and double clicks were forgotten: forget the owner's marks too."""
+
+    @hook
+    def _venue_closed(self) -> bool:
+        """Whether its venue closed around it (a tournament over); never, by default."""
+        return False
+
+    # -- queries (no lock: read synchronously, so always consistent) -------------------------
 
     def _log_fields(self) -> dict[str, int | None]:
         number = self.table.hand_number
         shard = shard_of(self.guild_id, self.services.client.shard_count)
         return {"table": self.table_id, "hand": number or None, "shard": shard}
-
-    # -- queries (no lock: read synchronously, so always consistent) -------------------------
 
     @property
     def message_id(self) -> int | None:
@@ -435,7 +427,8 @@ class LiveTable(Generic[D]):
         return self.clock.decision
 
     @property
-    def _soon(self) -> float:
+    def soon(self) -> float:
+        """How soon a table deals for a new arrival or a player back."""
         return min(SOON, self.options.next_hand_delay)
 
     def player_of(self, index: int) -> int:
@@ -456,7 +449,7 @@ class LiveTable(Generic[D]):
             commitment=self.commitment.root_hex if self.commitment is not None else None,
             dealing=self.dealing,
             closed=self.closed,
-            run_vote=self._vote.view() if self._vote is not None else None,
+            run_vote=self.run_vote.view(),
         )
 
     def message(self) -> TableMessage:
@@ -471,51 +464,68 @@ class LiveTable(Generic[D]):
         caption = t("cards.caption", locale, hand=self.table.hand_number)
         return CardsView(hole_cards_text(hand, index, locale), hand, index, caption)
 
-    # -- start and stop ----------------------------------------------------------------------
+    # -- refusals: one per input, asked by the button, the command, the form and the action ----
 
-    async def _resume(self) -> None:
-        """Under the lock: show the table again (at the bottom of the channel, where players
-        look after a restart; the old message loses its buttons) and play on."""
-        hand = self.table.hand
-        self._refresh(new=True)
-        if hand is None:
-            self.schedule_deal(self.options.next_hand_delay)
-        elif hand.is_over:
-            await self._settle_or_retry()  # its last action was stored, not its result
-        else:
-            await self._after_change()  # re-arms the clock (or folds a player who left)
+    def check_open(self) -> None:
+        if self.closed or self._venue_closed():
+            raise BotError("table_closed")
 
-    async def shutdown(self, drain: float = 0.0) -> None:
-        """Stop (the bot is closing, or another process runs the table now; storage has
-        everything). Messages already queued get ``drain`` seconds to go out."""
-        self.closed = True
-        if self._dealer_task is not None:
-            self._dealer_task.cancel()
-        if self._vote is not None:
-            self._vote.cancel()
-        self._stop_bot()
-        await self.clock.close()
-        await self._quiet(drain)
-        await self.direct.close(drain)
+    def _seat(self, user_id: int, ref: tuple[int, int] | None) -> tuple[Hand, int]:
+        self.check_open()
+        return seat_in_hand(self.table, user_id, ref)
 
-    async def flush(self, timeout: float) -> None:
-        """Wait until what the table was asked to say went out."""
-        await self.messenger.flush(timeout)
+    def check_act(
+        self, user_id: int, kind: ActionKind, ref: tuple[int, int] | None = None
+    ) -> tuple[Hand, int, ActionKind]:
+        """May ``user_id`` take ``kind`` now (``ref``: the (hand, decision) a button was drawn
+        for; a press for another one is refused)? His hand, his index and what his action
+        means there; refused with the reason otherwise (the engine refuses the rest)."""
+        hand, index = self._seat(user_id, ref)
+        check_decision(hand, ref)
+        if kind is not ActionKind.FOLD and self._must_fold(user_id):
+            raise BotError("left_the_table")
+        return hand, index, all_in_meaning(hand, index, kind)
 
-    async def _quiet(self, drain: float) -> None:
-        await self.messenger.drain(drain)
+    def check_raise_form(self, user_id: int, ref: tuple[int, int] | None) -> Legal:
+        """May ``user_id`` open the raise form now? The limits it offers."""
+        hand = self.hand
+        legal = hand.legal() if hand is not None else None
+        if legal is None or self.player_of(legal.player) != user_id:
+            raise BotError("not_your_turn")
+        self.check_act(user_id, ActionKind.RAISE, ref)
+        return legal
 
-    def _retire(self) -> None:
-        """The table is gone: nothing more is dealt or timed, and its message says so."""
-        self.closed = True
-        self.clock.cancel()
-        self._stop_bot()
-        if self._dealer_task is not None:
-            self._dealer_task.cancel()
-        if self._vote is not None:
-            self._vote.cancel()
-            self._vote = None
-        self._refresh()
+    def check_preselect(self, user_id: int, hand_number: int | None) -> tuple[Hand, int]:
+        ref = None if hand_number is None else (hand_number, 0)
+        hand, index = self._seat(user_id, ref)
+        if self._must_fold(user_id):
+            raise BotError("left_the_table")
+        return hand, index
+
+    def check_show(self, user_id: int, hand_number: int | None) -> tuple[Ended, int]:
+        """May ``user_id`` turn his cards up: he won the hand that just ended uncontested?"""
+        return self.last_hand.check_show(user_id, hand_number)
+
+    def check_rabbit(self, user_id: int, hand_number: int | None) -> Ended:
+        """May ``user_id`` see the rabbit of the hand that just ended?"""
+        self.kind.require(Extra.RABBIT)
+        return self.last_hand.check_rabbit(user_id, hand_number)
+
+    def check_vote(self, user_id: int, ref: tuple[int, int] | None) -> tuple[Hand, int]:
+        """May ``user_id`` answer "run it twice?" now?"""
+        self.kind.require(Extra.RUN_TWICE)
+        hand, index = self._seat(user_id, ref)
+        self.run_vote.check(hand, index, decision_number(hand), ref)
+        return hand, index
+
+    def check_repost(self, user_id: int) -> None:
+        """May ``user_id`` have the table posted again (once per ``repost_cooldown``)?"""
+        self.check_open()
+        last = self._reposts.get(user_id)
+        moment = time.monotonic()
+        if last is not None and moment - last < self.options.repost_cooldown:
+            wait = int(self.options.repost_cooldown - (moment - last)) + 1
+            raise BotError("repost_cooldown", seconds=wait)
 
     # -- a player's input --------------------------------------------------------------------
 
@@ -527,21 +537,17 @@ class LiveTable(Generic[D]):
         *,
         ref: tuple[int, int] | None = None,
     ) -> ActionTaken:
-        """Play for ``user_id``; the action taken (stored before this returns). ``ref`` is the
-        (hand, decision) a button was drawn for: a press for another one is refused."""
+        """Play for ``user_id``; the action taken (stored before this returns)."""
         async with self.lock:
-            hand, index = self._seat_in_hand(user_id, ref)
-            check_decision(hand, ref)
-            self._check_may_act(user_id, folding=kind is ActionKind.FOLD)
-            kind = all_in_meaning(hand, index, kind)
+            hand, index, kind = self.check_act(user_id, kind, ref)
             # A player marked away who acts himself is back, stored with his action.
             draft = self._presence(user_id, away=False) if self._is_away(user_id) else None
-            events = await self._apply(hand, Action(kind, index, amount), draft=draft)
+            events = await self.apply(hand, Action(kind, index, amount), draft=draft)
             # Stored: charge the reserve he used; his timeouts in a row are over.
             self.clock.spend(user_id)
-            self._forget(user_id)
+            self.forget(user_id)
             taken = ack_for(events, index)
-            await self._after_change()
+            await self.play_on()
             if taken is None:  # pragma: no cover - every accepted decision emits its action
                 raise BotError("illegal_action")
             return taken
@@ -551,224 +557,184 @@ class LiveTable(Generic[D]):
     ) -> PreAction:
         """Choose (or, chosen again, cancel) an action for when his turn comes; the choice."""
         async with self.lock:
-            ref = None if hand_number is None else (hand_number, 0)
-            hand, index = self._seat_in_hand(user_id, ref)
-            self._check_may_act(user_id, folding=False)
+            hand, index = self.check_preselect(user_id, hand_number)
             chosen = preselection(hand, index, pre, self.clicks, user_id)
             if chosen is None:
                 return preselected(hand, index)
-            await self._apply(hand, Action(ActionKind.PRESELECT, index, pre=chosen))
+            await self.apply(hand, Action(ActionKind.PRESELECT, index, pre=chosen))
             return chosen
 
     async def show_cards(self, user_id: int, *, hand_number: int | None = None) -> None:
         """The winner of a hand nobody contested turns his cards up (RULES 6), until the next
         deal. Cosmetic: the chips are settled and stored already."""
         async with self.lock:
-            ended = self._ended
-            result = ended.hand.result if ended is not None else None
-            if (
-                ended is None
-                or result is None
-                or result.showdown
-                or result.voided
-                or (hand_number is not None and hand_number != ended.number)
-                or user_id not in ended.players
-            ):
-                raise BotError("nothing_to_show")
-            index = ended.players.index(user_id)
+            ended, index = self.check_show(user_id, hand_number)
             ended.hand.show(index)  # EngineError unless he won it without a showdown
-            self._post(t("result.shows", self.locale, player=mention(user_id),
-                         cards=cards_text(ended.hand.hole_cards(index))))
+            self.say(t("result.shows", self.locale, player=mention(user_id),
+                       cards=cards_text(ended.hand.hole_cards(index))))
 
     async def hunt_rabbit(self, user_id: int, hand_number: int | None) -> None:
         """Show the board that would have come in the hand that just ended before the river:
         to the channel, once, at the request of a player who was dealt in."""
         async with self.lock:
-            self.kind.require(Extra.RABBIT)
-            ended = self._ended
-            result = ended.hand.result if ended is not None else None
-            if (
-                ended is None
-                or result is None
-                or result.voided
-                or ended.hand_id is None
-                or len(ended.hand.board) >= 5
-                or (hand_number is not None and hand_number != ended.number)
-            ):
-                raise BotError("nothing_to_hunt")
-            if user_id not in ended.players:
-                raise BotError("not_in_that_hand")
-            if self._rabbit_shown:
-                raise BotError("rabbit_shown")
+            ended = self.check_rabbit(user_id, hand_number)
+            assert ended.hand_id is not None
             hunt = rabbit_hunt(ended.hand)
             # Verifying the hand opens these positions too from now on.
             await hands.note_rabbit(self.db, ended.hand_id)
-            self._rabbit_shown = True
-            self._post(t("result.rabbit", self.locale, player=mention(user_id),
-                         hand=ended.number, cards=cards_text(hunt.cards)))
+            self.last_hand.rabbit_shown = True
+            self.say(t("result.rabbit", self.locale, player=mention(user_id),
+                       hand=ended.number, cards=cards_text(hunt.cards)))
 
     async def vote_runs(self, user_id: int, twice: bool, ref: tuple[int, int] | None) -> bool:
         """An all-in player's answer to "run it twice?"; True once the board's runs are
         decided (anybody saying once decides at once; twice needs everybody)."""
         async with self.lock:
-            self.kind.require(Extra.RUN_TWICE)
-            hand, index = self._seat_in_hand(user_id, ref)
-            vote = self._vote
-            if not hand.run_choice_pending or vote is None:
-                raise BotError("no_run_vote")
-            if ref is not None and ref[1] != decision_number(hand):
-                raise BotError("already_acted")
-            if index not in hand.run_choice_players:
-                raise BotError("not_in_run_vote")
-            if index in vote.agreed:
-                raise BotError("already_voted")
-            if not twice:
-                await self._decide_runs(hand, 1)
-                return True
-            vote.agreed.add(index)
-            if set(hand.run_choice_players) <= vote.agreed:
-                await self._decide_runs(hand, 2)
-                return True
-            self._refresh()
-            return False
+            hand, index = self.check_vote(user_id, ref)
+            runs = self.run_vote.vote(hand, index, twice)
+            if runs is None:
+                self.refresh()
+                return False
+            await self._decide_runs(hand, runs)
+            return True
 
     async def repost(self, user_id: int) -> bool:
         """Post the table message again (it may have scrolled away); False when one is on its
         way already. A member may ask once per ``repost_cooldown``."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             if self.messenger.repost_pending:
                 return False
-            moment = time.monotonic()
-            last = self._reposts.get(user_id)
-            if last is not None and moment - last < self.options.repost_cooldown:
-                wait = int(self.options.repost_cooldown - (moment - last)) + 1
-                raise BotError("repost_cooldown", seconds=wait)
-            self._reposts[user_id] = moment
-            self._refresh(new=True)
+            self.check_repost(user_id)
+            self._reposts[user_id] = time.monotonic()
+            self.refresh(new=True)
             return True
 
-    # -- internals: applying input -----------------------------------------------------------
+    # -- the owner API: what the kinds of table use of the loop --------------------------------
 
-    def _check_open(self) -> None:
-        if self.closed:
-            raise BotError("table_closed")
-
-    def _seat_in_hand(self, user_id: int, ref: tuple[int, int] | None) -> tuple[Hand, int]:
-        self._check_open()
-        return seat_in_hand(self.table, user_id, ref)
-
-    def _forget(self, user_id: int) -> None:
+    def forget(self, user_id: int) -> None:
+        """His timeouts in a row and double-click windows are over (he acted, left, came back)."""
         self.timeouts.pop(user_id, None)
         self.clicks.forget(user_id)
+        self._forgotten(user_id)
 
-    async def _apply(self, hand: Hand, action: Action, *, draft: D | None = None) -> list[Event]:
+    async def apply(self, hand: Hand, action: Action, *, draft: D | None = None) -> list[Event]:
         """Apply one input and store what the hand logged (with ``draft``, the owner's new
-        state too, in the same transaction), before anyone is told."""
+        state too, in the same transaction), before anyone is told. If storing fails, the hand
+        goes back to where it was before the input: it never holds what storage does not."""
         before = len(hand.actions)
         events = hand.apply(action)  # an EngineError here changed nothing
         logged = hand.actions[before:]
         if logged or draft is not None:
             try:
                 await self._store_actions(before, logged, draft)
-            except BaseException:
-                # The engine moved on but storage did not: go back to what storage holds.
-                log.exception("table %d: action not stored; reloading the hand", self.table_id)
-                await self._reload_hand()
+            except BaseException as exc:
+                if isinstance(exc, StorageError):
+                    log.warning("table %d: action not stored (%s)", self.table_id, exc)
+                else:
+                    log.exception("table %d: action not stored", self.table_id)
+                await self.take_back(hand, before)
                 raise
         self.metrics.action(self.guild_id, action.kind.value)
         return events
 
-    async def _reload_hand(self) -> None:
+    async def take_back(self, hand: Hand, before: int) -> None:
+        """Storage refused what followed action ``before`` of ``hand``: the hand goes back to
+        where it was (replayed, so nothing can fail), then to storage's word on it when storage
+        can give it (a commit whose answer was lost may hold the change after all)."""
+        self._put_hand(Hand.replay(hand.config, hand.deck, hand.actions[:before]))
+        try:
+            await self.reload_hand()
+        except StorageError as exc:
+            log.warning("table %d: hand not reloaded (%s)", self.table_id, exc)
+
+    async def reload_hand(self) -> None:
+        """Put the hand as storage holds it back on the table."""
         assert self.hand_id is not None
         stored = await hands.load_hand(self.db, self.hand_id)
         self._put_hand(hands.rebuild_hand(stored))
 
-    async def _after_change(self) -> None:
+    async def play_on(self) -> None:
         """After the hand changed: finish it, or time the next decision and show it. A player
-        who left the table folds as soon as his turn comes, on whatever street."""
+        who may only fold (``_must_fold``) folds as soon as his turn comes, on any street."""
         hand = self.table.hand
         if hand is None or self.closed:
             return
         while not hand.is_over and hand.to_act is not None:
-            seat = self.table.player(self.player_of(hand.to_act))
-            if seat is None or seat.leaving != "left":
+            if not self._must_fold(self.player_of(hand.to_act)):
                 break
-            await self._apply(hand, Action(ActionKind.FOLD, hand.to_act))
+            await self.apply(hand, Action(ActionKind.FOLD, hand.to_act))
         if hand.is_over:
             await self._settle_or_retry()
             return
         if hand.run_choice_pending:
-            await self._open_run_vote(hand)
-            vote = self._vote
-            if vote is not None and set(hand.run_choice_players) <= vote.agreed:
-                await self._decide_runs(hand, 2)  # only bots were asked
-                return
-            self.clock.cancel()
-            self._refresh()
+            await self._ask_runs(hand)
             return
         self._arm_clock()
-        self._refresh()
+        self.refresh()
 
-    # -- internals: running it twice -------------------------------------------------------
+    def show_result(self, settled: Settled) -> None:
+        """The hand is stored as ended and the draft adopted: show the result, move on. An
+        all-in run-out is shown street by street first, each held for ``runout_pause``."""
+        number = self.table.hand_number
+        self.last_hand.ended(Ended(settled.hand, number, settled.players, self.hand_id))
+        buttons = self.last_hand.buttons(self.locale, rabbit=self.kind.allows(Extra.RABBIT))
+        lines = [settled.text, *self._result_notes(settled.events)]
+        self.run_vote.close()
+        self.hand_id = None
+        self.clock.cancel()
+        labels = labels_for(self.locale)
+        new = settled.new
+        for street in settled.run_out:
+            self.messenger.show(street, labels, new=new)
+            self.messenger.pause(self.options.runout_pause)
+            new = False
+        self.messenger.show(settled.final, labels, new=new)
+        self.messenger.post(
+            "\n".join(lines), labels, view=settled.final.view if settled.image else None,
+            buttons=buttons,
+        )
+        for event in settled.events:
+            if isinstance(event, PlayerLeft):
+                self.forget(int(event.player_id))
+        # The pause between hands starts once players can read the result: a channel that is
+        # slow (or the bot's request budget, under load) delays the next deal rather than
+        # piling hands up ahead of what the channel shows.
+        self.messenger.then(lambda: self.schedule_deal(self.options.next_hand_delay))
+        self._settled(settled.events)
 
-    async def _open_run_vote(self, hand: Hand) -> None:
-        """Ask the all-in players whether to run it twice; nobody answering means once. They
-        decide seeing every live hand's chances."""
-        marker = (self.table.hand_number, decision_number(hand))
-        if self._vote is not None and self._vote.marker == marker:
-            return
-        if self._vote is not None:
-            self._vote.cancel()
-        chances = await _counted(live_equity, hand, self.table_id)
-        seconds = self.options.run_twice_vote
-        deadline = int(time.time() + seconds)
-        task = asyncio.create_task(self._run_vote_expires(marker, seconds),
-                                   name=f"run-vote-{self.table_id}")
-        # A bot agrees at once: two runs change nobody's expectation, only the swings.
-        bots = {i for i in hand.run_choice_players if is_bot(self.player_of(i))}
-        self._vote = _RunVoting(marker, deadline, bots, task, chances)
+    async def pick_up(self) -> None:
+        """Under the lock: show the table again (at the bottom of the channel, where players
+        look after a restart; the old message loses its buttons) and play on."""
+        hand = self.table.hand
+        self.refresh(new=True)
+        if hand is None:
+            self.schedule_deal(self.options.next_hand_delay)
+        elif hand.is_over:
+            await self._settle_or_retry()  # its last action was stored, not its result
+        else:
+            await self.play_on()  # re-arms the clock (or folds a player who left)
 
-    async def _run_vote_expires(self, marker: tuple[int, int], seconds: float) -> None:
-        await asyncio.sleep(seconds)
-        async with self.lock:
-            hand = self.hand
-            vote = self._vote
-            if hand is None or vote is None or vote.marker != marker or self.closed:
-                return
-            if not hand.run_choice_pending:
-                return
-            try:
-                await self._decide_runs(hand, 1, expired=True)
-            except Exception:
-                log.exception("table %d: could not run the board once", self.table_id)
+    def retire(self) -> None:
+        """The table is gone: nothing more is dealt or timed, and its message says so."""
+        self.closed = True
+        self.clock.cancel()
+        self.bot_turns.cancel()
+        if self._dealer_task is not None:
+            self._dealer_task.cancel()
+        self.run_vote.close()
+        self.refresh()
 
-    async def _decide_runs(self, hand: Hand, runs: int, *, expired: bool = False) -> None:
-        vote, self._vote = self._vote, None
-        if vote is not None and not expired:
-            vote.cancel()
-        await self._apply(hand, Action(ActionKind.RUN_COUNT, amount=runs))
-        await self._after_change()
+    def refresh(self, *, new: bool = False, urgent: bool = True) -> None:
+        """Show the table as it is now (on a new message with ``new``; ``urgent``: whose turn
+        it is may have changed)."""
+        self.messenger.show(self.message(), labels_for(self.locale), new=new, urgent=urgent)
 
-    # -- internals: dealing and settling -----------------------------------------------------
+    def say(self, text: str, *, buttons: Sequence[ButtonSpec] = ()) -> None:
+        """A notice in the table's channel."""
+        self.messenger.post(text, labels_for(self.locale), buttons=buttons)
 
-    def schedule_deal(self, delay: float) -> None:
-        if self.closed or not self._may_deal() or self.table.hand is not None:
-            return
-        if self._dealer_task is not None and not self._dealer_task.done():
-            return  # one is coming already
-        self._dealer_task = asyncio.create_task(self._deal_later(delay),
-                                                name=f"deal-{self.table_id}")
-
-    async def _deal_later(self, delay: float) -> None:
-        await asyncio.sleep(delay)
-        async with self.lock:
-            try:
-                await self._deal()
-            except Exception:
-                log.exception("table %d: dealing failed", self.table_id)
-
-    def _dealt_seats(self, table: Table, banks: dict[int, float]) -> list[HandSeat]:
+    def dealt_seats(self, table: Table, banks: dict[int, float]) -> list[HandSeat]:
         """The seats a hand just drafted at ``table`` deals in, as storage records them; each
         player's time bank grows in ``banks`` (the draft's), stored with the deal."""
         hand = table.hand
@@ -781,7 +747,16 @@ class LiveTable(Generic[D]):
             for i, (seat, pid) in enumerate(zip(table.hand_seats, players, strict=True))
         ]
 
-    async def _deal(self) -> None:
+    def schedule_deal(self, delay: float) -> None:
+        """Deal in ``delay`` seconds if the table can then (one deal is ever on its way)."""
+        if self.closed or not self._may_deal() or self.table.hand is not None:
+            return
+        if self._dealer_task is not None and not self._dealer_task.done():
+            return  # one is coming already
+        self._dealer_task = asyncio.create_task(self._deal_later(delay),
+                                                name=f"deal-{self.table_id}")
+
+    async def deal_now(self) -> None:
         """Deal the next hand if the table can (under the lock)."""
         if self.closed or not self._may_deal() or self.table.hand is not None:
             return
@@ -791,14 +766,14 @@ class LiveTable(Generic[D]):
         commitment = DeckCommitment.commit(deck)
         try:
             hand_id = await self._deal_hand(deck, commitment)
-        except StorageError:
+        except StorageError as exc:
             self.clock.banks = self.banks
-            log.exception("table %d: storage refused hand #%d", self.table_id,
-                          self.table.hand_number + 1)
+            log.warning("table %d: storage refused hand #%d (%s)", self.table_id,
+                        self.table.hand_number + 1, exc)
             # The table stays exactly as it was.
             self._deal_refused()
-            self._post(t("notice.deal_failed", self.locale))
-            self._refresh(urgent=False)
+            self.say(t("notice.deal_failed", self.locale))
+            self.refresh(urgent=False)
             return
         if hand_id is None:
             return
@@ -809,7 +784,7 @@ class LiveTable(Generic[D]):
                   self.table.hand_number, len(self.table.hand_players))
         self.hand_id = hand_id
         self.commitment = commitment
-        self._ended = None
+        self.last_hand.clear()
         self.clock.cancel()
         letters = await self._letters(hand)
         if hand.is_over:
@@ -818,10 +793,50 @@ class LiveTable(Generic[D]):
             await self._settle_or_retry(new=True)
             self.messenger.then(lambda: self.direct.deal(letters))
             return
-        self._refresh(new=True)
+        self.refresh(new=True)
         # The cards go out after the table message (and the last hand's result) did.
         self.messenger.then(lambda: self.direct.deal(letters))
-        await self._after_change()
+        await self.play_on()
+
+    async def remember_message(self, message_id: int) -> None:
+        self.stored_message_id = message_id
+        try:
+            await tables.set_table_message(self.db, self.table_id, message_id)
+        except StorageError as exc:
+            log.warning("table %d: could not store its message id (%s)", self.table_id, exc)
+
+    def channel_lost(self) -> None:
+        """The bot may no longer post in the channel: the players are told by DM where they
+        stand, and a kind that pauses without its channel pauses (RULES 8: the hand in
+        progress plays out)."""
+        self.direct.spawn(self._without_channel())
+
+    async def shutdown(self, drain: float = 0.0) -> None:
+        """Stop (the bot is closing, or another process runs the table now; storage has
+        everything). Messages already queued get ``drain`` seconds to go out."""
+        self.closed = True
+        if self._dealer_task is not None:
+            self._dealer_task.cancel()
+        self.run_vote.close()
+        self.bot_turns.cancel()
+        await self.clock.close()
+        if self.owns_messenger:
+            await self.messenger.drain(drain)
+        await self.direct.close(drain)
+
+    async def flush(self, timeout: float) -> None:
+        """Wait until what the table was asked to say went out."""
+        await self.messenger.flush(timeout)
+
+    # -- internals: dealing and settling -----------------------------------------------------
+
+    async def _deal_later(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with self.lock:
+            try:
+                await self.deal_now()
+            except Exception:
+                log.exception("table %d: dealing failed", self.table_id)
 
     async def _finish_hand(self, *, new: bool = False) -> None:
         """Record the hand that just ended and settle the table, in one step; tell everyone,
@@ -837,60 +852,7 @@ class LiveTable(Generic[D]):
         run_out = tuple(self._dress(run_out_message(scene, stage)) for stage in stages or ())
         events = await self._record(hand)
         log.debug("table %d: hand #%d settled", self.table_id, self.table.hand_number)
-        self._after_settle(events, text, final, hand, players, run_out=run_out, new=new)
-
-    def _after_settle(
-        self,
-        events: Sequence[TableEvent],
-        result_text: str,
-        final: TableMessage,
-        ended: Hand,
-        players: tuple[int, ...],
-        *,
-        image: bool = True,
-        run_out: Sequence[TableMessage] = (),
-        new: bool = False,
-    ) -> None:
-        """The hand is stored as ended and the draft adopted: show the result, move on. An
-        all-in run-out is shown street by street first, each held for ``runout_pause``."""
-        buttons: tuple[ButtonSpec, ...] = ()
-        number = self.table.hand_number
-        self._ended = _Ended(ended, number, players, self.hand_id)
-        self._rabbit_shown = False
-        result = ended.result
-        if result is not None and not (result.showdown or result.voided):
-            buttons = (ButtonSpec("show", t("button.show", self.locale), ref=(number, 0)),)
-        if (
-            self.kind.allows(Extra.RABBIT)
-            and result is not None
-            and not result.voided
-            and len(ended.board) < 5
-            and self.hand_id is not None
-        ):
-            buttons += (ButtonSpec("rabbit", t("button.rabbit", self.locale), ref=(number, 0)),)
-        lines = [result_text, *self._result_notes(events)]
-        if self._vote is not None:
-            self._vote.cancel()
-            self._vote = None
-        self.hand_id = None
-        self.clock.cancel()
-        labels = labels_for(self.locale)
-        for street in run_out:
-            self.messenger.show(street, labels, new=new)
-            self.messenger.pause(self.options.runout_pause)
-            new = False
-        self.messenger.show(final, labels, new=new)
-        self.messenger.post(
-            "\n".join(lines), labels, view=final.view if image else None, buttons=buttons
-        )
-        for event in events:
-            if isinstance(event, PlayerLeft):
-                self._forget(int(event.player_id))
-        # The pause between hands starts once players can read the result: a channel that is
-        # slow (or the bot's request budget, under load) delays the next deal rather than
-        # piling hands up ahead of what the channel shows.
-        self.messenger.then(lambda: self.schedule_deal(self.options.next_hand_delay))
-        self._settled(events)
+        self.show_result(Settled(events, text, final, hand, players, run_out=run_out, new=new))
 
     async def _settle_or_retry(self, *, new: bool = False) -> None:
         """Settle the hand that just ended. The input that ended it is stored already (and is
@@ -898,10 +860,18 @@ class LiveTable(Generic[D]):
         passing storage failure cannot leave the table stuck on a finished hand."""
         try:
             await self._finish_hand(new=new)
-        except Exception:
-            log.exception("table %d: could not settle hand #%d; trying again", self.table_id,
-                          self.table.hand_number)
+        except Exception as exc:
+            self._settle_failed(exc)
             self.direct.spawn(self._retry_settle(self.table.hand_number))
+
+    def _settle_failed(self, exc: Exception) -> None:
+        number = self.table.hand_number
+        if isinstance(exc, StorageError):
+            log.warning("table %d: could not settle hand #%d (%s); trying again",
+                        self.table_id, number, exc)
+        else:
+            log.exception("table %d: could not settle hand #%d; trying again", self.table_id,
+                          number, exc_info=exc)
 
     async def _retry_settle(self, number: int) -> None:
         delay = 1.0
@@ -916,9 +886,8 @@ class LiveTable(Generic[D]):
                 try:
                     await self._finish_hand()
                     return
-                except Exception:
-                    log.exception("table %d: settling hand #%d failed again", self.table_id,
-                                  number)
+                except Exception as exc:
+                    self._settle_failed(exc)
             delay = min(delay * 2, 60.0)
 
     async def _letters(self, hand: Hand) -> list[HoleCardsLetter]:
@@ -930,7 +899,28 @@ class LiveTable(Generic[D]):
         return hole_card_letters(hand, players, self.table.hand_number, spoken, self.locale,
                                  link)
 
-    # -- internals: the clock ----------------------------------------------------------------
+    # -- internals: running it twice -------------------------------------------------------
+
+    async def _ask_runs(self, hand: Hand) -> None:
+        """Ask the all-in players whether to run it twice, seeing every live hand's chances
+        (once per decision); only bots asked agree at once."""
+        marker = (self.table.hand_number, decision_number(hand))
+        if not self.run_vote.asked(marker):
+            chances = await _counted(live_equity, hand, self.table_id)
+            bots = {i for i in hand.run_choice_players if is_bot(self.player_of(i))}
+            self.run_vote.open(marker, bots, chances)
+        if self.run_vote.everybody_agreed(hand):
+            await self._decide_runs(hand, 2)
+            return
+        self.clock.cancel()
+        self.refresh()
+
+    async def _decide_runs(self, hand: Hand, runs: int) -> None:
+        self.run_vote.close()
+        await self.apply(hand, Action(ActionKind.RUN_COUNT, amount=runs))
+        await self.play_on()
+
+    # -- internals: the clock and the computer players ---------------------------------------
 
     def _arm_clock(self) -> None:
         """Time the decision now due (the clock starts it when the message naming the player
@@ -945,97 +935,29 @@ class LiveTable(Generic[D]):
         marker = (self.table.hand_number, decision_number(hand))
         if is_bot(pid):
             self.clock.cancel()
-            self._start_bot(marker)
+            self.bot_turns.arm(marker)
             return
         people = {p for p in map(int, self.table.hand_players) if not is_bot(p)}
         self.clock.arm(marker, pid, hand.to_act,
                        away=self._is_away(pid) and not people <= self._away_players())
 
-    # -- internals: computer players ----------------------------------------------------------
-
-    def _start_bot(self, marker: tuple[int, int]) -> None:
-        """Let the bot whose turn it is answer, once, after a human-like pause."""
-        if self._bot_turn is not None:
-            old = self._bot_turn[1]
-            if self._bot_turn[0] == marker and not old.done():
-                return
-            if old is not asyncio.current_task():  # a bot's answer may set up the next turn
-                old.cancel()
-        low, high = self.options.bot_pause
-        task = asyncio.create_task(self._play_bot(marker, self.rng.uniform(low, high)),
-                                   name=f"bot-{self.table_id}")
-        self._bot_turn = (marker, task)
-
-    def _stop_bot(self) -> None:
-        if self._bot_turn is not None:
-            self._bot_turn[1].cancel()
-            self._bot_turn = None
-
-    def _bot(self, player_id: int) -> Bot:
-        bot = self._bots.get(player_id)
-        if bot is None:
-            from engine import bots  # the levels load their tables on first use
-
-            bot = self._bots[player_id] = bots.make(bot_level(player_id))
-        return bot
-
-    def _bot_spot(self, marker: tuple[int, int]) -> tuple[Hand, int] | None:
-        """The hand and the bot's index while ``marker`` is still the decision due."""
+    def _bot_due(self, marker: tuple[int, int]) -> BotSeat | None:
+        """The bot's seat while ``marker`` is still the decision due at an open table."""
         hand = self.hand
         if hand is None or hand.is_over or hand.to_act is None:
             return None
         if (self.table.hand_number, decision_number(hand)) != marker:
             return None
-        if not is_bot(self.player_of(hand.to_act)):
-            return None
-        return hand, hand.to_act
+        pid = self.player_of(hand.to_act)
+        return BotSeat(hand, hand.to_act, pid) if is_bot(pid) else None
 
-    async def _play_bot(self, marker: tuple[int, int], pause: float) -> None:
-        await asyncio.sleep(pause)
-        async with self.lock:
-            spot = self._bot_spot(marker)
-            if spot is None or self.closed:
-                return
-            index = spot[1]
-            view = view_of(spot[0], index)
-            bot = self._bot(self.player_of(index))
-            seed = self.rng.getrandbits(64)
-        # Deciding reads the view alone, so it runs off the loop without the lock.
-        try:
-            decision = await asyncio.to_thread(bot.decide, view, random.Random(seed))
-            action = to_action(decision, view)
-        except Exception:
-            log.exception("table %d: a bot could not decide; it folds", self.table_id)
-            action = to_action(FOLD, view)
-        async with self.lock:
-            spot = self._bot_spot(marker)
-            if self.closed or spot is None:
-                return
-            hand = spot[0]
-            try:
-                try:
-                    await self._apply(hand, action)
-                except EngineError:
-                    log.exception("table %d: a bot's answer was refused; it folds",
-                                  self.table_id)
-                    await self._apply(hand, to_action(FOLD, view))
-            except Exception:
-                # Storage holds the hand as it was: the bot answers again a little later.
-                log.exception("table %d: a bot's answer was not stored", self.table_id)
-                self._bot_turn = None
-                self.direct.spawn(self._bot_again(marker))
-                return
-            await self._after_change()
-
-    async def _bot_again(self, marker: tuple[int, int]) -> None:
-        await asyncio.sleep(1.0)
-        async with self.lock:
-            if not self.closed and self._bot_spot(marker) is not None:
-                self._start_bot(marker)
+    async def _bot_answer(self, hand: Hand, action: Action) -> None:
+        await self.apply(hand, action)
+        await self.play_on()
 
     def _on_bank_started(self, decision: Decision) -> None:
         if self.clock.decision is decision and not self.closed:
-            self._refresh()
+            self.refresh()
 
     async def _on_clock_expired(self, decision: Decision) -> None:
         async with self.lock:
@@ -1054,40 +976,21 @@ class LiveTable(Generic[D]):
         marks_away = count >= self.options.timeouts_before_sit_out and not self._is_away(pid)
         draft = self._presence(pid, away=True) if marks_away else None
         try:
-            await self._apply(hand, Action(ActionKind.TIMEOUT, decision.index), draft=draft)
+            await self.apply(hand, Action(ActionKind.TIMEOUT, decision.index), draft=draft)
         except EngineError:
             log.exception("table %d: timeout refused", self.table_id)
             return
         self.timeouts[pid] = count
         if marks_away:
-            self._post(t(self.kind.away_notice, self.locale, player=mention(pid)),
-                       buttons=(ButtonSpec("back", t("button.back", self.locale), "success"),))
-        await self._after_change()
+            self.say(t(self.kind.away_notice, self.locale, player=mention(pid)),
+                     buttons=(ButtonSpec("back", t("button.back", self.locale), "success"),))
+        await self.play_on()
 
-    # -- internals: output -------------------------------------------------------------------
-
-    async def remember_message(self, message_id: int) -> None:
-        self.stored_message_id = message_id
-        try:
-            await tables.set_table_message(self.db, self.table_id, message_id)
-        except StorageError:
-            log.exception("table %d: could not store its message id", self.table_id)
-
-    def _refresh(self, *, new: bool = False, urgent: bool = True) -> None:
-        self.messenger.show(self.message(), labels_for(self.locale), new=new, urgent=urgent)
-
-    def _post(self, text: str, *, buttons: Sequence[ButtonSpec] = ()) -> None:
-        self.messenger.post(text, labels_for(self.locale), buttons=buttons)
+    # -- internals: the channel --------------------------------------------------------------
 
     def _on_dms_closed(self, user_id: int) -> None:
         if not self.closed:
-            self._post(t("error.dm_closed_notice", self.locale, user=mention(user_id)))
-
-    def channel_lost(self) -> None:
-        """The bot may no longer post in the channel: the players are told by DM where they
-        stand, and a kind that pauses without its channel pauses (RULES 8: the hand in
-        progress plays out)."""
-        self.direct.spawn(self._without_channel())
+            self.say(t("error.dm_closed_notice", self.locale, user=mention(user_id)))
 
     async def _without_channel(self) -> None:
         async with self.lock:
@@ -1114,14 +1017,11 @@ async def _counted(count: Callable[[Hand], _T], hand: Hand, table_id: int) -> _T
 
 
 __all__ = [
-    "CASH",
-    "PRACTICE",
+    "OWNER_API",
     "SOON",
-    "TABLE_KINDS",
-    "TOURNAMENT",
     "CardsView",
-    "Extra",
     "LiveTable",
-    "TableKind",
+    "Settled",
     "TableServices",
+    "hook",
 ]

@@ -58,10 +58,11 @@ from bot.presenter import (
 )
 from bot.runtime.budget import Priority, requests_at
 from bot.runtime.direct import DirectMessages
+from bot.runtime.kinds import TOURNAMENT
 from bot.runtime.messenger import TableMessenger
 from bot.runtime.play import Clicks
 from bot.runtime.results import player_results, result_summary
-from bot.runtime.table import SOON, TOURNAMENT, LiveTable, TableServices
+from bot.runtime.table import SOON, LiveTable, TableServices
 from bot.storage import StorageError, hands, tournaments
 from bot.storage.tournaments import (
     Placing,
@@ -293,7 +294,7 @@ class LiveTournament:
                 events = draft.recover(now())
                 await self.commit(draft, self.settings, events)
             for table in list(self.tables.values()):
-                await table.resume_after_restart()
+                await table.pick_up()
         self._run_ticker()
 
     async def shutdown(self, drain: float = 0.0) -> None:
@@ -324,7 +325,7 @@ class LiveTournament:
             settings.locale = locale
             await self.commit(copy_of(self.state, self.rng), settings, ())
             for table in self.tables.values():
-                table.show()
+                table.refresh(urgent=False)
 
     # -- registration ----------------------------------------------------------------------
 
@@ -714,6 +715,7 @@ class TournamentTable(LiveTable[Tournament]):
     draft. Its lock, its players' timeouts and double clicks are the tournament's."""
 
     kind = TOURNAMENT
+    owns_messenger = False  # its channel's voice is the tournament's, which stops it
 
     def __init__(
         self,
@@ -774,11 +776,14 @@ class TournamentTable(LiveTable[Tournament]):
     def event_name(self) -> str | None:
         return self.tournament.name
 
-    def _voice(self) -> TableMessenger:
-        return self.tournament.voice(self.channel_id, self)
+    def small_blind_at(self, level: int | None) -> int:
+        """A hand's level sets its stakes: the blinds have risen since."""
+        if level is None:
+            return self.table.options.small_blind
+        return self.tournament.state.config.level_options(level)[0]
 
-    async def _quiet(self, drain: float) -> None:
-        """The channel's voice is the tournament's: it drains it."""
+    def _make_messenger(self) -> TableMessenger:
+        return self.tournament.voice(self.channel_id, self)
 
     def _is_away(self, player_id: int) -> bool:
         return self.tournament.state.is_absent(player_id)
@@ -809,9 +814,8 @@ class TournamentTable(LiveTable[Tournament]):
     def _put_hand(self, hand: Hand) -> None:
         self.tournament.replace_hand(self.number, hand)
 
-    def _check_open(self) -> None:
-        if self.closed or self.tournament.closed:
-            raise BotError("table_closed")
+    def _venue_closed(self) -> bool:
+        return self.tournament.closed
 
     def _may_deal(self) -> bool:
         return not self.tournament.closed and self.number in self.tournament.state.tables
@@ -822,7 +826,7 @@ class TournamentTable(LiveTable[Tournament]):
         moment = now()
         if (state.paused or state.time_up or state.on_break_at(moment)
                 or not self.table.can_start()):
-            self._refresh(urgent=False)  # on a break, paused, or waiting for players
+            self.refresh(urgent=False)  # on a break, paused, or waiting for players
             return None
         draft = copy_of(state, self.rng)
         events = draft.start_hand(deck, moment, table=self.number)
@@ -837,7 +841,7 @@ class TournamentTable(LiveTable[Tournament]):
         settings = tournament.settings.copy()
         hand_id = await hands.start_tournament_hand(
             self.db, self.table_id, level=draft.level, config=hand.config, deck=deck,
-            commitment=commitment, players=self._dealt_seats(table, settings.banks),
+            commitment=commitment, players=self.dealt_seats(table, settings.banks),
             button_seat=plan.button_seat, save=tournament.save(draft, settings),
         )
         tournament.adopt(draft, settings)
@@ -885,21 +889,10 @@ class TournamentTable(LiveTable[Tournament]):
 
     # -- its own ---------------------------------------------------------------------------
 
-    def remember(self, user_id: int, name: str) -> None:
-        self.tournament.remember(user_id, name)
-
-    def show(self) -> None:
-        """Show the table as it is now (its language changed)."""
-        self._refresh(urgent=False)
-
-    async def resume_after_restart(self) -> None:
-        """Under the lock: show the table again and play on."""
-        await self._resume()
-
     def retire(self) -> None:
         """The table is gone (broken, or the tournament over): its message loses its buttons,
         and its thread is archived once its last messages went out."""
-        self._retire()
+        super().retire()
         self.services.registry.drop_table(self)
         if self.channel_id != self.tournament.channel_id:
             self.messenger.then(lambda: self.tournament.direct.spawn(self._archive()))
@@ -919,13 +912,13 @@ class TournamentTable(LiveTable[Tournament]):
     async def sit_in(self, user_id: int) -> None:
         """Back from away ("Back", ``/poker sitin``): the clock stops acting for him."""
         async with self.lock:
-            self._check_open()
+            self.check_open()
             if not self.tournament.state.is_absent(user_id):
                 raise EngineError("not_sitting_out")
             draft = self._presence(user_id, away=False)
             await self.tournament.commit(draft, self.tournament.settings, ())
             self.timeouts.pop(user_id, None)
-            self._refresh(urgent=False)
+            self.refresh(urgent=False)
 
 
 def _winning_hand(hand: Hand, table: Table, champion: object) -> tuple[str, tuple[str, ...]] | None:

@@ -328,8 +328,7 @@ def stall_of(runner: LiveTable[Any]) -> str | None:
         return "its hand is over and not settled"
     if hand is not None:
         if hand.run_choice_pending:
-            vote = runner._vote
-            if vote is None or vote.task.done():
+            if not runner.run_vote.waiting:
                 return "the run-it-twice question has no deadline running"
             return None
         if hand.to_act is None:
@@ -670,18 +669,22 @@ class AttackMachine(RuleBasedStateMachine):
         return {u.id: u.global_name or u.name for u in self.world.users}
 
     def runner_in(self, channel: FakeChannel) -> CashTable | None:
-        found = self.game.runtime.registry.in_channel(channel.id)
+        found = self.game.runtime.registry.find_in(channel.id)
         return found if isinstance(found, CashTable) else None
 
     def runners(self) -> list[CashTable]:
-        return list(self.game.runtime.runners.values())
+        return list(self.game.runtime.registry.cash_tables())
+
+    def cash_table(self, table_id: int) -> CashTable | None:
+        found = self.game.runtime.registry.find(table_id)
+        return found if isinstance(found, CashTable) else None
 
     def live_tables(self) -> list[LiveTable[Any]]:
         """Every live table, cash or tournament."""
         return list(self.game.runtime.registry.tables())
 
     def tournaments(self) -> list[LiveTournament]:
-        return sorted(self.game.runtime.tournaments.values(), key=lambda t: t.tournament_id)
+        return sorted(self.game.runtime.registry.tournaments(), key=lambda t: t.tournament_id)
 
     def to_act(self, runner: LiveTable[Any]) -> FakeUser | None:
         hand = runner.hand
@@ -1101,7 +1104,7 @@ class AttackMachine(RuleBasedStateMachine):
             if runner is not None:
                 removal.table_id = runner.table_id
                 continue
-            runner = self.game.runtime.runners.get(removal.table_id or -1)
+            runner = self.cash_table(removal.table_id or -1)
             if runner is None:  # closed: every stack went home
                 self.recorder.removals.remove(removal)
                 continue
@@ -1888,7 +1891,7 @@ class AttackMachine(RuleBasedStateMachine):
             user = self.fake.users[message.visible_to]
         if table < 4:
             table = table_ids[table % len(table_ids)]
-        runner = self.game.runtime.runners.get(table)
+        runner = self.cash_table(table)
         ref = self.forged_ref(runner, which_ref)
         custom = f"poker:{table}:{action}" + ref + ("" if arg is None else f":{arg}")
         custom = {
@@ -1933,7 +1936,7 @@ class AttackMachine(RuleBasedStateMachine):
             ref = self.forged_ref(runner_now, which_ref)
             offer = (current, f"poker:{runner_now.table_id}:{forged}{ref}")
         message, custom = offer
-        runner = self.game.runtime.runners.get(int(custom.split(":")[1]))
+        runner = self.cash_table(int(custom.split(":")[1]))
         candidates = self.members
         if runner is not None and who != "anybody":
             candidates = self.meant_for(runner, custom) if who == "meant" else [
@@ -2352,10 +2355,10 @@ class AttackMachine(RuleBasedStateMachine):
     ) -> None:
         """/tournament create; then (when it opened) the players register, and with
         ``then == "start"`` the host starts it."""
-        before = self.game.runtime.tournament_in(channel.id)
+        before = self.game.runtime.registry.tournament_in(channel.id)
         handle = await self.slash(host, channel, "tournament", "create", options)
         await self.wait_answer(handle)
-        live = self.game.runtime.tournament_in(channel.id)
+        live = self.game.runtime.registry.tournament_in(channel.id)
         if live is None or live is before or handle.id in self.trap.refusals:
             return
         if then == "nothing":

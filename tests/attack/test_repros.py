@@ -164,7 +164,7 @@ async def test_check_4_no_table_where_the_bot_cannot_post(
     readonly = world.channel("readonly")
     await game.slash(alice, "poker", "create", channel=readonly)
     await asyncio.sleep(0.3)
-    for runner in game.runtime.runners.values():
+    for runner in game.runtime.registry.cash_tables():
         await runner.messenger.flush(5)
     assert not logged(trap)
     refused = [r for r in game.fake.requests if r.status == 403 and str(readonly.id) in r.path]

@@ -117,7 +117,7 @@ class Game:
         return self.runtime.db
 
     def runner(self, channel: FakeChannel | None = None) -> CashTable:
-        return self.runtime.in_channel((channel or self.channel).id)
+        return self.runtime.registry.cash_table_in((channel or self.channel).id)
 
     @property
     def hand(self) -> Hand | None:

@@ -192,7 +192,7 @@ async def _seed_one(
 
 def shown_again(fake: FakeDiscord, runtime: GameRuntime, seeded: Seeded) -> bool:
     """The table's message is a new one showing the table as the runtime holds it now."""
-    runner = runtime.registry.table(seeded.table_id)
+    runner = runtime.registry.find(seeded.table_id)
     if runner is None:
         return False
     message_id = runner.messenger.message_id

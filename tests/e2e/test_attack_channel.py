@@ -272,4 +272,4 @@ async def test_a_table_closed_before_a_stop_shows_as_closed_after_the_start(
             what="the closed table's message corrected",
             timeout=10,
         )
-        assert not game.runtime.runners
+        assert not game.runtime.registry.cash_tables()

@@ -218,7 +218,7 @@ async def check_storage(game: Game) -> None:
 async def plays_a_hand(game: Game) -> None:
     """Whatever state the table came back in, two players can play a whole hand on it."""
     alice, bob = game.world.alice, game.world.bob
-    if not game.runtime.runners:
+    if not game.runtime.registry.cash_tables():
         await game.ok(alice, "poker", "create", small_blind=5, big_blind=10, max_buy_in=3000)
     runner = game.runner()
     if runner.hand is not None:  # the hand the restart brought back is played out first

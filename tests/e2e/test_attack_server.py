@@ -28,7 +28,7 @@ async def test_no_table_opens_or_deals_where_the_bot_cannot_post(game: Game) -> 
     assert refused.ephemeral and refused.content == t(
         "error.bot_missing_permissions", permissions=MISSING
     )
-    assert not game.runtime.runners
+    assert not game.runtime.registry.cash_tables()
     await game.open_table(alice, bob)
     # The joins' table updates out first: one caught by the lost access would pause the table
     # (a channel lost mid-game), which is another test's story.
@@ -103,7 +103,7 @@ async def test_a_server_limits_open_tables_in_all_and_per_host(game: Game) -> No
     # "max_tables").
     refused = await game.slash(alice, "chips", "settings", max_tables=0)
     assert refused.content == "The table limit must be between 1 and 500."
-    assert len(game.runtime.runners) == 3
+    assert len(game.runtime.registry.cash_tables()) == 3
 
 
 async def test_a_table_nobody_sits_at_closes_itself(game: Game) -> None:
@@ -124,7 +124,7 @@ async def test_a_table_nobody_sits_at_closes_itself(game: Game) -> None:
         lambda m: m.content.startswith(t("notice.closed_idle")), channel=game.channel, timeout=10
     )
     assert (await tables.get_table(game.db, runner.table_id)).status == "closed"
-    assert not game.runtime.runners
+    assert not game.runtime.registry.cash_tables()
     # The setting 0 keeps empty tables open for good.
     await economy.update_settings(game.db, game.world.guild.id, idle_close=0)
     await game.ok(alice, "poker", "create")
@@ -146,4 +146,4 @@ async def test_the_sweep_closes_an_abandoned_table_by_itself(
             timeout=15,
         )
         assert (await tables.get_table(game.db, runner.table_id)).status == "closed"
-        assert not game.runtime.runners
+        assert not game.runtime.registry.cash_tables()

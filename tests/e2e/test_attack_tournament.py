@@ -626,7 +626,7 @@ async def test_a_registration_nobody_starts_is_closed_by_the_idle_sweep(game: Ga
     assert not runner.closed
     await game.runtime.close_idle_tables(wall=time.time() + 3600)
     assert runner.closed
-    assert game.runtime.tournament_in(game.channel.id) is None
+    assert game.runtime.registry.tournament_in(game.channel.id) is None
     info = await tournaments.get_tournament(game.db, runner.tournament_id)
     assert info.status == "cancelled" and before.status == "registering"
     await game.fake.wait_for_message(

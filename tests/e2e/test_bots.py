@@ -126,7 +126,7 @@ async def test_practice_refuses_bad_input_and_leaves_nothing_open(game: Game) ->
         assert reply.ephemeral and "blind" in reply.content.lower(), (blinds, reply.content)
     reply = await game.slash(alice, "poker", "practice", level="godlike")
     assert "beginner, regular or strong" in reply.content
-    assert not game.runtime.runners
+    assert not game.runtime.registry.cash_tables()
 
 
 # -- bots at a table of the server's economy ----------------------------------------------------
@@ -258,7 +258,7 @@ async def test_bots_are_refused_at_a_tournament_table_and_a_paid_tournament(
     assert "3 bots entered" in made.content
     await game.ok(alice, "tournament", "register")
     await game.ok(alice, "tournament", "start")
-    await until(lambda: game.runtime.live_in_channel(game.channel.id), timeout=10)
+    await until(lambda: game.runtime.registry.table_in(game.channel.id), timeout=10)
     refused = await game.slash(alice, "poker", "bots add", count=1)
     assert "when it is created" in refused.content
 
@@ -275,7 +275,7 @@ async def test_a_practice_tournament_with_bots_plays_to_the_end(game: Game) -> N
     assert made.ephemeral and "bots entered" in made.content
     await game.ok(alice, "tournament", "register")
     await game.ok(alice, "tournament", "start")
-    live = await until(lambda: game.runtime.tournament_in(game.channel.id), timeout=10)
+    live = await until(lambda: game.runtime.registry.tournament_in(game.channel.id), timeout=10)
 
     async def alice_folds() -> None:
         while not live.closed:

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.timeout(60)
 async def refused(game: Game, who: FakeUser, name: str, subcommand: str | None = None,
                   *, expected: str, **options: object) -> None:
     """The command is refused with ``expected``, privately, and nothing changed."""
-    runner = game.runtime.runners and game.runner()
+    runner = game.runtime.registry.cash_tables() and game.runner()
     hand = runner.hand if runner else None
     before = (len(hand.actions), hand.state_key()) if hand is not None else None
     chips_before = await total_chips(game.db, game.world.guild.id)

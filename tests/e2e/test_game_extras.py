@@ -295,7 +295,7 @@ async def test_new_options_are_checked_like_the_others(game: Game) -> None:
     bad = await game.slash(alice, "poker", "create", bomb_every=3, bomb_amount=7, big_blind=10,
                            small_blind=5, max_buy_in=5)
     assert bad.ephemeral
-    assert not game.runtime.runners
+    assert not game.runtime.registry.cash_tables()
     ok = await game.ok(alice, "poker", "create", new_players="post_bb", run_it_twice="always")
     assert ok.startswith("Table open")
     options = game.runner().table.options

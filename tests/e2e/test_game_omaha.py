@@ -140,7 +140,7 @@ async def test_a_tournament_keeps_the_game_it_was_created_with(game: Game) -> No
     reply = await create_tournament(game, alice, game="nlhe", **{**options, "name": "Other"})
     assert reply == t("error.channel_has_tournament")
     await game.ok(alice, "tournament", "start")
-    running = game.runtime.tournament_in(game.channel.id)
+    running = game.runtime.registry.tournament_in(game.channel.id)
     assert running is not None
     table = next(iter(running.tables.values()))
     await until(lambda: table.hand, timeout=20, what="the tournament's first hand")

@@ -206,7 +206,7 @@ async def test_a_stored_tournament_no_table_can_play_is_cancelled_with_refunds_a
         for user in (alice, bob):
             reply = await game.slash(user, "tournament", "register")
             assert reply.content.startswith("You're registered"), reply.content
-        live = game.runtime.tournament_in(game.channel.id)
+        live = game.runtime.registry.tournament_in(game.channel.id)
         assert live is not None
         tournament_id, guild = live.tournament_id, world.guild.id
         paid = {u.id: await economy.balance(game.db, guild, u.id) for u in (alice, bob)}
@@ -224,7 +224,7 @@ async def test_a_stored_tournament_no_table_can_play_is_cancelled_with_refunds_a
     async with running_game(fake, world, tmp_path) as game:
         info = await tournaments.get_tournament(game.db, tournament_id)
         assert info.status == "cancelled"
-        assert game.runtime.tournament_in(game.channel.id) is None
+        assert game.runtime.registry.tournament_in(game.channel.id) is None
         for user in (alice, bob):
             assert await economy.balance(game.db, guild, user.id) == paid[user.id] + 100
         await invariant.verify_invariant(game.db)

@@ -261,7 +261,7 @@ async def test_not_ready_while_another_process_runs_one_of_its_servers(
         status, text = await get(bot, "/readyz")
         assert status == 503, text
         assert text == "leases: 1 server(s) of this process's shards are run by another process\n"
-        assert bot.runtime is not None and not bot.runtime.runners
+        assert bot.runtime is not None and not bot.runtime.registry.cash_tables()
         # The other process stops and gives the lease back: this one takes the table over.
         async with bot.runtime.db.write() as tx:
             await tx.execute("DELETE FROM guild_leases WHERE guild_id = ?", (world.guild.id,))
@@ -269,7 +269,8 @@ async def test_not_ready_while_another_process_runs_one_of_its_servers(
         # Ready once the lease is taken; the table is adopted right after (a moment that a
         # loaded machine made long enough to see).
         runtime = bot.runtime
-        await until(lambda: len(runtime.runners) == 1, timeout=10, what="the table adopted")
+        await until(lambda: len(runtime.registry.cash_tables()) == 1, timeout=10,
+                    what="the table adopted")
         found = await scrape(bot)
         assert total(found, "poker_leases_held") == 1
         assert total(found, "poker_live_tables", kind="cash") == 1

@@ -81,7 +81,7 @@ async def test_an_edit_that_changes_nothing_is_not_sent(game: Game) -> None:
     runner = game.runner()
     since = len(game.fake.requests)
     for _ in range(3):
-        runner._refresh()  # the same state, drawn again
+        runner.refresh()  # the same state, drawn again
         await game.wait_idle()
     assert edits(game.fake, since) == []
     # A real change still goes out.

@@ -49,7 +49,7 @@ async def test_a_restart_brings_every_table_back_players_first(tmp_path: Path) -
             # not out yet, and from the old message's buttons, which act on the same decision.
             sent: list[InteractionHandle] = []
             for n, table in enumerate(waiting[-6:]):
-                runner = runtime.live_table(table.table_id)
+                runner = runtime.registry.table(table.table_id)
                 hand = runner.hand
                 assert hand is not None and hand.to_act is not None
                 user = next(u for u in table.seat.players
@@ -104,7 +104,7 @@ async def test_the_tables_with_a_player_to_act_are_started_first(tmp_path: Path)
         async def start(venue: Venue) -> None:
             started.append(venue)
 
-        runtime._start = start  # type: ignore[method-assign]
+        runtime.venues.start = start  # type: ignore[method-assign]
         try:
             restored = await runtime.adopt()
             await asyncio.sleep(0)

@@ -41,7 +41,7 @@ def members(world: World) -> list[FakeUser]:
 
 
 def runner_of(game: Game, channel: FakeChannel | None = None) -> LiveTournament | None:
-    return game.runtime.tournament_in((channel or game.channel).id)
+    return game.runtime.registry.tournament_in((channel or game.channel).id)
 
 
 async def tournament(game: Game, user: FakeUser, subcommand: str,

@@ -1,0 +1,160 @@
+"""Computer players' turns at one table: one job, callbacks in, as the decision clock is.
+
+When the loop finds a computer player (an id from :mod:`engine.bots.ids`) to act, it arms
+:class:`BotTurns` with the decision's marker, (hand number, decision number). After a short,
+human-like pause the bot answers, once, from what its seat may see alone
+(:func:`engine.bots.view.view_of`); deciding runs off the event loop and outside the table's
+lock, and the answer is handed back to the loop (``answer``), under the lock, only if that
+decision is still the one due. A bot has no clock: it never times out and never holds a table
+up. An answer the engine refuses becomes a fold; an answer storage could not take is asked for
+again a little later (the hand in storage is as it was).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any
+
+from bot.runtime.config import RuntimeOptions
+from bot.storage import StorageError
+from engine.bots.ids import bot_level
+from engine.bots.view import FOLD, Bot, to_action, view_of
+from engine.errors import EngineError
+from engine.hand import Action, Hand
+
+log = logging.getLogger(__name__)
+
+# How long a bot whose answer storage could not take waits before answering again.
+AGAIN_AFTER = 1.0
+
+Marker = tuple[int, int]  # (hand number, decision number)
+
+
+@dataclass(frozen=True, slots=True)
+class BotSeat:
+    """The hand a bot is to act in, its index there and its id."""
+
+    hand: Hand
+    index: int
+    player_id: int
+
+
+class BotTurns:
+    """The computer players' turns at one table.
+
+    - ``lock``: the table's lock, held while the bot reads the hand and while its answer is
+      applied (never while it thinks);
+    - ``due(marker)``: the bot's seat while ``marker`` is still the decision due at an open
+      table, else None;
+    - ``answer(hand, action)``: apply and store the bot's action and play on (an
+      ``EngineError`` refuses it and changes nothing; a ``StorageError`` stored nothing).
+    """
+
+    def __init__(
+        self,
+        options: RuntimeOptions,
+        rng: random.Random,
+        lock: AbstractAsyncContextManager[Any],
+        due: Callable[[Marker], BotSeat | None],
+        answer: Callable[[Hand, Action], Awaitable[None]],
+        *,
+        name: str,
+    ) -> None:
+        self.options = options
+        self.rng = rng
+        self.lock = lock
+        self._due = due
+        self._answer = answer
+        self.name = name
+        self._turn: tuple[Marker, asyncio.Task[None]] | None = None
+        self._bots: dict[int, Bot] = {}
+
+    @property
+    def thinking(self) -> Marker | None:
+        """The decision a bot is answering now (None when no bot is)."""
+        if self._turn is None or self._turn[1].done():
+            return None
+        return self._turn[0]
+
+    def arm(self, marker: Marker) -> None:
+        """Let the bot due at ``marker`` answer, once, after a human-like pause."""
+        if self._turn is not None:
+            old = self._turn[1]
+            if self._turn[0] == marker and not old.done():
+                return
+            if old is not asyncio.current_task():  # an answer may set up the next bot's turn
+                old.cancel()
+        low, high = self.options.bot_pause
+        task = asyncio.create_task(self._play(marker, self.rng.uniform(low, high)),
+                                   name=f"bot-{self.name}")
+        self._turn = (marker, task)
+
+    def cancel(self) -> None:
+        if self._turn is not None:
+            self._turn[1].cancel()
+            self._turn = None
+
+    def bot(self, player_id: int) -> Bot:
+        """The decision function of a bot seat (made on first use: levels load tables)."""
+        found = self._bots.get(player_id)
+        if found is None:
+            from engine import bots
+
+            found = self._bots[player_id] = bots.make(bot_level(player_id))
+        return found
+
+    async def _play(self, marker: Marker, pause: float) -> None:
+        await asyncio.sleep(pause)
+        async with self.lock:
+            seat = self._due(marker)
+            if seat is None:
+                return
+            view = view_of(seat.hand, seat.index)
+            bot = self.bot(seat.player_id)
+            seed = self.rng.getrandbits(64)
+        # Deciding reads the view alone, so it runs off the loop without the lock.
+        try:
+            decision = await asyncio.to_thread(bot.decide, view, random.Random(seed))
+            action = to_action(decision, view)
+        except Exception:
+            log.exception("table %s: a bot could not decide; it folds", self.name)
+            action = to_action(FOLD, view)
+        async with self.lock:
+            seat = self._due(marker)
+            if seat is None:
+                return
+            try:
+                try:
+                    await self._answer(seat.hand, action)
+                except EngineError:
+                    log.exception("table %s: a bot's answer was refused; it folds", self.name)
+                    await self._answer(seat.hand, to_action(FOLD, view))
+            except StorageError as exc:
+                # Storage holds the hand as it was: the bot answers again a little later.
+                log.warning("table %s: a bot's answer was not stored (%s)", self.name, exc)
+                self._turn = None
+                self._again(marker)
+            except Exception:
+                log.exception("table %s: a bot's answer was not stored", self.name)
+                self._turn = None
+                self._again(marker)
+
+    def _again(self, marker: Marker) -> None:
+        async def later() -> None:
+            await asyncio.sleep(AGAIN_AFTER)
+            async with self.lock:
+                if self._turn is not None and self._turn[1] is asyncio.current_task():
+                    self._turn = None
+                if self._due(marker) is not None:
+                    self.arm(marker)
+
+        task = asyncio.create_task(later(), name=f"bot-again-{self.name}")
+        self._turn = (marker, task)
+
+
+__all__ = ["AGAIN_AFTER", "BotSeat", "BotTurns", "Marker"]
