@@ -479,6 +479,12 @@ class Table:
         return self._hand
 
     @property
+    def live_hand(self) -> Hand | None:
+        """The hand while it is being played (None between hands or once it is over)."""
+        hand = self._hand
+        return hand if hand is not None and not hand.is_over else None
+
+    @property
     def hand_number(self) -> int:
         """Number of the hand in progress or last dealt (the first hand is 1)."""
         return self._hand_number

@@ -247,3 +247,114 @@ def test_the_databases_checks_are_the_codes_limits() -> None:
             assert int(top) == expected.get(column), (path.name, column, top)
     assert {column for _, column in seen} == set(expected)
     assert {backend for backend, _ in seen} == {"sqlite", "postgresql"}
+
+
+def _defined_in(node: ast.ClassDef) -> set[str]:
+    """The names a class owns: its methods, class attributes, and what its methods store on
+    ``self``."""
+    own: set[str] = set()
+    for item in node.body:
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            own.add(item.name)
+        elif isinstance(item, ast.Assign):
+            own.update(t.id for t in item.targets if isinstance(t, ast.Name))
+        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            own.add(item.target.id)
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store) \
+                and isinstance(sub.value, ast.Name) and sub.value.id == "self":
+            own.add(sub.attr)
+    return own
+
+
+def inherited_private_uses(root: Path) -> list[str]:
+    """Where a class uses a private member (``self._name``) that only a base class of another
+    module defines: the seam between a shared base and its owners runs through the base's
+    public API and the hooks an owner fills, never through the base's insides."""
+    modules: dict[str, dict[str, ast.ClassDef]] = {}
+    imported: dict[str, dict[str, tuple[str, str]]] = {}
+    for path in sorted(root.rglob("*.py")):
+        module = ".".join(path.relative_to(root.parent).with_suffix("").parts)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        modules[module] = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+        imported[module] = {
+            alias.asname or alias.name: (node.module or "", alias.name)
+            for node in tree.body if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+        }
+
+    def resolve(module: str, name: str) -> tuple[str, ast.ClassDef] | None:
+        if name in modules.get(module, {}):
+            return module, modules[module][name]
+        source = imported.get(module, {}).get(name)
+        if source is not None and source[1] in modules.get(source[0], {}):
+            return source[0], modules[source[0]][source[1]]
+        return None
+
+    found = []
+    for module, declared in modules.items():
+        for node in declared.values():
+            own = _defined_in(node)
+            foreign: set[str] = set()
+            todo = [(module, ast.unparse(b).split("[")[0].split(".")[-1]) for b in node.bases]
+            while todo:
+                base = resolve(*todo.pop())
+                if base is None:
+                    continue
+                where, base_node = base
+                if where != module:
+                    foreign |= {n for n in _defined_in(base_node) if n.startswith("_")}
+                todo += [(where, ast.unparse(b).split("[")[0].split(".")[-1])
+                         for b in base_node.bases]
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) \
+                        and sub.value.id == "self" and sub.attr in foreign \
+                        and sub.attr not in own and not sub.attr.endswith("__"):
+                    found.append(f"{module}:{sub.lineno} {node.name} uses self.{sub.attr}")
+    return found
+
+
+def test_no_class_uses_a_private_member_of_a_base_it_does_not_own() -> None:
+    """An owner of the hand loop fills its hooks and calls its owner API (``OWNER_API``):
+    it never calls the loop's internals, which the loop may change at will."""
+    found = inherited_private_uses(REPO / "bot")
+    assert [line for line in found if line.startswith("bot.runtime")] == []
+
+
+def test_a_private_member_used_across_the_seam_is_caught(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "base.py").write_text(
+        "class Loop:\n"
+        "    def _settle(self):\n        pass\n"
+        "    def _hook(self):\n        pass\n"
+    )
+    (package / "owner.py").write_text(
+        "from pkg.base import Loop\n"
+        "class Owner(Loop):\n"
+        "    def _hook(self):\n        self._settle()\n"
+        "    def run(self):\n        self._hook()\n"
+    )
+    assert inherited_private_uses(package) == ["pkg.owner:4 Owner uses self._settle"]
+
+
+def test_the_hooks_of_the_loop_are_declared_as_the_code_declares_them() -> None:
+    """The loop's docstring and ``docs/architecture.md`` list its hooks in their tiers: the
+    required ones are exactly its abstract methods, the optional ones exactly the methods it
+    marks as hooks (the owner API is named in ``OWNER_API`` and exists)."""
+    from bot.runtime import table as loop
+
+    required = set(loop.LiveTable.__abstractmethods__)
+    optional = {
+        name for name, value in vars(loop.LiveTable).items()
+        if getattr(getattr(value, "fget", value), loop.HOOK_MARK, False)
+    }
+    expected = sorted([("required", n) for n in required] + [("optional", n) for n in optional])
+    for text in (loop.__doc__ or "",
+                 (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")):
+        rows = [line.split() for line in text.splitlines()
+                if line.startswith(("required ", "optional ", "| required ", "| optional "))]
+        listed = sorted((r[0].strip("|") or r[1], next(w for w in r if w.startswith("`"))
+                         .strip("`")) for r in rows)
+        assert listed == expected
+    assert all(callable(getattr(loop.LiveTable, name)) for name in loop.OWNER_API)

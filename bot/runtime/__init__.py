@@ -1,10 +1,15 @@
 """The game runtime: live tables, their clocks and messages, and recovery after a restart.
 
-- ``manager.GameRuntime``: the database and every open venue (``PokerBot.runtime``): cash
-  tables and tournaments, restored and handed over with the leases by one loop.
-- ``registry.Registry``: the one registry of live tables, by id and by channel or thread.
-- ``table.LiveTable``: the hand loop every kind of table shares, written once; ``TableKind``
-  declares what differs between the kinds (``CASH``, ``TOURNAMENT``).
+- ``manager.GameRuntime``: the database and what is server-wide (``PokerBot.runtime``):
+  opening tables and tournaments within a server's limits, idle tables, languages.
+- ``registry.Registry``: the one registry of live tables and venues, and the lookups commands
+  and buttons use (by id, by channel, cash only).
+- ``venues.Venues``: start-up and recovery: restoring venues, keeping and handing over leases.
+- ``table.LiveTable``: the hand loop every kind of table shares, written once, with its hooks
+  and owner API; ``kinds.TableKind`` declares what differs between the kinds (``CASH``,
+  ``PRACTICE``, ``TOURNAMENT``).
+- ``turns.BotTurns``, ``runvote.RunVoting``, ``lasthand.LastHand``: machines beside the loop
+  (a computer player's turn, the run-it-twice vote, the hand that just ended).
 - ``cash.CashTable``: a cash table, one owner of the loop, with the buy-ins, the floor and
   the home game's extras.
 - ``tourney.LiveTournament``: one tournament under one lock, its clock and prizes; its tables

@@ -34,7 +34,7 @@ from bot.presenter import chips, mention, result_content
 from bot.runtime.config import TableConfig
 from bot.runtime.kinds import CASH, PRACTICE
 from bot.runtime.messenger import TableMessenger
-from bot.runtime.recovery import RestoredTable, live_hand, settle_departures
+from bot.runtime.recovery import RestoredTable, settle_departures
 from bot.runtime.results import player_results, result_summary
 from bot.runtime.table import LiveTable, Settled, TableServices
 from bot.storage import StorageError, economy, hands, sessions, tables
@@ -449,7 +449,7 @@ class CashTable(LiveTable[_Draft]):
             self.forget(user_id)
             self.refresh(urgent=False)
             return returned
-        hand = live_hand(self.table)
+        hand = self.table.live_hand
         index = self.table.hand_index(user_id)
         if hand is not None and index is not None and hand.to_act == index:
             # His turn: the fold is stored with the leave, in one step.

@@ -12,7 +12,6 @@ from bot.errors import BotError
 from bot.i18n import resolve_locale, t
 from bot.presenter import decision_number, hole_cards_text, hole_cards_view, labels_for
 from bot.runtime.direct import HoleCardsLetter
-from bot.runtime.recovery import live_hand
 from engine.hand import ActionKind, Hand, PreAction
 from engine.table import Table
 
@@ -20,7 +19,7 @@ from engine.table import Table
 def seat_in_hand(table: Table, user_id: int, ref: tuple[int, int] | None) -> tuple[Hand, int]:
     """The hand being played at ``table`` and ``user_id``'s index in it; ``ref`` is the
     (hand, decision) a button was drawn for: a press from another hand is refused."""
-    hand = live_hand(table)
+    hand = table.live_hand
     if hand is None:
         raise BotError("no_hand")
     if ref is not None and ref[0] != table.hand_number:

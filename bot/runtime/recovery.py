@@ -28,7 +28,7 @@ from bot.storage.hands import StoredHand
 from bot.storage.tables import TableInfo
 from engine.commitment import DeckCommitment
 from engine.errors import EngineError
-from engine.hand import Action, Hand, HandConfig
+from engine.hand import Action, HandConfig
 from engine.table import PlayerLeft, Table, TableEvent, TableOptions
 
 log = logging.getLogger(__name__)
@@ -193,9 +193,3 @@ async def restore_table(
     # No hand runs now: the engine's hand count follows storage's, which counts every deal.
     state = {**state, "in_hand": False, "hand_number": info.hand_count}
     return RestoredTable(_table_from(state, options, rng), voided_hand=voided, settled=settled)
-
-
-def live_hand(table: Table) -> Hand | None:
-    """The table's hand while it is being played (None between hands or once it is over)."""
-    hand = table.hand
-    return hand if hand is not None and not hand.is_over else None

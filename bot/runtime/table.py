@@ -115,7 +115,6 @@ from bot.runtime.play import (
     preselection,
     seat_in_hand,
 )
-from bot.runtime.recovery import live_hand
 from bot.runtime.runvote import RunVoting
 from bot.runtime.turns import BotSeat, BotTurns
 from bot.settings import shard_of
@@ -413,7 +412,7 @@ class LiveTable(ABC, Generic[D]):
     @property
     def hand(self) -> Hand | None:
         """The hand being played (None between hands and once the table is closed)."""
-        return live_hand(self.table) if not self.closed else None
+        return self.table.live_hand if not self.closed else None
 
     @property
     def awaits_player(self) -> bool:
