@@ -107,8 +107,8 @@ async def watch(
         if progress.restored is None:
             progress.restored = now
         for table_id, table in list(unshown.items()):
-            runner = runtime.registry.find(table_id)
-            if runner is None or runner.messenger.message_id in (None, table.old_message_id):
+            found = runtime.registry.find(table_id)
+            if found is None or found.messenger.message_id in (None, table.old_message_id):
                 continue  # not posted again yet (the full check draws the table: not for all)
             if shown_again(fake, runtime, table):
                 progress.shown[table_id] = now
@@ -141,19 +141,19 @@ async def probe(
             probes.handles.append((handle, "balance"))
             continue
         table = waiting[rng.randrange(len(waiting))]
-        runner = runtime.registry.find(table.table_id)
-        hand = runner.hand if runner is not None else None
+        live_table = runtime.registry.find(table.table_id)
+        hand = live_table.hand if live_table is not None else None
         legal = hand.legal() if hand is not None else None
-        if runner is None or legal is None:
+        if live_table is None or legal is None:
             continue
-        user = next(u for u in table.seat.players if u.id == runner.player_of(legal.player))
+        user = next(u for u in table.seat.players if u.id == live_table.player_of(legal.player))
         action = "check" if legal.can_check else "call"
         if roll < 0.6:
             handle = await fake.slash(user, table.seat.channel, action)
             probes.handles.append((handle, "slash"))
             continue
         # A press on the message he sees: the new one if it is out, else the old one.
-        message_id = runner.messenger.message_id
+        message_id = live_table.messenger.message_id
         message = fake.messages.get(message_id) if message_id is not None else None
         if message is None:
             continue
@@ -213,17 +213,17 @@ async def run_restart(
     bot.add_listener(on_ready, "on_ready")
     started = time.monotonic()
     lag.start()
-    runner = asyncio.create_task(bot.start(settings.discord_token), name="restarted-bot")
+    live_table = asyncio.create_task(bot.start(settings.discord_token), name="restarted-bot")
     watcher = asyncio.create_task(watch(fake, bot, seeded, progress, started, done))
     prober: asyncio.Task[None] | None = None
     try:
         waiting = asyncio.create_task(ready.wait())
-        finished, _ = await asyncio.wait({runner, waiting}, timeout=limit,
+        finished, _ = await asyncio.wait({live_table, waiting}, timeout=limit,
                                          return_when=asyncio.FIRST_COMPLETED)
         if waiting not in finished:
             waiting.cancel()
-            if runner in finished:
-                runner.result()
+            if live_table in finished:
+                live_table.result()
             raise SystemExit(f"the bot was not ready within {limit:g} s")
         progress.ready = time.monotonic() - started
         runtime = bot.runtime
@@ -245,7 +245,7 @@ async def run_restart(
         await lag.stop()
         await bot.close()
         with contextlib.suppress(asyncio.CancelledError, discord.HTTPException):
-            await asyncio.wait_for(runner, timeout=10)
+            await asyncio.wait_for(live_table, timeout=10)
     report(fake, seeded, progress, probes, lag, since, rate, final, started)
 
 

@@ -253,7 +253,7 @@ def summary(values: Sequence[float]) -> str:
 
 
 async def until(check: Callable[[], T | None], *, timeout: float, what: str) -> T:
-    """Poll in-process state (the runner changes without telling the fake) with a deadline."""
+    """Poll in-process state (the live_table changes without telling the fake) with a deadline."""
     deadline = time.monotonic() + timeout
     while True:
         value = check()
@@ -304,10 +304,10 @@ def time_locks(runtime: GameRuntime) -> tuple[TimedLock | None, list[TimedLock]]
         db_lock = TimedLock()
         db._write_lock = db_lock
     table_locks: list[TimedLock] = []
-    for runner in runtime.registry.cash_tables():
-        if not runner.lock.locked():
+    for live_table in runtime.registry.cash_tables():
+        if not live_table.lock.locked():
             timed = TimedLock()
-            runner.lock.inner = timed
+            live_table.lock.inner = timed
             table_locks.append(timed)
     return db_lock, table_locks
 

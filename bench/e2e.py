@@ -129,19 +129,19 @@ async def open_table(stack: Stack, seat: Seat) -> CashTable:
     handle = await fake.slash(host, seat.channel, "poker", subcommand="create", options=options)
     reply = await _answer(handle, "/poker create")
     try:
-        runner = runtime.registry.cash_table_in(seat.channel.id)
+        live_table = runtime.registry.cash_table_in(seat.channel.id)
     except BotError:
         name = seat.channel.name
         raise RuntimeError(f"/poker create failed in #{name}: {reply.content}") from None
     for user in seat.players:
         handle = await fake.slash(user, seat.channel, "poker", subcommand="join")
         reply = await _answer(handle, "/poker join")
-        if runner.table.seat_of(user.id) is None:
+        if live_table.table.seat_of(user.id) is None:
             raise RuntimeError(f"{user.name} could not join: {reply.content}")
     handle = await fake.slash(host, seat.channel, "poker", subcommand="start")
     reply = await _answer(handle, "/poker start")
-    await until(lambda: runner.hand, timeout=60, what=f"a hand dealt in #{seat.channel.name}")
-    return runner
+    await until(lambda: live_table.hand, timeout=60, what=f"a hand dealt in #{seat.channel.name}")
+    return live_table
 
 
 async def open_tables(stack: Stack, seats: Iterable[Seat], concurrency: int = 10) -> None:
@@ -219,27 +219,28 @@ def choose(rng: random.Random, legal: Legal) -> tuple[ActionKind, int | None]:
 async def send_action(
     fake: FakeDiscord,
     seat: Seat,
-    runner: CashTable,
+    live_table: CashTable,
     user: FakeUser,
     kind: ActionKind,
     amount: int | None,
     use_button: bool,
 ) -> tuple[InteractionHandle, str]:
     """Press the table message's button for it when asked and shown; else the slash command."""
-    if use_button and runner.message_id is not None:
+    if use_button and live_table.message_id is not None:
         name = SLASH_NAMES.get(kind, "raise")
         arg = f":{amount}" if kind not in SLASH_NAMES else ""
-        message = fake.messages.get(runner.message_id)
+        message = fake.messages.get(live_table.message_id)
         # As a player would: only from the message of this hand (the next hand's message may
         # still be on its way), and only a button it shows (``<action>@<hand>.<decision>``).
         if (
             message is not None
             and not message.deleted
-            and f"Hand #{runner.table.hand_number} ·" in message.content
+            and f"Hand #{live_table.table.hand_number} ·" in message.content
         ):
-            hand = runner.hand
+            hand = live_table.hand
             decision = decision_number(hand) if hand is not None else -1
-            wanted = f"poker:{runner.table_id}:{name}@{runner.table.hand_number}.{decision}{arg}"
+            number = live_table.table.hand_number
+            wanted = f"poker:{live_table.table_id}:{name}@{number}.{decision}{arg}"
             shown = [c for c in message.custom_ids() if c == wanted]
             if shown:
                 return await fake.click(user, message, shown[0]), "button"
@@ -250,20 +251,20 @@ async def send_action(
     return await fake.slash(user, seat.channel, "raise", options={"to": amount}), "slash"
 
 
-async def repair(stack: Stack, seat: Seat, runner: CashTable) -> bool:
+async def repair(stack: Stack, seat: Seat, live_table: CashTable) -> bool:
     """A table that stopped dealing (players busted): buy them back in. True if it did."""
     fake = stack.fake
-    high = runner.table.options.buy_in_range[1]
+    high = live_table.table.options.buy_in_range[1]
     acted = False
     for user in seat.players:
-        view = runner.table.player(user.id)
+        view = live_table.table.player(user.id)
         if view is not None and view.stack < BIG_BLIND and not view.in_hand:
             handle = await fake.slash(
                 user, seat.channel, "poker", subcommand="rebuy", options={"amount": high}
             )
             await _answer(handle, "/poker rebuy")
             acted = True
-    if not runner.config.dealing:
+    if not live_table.config.dealing:
         handle = await fake.slash(seat.players[0], seat.channel, "poker", subcommand="start")
         await _answer(handle, "/poker start")
         acted = True
@@ -276,16 +277,16 @@ async def drive(
 ) -> None:
     """Play one table until the load is done: whoever is to act acts, after a think time."""
     fake = stack.fake
-    runner = stack.runtime.registry.cash_table_in(seat.channel.id)
+    live_table = stack.runtime.registry.cash_table_in(seat.channel.id)
     users = {u.id: u for u in seat.players}
     idle_since: float | None = None
     while not load.done():
-        hand = runner.hand
+        hand = live_table.hand
         legal = hand.legal() if hand is not None else None
         if hand is None or legal is None:
             now = time.monotonic()
             idle_since = idle_since if idle_since is not None else now
-            if now - idle_since > stall_after and await repair(stack, seat, runner):
+            if now - idle_since > stall_after and await repair(stack, seat, live_table):
                 load.repairs += 1
                 idle_since = None
             await asyncio.sleep(0.02)
@@ -293,12 +294,12 @@ async def drive(
         idle_since = None
         if think > 0:
             await asyncio.sleep(rng.uniform(0, 2 * think))
-            if runner.hand is not hand or hand.legal() != legal:
+            if live_table.hand is not hand or hand.legal() != legal:
                 continue  # the state moved meanwhile (it should not): look again
-        user = users[runner.player_of(legal.player)]
+        user = users[live_table.player_of(legal.player)]
         kind, amount = choose(rng, legal)
         use_button = via == "button" or (via == "mix" and rng.random() < 0.5)
-        handle, used = await send_action(fake, seat, runner, user, kind, amount, use_button)
+        handle, used = await send_action(fake, seat, live_table, user, kind, amount, use_button)
         try:
             reply = await handle.response(timeout=10)
         except TimeoutError:

@@ -173,7 +173,7 @@ def reaches_into(source: str, module: str) -> list[str]:
 
 def test_no_module_reaches_into_another_modules_private_names() -> None:
     """No module calls another's private methods or reads its private state (the tournament's
-    tables once called their cash parent's ``_store`` and the hall read ``runner._voices``)."""
+    tables once called their cash parent's ``_store`` and the hall read ``live_table._voices``)."""
     found = [line for package in PACKAGES
              for path in sorted((REPO / package).rglob("*.py"))
              for line in reaches_into(path.read_text(encoding="utf-8"),
@@ -185,8 +185,8 @@ def test_reaching_into_another_module_is_caught() -> None:
     planted = (
         "from bot.render.table import _draw\n"
         "class Hall:\n"
-        "    def __init__(self, runner):\n"
-        "        self._runner = runner\n"
+        "    def __init__(self, live_table):\n"
+        "        self._runner = live_table\n"
         "    def voices(self):\n"
         "        return self._runner._voices, self._own()\n"
         "    def _own(self):\n"

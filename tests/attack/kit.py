@@ -412,7 +412,7 @@ class HandRecorder:
             return events
 
         self._saved = (original_start, original_remove, original_join)
-        # Patched on the class: the runner works on drafts, new Table objects every time.
+        # Patched on the class: the live_table works on drafts, new Table objects every time.
         Table.start_hand = start_hand  # type: ignore[method-assign,assignment]
         Table.remove = remove  # type: ignore[method-assign,assignment]
         Table.join = join  # type: ignore[method-assign,assignment]

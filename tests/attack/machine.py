@@ -214,26 +214,26 @@ TOGGLES = frozenset({"pre_check_fold", "pre_call_any", "straddle_next", "straddl
 BURST = object()
 
 
-def toggle_before(runner: CashTable, user_id: int, custom: str) -> object:
+def toggle_before(live_table: CashTable, user_id: int, custom: str) -> object:
     """The toggle's state before a double click, or ``BURST`` when a press now would still
     belong to the player's last click of it."""
     action = button_action(custom) or ""
     name = {"pre_check_fold": "pre:check_fold", "pre_call_any": "pre:call_any"}.get(
         action, action)
-    if runner.clicks.recent(user_id, name, within=DOUBLE_CLICK + 0.2):
+    if live_table.clicks.recent(user_id, name, within=DOUBLE_CLICK + 0.2):
         return BURST
-    return toggle_state(runner, user_id, custom)
+    return toggle_state(live_table, user_id, custom)
 
 
-def toggle_state(runner: CashTable, user_id: int, custom: str) -> object:
+def toggle_state(live_table: CashTable, user_id: int, custom: str) -> object:
     """Where the toggle behind ``custom`` stands for ``user_id``."""
     action = button_action(custom)
     if action == "straddle_next":
-        return user_id in runner.config.straddle_once
+        return user_id in live_table.config.straddle_once
     if action == "straddle_always":
-        return user_id in runner.config.straddle_always
-    hand = runner.table.hand
-    index = runner.table.hand_index(user_id)
+        return user_id in live_table.config.straddle_always
+    hand = live_table.table.hand
+    index = live_table.table.hand_index(user_id)
     if hand is None or index is None:
         return None
     chosen = hand.preselected.get(index)
@@ -311,66 +311,66 @@ def changes(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     return found
 
 
-def stall_of(runner: LiveTable[Any]) -> str | None:
+def stall_of(live_table: LiveTable[Any]) -> str | None:
     """Why the table, cash or tournament, under its lock, would not move on by itself (None: it
     would, or it is waiting for a person, or its tournament is paused)."""
-    if runner.closed:
+    if live_table.closed:
         return None
-    tournament = runner.venue if isinstance(runner, TournamentTable) else None
+    tournament = live_table.venue if isinstance(live_table, TournamentTable) else None
     if tournament is not None and (
         tournament.closed or not tournament.running or tournament.state.paused
-        or runner.number not in tournament.state.tables
+        or live_table.number not in tournament.state.tables
     ):
         return None
-    table = runner.table
+    table = live_table.table
     hand = table.hand
     if hand is not None and hand.is_over:
         return "its hand is over and not settled"
     if hand is not None:
         if hand.run_choice_pending:
-            if not runner.run_vote.waiting:
+            if not live_table.run_vote.waiting:
                 return "the run-it-twice question has no deadline running"
             return None
         if hand.to_act is None:
             return "nobody is to act in a hand that is not over"
         marker = (table.hand_number, decision_number(hand))
-        decision = runner.clock.decision
+        decision = live_table.clock.decision
         if decision is None or decision.marker != marker:
             timed = None if decision is None else decision.marker
             return f"the clock times decision {timed}, the hand waits on {marker}"
-        task = runner.clock._task
+        task = live_table.clock._task
         if task is None or task.done():
             return f"the clock of decision {marker} is not running"
         return None
-    if isinstance(runner, TournamentTable):
-        return tournament_deal_stall(runner)
-    assert isinstance(runner, CashTable)
-    if not runner.config.dealing or table.paused or runner.messenger.blocked:
+    if isinstance(live_table, TournamentTable):
+        return tournament_deal_stall(live_table)
+    assert isinstance(live_table, CashTable)
+    if not live_table.config.dealing or table.paused or live_table.messenger.blocked:
         return None
-    if not runner.messenger._idle.is_set():
+    if not live_table.messenger._idle.is_set():
         return None  # the next deal is scheduled once the result went out
-    draft = runner._draft()
-    runner._apply_pending(draft)
-    runner._sit_out_big_blinds(draft)
+    draft = live_table._draft()
+    live_table._apply_pending(draft)
+    live_table._sit_out_big_blinds(draft)
     if not draft.table.can_start():
         return None
-    task = runner._dealer_task
+    task = live_table._dealer_task
     if task is None or task.done():
         return "it can deal the next hand and no deal is coming"
     return None
 
 
-def tournament_deal_stall(runner: TournamentTable) -> str | None:
+def tournament_deal_stall(live_table: TournamentTable) -> str | None:
     """Why a tournament table that could deal (running, not paused, no break, two players with
     chips, its last result shown) has no deal coming (None: it has, or it cannot deal)."""
-    state = runner.tournament.state
-    if runner.messenger.blocked or not runner.messenger._idle.is_set():
+    state = live_table.tournament.state
+    if live_table.messenger.blocked or not live_table.messenger._idle.is_set():
         return None
     if state.time_up or state.on_break_at(tourney_runtime.now()):
         return None
-    if not state.can_start(runner.number):
+    if not state.can_start(live_table.number):
         return None
-    task = runner._dealer_task
+    task = live_table._dealer_task
     if task is None or task.done():
         return "it can deal the next hand and no deal is coming"
     return None
@@ -550,10 +550,10 @@ class AttackMachine(RuleBasedStateMachine):
 
     def _players_being_dealt(self) -> int | None:
         """How many players the table dealing now (its lock held, no hand yet) deals in."""
-        for runner in self.runners():
-            if runner.lock.locked() and runner.table.hand is None:
+        for live_table in self.cash_tables():
+            if live_table.lock.locked() and live_table.table.hand is None:
                 try:
-                    return len(runner.table.next_plan().seats)
+                    return len(live_table.table.next_plan().seats)
                 except Exception:
                     return None
         return None
@@ -668,11 +668,11 @@ class AttackMachine(RuleBasedStateMachine):
     def names(self) -> dict[int, str]:
         return {u.id: u.global_name or u.name for u in self.world.users}
 
-    def runner_in(self, channel: FakeChannel) -> CashTable | None:
+    def cash_table_in(self, channel: FakeChannel) -> CashTable | None:
         found = self.game.runtime.registry.find_in(channel.id)
         return found if isinstance(found, CashTable) else None
 
-    def runners(self) -> list[CashTable]:
+    def cash_tables(self) -> list[CashTable]:
         return list(self.game.runtime.registry.cash_tables())
 
     def cash_table(self, table_id: int) -> CashTable | None:
@@ -686,27 +686,27 @@ class AttackMachine(RuleBasedStateMachine):
     def tournaments(self) -> list[LiveTournament]:
         return sorted(self.game.runtime.registry.tournaments(), key=lambda t: t.tournament_id)
 
-    def to_act(self, runner: LiveTable[Any]) -> FakeUser | None:
-        hand = runner.hand
+    def to_act(self, live_table: LiveTable[Any]) -> FakeUser | None:
+        hand = live_table.hand
         if hand is None or hand.to_act is None:
             return None
-        return self.fake.users.get(runner.player_of(hand.to_act))
+        return self.fake.users.get(live_table.player_of(hand.to_act))
 
     def turns(self) -> list[tuple[LiveTable[Any], FakeUser]]:
         """Who is to act where, at every table (cash tables first, then tournament tables)."""
         found = []
-        for runner in sorted(self.live_tables(),
+        for live_table in sorted(self.live_tables(),
                              key=lambda r: (isinstance(r, TournamentTable), r.table_id)):
-            user = self.to_act(runner)
+            user = self.to_act(live_table)
             if user is not None:
-                found.append((runner, user))
+                found.append((live_table, user))
         return found
 
-    def channel_of(self, runner: LiveTable[Any]) -> FakeChannel:
-        return self.fake.channels[runner.channel_id]
+    def channel_of(self, live_table: LiveTable[Any]) -> FakeChannel:
+        return self.fake.channels[live_table.channel_id]
 
-    def current_message(self, runner: LiveTable[Any]) -> FakeMessage | None:
-        message_id = runner.message_id
+    def current_message(self, live_table: LiveTable[Any]) -> FakeMessage | None:
+        message_id = live_table.message_id
         if message_id is None or message_id not in self.fake.messages:
             return None
         message = self.fake.message(message_id)
@@ -793,8 +793,8 @@ class AttackMachine(RuleBasedStateMachine):
         remembers and the wallets a first contact opens are not changes), and the progress
         of the bot's own clock, both read with every table's lock held: between transitions."""
         async with contextlib.AsyncExitStack() as locks:
-            for runner in sorted(self.runners(), key=lambda r: r.table_id):
-                await locks.enter_async_context(runner.lock)
+            for live_table in sorted(self.cash_tables(), key=lambda r: r.table_id):
+                await locks.enter_async_context(live_table.lock)
             return await self._read_fingerprint(), self._progress()
 
     async def _read_fingerprint(self) -> dict[str, Any]:
@@ -817,14 +817,14 @@ class AttackMachine(RuleBasedStateMachine):
             (guild_id,),
         )
         tables = {}
-        for runner in self.runners():
-            config = runner.config.to_json()
+        for live_table in self.cash_tables():
+            config = live_table.config.to_json()
             for volatile in ("names", "state"):
                 config.pop(volatile, None)
-            tables[runner.table_id] = (
-                runner.closed,
-                runner.host_id,
-                json.dumps(runner.table.to_json(), sort_keys=True, default=str),
+            tables[live_table.table_id] = (
+                live_table.closed,
+                live_table.host_id,
+                json.dumps(live_table.table.to_json(), sort_keys=True, default=str),
                 json.dumps(config, sort_keys=True, default=str),
             )
         return {
@@ -846,7 +846,7 @@ class AttackMachine(RuleBasedStateMachine):
                 len(r.table.hand.events) if r.table.hand else -1,
                 None if r._dealer_task is None else (id(r._dealer_task), r._dealer_task.done()),
             )
-            for r in self.runners()
+            for r in self.cash_tables()
         )
 
     async def _check_refusals(
@@ -898,14 +898,14 @@ class AttackMachine(RuleBasedStateMachine):
         deadline = time.monotonic() + STALL_GRACE
         while True:
             problems = []
-            for runner in self.live_tables():
-                async with runner.lock:
-                    problem = stall_of(runner)
+            for live_table in self.live_tables():
+                async with live_table.lock:
+                    problem = stall_of(live_table)
                 if problem is not None:
-                    kind = "tournament table" if isinstance(runner, TournamentTable) else "table"
-                    problems.append(
-                        f"{kind} {runner.table_id} (hand #{runner.table.hand_number}): {problem}"
-                    )
+                    kind = ("tournament table" if isinstance(live_table, TournamentTable)
+                            else "table")
+                    number = live_table.table.hand_number
+                    problems.append(f"{kind} {live_table.table_id} (hand #{number}): {problem}")
             for live in self.tournaments():
                 ticker = live._ticker
                 if not live.closed and live.running and (ticker is None or ticker.done()):
@@ -929,9 +929,9 @@ class AttackMachine(RuleBasedStateMachine):
 
         for _ in range(5):
             seen = len(self.fake.events)
-            for runner in self.live_tables():
-                await runner.messenger.flush(left())
-                tasks = list(runner.direct._tasks)
+            for live_table in self.live_tables():
+                await live_table.messenger.flush(left())
+                tasks = list(live_table.direct._tasks)
                 if tasks and left():
                     await asyncio.wait(tasks, timeout=left())
             for live in self.tournaments():
@@ -1098,26 +1098,26 @@ class AttackMachine(RuleBasedStateMachine):
     async def _check_removals(self) -> None:
         """Each removal is settled once the hand it was made in is over at its table."""
         names = self.names()
-        live = {id(r.table.hand): r for r in self.runners() if r.table.hand is not None}
+        live = {id(r.table.hand): r for r in self.cash_tables() if r.table.hand is not None}
         for removal in list(self.recorder.removals):
-            runner = live.get(id(removal.dealt.hand))
-            if runner is not None:
-                removal.table_id = runner.table_id
+            live_table = live.get(id(removal.dealt.hand))
+            if live_table is not None:
+                removal.table_id = live_table.table_id
                 continue
-            runner = self.cash_table(removal.table_id or -1)
-            if runner is None:  # closed: every stack went home
+            live_table = self.cash_table(removal.table_id or -1)
+            if live_table is None:  # closed: every stack went home
                 self.recorder.removals.remove(removal)
                 continue
-            async with runner.lock:
-                if runner.table.hand is removal.dealt.hand:
+            async with live_table.lock:
+                if live_table.table.hand is removal.dealt.hand:
                     continue  # its result is being stored
                 self.recorder.removals.remove(removal)
-                seated = runner.table.player(removal.player) is not None
+                seated = live_table.table.player(removal.player) is not None
                 if seated and not self.recorder.rejoined(removal):
                     who = names.get(removal.player, str(removal.player))
                     self.fail(
                         KickIgnored,
-                        f"table {runner.table_id}: {who} was removed by the host during hand "
+                        f"table {live_table.table_id}: {who} was removed by the host during hand "
                         f"#{removal.dealt.number}, which is over, and is still seated",
                     )
                     return
@@ -1233,22 +1233,22 @@ class AttackMachine(RuleBasedStateMachine):
             self.fail(ChipsOutsideLedger, "\n".join(problems))
 
     async def _check_engine_matches_storage(self) -> None:
-        for runner in self.runners():
-            if runner.closed:
+        for live_table in self.cash_tables():
+            if live_table.closed:
                 continue
-            async with runner.lock:
-                if runner.closed:
+            async with live_table.lock:
+                if live_table.closed:
                     continue
-                info = await tables.get_table(self.game.db, runner.table_id)
+                info = await tables.get_table(self.game.db, live_table.table_id)
                 engine = {
                     int(seat.player_id): seat.stack + seat.pending_chips
-                    for seat in runner.table.seats()
+                    for seat in live_table.table.seats()
                 }
                 stored = {seat.user_id: seat.chips for seat in info.seats}
                 if engine != stored:
                     self.fail(
                         EngineStorageDrift,
-                        f"table {runner.table_id}: the engine seats {self.by_name(engine)},"
+                        f"table {live_table.table_id}: the engine seats {self.by_name(engine)},"
                         f" storage {self.by_name(stored)}",
                     )
 
@@ -1301,33 +1301,33 @@ class AttackMachine(RuleBasedStateMachine):
         return channel
 
     def pick_actor(
-        self, data: st.DataObject, runner: CashTable | None, label: str = "user"
+        self, data: st.DataObject, live_table: CashTable | None, label: str = "user"
     ) -> FakeUser:
         """Half the time the player to act (when there is one), else any member."""
         to_act = data.draw(st.booleans(), label=f"{label}: the player to act")
         member = self.pick_member(data, label)
-        turn = self.to_act(runner) if runner is not None else None
+        turn = self.to_act(live_table) if live_table is not None else None
         return turn if to_act and turn is not None else member
 
     HOST_COMMANDS = frozenset(
         {"pause", "resume", "settings", "kick", "void", "close", "bomb", "ledger"}
     )
 
-    def pick_host(self, data: st.DataObject, runner: CashTable | None, user: FakeUser,
+    def pick_host(self, data: st.DataObject, live_table: CashTable | None, user: FakeUser,
                   sub: str) -> FakeUser:
         """For a host's command, usually the host or a manager (else nothing gets past the
         permission check)."""
         who = data.draw(st.sampled_from(["host", "manager", "anybody"]), label="as")
         if sub not in self.HOST_COMMANDS:
             return user
-        if who == "host" and runner is not None and runner.host_id in self.fake.users:
-            return self.fake.users[runner.host_id]
+        if who == "host" and live_table is not None and live_table.host_id in self.fake.users:
+            return self.fake.users[live_table.host_id]
         if who == "manager":
             return self.world.members[3]  # dave, Manage Server through a role
         return user
 
     def pick_table(self, data: st.DataObject, label: str = "table") -> CashTable | None:
-        return self.pick(data, self.runners(), label)
+        return self.pick(data, self.cash_tables(), label)
 
     def pick_turn(self, data: st.DataObject) -> tuple[LiveTable[Any], FakeUser] | None:
         return self.pick(data, self.turns(), "turn")
@@ -1419,9 +1419,9 @@ class AttackMachine(RuleBasedStateMachine):
                 await self.wait_answer(await self.slash(user, poker, "poker", "join", extra))
             await self.wait_answer(await self.slash(starter, poker, "poker", "start"))
             await asyncio.sleep(0.1)
-            runner = self.runner_in(poker)
-            if shove and runner is not None:
-                await self._shove(runner, by_button=False)
+            live_table = self.cash_table_in(poker)
+            if shove and live_table is not None:
+                await self._shove(live_table, by_button=False)
 
         names = ", ".join(f"{u.name}:{b}" for u, b in zip(players, buy_ins, strict=True))
         self.step(
@@ -1437,10 +1437,10 @@ class AttackMachine(RuleBasedStateMachine):
     def poker_command(self, data: st.DataObject) -> None:
         """Any /poker subcommand, from any member, in any channel, with odd options."""
         channel = self.pick_channel(data)
-        runner = self.runner_in(channel)
-        user = self.pick_actor(data, runner)
+        live_table = self.cash_table_in(channel)
+        user = self.pick_actor(data, live_table)
         sub = data.draw(st.sampled_from(SUBCOMMANDS), label="subcommand")
-        user = self.pick_host(data, runner, user, sub)
+        user = self.pick_host(data, live_table, user, sub)
         options = self.draw_poker_options(data, sub, channel)
         self.step(
             f"{user.name} in #{channel.name}: /poker {sub} {self.show(options)}",
@@ -1450,7 +1450,7 @@ class AttackMachine(RuleBasedStateMachine):
     def draw_poker_options(
         self, data: st.DataObject, sub: str, channel: FakeChannel
     ) -> dict[str, Any]:
-        runner = self.runner_in(channel)
+        live_table = self.cash_table_in(channel)
         if sub == "create":
             return data.draw(st.one_of(st.just({}), TABLE_OPTIONS), label="options")
         if sub == "settings":
@@ -1462,7 +1462,7 @@ class AttackMachine(RuleBasedStateMachine):
             percent = data.draw(st.integers(0, 100), label="buy_in percent")
             seat = data.draw(maybe(st.one_of(st.integers(-1, 12), st.sampled_from(ODD_INTS))),
                              label="seat")
-            low, high = runner.table.options.buy_in_range if runner else (100, 1000)
+            low, high = live_table.table.options.buy_in_range if live_table else (100, 1000)
             buy_in = {
                 "none": None, "odd": odd, "range": self.in_range(low, high, percent),
                 "low": low, "high": high,
@@ -1475,7 +1475,7 @@ class AttackMachine(RuleBasedStateMachine):
             odd = data.draw(st.sampled_from(ODD_INTS), label="odd hand")
             use_odd = data.draw(st.integers(0, 4), label="odd if 0") == 0
             none = sub == "history" and data.draw(st.booleans(), label="no hand")
-            last = runner.table.hand_number if runner else 1
+            last = live_table.table.hand_number if live_table else 1
             hand = odd if use_odd else last - back
             return {} if none else {"hand": hand}
         if sub == "kick":
@@ -1483,7 +1483,7 @@ class AttackMachine(RuleBasedStateMachine):
         if sub == "bomb":
             percent = data.draw(st.integers(0, 100), label="bomb, percent of the max buy-in")
             odd_bomb = data.draw(st.one_of(st.none(), AMOUNT), label="odd bomb")
-            high = runner.table.options.buy_in_range[1] if runner else 1000
+            high = live_table.table.options.buy_in_range[1] if live_table else 1000
             return {"amount": self.in_range(1, high, percent) if odd_bomb is None else odd_bomb}
         if sub == "sitout":
             return options_of({"next_big_blind": data.draw(maybe(st.booleans()), label="bb")})
@@ -1528,9 +1528,9 @@ class AttackMachine(RuleBasedStateMachine):
     def change_stakes(self, data: st.DataObject) -> None:
         """The host (or a manager) changes the blinds, to anything from tiny to absurd."""
         channel = self.pick_channel(data)
-        runner = self.runner_in(channel)
-        user = self.pick_actor(data, runner)
-        user = self.pick_host(data, runner, user, "settings")
+        live_table = self.cash_table_in(channel)
+        user = self.pick_actor(data, live_table)
+        user = self.pick_host(data, live_table, user, "settings")
         big = data.draw(st.one_of(st.sampled_from(HUGE), AMOUNT), label="big_blind")
         small = data.draw(maybe(st.one_of(st.integers(1, 100), st.sampled_from(HUGE))),
                           label="small_blind")
@@ -1547,8 +1547,8 @@ class AttackMachine(RuleBasedStateMachine):
         user = self.pick_member(data)
         sub = data.draw(st.sampled_from(["verify", "history"]), label="subcommand")
         back = data.draw(st.integers(0, 3), label="hands back")
-        runner = self.runner_in(channel)
-        last = runner.table.hand_number if runner is not None else 1
+        live_table = self.cash_table_in(channel)
+        last = live_table.table.hand_number if live_table is not None else 1
         options = {"hand": max(1, last - back)}
         self.step(
             f"{user.name} in #{channel.name}: /poker {sub} {self.show(options)}",
@@ -1559,25 +1559,25 @@ class AttackMachine(RuleBasedStateMachine):
     def kick_mid_hand(self, data: st.DataObject) -> None:
         """The host (or a manager, or anybody) kicks a player of the hand being played, and
         the player tries to play on: a button of the table message, or a typed action."""
-        runner = self.pick_table(data)
+        live_table = self.pick_table(data)
         victim_index = data.draw(INDEX, label="victim")
         kicker = self.pick_member(data, "kicker")
-        kicker = self.pick_host(data, runner, kicker, "kick")
+        kicker = self.pick_host(data, live_table, kicker, "kick")
         button = data.draw(INDEX, label="victim's button")
         typed = data.draw(maybe(st.sampled_from(PLAY_ACTIONS)), label="victim's command")
         amount = data.draw(AMOUNT, label="amount")
-        if runner is None or runner.hand is None:
+        if live_table is None or live_table.hand is None:
             return self.nothing("kick: no hand being played")
-        players = runner.table.hand_players
+        players = live_table.table.hand_players
         victim = self.fake.users[int(players[victim_index % len(players)])]
-        channel = self.channel_of(runner)
+        channel = self.channel_of(live_table)
 
         async def action() -> None:
             await self.wait_answer(
                 await self.slash(kicker, channel, "poker", "kick", {"user": victim})
             )
-            await runner.messenger.flush(5)
-            message = self.current_message(runner)
+            await live_table.messenger.flush(5)
+            message = self.current_message(live_table)
             if typed is None and message is not None and message.custom_ids():
                 ids = message.custom_ids()
                 await self._press(victim, message, ids[button % len(ids)])
@@ -1602,13 +1602,13 @@ class AttackMachine(RuleBasedStateMachine):
         passive = data.draw(st.sampled_from(["passive", "odd"]), label="mode") == "passive"
         turn = self.pick_turn(data)
         channel = self.pick_channel(data)
-        user = self.pick_actor(data, self.runner_in(channel))
+        user = self.pick_actor(data, self.cash_table_in(channel))
         name = data.draw(st.sampled_from(PLAY_ACTIONS), label="command")
         amount = data.draw(AMOUNT, label="amount")
         if passive and turn is not None:
-            runner, user = turn
-            legal = runner.hand.legal() if runner.hand is not None else None
-            channel = self.channel_of(runner)
+            live_table, user = turn
+            legal = live_table.hand.legal() if live_table.hand is not None else None
+            channel = self.channel_of(live_table)
             name = "check" if legal is not None and legal.can_check else "call"
         options: dict[str, Any] = {}
         if name == "bet":
@@ -1630,8 +1630,8 @@ class AttackMachine(RuleBasedStateMachine):
         button = data.draw(INDEX, label="raise button")
         if turn is None:
             return self.nothing("play in turn: nobody to act")
-        runner, user = turn
-        hand = runner.hand
+        live_table, user = turn
+        hand = live_table.hand
         legal = hand.legal() if hand is not None else None
         if legal is None:
             return self.nothing("play in turn: nobody to act")
@@ -1641,14 +1641,14 @@ class AttackMachine(RuleBasedStateMachine):
             choices += ["raise", "raise"]
         kind = choices[choice % len(choices)]
         amount = self.in_range(legal.min_raise_to, legal.max_raise_to, percent)
-        message = self.current_message(runner)
-        channel = self.channel_of(runner)
+        message = self.current_message(live_table)
+        channel = self.channel_of(live_table)
         if by_button and message is not None:
             targets = buttons_for(message, kind)
             if targets:
                 custom = targets[button % len(targets)]
             else:  # no quick raise to that amount: the id such a button would have
-                custom = custom_id(runner.table_id, kind, amount, self.ref_of(runner))
+                custom = custom_id(live_table.table_id, kind, amount, self.ref_of(live_table))
             self.step(
                 f"{user.name} (to act) presses {custom!r} on the table message",
                 lambda: self._press(user, message, custom),
@@ -1722,9 +1722,9 @@ class AttackMachine(RuleBasedStateMachine):
 
     def table_messages(self) -> list[tuple[CashTable, FakeMessage]]:
         return [
-            (runner, message)
-            for runner in self.runners()
-            if (message := self.current_message(runner)) is not None and message.custom_ids()
+            (live_table, message)
+            for live_table in self.cash_tables()
+            if (message := self.current_message(live_table)) is not None and message.custom_ids()
         ]
 
     @rule(data=st.data())
@@ -1761,7 +1761,7 @@ class AttackMachine(RuleBasedStateMachine):
         """A button as an older version of a message showed it (a client that did not see the
         edit, a previous hand's message, a result's Show button)."""
         message = self.pick(data, self.old_versions()[-30:][::-1], "message version")
-        user = self.pick_actor(data, self.runner_in(self.world.channel("poker")))
+        user = self.pick_actor(data, self.cash_table_in(self.world.channel("poker")))
         button = data.draw(INDEX, label="button")
         if message is None:
             return self.nothing("stale press: no message with buttons yet")
@@ -1781,9 +1781,9 @@ class AttackMachine(RuleBasedStateMachine):
         main = data.draw(st.booleans(), label="the player to act's check or call")
         if found is None:
             return self.nothing("double press: no table message with buttons")
-        runner, message = found
+        live_table, message = found
         custom = message.custom_ids()[button % len(message.custom_ids())]
-        turn = self.to_act(runner)
+        turn = self.to_act(live_table)
         if main and turn is not None:
             user = turn
             passive = buttons_for(message, "check") or buttons_for(message, "call")
@@ -1792,17 +1792,17 @@ class AttackMachine(RuleBasedStateMachine):
 
         async def action() -> None:
             dealt_before = len(self.recorder.dealt)
-            hand = runner.table.hand
+            hand = live_table.table.hand
             before = len(hand.actions) if hand is not None else 0
             street = hand.street.value if hand is not None else None
-            toggled_before = toggle_before(runner, user.id, custom)
+            toggled_before = toggle_before(live_table, user.id, custom)
             handles = await asyncio.gather(
                 press(self.fake, user, message, custom), press(self.fake, user, message, custom)
             )
             for handle in handles:
                 await self.wait_answer(handle)
             await self._settle()
-            self.check_toggled_once(user, custom, handles, runner, toggled_before)
+            self.check_toggled_once(user, custom, handles, live_table, toggled_before)
             acted = self.actions_by(user.id, hand, before, dealt_before)
             if len(acted) > 1:
                 self.fail(
@@ -1821,7 +1821,7 @@ class AttackMachine(RuleBasedStateMachine):
         user: FakeUser,
         custom: str,
         handles: Sequence[InteractionHandle],
-        runner: CashTable,
+        live_table: CashTable,
         before: object,
     ) -> None:
         """A toggle (a pre-selection, asking to straddle) pressed twice at once: taking both
@@ -1830,7 +1830,7 @@ class AttackMachine(RuleBasedStateMachine):
         if button_action(custom) not in TOGGLES or len(handles) < 2 or before is BURST:
             return
         taken = [h for h in handles if h.callback is not None and h.id not in self.trap.refusals]
-        if len(taken) > 1 and toggle_state(runner, user.id, custom) == before:
+        if len(taken) > 1 and toggle_state(live_table, user.id, custom) == before:
             self.fail(
                 DoubleAction,
                 f"{user.name} double-clicked the toggle {custom!r}, both presses were taken "
@@ -1873,7 +1873,7 @@ class AttackMachine(RuleBasedStateMachine):
         ][::-1]
         message = self.pick(data, versions, "message")
         user = self.pick_member(data)
-        table_ids = sorted({r.table_id for r in self.runners()} | {1, 2, 3})
+        table_ids = sorted({r.table_id for r in self.cash_tables()} | {1, 2, 3})
         table = data.draw(st.sampled_from([0, 1, 2, 3, 4, 2**63]), label="table id")
         action = data.draw(st.sampled_from(BUTTON_ACTIONS), label="action")
         arg = data.draw(maybe(st.sampled_from([a for a in ODD_INTS if a >= 0])), label="arg")
@@ -1891,8 +1891,8 @@ class AttackMachine(RuleBasedStateMachine):
             user = self.fake.users[message.visible_to]
         if table < 4:
             table = table_ids[table % len(table_ids)]
-        runner = self.cash_table(table)
-        ref = self.forged_ref(runner, which_ref)
+        live_table = self.cash_table(table)
+        ref = self.forged_ref(live_table, which_ref)
         custom = f"poker:{table}:{action}" + ref + ("" if arg is None else f":{arg}")
         custom = {
             "": custom,
@@ -1936,24 +1936,24 @@ class AttackMachine(RuleBasedStateMachine):
             ref = self.forged_ref(runner_now, which_ref)
             offer = (current, f"poker:{runner_now.table_id}:{forged}{ref}")
         message, custom = offer
-        runner = self.cash_table(int(custom.split(":")[1]))
+        live_table = self.cash_table(int(custom.split(":")[1]))
         candidates = self.members
-        if runner is not None and who != "anybody":
-            candidates = self.meant_for(runner, custom) if who == "meant" else [
-                u for u in self.members if runner.table.player(u.id) is not None
+        if live_table is not None and who != "anybody":
+            candidates = self.meant_for(live_table, custom) if who == "meant" else [
+                u for u in self.members if live_table.table.player(u.id) is not None
             ] or self.members
         user = candidates[index % len(candidates)]
 
         async def action() -> None:
-            before = toggle_before(runner, user.id, custom) if runner is not None else None
+            before = toggle_before(live_table, user.id, custom) if live_table is not None else None
             presses = [press(self.fake, user, message, custom)]
             if twice:
                 presses.append(press(self.fake, user, message, custom))
             handles = await asyncio.gather(*presses)
             for handle in handles:
                 await self.wait_answer(handle)
-            if runner is not None:
-                self.check_toggled_once(user, custom, handles, runner, before)
+            if live_table is not None:
+                self.check_toggled_once(user, custom, handles, live_table, before)
 
         self.step(
             f"{user.name} ({who}) presses {custom!r} on message {message.id} v{message.version}"
@@ -1962,14 +1962,14 @@ class AttackMachine(RuleBasedStateMachine):
         )
         return None
 
-    def meant_for(self, runner: CashTable, custom: str) -> list[FakeUser]:
+    def meant_for(self, live_table: CashTable, custom: str) -> list[FakeUser]:
         """Who the button is for now: the all-in players asked to run it twice, the players
         of the hand that just ended (rabbit, show), the seated players (straddles)."""
         action = button_action(custom)
-        table = runner.table
-        hand = runner.hand
+        table = live_table.table
+        hand = live_table.hand
         if action in ("run_twice", "run_once") and hand is not None:
-            ids = [runner.player_of(i) for i in hand.run_choice_players]
+            ids = [live_table.player_of(i) for i in hand.run_choice_players]
         elif action in ("rabbit", "show"):
             ids = [int(p) for p in table.hand_players]
         else:
@@ -1977,13 +1977,13 @@ class AttackMachine(RuleBasedStateMachine):
         users = [self.fake.users[i] for i in ids if i in self.fake.users]
         return users or self.members
 
-    def ref_of(self, runner: LiveTable[Any]) -> tuple[int, int]:
+    def ref_of(self, live_table: LiveTable[Any]) -> tuple[int, int]:
         """(hand, decision) a button drawn now would name."""
-        hand = runner.hand
-        return runner.table.hand_number, decision_number(hand) if hand is not None else 0
+        hand = live_table.hand
+        return live_table.table.hand_number, decision_number(hand) if hand is not None else 0
 
-    def forged_ref(self, runner: LiveTable[Any] | None, which: str) -> str:
-        hand, decision = self.ref_of(runner) if runner is not None else (1, 0)
+    def forged_ref(self, live_table: LiveTable[Any] | None, which: str) -> str:
+        hand, decision = self.ref_of(live_table) if live_table is not None else (1, 0)
         return {
             "none": "",
             "current": f"@{hand}.{decision}",
@@ -2012,8 +2012,8 @@ class AttackMachine(RuleBasedStateMachine):
         other = self.pick_member(data, "other user")
         if turn is None:
             return self.nothing("raise form: nobody to act")
-        runner, user = turn
-        message = self.current_message(runner)
+        live_table, user = turn
+        message = self.current_message(live_table)
         forms = buttons_for(message, "raise_modal") if message is not None else []
         if message is None or not forms:
             return self.nothing("raise form: no raise button")
@@ -2036,7 +2036,7 @@ class AttackMachine(RuleBasedStateMachine):
                 for handle in handles:
                     await self.wait_answer(handle)
             else:
-                channel = self.channel_of(runner)
+                channel = self.channel_of(live_table)
                 handle = await submit_raw_modal(self.fake, other, channel, modal_id, text, message)
                 await self.wait_answer(handle)
 
@@ -2072,8 +2072,8 @@ class AttackMachine(RuleBasedStateMachine):
             st.sampled_from(["act", "act", "button", "poker", "chips"]), label=f"kind {n}"
         )
         poker = self.world.channel("poker")
-        runner = self.runner_in(poker)
-        user = self.pick_actor(data, runner, f"user {n}")
+        live_table = self.cash_table_in(poker)
+        user = self.pick_actor(data, live_table, f"user {n}")
         if kind == "act":
             name = data.draw(st.sampled_from(PLAY_ACTIONS), label=f"command {n}")
             amount = data.draw(AMOUNT, label=f"amount {n}")
@@ -2100,7 +2100,7 @@ class AttackMachine(RuleBasedStateMachine):
                                  "rebuy", "close", "pause", "resume", "start", "table", "cards"]),
                 label=f"subcommand {n}",
             )
-            user = self.pick_host(data, runner, user, sub)
+            user = self.pick_host(data, live_table, user, sub)
             options = self.draw_poker_options(data, sub, poker)
             return (
                 f"{user.name} /poker {sub} {self.show(options)}",
@@ -2138,44 +2138,44 @@ class AttackMachine(RuleBasedStateMachine):
         bystander = self.pick_member(data, "bystander")
         if turn is None:
             return self.nothing("shove: nobody to act")
-        runner = turn[0]
+        live_table = turn[0]
 
         async def action() -> None:
-            await self._shove(runner, by_button)
-            await self._answer_run_vote(runner, vote, bystander)
+            await self._shove(live_table, by_button)
+            await self._answer_run_vote(live_table, vote, bystander)
 
         self.step(
-            f"everybody goes all in at table {runner.table_id}; run-it-twice answers: {vote}"
+            f"everybody goes all in at table {live_table.table_id}; run-it-twice answers: {vote}"
             + (f" (with {bystander.name})" if vote == "with a bystander" else ""),
             action,
         )
         return None
 
-    async def _shove(self, runner: LiveTable[Any], by_button: bool) -> None:
+    async def _shove(self, live_table: LiveTable[Any], by_button: bool) -> None:
         for _ in range(12):
-            user = self.to_act(runner)
-            if user is None or runner.closed:
+            user = self.to_act(live_table)
+            if user is None or live_table.closed:
                 return
-            message = self.current_message(runner)
+            message = self.current_message(live_table)
             shoves = buttons_for(message, "allin") if message is not None else []
             if by_button and message is not None and shoves:
                 handle = await press(self.fake, user, message, shoves[0])
             else:
-                handle = await self.slash(user, self.channel_of(runner), "allin")
+                handle = await self.slash(user, self.channel_of(live_table), "allin")
             await self.wait_answer(handle)
-            await runner.messenger.flush(5)
+            await live_table.messenger.flush(5)
 
     async def _answer_run_vote(
-        self, runner: LiveTable[Any], vote: str, bystander: FakeUser
+        self, live_table: LiveTable[Any], vote: str, bystander: FakeUser
     ) -> None:
-        hand = runner.hand
-        message = self.current_message(runner)
+        hand = live_table.hand
+        message = self.current_message(live_table)
         if vote == "none" or hand is None or not hand.run_choice_pending or message is None:
             return
         twice, once = buttons_for(message, "run_twice"), buttons_for(message, "run_once")
         if not twice or not once:
             return
-        voters = [self.fake.users[runner.player_of(i)] for i in hand.run_choice_players]
+        voters = [self.fake.users[live_table.player_of(i)] for i in hand.run_choice_players]
         plan = [(u, twice[0]) for u in voters]
         if vote == "one says once":
             plan[-1] = (voters[-1], once[0])
@@ -2202,10 +2202,10 @@ class AttackMachine(RuleBasedStateMachine):
         big = data.draw(st.sampled_from([MAX_CHIPS // 100, MAX_CHIPS // 200]), label="big blind")
         manager = self.world.members[3]  # dave, Manage Server through a role
         poker = self.world.channel("poker")
-        runner = self.runner_in(poker)
-        if runner is None:
+        live_table = self.cash_table_in(poker)
+        if live_table is None:
             return self.nothing("high rollers: no table in #poker")
-        if runner.hand is not None:
+        if live_table.hand is not None:
             return self.nothing("high rollers: a hand is being played")  # stakes would wait
 
         async def action() -> None:
@@ -2215,11 +2215,11 @@ class AttackMachine(RuleBasedStateMachine):
                 grant = {"user": user, "amount": MAX_CHIPS}
                 self.note_mint(manager, "chips", "grant", grant)
                 await self.wait_answer(await self.slash(manager, poker, "chips", "grant", grant))
-                runner = self.runner_in(poker)
-                if runner is None:
+                live_table = self.cash_table_in(poker)
+                if live_table is None:
                     return
-                most = runner.table.options.buy_in_range[1]
-                seat = runner.table.player(user.id)
+                most = live_table.table.options.buy_in_range[1]
+                seat = live_table.table.player(user.id)
                 if seat is None:
                     await self.wait_answer(await self.slash(user, poker, "poker", "join",
                                                             {"buy_in": most}))
@@ -2248,10 +2248,10 @@ class AttackMachine(RuleBasedStateMachine):
             for u in users
         ]
         poker = self.world.channel("poker")
-        runner = self.runner_in(poker)
-        if runner is None:
+        live_table = self.cash_table_in(poker)
+        if live_table is None:
             return self.nothing("fill: no table in #poker")
-        low, high = runner.table.options.buy_in_range
+        low, high = live_table.table.options.buy_in_range
         buy_ins = [None if p is None else self.in_range(low, high, p) for p in percents]
 
         async def action() -> None:
@@ -2301,7 +2301,7 @@ class AttackMachine(RuleBasedStateMachine):
             st.lists(st.integers(0, len(self.members) - 1), min_size=2, max_size=6, unique=True),
             label="players",
         )
-        cash = self.runners()
+        cash = self.cash_tables()
         if who == "cash host" and cash and cash[0].host_id in self.fake.users:
             host = self.fake.users[cash[0].host_id]
         elif who == "tournament host" and self.tournaments():
@@ -2492,31 +2492,31 @@ class AttackMachine(RuleBasedStateMachine):
         index = data.draw(INDEX, label="user")
         if found is None:
             return self.nothing("act elsewhere: no table message")
-        runner, message = found
-        here = {int(seat.player_id) for seat in runner.table.seats()}
+        live_table, message = found
+        here = {int(seat.player_id) for seat in live_table.table.seats()}
         elsewhere = [
             u for u in self.members
             if u.id not in here and any(
-                other is not runner and other.table.player(u.id) is not None
+                other is not live_table and other.table.player(u.id) is not None
                 for other in self.live_tables()
             )
         ]
         candidates = elsewhere or [u for u in self.members if u.id not in here] or self.members
         user = candidates[index % len(candidates)]
-        channel = self.channel_of(runner)
+        channel = self.channel_of(live_table)
         ids = message.custom_ids()
         if typed or not ids:
             options: dict[str, Any] = {"amount": amount} if name == "bet" else (
                 {"to": amount} if name == "raise" else {})
             self.step(
-                f"{user.name} (seated elsewhere) in #{channel.name} at table {runner.table_id}:"
+                f"{user.name} (seated elsewhere) in #{channel.name} at table {live_table.table_id}:"
                 f" /{name} {self.show(options)}",
                 lambda: self._send(user, channel, name, None, options),
             )
             return None
         custom = ids[button % len(ids)]
         self.step(
-            f"{user.name} (seated elsewhere) presses {custom!r} at table {runner.table_id}",
+            f"{user.name} (seated elsewhere) presses {custom!r} at table {live_table.table_id}",
             lambda: self._press(user, message, custom),
         )
         return None

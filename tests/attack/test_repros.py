@@ -4,7 +4,7 @@ Each test states the promise the machine checks (its number in ``tests/attack/ma
 each failed on the code the machine was first run against (981c402), and passes since it was
 fixed. Check 7's test is the exception: what it first found (a kicked player cancelled his
 fold) stopped being a bug when RULES 8 let a removed player play his hand out, so it now
-guards that rule as the runner implements it.
+guards that rule as the live_table implements it.
 """
 
 from __future__ import annotations
@@ -125,11 +125,11 @@ async def test_check_4_huge_blinds_do_not_freeze_the_table(
     await game.ok(turn, "fold")
     await game.wait_result(1)
     if accepted:
-        await until(lambda: game.runner().table.hand_number == 2 or trap.records,
+        await until(lambda: game.live_table().table.hand_number == 2 or trap.records,
                     timeout=3, what="hand #2 or an error")
         await asyncio.sleep(0.3)
     assert not logged(trap)
-    assert not accepted or game.runner().table.hand_number == 2
+    assert not accepted or game.live_table().table.hand_number == 2
 
 
 async def test_check_4_a_long_result_is_posted(
@@ -164,8 +164,8 @@ async def test_check_4_no_table_where_the_bot_cannot_post(
     readonly = world.channel("readonly")
     await game.slash(alice, "poker", "create", channel=readonly)
     await asyncio.sleep(0.3)
-    for runner in game.runtime.registry.cash_tables():
-        await runner.messenger.flush(5)
+    for live_table in game.runtime.registry.cash_tables():
+        await live_table.messenger.flush(5)
     assert not logged(trap)
     refused = [r for r in game.fake.requests if r.status == 403 and str(readonly.id) in r.path]
     assert not refused, refused
@@ -193,9 +193,9 @@ async def test_check_7_a_kicked_player_plays_the_hand_out_and_is_gone_after_it(
     assert await press_answer(pressed) == t("preselect.call_any")
     await game.passive_round(1)
     await game.wait_hand(2)
-    runner = game.runner()
-    assert runner.table.player(victim.id) is None
-    assert victim.id not in {int(p) for p in runner.table.hand_players}
+    live_table = game.live_table()
+    assert live_table.table.player(victim.id) is None
+    assert victim.id not in {int(p) for p in live_table.table.hand_players}
     (removal,) = recorder.removals
     result = removal.dealt.hand.result
     assert result is not None
@@ -224,7 +224,7 @@ async def test_check_6_a_double_click_on_straddle_always_asks_once(
         game.fake.click(carol, message, custom), game.fake.click(carol, message, custom)
     )
     answers = [await press_answer(h) for h in handles]
-    assert carol.id in game.runner().config.straddle_always, answers
+    assert carol.id in game.live_table().config.straddle_always, answers
 
 
 async def test_check_6_a_double_click_on_call_any_sets_it_once(
@@ -246,7 +246,7 @@ async def test_check_6_a_double_click_on_call_any_sets_it_once(
         game.fake.click(waiting, message, custom), game.fake.click(waiting, message, custom)
     )
     answers = [await press_answer(h) for h in handles]
-    index = game.runner().table.hand_index(waiting.id)
+    index = game.live_table().table.hand_index(waiting.id)
     assert index is not None
     chosen = hand.preselected.get(index)
     assert chosen is not None and chosen[0] is PreAction.CALL_ANY, answers

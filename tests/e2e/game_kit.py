@@ -78,7 +78,7 @@ def quick_options(deck: StackedDeck, **changes: Any) -> RuntimeOptions:
 
 
 async def until(check: Callable[[], T | None], *, timeout: float = 5.0, what: str = "") -> T:
-    """Poll in-process state (the runner changes without telling the fake) with a deadline
+    """Poll in-process state (the live_table changes without telling the fake) with a deadline
     (``timeout`` on a free machine, stretched with the load)."""
     timeout = scaled(timeout)
     deadline = time.monotonic() + timeout
@@ -116,22 +116,22 @@ class Game:
     def db(self) -> Database:
         return self.runtime.db
 
-    def runner(self, channel: FakeChannel | None = None) -> CashTable:
+    def live_table(self, channel: FakeChannel | None = None) -> CashTable:
         return self.runtime.registry.cash_table_in((channel or self.channel).id)
 
     @property
     def hand(self) -> Hand | None:
-        return self.runner().hand
+        return self.live_table().hand
 
     def user(self, user_id: int) -> FakeUser:
         return self.fake.users[user_id]
 
     def to_act(self) -> FakeUser | None:
-        runner = self.runner()
-        hand = runner.hand
+        live_table = self.live_table()
+        hand = live_table.hand
         if hand is None or hand.to_act is None:
             return None
-        return self.user(runner.player_of(hand.to_act))
+        return self.user(live_table.player_of(hand.to_act))
 
     async def wait_turn(self, timeout: float = 5.0) -> FakeUser:
         return await until(self.to_act, timeout=timeout, what="a player to act")
@@ -141,9 +141,9 @@ class Game:
         warm-up and its messages, slow on a busy machine)."""
 
         def dealt() -> Hand | None:
-            runner = self.runner()
-            hand = runner.hand
-            return hand if hand is not None and runner.table.hand_number == number else None
+            live_table = self.live_table()
+            hand = live_table.hand
+            return hand if hand is not None and live_table.table.hand_number == number else None
 
         return await until(dealt, timeout=timeout, what=f"hand #{number}")
 
@@ -165,7 +165,7 @@ class Game:
         )
 
     async def wait_idle(self, timeout: float = 20.0) -> None:
-        await self.runner().messenger.flush(timeout)
+        await self.live_table().messenger.flush(timeout)
 
     # -- the players' side -----------------------------------------------------------------
 
@@ -204,25 +204,25 @@ class Game:
     async def table_message(self, timeout: float = 20.0) -> FakeMessage:
         """The table's current message, once posted (the first waits for the renderer's
         warm-up, slow on a busy machine)."""
-        runner = self.runner()
-        message_id = await until(lambda: runner.message_id, timeout=timeout, what="table msg")
+        live_table = self.live_table()
+        message_id = await until(lambda: live_table.message_id, timeout=timeout, what="table msg")
         return self.fake.message(message_id)
 
     async def open_table(
         self, *players: FakeUser, buy_in: int = 1000, **options: Any
     ) -> CashTable:
         """The first player opens a table in #poker (``options`` for ``/poker create``) and
-        every player sits down with ``buy_in``; the table's runner."""
+        every player sits down with ``buy_in``; the table's live_table."""
         await self.ok(players[0], "poker", "create", **options)
         for player in players:
             await self.ok(player, "poker", "join", buy_in=buy_in)
-        return self.runner()
+        return self.live_table()
 
     async def passive_round(self, number: int) -> None:
         """Play hand ``number`` to its end by checking or calling, through slash commands."""
         while True:
             hand = self.hand
-            if hand is None or self.runner().table.hand_number != number:
+            if hand is None or self.live_table().table.hand_number != number:
                 return
             user = self.to_act()
             if user is None:

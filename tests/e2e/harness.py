@@ -84,15 +84,15 @@ async def running_bot(
         ready.set()
 
     bot.add_listener(on_ready, "on_ready")
-    runner = asyncio.create_task(bot.start(bot.settings.discord_token), name="poker-bot")
+    live_table = asyncio.create_task(bot.start(bot.settings.discord_token), name="poker-bot")
     waiter = asyncio.create_task(ready.wait())
     try:
         done, _ = await asyncio.wait(
-            {runner, waiter}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED
+            {live_table, waiter}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED
         )
         if waiter not in done:
-            if runner in done:
-                runner.result()  # re-raise the start-up failure
+            if live_table in done:
+                live_table.result()  # re-raise the start-up failure
                 raise RuntimeError("the bot stopped before it was ready")
             raise TimeoutError(f"the bot was not ready within {ready_timeout}s")
         yield bot
@@ -100,8 +100,8 @@ async def running_bot(
         waiter.cancel()
         try:
             await bot.close()
-            if not runner.done():
-                await asyncio.wait_for(runner, timeout=5.0)
+            if not live_table.done():
+                await asyncio.wait_for(live_table, timeout=5.0)
         finally:
             # Leave discord.py pointing at Discord again for whatever runs next.
             apply_proxies(Settings())

@@ -60,7 +60,7 @@ async def act_as_whoever_may(
 ) -> FakeUser | None:
     """Send ``command`` (check, call, allin...) for each player until one is accepted (the
     others are refused: not their turn, not in the hand); None when nobody can (no hand, the
-    next hand where nobody may check yet, or no table any more). A process's runner is out of
+    next hand where nobody may check yet, or no table any more). A process's live_table is out of
     reach: whose turn it is is found by asking."""
     for user in users:
         handle = await fake.slash(user, channel, command)

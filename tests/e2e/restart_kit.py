@@ -192,13 +192,13 @@ async def _seed_one(
 
 def shown_again(fake: FakeDiscord, runtime: GameRuntime, seeded: Seeded) -> bool:
     """The table's message is a new one showing the table as the runtime holds it now."""
-    runner = runtime.registry.find(seeded.table_id)
-    if runner is None:
+    live_table = runtime.registry.find(seeded.table_id)
+    if live_table is None:
         return False
-    message_id = runner.messenger.message_id
+    message_id = live_table.messenger.message_id
     if message_id is None or message_id == seeded.old_message_id:
         return False
-    return shows(fake.messages.get(message_id), seeded.table_id, runner.message())
+    return shows(fake.messages.get(message_id), seeded.table_id, live_table.message())
 
 
 def shows(current: FakeMessage | None, table_id: int, expected: TableMessage) -> bool:

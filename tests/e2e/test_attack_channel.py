@@ -85,7 +85,7 @@ async def test_a_players_time_starts_when_he_is_told_and_results_come_before_new
         await game.open_table(alice, bob, timer=30)
         await game.ok(alice, "poker", "start")
         hand = await game.wait_hand(1)
-        runner = game.runner()
+        live_table = game.live_table()
         first = await game.wait_turn()
         await game.ok(first, "fold")  # hand 1 is over: its result is queued behind the budget
         await game.wait_hand(2, timeout=20)
@@ -98,7 +98,7 @@ async def test_a_players_time_starts_when_he_is_told_and_results_come_before_new
         # deadline counts from then, not from the deal.
         shown_at = message.edited_at or message_time(message)
         assert deadline >= int(shown_at) + 30 - 1, (deadline, shown_at)
-        assert runner.decision is not None and runner.decision.deadline == deadline
+        assert live_table.decision is not None and live_table.decision.deadline == deadline
         del hand
         await fake.wait_for_message(
             lambda m: m.content.startswith("Hand #2 ·"), channel=alice, timeout=20
@@ -236,7 +236,7 @@ async def test_stopping_the_bot_sends_the_closing_messages_first(
         await game.open_table(alice, bob)
         await game.ok(alice, "poker", "pause")
         await game.wait_idle()
-        table_message = game.runner().message_id
+        table_message = game.live_table().message_id
         assert table_message is not None
         await game.ok(alice, "poker", "close")
         # The bot stops at once (leaving the game closes it), with the notices still queued.
@@ -259,7 +259,7 @@ async def test_a_table_closed_before_a_stop_shows_as_closed_after_the_start(
         await game.ok(alice, "poker", "start")
         await game.wait_hand(1)
         await game.wait_idle()
-        table_message = game.runner().message_id
+        table_message = game.live_table().message_id
         assert table_message is not None and fake.message(table_message).custom_ids()
         await game.ok(alice, "poker", "close")
     stale = fake.message(table_message)

@@ -137,7 +137,7 @@ async def after_one_hand(game: Game) -> None:
     await game.ok(game.world.alice, "poker", "pause")
     await game.passive_round(1)
     await game.wait_result(1)
-    await until(lambda: game.runner().hand is None, what="hand 1 settled")
+    await until(lambda: game.live_table().hand is None, what="hand 1 settled")
     await game.wait_idle()
 
 
@@ -220,22 +220,22 @@ async def plays_a_hand(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
     if not game.runtime.registry.cash_tables():
         await game.ok(alice, "poker", "create", small_blind=5, big_blind=10, max_buy_in=3000)
-    runner = game.runner()
-    if runner.hand is not None:  # the hand the restart brought back is played out first
-        await game.passive_round(runner.table.hand_number)
-        await until(lambda: runner.hand is None, what="the resumed hand to end")
-    if runner.table.paused:
+    live_table = game.live_table()
+    if live_table.hand is not None:  # the hand the restart brought back is played out first
+        await game.passive_round(live_table.table.hand_number)
+        await until(lambda: live_table.hand is None, what="the resumed hand to end")
+    if live_table.table.paused:
         await game.ok(alice, "poker", "resume")
     for user in (alice, bob):
-        seat = runner.table.player(user.id)
+        seat = live_table.table.player(user.id)
         if seat is None:
             await game.ok(user, "poker", "join", buy_in=1000)
         elif seat.stack + seat.pending_chips == 0:
             await game.ok(user, "poker", "rebuy", amount=1000)
         elif seat.state.value == "sitting_out":
             await game.ok(user, "poker", "sitin")
-    target = runner.table.hand_number + 1
-    if not runner.config.dealing:
+    target = live_table.table.hand_number + 1
+    if not live_table.config.dealing:
         await game.ok(alice, "poker", "start")
     await game.wait_hand(target, timeout=10)
     await game.passive_round(target)

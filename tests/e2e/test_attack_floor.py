@@ -36,7 +36,7 @@ async def test_a_kick_during_a_hand_never_folds_the_kicked_players_bet(game: Gam
     assert kicked == t("reply.kicked_after_hand", player=alice.mention)
     hand = game.hand
     assert hand is not None
-    index = game.runner().table.hand_index(alice.id)
+    index = game.live_table().table.hand_index(alice.id)
     assert index is not None and not hand.folded[index] and index not in hand.preselected
 
     await game.ok(bob, "raise", to=1500)
@@ -45,8 +45,8 @@ async def test_a_kick_during_a_hand_never_folds_the_kicked_players_bet(game: Gam
     assert (await game.ok(alice, "call")).startswith("You called")
     await game.passive_round(1)
     await game.wait_result(1)
-    runner = game.runner()
-    assert runner.table.seat_of(alice.id) is None  # removed once the hand ended
+    live_table = game.live_table()
+    assert live_table.table.seat_of(alice.id) is None  # removed once the hand ended
     assert hand.result is not None
     final = hand.result.stacks[index]
     assert await game.balance(alice) == STARTING_BALANCE - 5000 + final
@@ -63,7 +63,7 @@ async def test_a_player_who_left_cannot_take_back_his_fold(game: Game) -> None:
         await game.ok(user, "poker", "join", buy_in=1000)
     await game.ok(alice, "poker", "start")
     hand = await game.wait_hand(1)
-    runner = game.runner()
+    live_table = game.live_table()
     # Wait for a turn that is not Carol's, then she leaves.
     turn = await game.wait_turn()
     if turn is carol:
@@ -73,11 +73,11 @@ async def test_a_player_who_left_cannot_take_back_his_fold(game: Game) -> None:
         turn = await game.wait_turn()
     assert turn is not carol
     assert await game.ok(carol, "poker", "leave") == t("reply.leaving_after_hand")
-    index = runner.table.hand_index(carol.id)
+    index = live_table.table.hand_index(carol.id)
     assert index is not None
 
     await game.wait_idle()
-    message = game.fake.message(runner.message_id)  # type: ignore[arg-type]
+    message = game.fake.message(live_table.message_id)  # type: ignore[arg-type]
     for action in ("pre_call_any", "pre_check_fold"):
         press = await settled(await game.fake.click(carol, message, button_id(message, action)))
         assert press.ephemeral and press.content == t("error.left_the_table")
@@ -96,7 +96,7 @@ async def test_a_player_who_left_cannot_take_back_his_fold(game: Game) -> None:
         await game.ok(user, "check" if legal.can_check else "call")
     assert hand.folded[index]
     await game.wait_result(1)
-    assert runner.table.seat_of(carol.id) is None
+    assert live_table.table.seat_of(carol.id) is None
     wallets, seats, in_hands = await total_chips(game.db, game.world.guild.id)
     assert wallets + seats + in_hands == 3 * STARTING_BALANCE
 
@@ -119,4 +119,4 @@ async def test_a_kicked_player_cannot_undo_the_kick(game: Game) -> None:
     assert refused.ephemeral and refused.content == t("error.rebuy_in_hand")
     await game.passive_round(1)
     await game.wait_result(1)
-    assert game.runner().table.seat_of(carol.id) is None
+    assert game.live_table().table.seat_of(carol.id) is None

@@ -33,8 +33,8 @@ async def test_a_double_click_on_a_pre_selection_sets_it_once(game: Game) -> Non
     """A pre-selection toggles: a double click on "Call any" used to set it and take it back.
     Now the second click of a double click keeps it; a deliberate press later cancels it."""
     await heads_up(game)
-    runner = game.runner()
-    hand = runner.hand
+    live_table = game.live_table()
+    hand = live_table.hand
     assert hand is not None
     first = await game.wait_turn()
     waiting = game.world.bob if first is game.world.alice else game.world.alice
@@ -45,7 +45,7 @@ async def test_a_double_click_on_a_pre_selection_sets_it_once(game: Game) -> Non
     )
     answers = [await press_answer(p) for p in presses]
     assert answers == [t("preselect.call_any")] * 2, answers
-    index = runner.table.hand_index(waiting.id)
+    index = live_table.table.hand_index(waiting.id)
     assert index is not None
     chosen = hand.preselected.get(index)
     assert chosen is not None and chosen[0] is PreAction.CALL_ANY
@@ -58,8 +58,8 @@ async def test_a_double_click_acts_on_one_decision_only(game: Game) -> None:
     """Heads-up, the big blind double-clicks Check: he checks pre-flop, and the second click,
     drawn for that same decision, cannot check for him on the flop."""
     await heads_up(game)
-    runner = game.runner()
-    hand = runner.hand
+    live_table = game.live_table()
+    hand = live_table.hand
     assert hand is not None
     button = await game.wait_turn()
     await game.ok(button, "call")
@@ -80,9 +80,9 @@ async def test_a_double_click_acts_on_one_decision_only(game: Game) -> None:
     checks = [
         e for e in hand.events
         if isinstance(e, ActionTaken) and e.kind is ActionKind.CHECK
-        and runner.player_of(e.player) == big_blind.id
+        and live_table.player_of(e.player) == big_blind.id
     ]
-    assert len(checks) == 1 and hand.board and runner.player_of(hand.to_act) == big_blind.id
+    assert len(checks) == 1 and hand.board and live_table.player_of(hand.to_act) == big_blind.id
 
 
 @pytest.mark.parametrize(

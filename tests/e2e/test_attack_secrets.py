@@ -126,7 +126,7 @@ async def play_and_search_the_log(
         await game.wait_result(2)
         await game.wait_idle()
         scraped.append((await get(game.bot, "/metrics"))[1])
-        table_id = game.runner().table_id
+        table_id = game.live_table().table_id
         secrets: list[str] = [fake.token]
         stored_hands = [await hands.load_hand(game.db, hand_id) for hand_id in (1, 2)]
         for stored in stored_hands:

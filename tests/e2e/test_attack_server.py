@@ -39,7 +39,7 @@ async def test_no_table_opens_or_deals_where_the_bot_cannot_post(game: Game) -> 
     assert refused.ephemeral and refused.content == t(
         "error.bot_missing_permissions", permissions=MISSING
     )
-    assert game.runner().hand is None and not game.runner().config.dealing
+    assert game.live_table().hand is None and not game.live_table().config.dealing
     poker.bot_permissions = None
     await game.ok(alice, "poker", "start")
     await game.wait_hand(1)
@@ -50,26 +50,26 @@ async def test_losing_the_channel_pauses_the_table_and_tells_its_players(game: G
     await game.open_table(alice, bob)
     await game.ok(alice, "poker", "start")
     hand = await game.wait_hand(1)
-    runner = game.runner()
+    live_table = game.live_table()
     await game.wait_idle()
     game.channel.bot_permissions = READ_ONLY
     mark = game.fake.mark()
     await game.ok(await game.wait_turn(), "fold")  # the result cannot be posted any more
     assert hand.is_over
-    await until(lambda: runner.table.paused, what="the table to pause", timeout=10)
+    await until(lambda: live_table.table.paused, what="the table to pause", timeout=10)
     notice = t("notice.channel_lost", channel=f"<#{game.channel.id}>")
     for user in (alice, bob):
         await game.fake.wait_for_message(
             lambda m: m.content == notice, channel=user, after=mark, timeout=10
         )
-    assert runner.hand is None  # no hand is dealt into a channel nobody can read
+    assert live_table.hand is None  # no hand is dealt into a channel nobody can read
     # Access back: /poker start does not claim to deal at a paused table, it says how the
     # table goes on, and changes nothing.
     game.channel.bot_permissions = None
-    before = runner.table.snapshot()
+    before = live_table.table.snapshot()
     refused = await game.slash(bob, "poker", "start")
     assert refused.ephemeral and refused.content == t("error.table_paused")
-    assert runner.table.snapshot() == before and runner.hand is None
+    assert live_table.table.snapshot() == before and live_table.hand is None
     # The host resumes: the game goes on where everyone can see it.
     assert await game.ok(alice, "poker", "resume") == t("reply.resumed")
     await game.wait_hand(2, timeout=10)
@@ -110,20 +110,20 @@ async def test_a_table_nobody_sits_at_closes_itself(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
     await game.ok(alice, "poker", "create")
     await game.ok(bob, "poker", "join", buy_in=1000)
-    runner = game.runner()
+    live_table = game.live_table()
     await economy.update_settings(game.db, game.world.guild.id, idle_close=60)
     # Somebody is seated: however long, the table stays.
-    assert await game.runtime.close_idle_tables(now=runner.table_id + 10**9) == []
+    assert await game.runtime.close_idle_tables(now=live_table.table_id + 10**9) == []
     reply = await game.ok(bob, "poker", "leave")
     assert reply == t("reply.left", amount="1,000")
-    assert runner.empty_since is not None
-    assert await game.runtime.close_idle_tables(now=runner.empty_since + 59) == []
-    closed = await game.runtime.close_idle_tables(now=runner.empty_since + 61)
-    assert closed == [runner.table_id]
+    assert live_table.empty_since is not None
+    assert await game.runtime.close_idle_tables(now=live_table.empty_since + 59) == []
+    closed = await game.runtime.close_idle_tables(now=live_table.empty_since + 61)
+    assert closed == [live_table.table_id]
     await game.fake.wait_for_message(
         lambda m: m.content.startswith(t("notice.closed_idle")), channel=game.channel, timeout=10
     )
-    assert (await tables.get_table(game.db, runner.table_id)).status == "closed"
+    assert (await tables.get_table(game.db, live_table.table_id)).status == "closed"
     assert not game.runtime.registry.cash_tables()
     # The setting 0 keeps empty tables open for good.
     await economy.update_settings(game.db, game.world.guild.id, idle_close=0)
@@ -140,10 +140,10 @@ async def test_the_sweep_closes_an_abandoned_table_by_itself(
     async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:
         await economy.update_settings(game.db, world.guild.id, idle_close=1)
         await game.ok(world.alice, "poker", "create")
-        runner = game.runner()
+        live_table = game.live_table()
         await game.fake.wait_for_message(
             lambda m: m.content.startswith(t("notice.closed_idle")), channel=game.channel,
             timeout=15,
         )
-        assert (await tables.get_table(game.db, runner.table_id)).status == "closed"
+        assert (await tables.get_table(game.db, live_table.table_id)).status == "closed"
         assert not game.runtime.registry.cash_tables()

@@ -24,15 +24,15 @@ async def _seated(game: Game) -> None:
 async def test_settings_beyond_storage_limits_change_nothing_between_hands(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
     await _seated(game)
-    runner = game.runner()
-    before = runner.table.to_json(), runner.config.to_json()
+    live_table = game.live_table()
+    before = live_table.table.to_json(), live_table.config.to_json()
     refused = await game.slash(alice, "poker", "settings", small_blind=HUGE, big_blind=HUGE)
     # What the refusal protects first, then what it says.
-    assert (runner.table.to_json(), runner.config.to_json()) == before
+    assert (live_table.table.to_json(), live_table.config.to_json()) == before
     assert refused.ephemeral and refused.content == t(
         "error.amount_too_large", option=t("label.big_blind"), maximum=LARGEST_BIG_BLIND
     )
-    stored = await tables.get_table(game.db, runner.table_id)
+    stored = await tables.get_table(game.db, live_table.table_id)
     assert (stored.min_buy_in, stored.max_buy_in) == (200, 1000)
     # The table works as before: players come and go, and the game starts on the old blinds.
     assert await game.ok(bob, "poker", "sitout") == t("reply.sat_out")
@@ -47,18 +47,18 @@ async def test_settings_beyond_storage_limits_are_refused_during_a_hand(game: Ga
     await _seated(game)
     await game.ok(alice, "poker", "start")
     await game.wait_hand(1)
-    runner = game.runner()
+    live_table = game.live_table()
     refused = await game.slash(alice, "poker", "settings", small_blind=HUGE, big_blind=HUGE)
     assert refused.ephemeral and refused.content == t(
         "error.amount_too_large", option=t("label.big_blind"), maximum=LARGEST_BIG_BLIND
     )
-    assert runner.config.pending is None
+    assert live_table.config.pending is None
     # The hand plays out and the next one is dealt (and stored) on the old blinds.
     await game.passive_round(1)
     await game.wait_result(1)
     hand = await game.wait_hand(2)
     assert hand.config.big_blind == 10
-    assert runner.hand_id is not None
+    assert live_table.hand_id is not None
     wallets, seats, in_hands = await total_chips(game.db, game.world.guild.id)
     assert wallets + seats + in_hands == 2 * STARTING_BALANCE
 
@@ -68,8 +68,8 @@ async def test_a_settings_change_storage_refuses_leaves_the_table_as_it_was(
 ) -> None:
     alice = game.world.alice
     await _seated(game)
-    runner = game.runner()
-    before = runner.table.to_json(), runner.config.to_json()
+    live_table = game.live_table()
+    before = live_table.table.to_json(), live_table.config.to_json()
 
     async def refuse(*args: object, **kwargs: object) -> None:
         raise StorageError("bad_json", field="config", detail="the disk is full")
@@ -77,7 +77,7 @@ async def test_a_settings_change_storage_refuses_leaves_the_table_as_it_was(
     monkeypatch.setattr(tables, "update_table", refuse)
     reply = await game.slash(alice, "poker", "settings", small_blind=10, big_blind=20, timer=60)
     assert reply.ephemeral and reply.content.startswith("Something went wrong")
-    assert (runner.table.to_json(), runner.config.to_json()) == before
+    assert (live_table.table.to_json(), live_table.config.to_json()) == before
     monkeypatch.undo()
     await game.ok(alice, "poker", "start")
     hand = await game.wait_hand(1)
@@ -89,14 +89,14 @@ async def test_settings_made_during_a_hand_start_with_the_next_deal(game: Game) 
     await _seated(game)
     await game.ok(alice, "poker", "start")
     await game.wait_hand(1)
-    runner = game.runner()
+    live_table = game.live_table()
     reply = await game.ok(alice, "poker", "settings", small_blind=10, big_blind=20)
     assert reply == t("reply.settings_next_hand")
     await game.passive_round(1)
     await game.wait_result(1)
     hand = await game.wait_hand(2)
-    assert hand.config.big_blind == 20 and runner.config.pending is None
+    assert hand.config.big_blind == 20 and live_table.config.pending is None
     # The new options were stored with the deal that first used them.
-    stored = await tables.get_table(game.db, runner.table_id)
+    stored = await tables.get_table(game.db, live_table.table_id)
     assert stored.config["options"]["big_blind"] == 20 and stored.config["pending"] is None
     assert (stored.min_buy_in, stored.max_buy_in) == (400, 2000)

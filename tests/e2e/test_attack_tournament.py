@@ -38,8 +38,8 @@ from tests.e2e.tournament_kit import (
     members,
     quiet,
     register,
-    runner_of,
     tournament,
+    tournament_of,
     wait_over,
 )
 from tests.fakediscord import FakeChannel, FakeUser
@@ -105,10 +105,10 @@ def coded(key: str, params: dict[str, Any]) -> str:
     return coded_message(error, "en")[0]
 
 
-async def dealt(runner: LiveTournament) -> None:
+async def dealt(live: LiveTournament) -> None:
     """Until the tables that can play have their first hand: then nothing changes until
     somebody acts (long levels, a long decision timer), and a refusal can be compared."""
-    await until(lambda: all(tb.hand is not None for tb in runner.tables.values()
+    await until(lambda: all(tb.hand is not None for tb in live.tables.values()
                             if len(tb.table.seats()) >= 2), what="the first hands")
 
 
@@ -118,11 +118,11 @@ async def entrants(db: Database, tid: int) -> int:
 
 async def test_registering_twice_takes_one_buy_in(game: Game) -> None:
     alice = game.world.alice
-    runner = await create(game, alice)
+    live = await create(game, alice)
     await register(game, alice)
     await refused(game, alice, "register", t("error.already_registered"))
     assert await game.balance(alice) == STARTING_BALANCE - 100
-    assert await entrants(game.db, runner.tournament_id) == 1
+    assert await entrants(game.db, live.tournament_id) == 1
 
 
 async def test_a_buy_in_above_the_wallet_is_refused(game: Game) -> None:
@@ -142,14 +142,14 @@ async def test_start_needs_two_players(game: Game) -> None:
 
 async def test_unregister_after_the_start_is_refused_and_before_it_refunds(game: Game) -> None:
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, alice)
+    live = await create(game, alice)
     await register(game, alice, bob, carol)
     reply = await tournament(game, carol, "unregister")
     assert reply.startswith("You're no longer registered"), reply
     assert await game.balance(carol) == STARTING_BALANCE
     await refused(game, carol, "unregister", t("error.not_registered"))
     await game.ok(alice, "tournament", "start")
-    await until(lambda: runner.tables.get(1) is not None and runner.tables[1].hand)
+    await until(lambda: live.tables.get(1) is not None and live.tables[1].hand)
     # Nobody leaves once the cards are in the air (and a hand may be stored meanwhile).
     reply = await tournament(game, bob, "unregister")
     assert reply == t("error.registration_closed")
@@ -158,23 +158,23 @@ async def test_unregister_after_the_start_is_refused_and_before_it_refunds(game:
 
 async def test_registration_closes_at_the_end_of_the_late_levels(game: Game) -> None:
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, alice, structure="10/20 0.05, 20/40 10", late_levels=1)
+    live = await create(game, alice, structure="10/20 0.05, 20/40 10", late_levels=1)
     await register(game, alice, bob)
     await game.ok(alice, "tournament", "start")
-    await until(lambda: runner.state.level >= 2, timeout=15, what="level 2")
+    await until(lambda: live.state.level >= 2, timeout=15, what="level 2")
     await refused(game, carol, "register", t("error.registration_closed"))
     assert await game.balance(carol) == STARTING_BALANCE
 
 
 async def test_a_late_entrant_is_seated_at_once(game: Game) -> None:
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, alice, structure="10/20 10", late_levels=1)
+    live = await create(game, alice, structure="10/20 10", late_levels=1)
     await register(game, alice, bob)
     await game.ok(alice, "tournament", "start")
     reply = await tournament(game, carol, "register")
     assert "Late registration: you play at table 1" in reply, reply
-    assert runner.state.table_of(carol.id) == 1
-    assert (await tournaments.get_tournament(game.db, runner.tournament_id)).pool == 300
+    assert live.state.table_of(carol.id) == 1
+    assert (await tournaments.get_tournament(game.db, live.tournament_id)).pool == 300
 
 
 @pytest.mark.parametrize(
@@ -194,7 +194,7 @@ async def test_a_bad_structure_is_refused_with_its_reason(
     expected = t(key, **params)
     await refused(game, game.world.alice, "create", expected, name="Bad", kind="freeze_out",
                   buy_in=100, starting_stack=1000, structure=structure)
-    assert runner_of(game) is None
+    assert tournament_of(game) is None
 
 
 async def test_bad_times_and_payouts_are_refused(game: Game) -> None:
@@ -224,7 +224,7 @@ async def test_bad_times_and_payouts_are_refused(game: Game) -> None:
 
 async def test_only_the_host_runs_the_tournament(game: Game) -> None:
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, bob)
+    live = await create(game, bob)
     await register(game, bob, carol)
     not_host = t("error.not_tournament_host")
     for command in ("start", "pause", "resume", "cancel"):
@@ -232,7 +232,7 @@ async def test_only_the_host_runs_the_tournament(game: Game) -> None:
     # The host starts it; a member with Manage Server (the owner, alice) may act as the floor.
     await game.ok(bob, "tournament", "start")
     await game.ok(alice, "tournament", "pause")
-    assert runner.state.paused
+    assert live.state.paused
     await refused(game, carol, "resume", not_host)
     await game.ok(bob, "tournament", "resume")
 
@@ -249,13 +249,13 @@ async def test_two_tournaments_in_one_channel_are_refused(game: Game) -> None:
 
 async def test_no_cash_table_where_a_tournament_plays(game: Game) -> None:
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, alice, seats_per_table=2, max_players=4, structure="10/20 10")
+    live = await create(game, alice, seats_per_table=2, max_players=4, structure="10/20 10")
     await slash_refused(game, alice, "poker", "create", t("error.channel_has_tournament"))
     await register(game, alice, bob, carol)
     await game.ok(alice, "tournament", "start")
     threads = game.fake.threads_of(game.channel)
     assert len(threads) == 2
-    await dealt(runner)
+    await dealt(live)
     # Not in its threads either, and a cash command at its table says where it is.
     for thread in threads:
         await slash_refused(game, alice, "poker", "create", t("error.channel_has_tournament"),
@@ -268,15 +268,15 @@ async def test_no_cash_table_where_a_tournament_plays(game: Game) -> None:
     await game.ok(alice, "poker", "create", channel=lobby)
     await refused(game, alice, "create", t("error.channel_has_table"), lobby, name="Cash",
                   kind="freeze_out", buy_in=10, starting_stack=1000)
-    assert runner.running
+    assert live.running
 
 
 async def test_a_tournament_is_not_opened_in_a_thread(game: Game) -> None:
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, alice, seats_per_table=2, max_players=4, structure="10/20 10")
+    live = await create(game, alice, seats_per_table=2, max_players=4, structure="10/20 10")
     await register(game, alice, bob, carol)
     await game.ok(alice, "tournament", "start")
-    await dealt(runner)
+    await dealt(live)
     thread = game.fake.threads_of(game.channel)[0]
     await refused(game, bob, "create", t("error.tournament_in_thread"), thread, name="Inner",
                   kind="freeze_out", buy_in=10, starting_stack=1000)
@@ -286,37 +286,37 @@ async def test_a_player_who_leaves_the_server_stays_in_and_is_blinded_off(game: 
     """He is dealt in until eliminated; the clock checks or folds for him; twice in a row
     marks him away (the clock then acts at once), and he still gets his place."""
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, alice, timer=1, structure="50/100 10")
+    live = await create(game, alice, timer=1, structure="50/100 10")
     await register(game, alice, bob, carol)
     await game.ok(alice, "tournament", "start")
     game.world.guild.members.remove(carol)  # gone from the server: he never acts again
-    players = Players(game, runner, idle=frozenset({carol.id}))
-    await players.play_until(lambda: runner.state.is_absent(carol.id) or runner.closed,
+    players = Players(game, live, idle=frozenset({carol.id}))
+    await players.play_until(lambda: live.state.is_absent(carol.id) or live.closed,
                              timeout=60)
-    if not runner.closed:
+    if not live.closed:
         away = await game.fake.wait_for_message(
             lambda m: m.content.startswith(f"<@{carol.id}> ran out of time twice"),
             channel=game.channel, timeout=10)
         assert away.custom_ids()  # the "I'm back" button
-        assert carol.id in runner.state.players_left()
-    await players.play_until(lambda: runner.closed, timeout=90)
-    info = await wait_over(game, runner)
+        assert carol.id in live.state.players_left()
+    await players.play_until(lambda: live.closed, timeout=90)
+    info = await wait_over(game, live)
     await assert_settled(game, info)
     assert any(e.user_id == carol.id and e.place is not None for e in info.entries)
-    await assert_no_hidden_card_in_public(game, runner)
+    await assert_no_hidden_card_in_public(game, live)
 
 
 async def test_cancel_mid_hand_refunds_every_buy_in(game: Game) -> None:
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, alice, structure="10/20 10")
+    live = await create(game, alice, structure="10/20 10")
     await register(game, alice, bob, carol)
     await game.ok(alice, "tournament", "start")
-    await until(lambda: runner.tables[1].hand, what="a hand")
+    await until(lambda: live.tables[1].hand, what="a hand")
     reply = await tournament(game, alice, "cancel")
     assert reply == t("reply.tournament_cancelled", players=3, amount="300")
     for user in (alice, bob, carol):
         assert await game.balance(user) == STARTING_BALANCE
-    info = await tournaments.get_tournament(game.db, runner.tournament_id)
+    info = await tournaments.get_tournament(game.db, live.tournament_id)
     assert (info.status, info.pool) == ("cancelled", 0)
     await game.fake.wait_for_message(lambda m: "was cancelled by" in m.content,
                                      channel=game.channel)
@@ -325,7 +325,7 @@ async def test_cancel_mid_hand_refunds_every_buy_in(game: Game) -> None:
     # Nothing more happens at its table.
     await slash_refused(game, alice, "fold", None, t("error.no_table"))
     # The hand called off showed nobody's cards.
-    assert await assert_no_hidden_card_in_public(game, runner) >= 3
+    assert await assert_no_hidden_card_in_public(game, live) >= 3
 
 
 def first_folds_then_all_in(hand: Hand, rng: random.Random) -> str:
@@ -339,17 +339,17 @@ async def test_cancel_after_an_elimination_refunds_the_eliminated_too(game: Game
     """Whatever the stage: the player already out gets his buy-in back like the others, and
     the chips in play are worth nothing."""
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, alice, structure="10/20 10")
+    live = await create(game, alice, structure="10/20 10")
     await register(game, alice, bob, carol)
     await game.ok(alice, "tournament", "start")
-    await Players(game, runner, policy=first_folds_then_all_in).play_until(
-        lambda: len(runner.state.players_left()) == 2)
-    (out,) = {alice.id, bob.id, carol.id} - set(runner.state.players_left())
+    await Players(game, live, policy=first_folds_then_all_in).play_until(
+        lambda: len(live.state.players_left()) == 2)
+    (out,) = {alice.id, bob.id, carol.id} - set(live.state.players_left())
     reply = await tournament(game, alice, "cancel")
     assert reply == t("reply.tournament_cancelled", players=3, amount="300")
     for user in (alice, bob, carol):
         assert await game.balance(user) == STARTING_BALANCE, (user.name, user.id == out)
-    info = await tournaments.get_tournament(game.db, runner.tournament_id)
+    info = await tournaments.get_tournament(game.db, live.tournament_id)
     assert (info.status, info.pool) == ("cancelled", 0)
     assert all(e.prize is None for e in info.entries)
     report = await invariant.check_invariant(game.db)
@@ -358,20 +358,20 @@ async def test_cancel_after_an_elimination_refunds_the_eliminated_too(game: Game
 
 async def test_an_absent_player_comes_back_with_the_button(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
-    runner = await create(game, alice, timer=1, structure="10/20 10")
+    live = await create(game, alice, timer=1, structure="10/20 10")
     await register(game, alice, bob)
     await game.ok(alice, "tournament", "start")
-    players = Players(game, runner, idle=frozenset({bob.id}))
-    await players.play_until(lambda: runner.state.is_absent(bob.id), timeout=30)
+    players = Players(game, live, idle=frozenset({bob.id}))
+    await players.play_until(lambda: live.state.is_absent(bob.id), timeout=30)
     away = await game.fake.wait_for_message(
         lambda m: m.content.startswith(f"<@{bob.id}> ran out of time twice"),
         channel=game.channel, timeout=10)
     (back,) = [cid for cid in away.custom_ids() if cid.endswith(":back")]
     handle = await game.fake.click(bob, away, back)
     assert (await settled(handle)).content == t("reply.sat_in")
-    assert not runner.state.is_absent(bob.id)
+    assert not live.state.is_absent(bob.id)
     # Stored: a restart would know it.
-    info = await tournaments.get_tournament(game.db, runner.tournament_id)
+    info = await tournaments.get_tournament(game.db, live.tournament_id)
     assert bob.id not in info.state["absent"]
 
 
@@ -380,64 +380,64 @@ async def test_a_table_where_everyone_is_away_goes_at_the_clocks_pace(game: Game
     hand after hand as fast as the channel took it, for ever, trading the blinds. With every
     person dealt in away, each decision waits for the clock as anyone's does."""
     alice, bob = game.world.alice, game.world.bob
-    runner = await create(game, alice, timer=1, structure="10/20 10")
+    live = await create(game, alice, timer=1, structure="10/20 10")
     await register(game, alice, bob)
     await game.ok(alice, "tournament", "start")
-    players = Players(game, runner, idle=frozenset({alice.id, bob.id}))
+    players = Players(game, live, idle=frozenset({alice.id, bob.id}))
     await players.play_until(
-        lambda: runner.state.is_absent(alice.id) and runner.state.is_absent(bob.id),
+        lambda: live.state.is_absent(alice.id) and live.state.is_absent(bob.id),
         timeout=60)
-    (table,) = runner.tables.values()
+    (table,) = live.tables.values()
     first = table.table.hand_number
     await asyncio.sleep(3.0)  # the time under test: three seconds of a one-second clock
     assert table.table.hand_number - first <= 4, table.table.hand_number - first
-    assert not runner.closed and len(runner.state.players_left()) == 2
+    assert not live.closed and len(live.state.players_left()) == 2
 
 
 async def test_pause_stops_the_clock_and_the_dealing_everywhere(game: Game) -> None:
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, alice, seats_per_table=2, max_players=4,
+    live = await create(game, alice, seats_per_table=2, max_players=4,
                           structure="10/20 0.5, 20/40 10")
     await register(game, alice, bob, carol)
     await game.ok(alice, "tournament", "start")
     await game.ok(alice, "tournament", "pause")
-    dealt = {n: tb.table.hand_number for n, tb in runner.tables.items()}
-    players = Players(game, runner, policy=always_all_in)
+    dealt = {n: tb.table.hand_number for n, tb in live.tables.items()}
+    players = Players(game, live, policy=always_all_in)
     # Hands in progress may be played out; no new one is dealt while paused.
-    await players.play_until(lambda: all(tb.hand is None for tb in runner.tables.values()),
+    await players.play_until(lambda: all(tb.hand is None for tb in live.tables.values()),
                              timeout=20)
     await asyncio.sleep(1.0)
-    after = {n: tb.table.hand_number for n, tb in runner.tables.items()}
+    after = {n: tb.table.hand_number for n, tb in live.tables.items()}
     assert all(after[n] <= dealt[n] for n in after)
-    frozen = runner.state.seconds_to_next_level(time.time())
+    frozen = live.state.seconds_to_next_level(time.time())
     await asyncio.sleep(0.5)
-    assert runner.state.seconds_to_next_level(time.time()) == frozen
+    assert live.state.seconds_to_next_level(time.time()) == frozen
     for thread in game.fake.threads_of(game.channel):
         await game.fake.wait_for_message(lambda m: "is paused" in m.content, channel=thread)
     await game.ok(alice, "tournament", "resume")
-    await until(lambda: any(tb.hand for tb in runner.tables.values()), what="a new hand")
+    await until(lambda: any(tb.hand for tb in live.tables.values()), what="a new hand")
 
 
 async def test_a_break_stops_the_dealing_until_the_next_level(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
-    runner = await create(game, alice, structure="10/20 0.05, break 0.05, 20/40 10")
+    live = await create(game, alice, structure="10/20 0.05, break 0.05, 20/40 10")
     await register(game, alice, bob)
     await game.ok(alice, "tournament", "start")
     # Nobody risks his stack: heads-up, one all-in could end it before the break.
-    players = Players(game, runner, policy=check_or_fold)
-    await players.play_until(lambda: runner.state.on_break, timeout=20)
+    players = Players(game, live, policy=check_or_fold)
+    await players.play_until(lambda: live.state.on_break, timeout=20)
     await game.fake.wait_for_message(lambda m: m.content.startswith("Break!"),
                                      channel=game.channel)
     # The hand in progress when the break began is played out; the next one waits for level 2.
-    await players.play_until(lambda: runner.tables[1].hand is None, timeout=20)
-    last = runner.tables[1].table.hand_number
-    await players.play_until(lambda: runner.state.level == 2, timeout=20)
-    await until(lambda: runner.tables[1].hand, what="a hand at level 2")
-    hand = runner.tables[1].hand
+    await players.play_until(lambda: live.tables[1].hand is None, timeout=20)
+    last = live.tables[1].table.hand_number
+    await players.play_until(lambda: live.state.level == 2, timeout=20)
+    await until(lambda: live.tables[1].hand, what="a hand at level 2")
+    hand = live.tables[1].hand
     assert hand is not None and hand.config.big_blind == 40
-    assert runner.tables[1].table.hand_number == last + 1
+    assert live.tables[1].table.hand_number == last + 1
     row = await game.db.fetchone("SELECT level FROM hands WHERE table_id = ? AND hand_no = ?",
-                                 (runner.tables[1].table_id, last + 1))
+                                 (live.tables[1].table_id, last + 1))
     assert row is not None and row[0] == 2
 
 
@@ -445,10 +445,10 @@ async def test_home_game_extras_are_refused_at_a_tournament_table(game: Game) ->
     """Tournament rules: no bomb pot, straddle, run it twice or rabbit hunt, no sitting out,
     no session ledger; each refusal says which rule, and the hands stay plain."""
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, alice, structure="10/20 10")
+    live = await create(game, alice, structure="10/20 10")
     await register(game, alice, bob, carol)
     await game.ok(alice, "tournament", "start")
-    table = await until(lambda: runner.tables.get(1), what="table 1")
+    table = await until(lambda: live.tables.get(1), what="table 1")
     hand = await until(lambda: table.hand, what="a hand")
     rules = t("error.tournament_rules")
     await slash_refused(game, alice, "poker", "bomb", rules, amount=50)
@@ -478,9 +478,9 @@ async def test_home_game_extras_are_refused_at_a_tournament_table(game: Game) ->
     assert (config.straddle_index, config.bomb_pot, config.run_it_twice) == (
         None, False, RunItTwice.OFF)
     # Played to the end all-in: no run-it-twice vote, straddle or rabbit button is ever drawn.
-    await Players(game, runner, policy=always_all_in).play_until(lambda: runner.closed)
-    await assert_settled(game, await wait_over(game, runner))
-    await quiet(runner)
+    await Players(game, live, policy=always_all_in).play_until(lambda: live.closed)
+    await assert_settled(game, await wait_over(game, live))
+    await quiet(live)
     drawn = {cid.split(":")[2].split("@")[0] for event in game.fake.events
              if event.message.channel_id == game.channel.id
              for cid in event.message.custom_ids()}
@@ -527,7 +527,7 @@ async def test_odd_numbers_and_texts_at_create_are_refused_with_their_reason(
     base: dict[str, Any] = {"name": "T", "kind": "freeze_out", "buy_in": 100,
                             "starting_stack": 1000}
     await refused(game, game.world.alice, "create", coded(key, params), **{**base, **change})
-    assert runner_of(game) is None
+    assert tournament_of(game) is None
 
 
 async def test_a_double_press_and_a_press_for_another_player_at_a_tournament_table(
@@ -536,10 +536,10 @@ async def test_a_double_press_and_a_press_for_another_player_at_a_tournament_tab
     """The player to act presses Call twice: one call, the other press is for a decision
     already made. His opponent pressing his Fold is refused and changes nothing."""
     alice, bob = game.world.alice, game.world.bob
-    runner = await create(game, alice, structure="10/20 10")
+    live = await create(game, alice, structure="10/20 10")
     await register(game, alice, bob)
     await game.ok(alice, "tournament", "start")
-    table = await until(lambda: runner.tables.get(1), what="table 1")
+    table = await until(lambda: live.tables.get(1), what="table 1")
     hand = await until(lambda: table.hand, what="hand 1")
     first = game.fake.users[table.player_of(hand.to_act or 0)]
     other = bob if first is alice else alice
@@ -565,12 +565,12 @@ async def test_a_double_press_and_a_press_for_another_player_at_a_tournament_tab
 async def test_nobody_acts_or_sees_cards_at_a_table_he_does_not_play_at(game: Game) -> None:
     """Two tables in two threads: a player of one cannot act or ask for cards at the other;
     each refusal is his alone and changes nothing."""
-    runner = await create(game, game.world.alice, seats_per_table=2, max_players=4,
+    live = await create(game, game.world.alice, seats_per_table=2, max_players=4,
                           structure="10/20 10")
     await register(game, *members(game.world)[:4])
     await game.ok(game.world.alice, "tournament", "start")
-    tables = await until(lambda: len(runner.tables) == 2 and all(
-        tb.hand for tb in runner.tables.values()) and runner.tables, what="two hands")
+    tables = await until(lambda: len(live.tables) == 2 and all(
+        tb.hand for tb in live.tables.values()) and live.tables, what="two hands")
     one, two = tables[1], tables[2]
     stranger = game.fake.users[int(one.table.hand_players[0])]
     thread = game.fake.channels[two.channel_id]
@@ -588,20 +588,20 @@ async def test_nobody_acts_or_sees_cards_at_a_table_he_does_not_play_at(game: Ga
 
 async def test_a_tournament_starts_by_itself_at_its_time(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
-    runner = await create(game, alice, starts_at="2s", structure="10/20 10")
+    live = await create(game, alice, starts_at="2s", structure="10/20 10")
     await register(game, alice, bob)
-    await until(lambda: runner.running, timeout=20, what="the automatic start")
+    await until(lambda: live.running, timeout=20, what="the automatic start")
     await game.fake.wait_for_message(lambda m: "**Friday** has started" in m.content,
                                      channel=game.channel)
-    await until(lambda: runner.tables[1].hand, what="the first hand")
+    await until(lambda: live.tables[1].hand, what="the first hand")
 
 
 async def test_an_automatic_start_without_two_players_refunds_every_buy_in(game: Game) -> None:
     alice = game.world.alice
-    runner = await create(game, alice, starts_at="2s")
+    live = await create(game, alice, starts_at="2s")
     await register(game, alice)
-    await until(lambda: runner.closed, timeout=20, what="the automatic start refused")
-    info = await tournaments.get_tournament(game.db, runner.tournament_id)
+    await until(lambda: live.closed, timeout=20, what="the automatic start refused")
+    info = await tournaments.get_tournament(game.db, live.tournament_id)
     assert (info.status, info.pool) == ("cancelled", 0)
     assert await game.balance(alice) == STARTING_BALANCE
     await game.fake.wait_for_message(
@@ -615,19 +615,19 @@ async def test_a_registration_nobody_starts_is_closed_by_the_idle_sweep(game: Ga
     """One member cannot keep a channel (and his entrants' buy-ins) tied up by a tournament he
     never starts: after the server's idle time the sweep cancels it, every buy-in back."""
     alice, bob = game.world.alice, game.world.bob
-    runner = await create(game, alice)
+    live = await create(game, alice)
     await register(game, bob)
-    before = await tournaments.get_tournament(game.db, runner.tournament_id)
+    before = await tournaments.get_tournament(game.db, live.tournament_id)
     guild = game.world.guild.id
     paid = await economy.balance(game.db, guild, bob.id)
     await economy.update_settings(game.db, game.world.guild.id, idle_close=600)
     # Within the idle time nothing closes.
     await game.runtime.close_idle_tables(wall=time.time() + 300)
-    assert not runner.closed
+    assert not live.closed
     await game.runtime.close_idle_tables(wall=time.time() + 3600)
-    assert runner.closed
+    assert live.closed
     assert game.runtime.registry.tournament_in(game.channel.id) is None
-    info = await tournaments.get_tournament(game.db, runner.tournament_id)
+    info = await tournaments.get_tournament(game.db, live.tournament_id)
     assert info.status == "cancelled" and before.status == "registering"
     await game.fake.wait_for_message(
         lambda m: m.content.startswith("**Friday** never started"), channel=game.channel,
@@ -635,23 +635,23 @@ async def test_a_registration_nobody_starts_is_closed_by_the_idle_sweep(game: Ga
     assert await economy.balance(game.db, guild, bob.id) == paid + 100  # the buy-in back
     await invariant.verify_invariant(game.db)
     # The setting 0 keeps a registration open for good.
-    runner = await create(game, alice)
+    live = await create(game, alice)
     await economy.update_settings(game.db, game.world.guild.id, idle_close=0)
     await game.runtime.close_idle_tables(wall=time.time() + 10**6)
-    assert not runner.closed
+    assert not live.closed
 
 
 async def test_a_start_without_room_for_its_tables_makes_no_thread(game: Game) -> None:
     """Four players at tables of two need two tables; a server that allows one refuses the
     start, with its reason, before a thread is made for either table."""
     field = members(game.world)[:4]
-    runner = await create(game, field[0], seats_per_table=2, max_players=4)
+    live = await create(game, field[0], seats_per_table=2, max_players=4)
     await register(game, *field)
     await economy.update_settings(game.db, game.world.guild.id, max_tables=1)
     refused = await game.slash(field[0], "tournament", "start")
     assert refused.content == t("error.tournament_needs_tables", tables=2, maximum=1, taken=0)
     assert game.fake.threads_of(game.channel) == []
-    assert not runner.running
+    assert not live.running
     await economy.update_settings(game.db, game.world.guild.id, max_tables=10)
     await game.ok(field[0], "tournament", "start")
     assert len(game.fake.threads_of(game.channel)) == 2

@@ -52,12 +52,12 @@ async def person_plays(
 ) -> None:
     """Play ``user``'s turns in hand ``number`` (all in when ``shoves``; else checking when
     free, calling small bets when ``calls``, else folding) until the hand is over for him."""
-    runner = game.runner()
+    live_table = game.live_table()
     while True:
-        hand = runner.hand
-        if hand is None or runner.table.hand_number != number:
+        hand = live_table.hand
+        if hand is None or live_table.table.hand_number != number:
             return
-        index = runner.table.hand_index(user.id)
+        index = live_table.table.hand_index(user.id)
         if index is None or hand.folded[index] or hand.all_in[index]:
             return
         if hand.to_act != index:
@@ -69,7 +69,7 @@ async def person_plays(
             await game.ok(user, "allin")
         elif legal.can_check:
             await game.ok(user, "check")
-        elif calls and legal.to_call <= runner.table.options.big_blind:
+        elif calls and legal.to_call <= live_table.table.options.big_blind:
             await game.ok(user, "call")
         else:
             await game.ok(user, "fold")
@@ -77,9 +77,9 @@ async def person_plays(
 
 async def hand_over(game: Game, number: int, timeout: float = 60.0) -> None:
     def done() -> bool:
-        runner = game.runner()
-        return runner.closed or runner.table.hand_number > number or (
-            runner.table.hand_number == number and runner.hand is None
+        live_table = game.live_table()
+        return live_table.closed or live_table.table.hand_number > number or (
+            live_table.table.hand_number == number and live_table.hand is None
         )
 
     await until(done, timeout=timeout, what=f"hand #{number} to end")
@@ -96,15 +96,15 @@ async def test_a_practice_table_plays_fifty_hands_and_touches_no_wallet_or_ledge
     rows = await ledger_rows(game.db)
     reply = await game.ok(alice, "poker", "practice", bots=5, level="regular", blinds="5/10")
     assert "5" in reply and "play chips" in reply
-    runner = game.runner()
-    assert isinstance(runner, PracticeTable)
-    assert len(runner.bots()) == 5 and runner.people() == [alice.id]
+    live_table = game.live_table()
+    assert isinstance(live_table, PracticeTable)
+    assert len(live_table.bots()) == 5 and live_table.people() == [alice.id]
     for number in range(1, 51):
         await game.wait_hand(number, timeout=60)
         await person_plays(game, alice, number, calls=number % 2 == 0)
         await hand_over(game, number)
         await invariant_holds(game)
-        table = runner.table
+        table = live_table.table
         assert sum(v.stack for v in table.seats()) == 6 * 1000  # play chips stay on the table
     message = await game.table_message()
     assert "\N{ROBOT FACE}" in message.content or "(bot)" in message.content
@@ -115,7 +115,7 @@ async def test_a_practice_table_plays_fifty_hands_and_touches_no_wallet_or_ledge
     assert "bot" not in board.content.lower() and "Ada" not in board.content
     # The last person stands up: the table closes by itself.
     await game.ok(alice, "poker", "leave")
-    await until(lambda: runner.closed, timeout=30, what="the practice table to close")
+    await until(lambda: live_table.closed, timeout=30, what="the practice table to close")
     assert await ledger_rows(game.db) == rows
 
 
@@ -136,23 +136,23 @@ async def test_bots_at_an_economy_table_are_paid_by_the_house_hand_after_hand(
     game: Game,
 ) -> None:
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await game.open_table(alice, bob, buy_in=1000, small_blind=5, big_blind=10)
+    live_table = await game.open_table(alice, bob, buy_in=1000, small_blind=5, big_blind=10)
     # Not allowed yet: a host cannot spend the house's chips on his own say.
     refused = await game.slash(alice, "poker", "bots add", count=2)
     assert "manager allows it" in refused.content
     # A bystander may not turn it on, nor seat bots once it is on.
     refused = await game.slash(bob, "chips", "settings", bots_allowed=True)
     assert refused.ephemeral
-    assert not (await economy.get_settings(game.db, runner.guild_id)).bots_allowed
+    assert not (await economy.get_settings(game.db, live_table.guild_id)).bots_allowed
     await game.ok(alice, "chips", "settings", bots_allowed=True, house_loss_cap=1_000_000)
     refused = await game.slash(carol, "poker", "bots add", count=2)
     assert "host" in refused.content
-    assert not runner.bots()
+    assert not live_table.bots()
     # More bots than free seats: refused whole, nobody sits.
     refused = await game.slash(alice, "poker", "bots add", count=9)
-    assert "only 7 seats are free" in refused.content and not runner.bots()
+    assert "only 7 seats are free" in refused.content and not live_table.bots()
     await game.ok(alice, "poker", "bots add", count=2, level="beginner")
-    assert len(runner.bots()) == 2
+    assert len(live_table.bots()) == 2
     await invariant_holds(game)
     await game.ok(alice, "poker", "start")
     for number in range(1, 51):
@@ -163,9 +163,9 @@ async def test_bots_at_an_economy_table_are_paid_by_the_house_hand_after_hand(
         )
         await hand_over(game, number)
         await invariant_holds(game)
-    assert runner.table.hand_number >= 50
-    house = await economy.house_report(game.db, runner.guild_id)
-    held = sum(v.stack for v in runner.table.seats() if is_bot(int(v.player_id)))
+    assert live_table.table.hand_number >= 50
+    house = await economy.house_report(game.db, live_table.guild_id)
+    held = sum(v.stack for v in live_table.table.seats() if is_bot(int(v.player_id)))
     # The house put chips in for its bots; what it has plus what they hold, less that, is
     # what they won.
     assert house.floated > 0
@@ -177,8 +177,8 @@ async def test_bots_at_an_economy_table_are_paid_by_the_house_hand_after_hand(
         )
     assert paid == 2
     await game.ok(alice, "poker", "bots remove")
-    await hand_over(game, runner.table.hand_number)
-    await until(lambda: not runner.bots() or None, timeout=30, what="the bots to stand up")
+    await hand_over(game, live_table.table.hand_number)
+    await until(lambda: not live_table.bots() or None, timeout=30, what="the bots to stand up")
     await invariant_holds(game)
     stats = await game.slash(alice, "chips", "leaderboard")
     assert "bot" not in stats.content.lower()
@@ -186,7 +186,7 @@ async def test_bots_at_an_economy_table_are_paid_by_the_house_hand_after_hand(
 
 async def test_bots_never_play_on_alone(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
-    runner = await game.open_table(alice, bob, buy_in=1000)
+    live_table = await game.open_table(alice, bob, buy_in=1000)
     await game.ok(alice, "chips", "settings", bots_allowed=True)
     await game.ok(alice, "poker", "bots add", count=3)
     await game.ok(alice, "poker", "start")
@@ -195,8 +195,8 @@ async def test_bots_never_play_on_alone(game: Game) -> None:
     await game.ok(bob, "poker", "leave")
     await hand_over(game, 1)
     await asyncio.sleep(0.5)
-    assert runner.hand is None and runner.table.hand_number == 1, "bots dealt to themselves"
-    assert runner.empty_since is not None  # the idle sweep will close it
+    assert live_table.hand is None and live_table.table.hand_number == 1, "bots dealt to themselves"
+    assert live_table.empty_since is not None  # the idle sweep will close it
 
 
 async def test_a_bot_removed_in_its_turn_folds_and_its_bet_stays(
@@ -207,17 +207,17 @@ async def test_a_bot_removed_in_its_turn_folds_and_its_bet_stays(
     async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:
         alice = world.alice
         await game.ok(alice, "poker", "practice", bots=1, blinds="5/10")
-        runner = game.runner()
-        (seat,) = runner.bots()
-        bot = runner.bots()[seat]
+        live_table = game.live_table()
+        (seat,) = live_table.bots()
+        bot = live_table.bots()[seat]
 
         def bots_turn() -> Hand | None:
-            hand = runner.hand
+            hand = live_table.hand
             if hand is None or hand.to_act is None:
                 return None
-            return hand if runner.player_of(hand.to_act) == bot else None
+            return hand if live_table.player_of(hand.to_act) == bot else None
 
-        hand = runner.hand
+        hand = live_table.hand
         assert hand is not None
         if not bots_turn():
             await person_plays(game, alice, 1, calls=True)
@@ -235,14 +235,14 @@ async def test_a_bot_removed_in_its_turn_folds_and_its_bet_stays(
 async def test_bots_refused_where_they_may_not_sit(game: Game) -> None:
     alice = game.world.alice
     await game.ok(alice, "poker", "practice", bots=8)
-    runner = game.runner()
+    live_table = game.live_table()
     refused = await game.slash(alice, "poker", "bots add", count=1)
     assert "only 0 seats are free" in refused.content
     refused = await game.slash(alice, "poker", "bots remove", seat=1)
-    assert "no bot in seat 1" in refused.content.lower() or not runner.bots().get(1)
+    assert "no bot in seat 1" in refused.content.lower() or not live_table.bots().get(1)
     refused = await game.slash(alice, "poker", "bots add", count=2, seat=3)
     assert "one bot" in refused.content.lower()
-    assert len(runner.bots()) == 8
+    assert len(live_table.bots()) == 8
 
 
 async def test_bots_are_refused_at_a_tournament_table_and_a_paid_tournament(
@@ -366,8 +366,8 @@ class AliceWins:
 
     def __call__(self) -> tuple[Card, ...]:
         assert self.game is not None
-        runner = self.game.runner()
-        table = runner.table
+        live_table = self.game.live_table()
+        table = live_table.table
         if table.hand_number == 0:
             return shuffled_deck()
         plan = table.next_plan()
@@ -390,7 +390,7 @@ async def test_past_the_house_daily_cap_the_bots_stand_up_after_the_hand(
     async with running_game(fake, world, tmp_path, options=options) as game:
         deck.game = game
         alice, bob = world.alice, world.bob
-        runner = await game.open_table(alice, bob, buy_in=1000, small_blind=5, big_blind=10)
+        live_table = await game.open_table(alice, bob, buy_in=1000, small_blind=5, big_blind=10)
         await game.ok(alice, "chips", "settings", bots_allowed=True, house_loss_cap=1)
         await game.ok(alice, "poker", "bots add", count=2, level="beginner")
         await game.ok(alice, "poker", "start")
@@ -402,18 +402,18 @@ async def test_past_the_house_daily_cap_the_bots_stand_up_after_the_hand(
                 person_plays(game, bob, number, calls=False),
             )
             await hand_over(game, number)
-            if await economy.house_net(game.db, runner.guild_id, since=0) < 0:
+            if await economy.house_net(game.db, live_table.guild_id, since=0) < 0:
                 lost_in = number
                 break
         assert lost_in is not None, "the bots never lost a chip to Alice's aces"
         # Before the next deal they are gone, and the channel says why.
-        await until(lambda: not runner.bots() or None, timeout=30, what="the bots to go")
+        await until(lambda: not live_table.bots() or None, timeout=30, what="the bots to go")
         notice = await game.fake.wait_for_message(
             lambda m: "daily limit" in m.content, channel=game.channel, timeout=20
         )
         assert "stand up" in notice.content
         refused = await game.slash(alice, "poker", "bots add", count=1)
-        assert "already lost" in refused.content and not runner.bots()
+        assert "already lost" in refused.content and not live_table.bots()
         await invariant_holds(game)
 
 

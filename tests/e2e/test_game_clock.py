@@ -27,14 +27,14 @@ async def test_timeouts_check_or_fold_then_sit_the_player_out(
         await game.table_message()
         await game.wait_idle()  # the renderer is warm: messages keep up with a short timer
         await game.poker(alice, "start")
-        runner = game.runner()
+        live_table = game.live_table()
 
         # Hand 1: the first player to act lets his time run out; owing chips, he folds.
         await game.wait_hand(1)
         idle = await game.wait_turn()
         other = bob if idle is alice else alice
         started = time.monotonic()
-        await until(lambda: runner.timeouts.get(idle.id) == 1, timeout=5, what="a timeout")
+        await until(lambda: live_table.timeouts.get(idle.id) == 1, timeout=5, what="a timeout")
         assert time.monotonic() - started >= 1.9
 
         # Hand 2: the other player completes; the idle one, owing nothing, is checked for
@@ -51,19 +51,19 @@ async def test_timeouts_check_or_fold_then_sit_the_player_out(
             after=mark,
             timeout=5,
         )
-        hand = runner.table.hand
-        assert hand is not None and not hand.folded[runner.table.hand_index(idle.id)]  # checked
-        assert idle.id in runner.away
-        back_id = f"poker:{runner.table_id}:back"
+        hand = live_table.table.hand
+        assert hand is not None and not hand.folded[live_table.table.hand_index(idle.id)]  # checked
+        assert idle.id in live_table.away
+        back_id = f"poker:{live_table.table_id}:back"
         assert notice.custom_ids() == [back_id]
 
         # Away, he is timed out at once for the rest of the hand; the other player plays on.
-        while runner.hand is not None and runner.table.hand_number == 2:
+        while live_table.hand is not None and live_table.table.hand_number == 2:
             turn = game.to_act()
             if turn is other:
                 await game.ok(other, "check")
             else:
-                await until(lambda: game.to_act() is not idle or runner.hand is None, timeout=2)
+                await until(lambda: game.to_act() is not idle or live_table.hand is None, timeout=2)
         await game.wait_result(2)
         # Sitting out, he is not dealt in: the table waits for two players.
         await fake.wait_for_message(
@@ -72,7 +72,7 @@ async def test_timeouts_check_or_fold_then_sit_the_player_out(
             after=mark,
             timeout=20,
         )
-        assert runner.hand is None and not runner.table.can_start()
+        assert live_table.hand is None and not live_table.table.can_start()
 
         # Only he can come back with the button (anyone else is not sitting out).
         refused = await (await fake.click(other, notice, back_id)).response()
@@ -80,7 +80,7 @@ async def test_timeouts_check_or_fold_then_sit_the_player_out(
         back = await (await fake.click(idle, notice, back_id)).response()
         assert back.ephemeral and back.content == t("reply.sat_in")
         await game.wait_hand(3)
-        assert idle.id not in runner.away
+        assert idle.id not in live_table.away
         wallets, seats, in_hands = await total_chips(game.db, world.guild.id)
         assert wallets + seats + in_hands == 20_000
 
@@ -98,16 +98,16 @@ async def test_the_time_bank_runs_after_the_timer_and_is_spent(
         await game.table_message()
         await game.wait_idle()
         await game.poker(alice, "start")
-        runner = game.runner()
+        live_table = game.live_table()
         await game.wait_hand(1)
         idle = await game.wait_turn()
         # His time starts once the message naming him went out.
-        first_deadline = await until(lambda: runner.decision and runner.decision.deadline)
+        first_deadline = await until(lambda: live_table.decision and live_table.decision.deadline)
         # After the timer the deadline moves on by the bank, and the message shows it.
         mark = fake.mark()
         started = time.monotonic()
-        await until(lambda: runner.decision and runner.decision.bank_started, timeout=3)
-        bank_deadline = runner.decision.deadline  # type: ignore[union-attr]
+        await until(lambda: live_table.decision and live_table.decision.bank_started, timeout=3)
+        bank_deadline = live_table.decision.deadline  # type: ignore[union-attr]
         assert bank_deadline > first_deadline or bank_deadline >= int(time.time())
         await fake.wait_for_message(
             lambda m: f"<t:{bank_deadline}:R>" in m.content,
@@ -117,4 +117,4 @@ async def test_the_time_bank_runs_after_the_timer_and_is_spent(
         )
         await game.wait_result(1)
         assert time.monotonic() - started >= 0.9  # the bank ran before the fold
-        assert runner.config.banks[idle.id] == 0.0
+        assert live_table.config.banks[idle.id] == 0.0

@@ -15,15 +15,15 @@ pytestmark = pytest.mark.timeout(60)
 async def refused(game: Game, who: FakeUser, name: str, subcommand: str | None = None,
                   *, expected: str, **options: object) -> None:
     """The command is refused with ``expected``, privately, and nothing changed."""
-    runner = game.runtime.registry.cash_tables() and game.runner()
-    hand = runner.hand if runner else None
+    live_table = game.runtime.registry.cash_tables() and game.live_table()
+    hand = live_table.hand if live_table else None
     before = (len(hand.actions), hand.state_key()) if hand is not None else None
     chips_before = await total_chips(game.db, game.world.guild.id)
     reply = await game.slash(who, name, subcommand, **options)
     assert reply.ephemeral, reply
     assert reply.content == expected, (name, subcommand, options, reply.content)
     assert "Traceback" not in reply.content
-    hand = runner.hand if runner else None
+    hand = live_table.hand if live_table else None
     after = (len(hand.actions), hand.state_key()) if hand is not None else None
     assert after == before
     assert await total_chips(game.db, game.world.guild.id) == chips_before
@@ -111,10 +111,10 @@ async def test_every_kind_of_bad_input_is_refused_privately(game: Game) -> None:
     await refused(game, turn, "check", expected=t("error.cannot_check", to_call=5))
     await refused(game, turn, "poker", "rebuy", amount=100, expected=t("error.rebuy_in_hand"))
     # A pre-selection is for players waiting, not for the one to act.
-    runner = game.runner()
-    tid = runner.table_id
+    live_table = game.live_table()
+    tid = live_table.table_id
     await game.wait_idle()
-    message = game.fake.message(runner.message_id)  # type: ignore[arg-type]
+    message = game.fake.message(live_table.message_id)  # type: ignore[arg-type]
     press = await game.fake.click(turn, message, button_id(message, "pre_call_any"))
     reply = await press.response()
     assert reply.ephemeral and reply.content == t("error.preselect_on_turn")
@@ -159,7 +159,7 @@ async def test_a_table_never_holds_more_chips_than_a_hand_can_carry(game: Game) 
     await refused(game, bob, "poker", "join", buy_in=6 * 10**11,
                   expected=t("error.table_chips_full", amount="600,000,000,000",
                              maximum="1,000,000,000,000", room="400,000,000,000"))
-    assert game.runner().table.player(bob.id) is None
+    assert game.live_table().table.player(bob.id) is None
     await game.ok(bob, "poker", "join", buy_in=4 * 10**11)
     await refused(game, alice, "poker", "rebuy", amount=10**10,
                   expected=t("error.table_chips_full", amount="10,000,000,000",
@@ -169,11 +169,11 @@ async def test_a_table_never_holds_more_chips_than_a_hand_can_carry(game: Game) 
     await game.ok(await game.wait_turn(), "allin")
     await game.ok(await game.wait_turn(), "call")
     await game.wait_result(1)
-    runner = game.runner()
-    assert runner.hand is None and runner.table.chips_on_table == 10**12
+    live_table = game.live_table()
+    assert live_table.hand is None and live_table.table.chips_on_table == 10**12
     # Everybody can go home, and the host can close: every chip back where it came from.
     for user in (alice, bob):
-        if runner.table.player(user.id) is not None:
+        if live_table.table.player(user.id) is not None:
             await game.ok(user, "poker", "leave")
     await game.ok(alice, "poker", "close")
     assert await game.balance(alice) + await game.balance(bob) == 2 * (STARTING_BALANCE + 10**12)

@@ -35,7 +35,7 @@ from tests.fakediscord import FakeDiscord, FakeMessage
 
 async def table_now(game: Game) -> FakeMessage:
     await game.wait_idle()
-    message_id = game.runner().messenger.message_id
+    message_id = game.live_table().messenger.message_id
     assert message_id is not None
     return game.fake.message(message_id)
 
@@ -49,7 +49,7 @@ async def press(game: Game, user: object, action: str) -> str:
 
 
 async def stored_hand_one(game: Game) -> StoredHand:
-    return await stored_hand(game.db, game.runner().table_id, 1)
+    return await stored_hand(game.db, game.live_table().table_id, 1)
 
 
 async def both_all_in(game: Game) -> None:
@@ -149,11 +149,12 @@ async def test_a_straddle_is_asked_for_by_button_and_posted_from_the_straddle_se
     straddle = hand.config.straddle_index
     assert straddle is not None and hand.config.blinds[straddle] == 20  # twice the big blind
     # The straddler acts last before the flop.
-    assert game.runner().table.hand_players[straddle] != game.runner().player_of(hand.to_act)
+    live_table = game.live_table()
+    assert live_table.table.hand_players[straddle] != live_table.player_of(hand.to_act)
     # Asking again, deliberately (later than a double click), stops it.
     await asyncio.sleep(DOUBLE_CLICK)
     assert await press(game, alice, "straddle_always") == t("reply.straddle_always_off")
-    assert alice.id not in game.runner().config.straddle_always
+    assert alice.id not in game.live_table().config.straddle_always
 
 
 async def test_a_table_without_straddles_refuses_them(game: Game) -> None:
@@ -165,7 +166,7 @@ async def test_a_table_without_straddles_refuses_them(game: Game) -> None:
     assert not [c for c in message.custom_ids() if "straddle" in c]
     # Asked any other way, the table refuses all the same.
     with pytest.raises(BotError) as refused:
-        await game.runner().straddle(alice.id, always=False)
+        await game.live_table().straddle(alice.id, always=False)
     assert refused.value.code == "straddle_off"
 
 
@@ -271,9 +272,9 @@ async def test_a_player_sits_out_when_his_big_blind_comes(game: Game) -> None:
     await game.open_table(alice, bob, carol)
     await game.ok(alice, "poker", "start")
     await game.wait_hand(1)
-    runner = game.runner()
+    live_table = game.live_table()
     # Three-handed, the button moves on one seat: this hand's button is the next big blind.
-    due = int(runner.table.hand_players[-1])
+    due = int(live_table.table.hand_players[-1])
     skipper = next(u for u in (alice, bob, carol) if u.id == due)
     assert await game.ok(skipper, "poker", "sitout", next_big_blind=True) == t(
         "reply.skip_big_blind_on"
@@ -281,8 +282,8 @@ async def test_a_player_sits_out_when_his_big_blind_comes(game: Game) -> None:
     await game.passive_round(1)
     second = await game.wait_hand(2, timeout=10)
     # He was sat out instead of posting it, and is not dealt in.
-    assert runner.table.player(skipper.id).state is PlayerState.SITTING_OUT  # type: ignore[union-attr]
-    assert skipper.id not in [int(p) for p in runner.table.hand_players]
+    assert live_table.table.player(skipper.id).state is PlayerState.SITTING_OUT  # type: ignore[union-attr]
+    assert skipper.id not in [int(p) for p in live_table.table.hand_players]
     assert second is not None
 
 
@@ -298,6 +299,6 @@ async def test_new_options_are_checked_like_the_others(game: Game) -> None:
     assert not game.runtime.registry.cash_tables()
     ok = await game.ok(alice, "poker", "create", new_players="post_bb", run_it_twice="always")
     assert ok.startswith("Table open")
-    options = game.runner().table.options
+    options = game.live_table().table.options
     assert options.new_player.value == "post_bb" and options.run_it_twice.value == "always"
-    assert (await tables.open_tables(game.db))[0].table_id == game.runner().table_id
+    assert (await tables.open_tables(game.db))[0].table_id == game.live_table().table_id

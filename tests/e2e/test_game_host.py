@@ -25,7 +25,7 @@ async def test_the_host_runs_the_table(game: Game) -> None:
     for user in (alice, bob, carol):
         await game.ok(user, "poker", "join", buy_in=1000)
     await game.ok(bob, "poker", "start")
-    runner = game.runner()
+    live_table = game.live_table()
     hand = await game.wait_hand(1)
 
     # New blinds wait for the next hand; the hand in progress keeps its own.
@@ -34,14 +34,14 @@ async def test_the_host_runs_the_table(game: Game) -> None:
     assert hand.config.big_blind == 10
 
     # Voiding gives every chip back; the next hand is dealt with the new blinds.
-    stacks = dict(zip(runner.table.hand_players, hand.config.stacks, strict=True))
+    stacks = dict(zip(live_table.table.hand_players, hand.config.stacks, strict=True))
     await game.ok(await game.wait_turn(), "call")
     assert await game.ok(alice, "poker", "void") == t("reply.voided")
     voided = await game.fake.wait_for_message(
         lambda m: m.content.startswith("**Hand #1: result**"), channel=game.channel, timeout=20
     )
     assert t("result.voided") in voided.content
-    assert {v.player_id: v.stack for v in runner.table.seats()} == stacks
+    assert {v.player_id: v.stack for v in live_table.table.seats()} == stacks
     hand = await game.wait_hand(2)
     assert hand.config.big_blind == 20
 
@@ -50,7 +50,7 @@ async def test_the_host_runs_the_table(game: Game) -> None:
     victim = carol
     reply = await game.ok(alice, "poker", "kick", user=victim)
     assert reply == t("reply.kicked_after_hand", player=victim.mention)
-    index = runner.table.hand_index(victim.id)
+    index = live_table.table.hand_index(victim.id)
     assert index is not None
     assert not hand.folded[index] and index not in hand.preselected
     # Pause: this hand is played out, no other is dealt.
@@ -67,12 +67,12 @@ async def test_the_host_runs_the_table(game: Game) -> None:
     await game.ok(bob, "fold")
     await game.passive_round(2)
     await game.wait_result(2)
-    assert runner.table.seat_of(victim.id) is None
+    assert live_table.table.seat_of(victim.id) is None
     second = await _stored(game, 2)
     final = next(p.final_stack for p in second.players if p.user_id == victim.id)
     assert final is not None and await game.balance(victim) == STARTING_BALANCE - 1000 + final
     await game.wait_idle()
-    assert runner.hand is None and runner.table.paused
+    assert live_table.hand is None and live_table.table.paused
     assert await game.ok(alice, "poker", "resume") == t("reply.resumed")
     await game.wait_hand(3)
 
@@ -127,7 +127,7 @@ async def test_the_host_runs_the_table(game: Game) -> None:
 
 
 async def _stored(game: Game, hand_no: int) -> StoredHand:
-    for summary in await stats.recent_hands(game.db, game.runner().table_id):
+    for summary in await stats.recent_hands(game.db, game.live_table().table_id):
         if summary.hand_no == hand_no:
             return await hands.load_hand(game.db, summary.hand_id)
     raise LookupError(hand_no)

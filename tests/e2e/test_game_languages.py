@@ -58,12 +58,12 @@ async def _play_checking_and_calling(game: Game, number: int) -> dict[int, list[
     answers: dict[int, list[str]] = {}
     while True:
         hand = game.hand
-        if hand is None or game.runner().table.hand_number != number:
+        if hand is None or game.live_table().table.hand_number != number:
             return answers
         user = game.to_act()
         if user is None:
             await until(lambda: game.to_act() or game.hand is None
-                        or game.runner().table.hand_number != number, timeout=10)
+                        or game.live_table().table.hand_number != number, timeout=10)
             continue
         legal = hand.legal()
         assert legal is not None

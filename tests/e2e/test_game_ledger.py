@@ -53,9 +53,9 @@ def dave_of(game: Game) -> FakeUser:
 async def play_hands(game: Game, count: int) -> None:
     """Deal and play ``count`` hands by checking and calling, then pause the table between
     hands, so what follows sees settled stacks."""
-    runner = game.runner()
-    host = game.user(runner.host_id)
-    first = runner.table.hand_number + 1
+    live_table = game.live_table()
+    host = game.user(live_table.host_id)
+    first = live_table.table.hand_number + 1
     await game.ok(host, "poker", "start")
     for number in range(first, first + count):
         await game.wait_hand(number, timeout=30)
@@ -63,8 +63,8 @@ async def play_hands(game: Game, count: int) -> None:
         await game.wait_result(number)
     await game.ok(host, "poker", "pause")
     if game.hand is not None:
-        await game.passive_round(runner.table.hand_number)
-    await until(lambda: game.runner().hand is None, what="the hand to end")
+        await game.passive_round(live_table.table.hand_number)
+    await until(lambda: game.live_table().hand is None, what="the hand to end")
 
 
 def attachment(reply: InteractionCallback, suffix: str) -> object:
@@ -90,11 +90,11 @@ def assert_chart(reply: InteractionCallback, name: str, starts: str) -> None:
 async def test_anyone_in_the_channel_reads_the_ledger_as_text_csv_and_chart(game: Game) -> None:
     world = game.world
     alice, bob, carol = world.alice, world.bob, world.carol
-    runner = await game.open_table(alice, bob, buy_in=1_000)
+    live_table = await game.open_table(alice, bob, buy_in=1_000)
     await play_hands(game, 2)
     # Whoever lost chips buys them back: a top-up.
-    loser = min((alice, bob), key=lambda u: runner.table.player(u.id).stack)  # type: ignore
-    lost = 1_000 - runner.table.player(loser.id).stack  # type: ignore[union-attr]
+    loser = min((alice, bob), key=lambda u: live_table.table.player(u.id).stack)  # type: ignore
+    lost = 1_000 - live_table.table.player(loser.id).stack  # type: ignore[union-attr]
     if lost:
         await game.ok(loser, "poker", "rebuy", amount=lost)
 
@@ -102,14 +102,14 @@ async def test_anyone_in_the_channel_reads_the_ledger_as_text_csv_and_chart(game
     assert reply.ephemeral  # but private to whoever asked: no images flooding the channel
     text = reply.content
     assert text.startswith("**Ledger** · #poker · since the table opened <t:")
-    assert f"{runner.table.hand_number} hands played · 2 players" in text
+    assert f"{live_table.table.hand_number} hands played · 2 players" in text
     assert "The nets add up to 0: every chip is accounted for." in text
     rows = {row["player"]: row for row in csv_rows(reply)}
     assert set(rows) == {"alice", "bob"}
     assert sum(int(row["net"]) for row in rows.values()) == 0
     for user in (alice, bob):
         row = rows[user.name]
-        seat = runner.table.player(user.id)
+        seat = live_table.table.player(user.id)
         assert seat is not None and int(row["stack"]) == seat.stack
         assert (row["buy_ins"], row["user_id"], row["seated"]) == ("1000", str(user.id), "yes")
         assert int(row["net"]) == seat.stack - 1_000 - int(row["top_ups"])
@@ -132,8 +132,8 @@ async def test_only_the_host_or_a_manager_resets_and_the_channel_is_told(game: G
     for user in (bob, carol):
         await game.ok(user, "poker", "join", buy_in=1_000)
     await play_hands(game, 1)
-    table_id = game.runner().table_id
-    number = game.runner().table.hand_number + 1
+    table_id = game.live_table().table_id
+    number = game.live_table().table.hand_number + 1
     refused = await game.poker(carol, "ledger", reset=True)
     assert refused.content == t("error.not_host")
     assert (await sessions.session_ledger(game.db, table_id)).first_hand == 1
@@ -156,7 +156,7 @@ async def test_only_the_host_or_a_manager_resets_and_the_channel_is_told(game: G
     rows = csv_rows(fresh)
     assert all(int(row["net"]) == 0 and int(row["buy_ins"]) == 0 for row in rows)
     assert {int(row["carried"]) for row in rows} == {
-        game.runner().table.player(u.id).stack for u in (bob, carol)  # type: ignore[union-attr]
+        game.live_table().table.player(u.id).stack for u in (bob, carol)  # type: ignore[union-attr]
     }
     # A member with Manage Server is a floor for every table: Alice may reset it too.
     again = await game.poker(alice, "ledger", reset=True)
@@ -166,10 +166,10 @@ async def test_only_the_host_or_a_manager_resets_and_the_channel_is_told(game: G
 async def test_a_reset_mid_hand_begins_the_session_with_that_hand(game: Game) -> None:
     world = game.world
     alice, bob = world.alice, world.bob
-    runner = await game.open_table(alice, bob, buy_in=1_000)
+    live_table = await game.open_table(alice, bob, buy_in=1_000)
     await play_hands(game, 1)
-    before = {u.id: runner.table.player(u.id).stack for u in (alice, bob)}  # type: ignore
-    number = runner.table.hand_number + 1
+    before = {u.id: live_table.table.player(u.id).stack for u in (alice, bob)}  # type: ignore
+    number = live_table.table.hand_number + 1
     await game.ok(alice, "poker", "resume")
     await game.wait_hand(number, timeout=30)
     reply = await game.poker(alice, "ledger", reset=True)
@@ -183,11 +183,11 @@ async def test_a_reset_mid_hand_begins_the_session_with_that_hand(game: Game) ->
     await game.wait_result(number)
     await game.ok(alice, "poker", "pause")
     if game.hand is not None:
-        await game.passive_round(runner.table.hand_number)
-    await until(lambda: game.runner().hand is None, what="the hand to end")
+        await game.passive_round(live_table.table.hand_number)
+    await until(lambda: game.live_table().hand is None, what="the hand to end")
     after = csv_rows(await game.poker(bob, "ledger"))
     for row in after:
-        seat = runner.table.player(int(row["user_id"]))
+        seat = live_table.table.player(int(row["user_id"]))
         assert seat is not None
         assert int(row["net"]) == seat.stack - before[int(row["user_id"])]
     assert sum(int(r["net"]) for r in after) == 0
@@ -238,9 +238,9 @@ async def test_a_closed_tables_last_session_is_still_shown(game: Game) -> None:
 async def test_stats_give_every_figure_with_its_count_and_a_net_chart(game: Game) -> None:
     world = game.world
     alice, bob, carol = world.alice, world.bob, world.carol
-    runner = await game.open_table(alice, bob, buy_in=1_000)
+    live_table = await game.open_table(alice, bob, buy_in=1_000)
     await play_hands(game, 2)
-    played = runner.table.hand_number
+    played = live_table.table.hand_number
     reply = await game.slash(alice, "chips", "stats")
     assert reply.ephemeral
     lines = reply.content.split("\n")
@@ -261,19 +261,19 @@ async def test_stats_give_every_figure_with_its_count_and_a_net_chart(game: Game
 async def test_leaderboards_by_period(game: Game) -> None:
     world = game.world
     alice, bob = world.alice, world.bob
-    runner = await game.open_table(alice, bob, buy_in=1_000)
+    live_table = await game.open_table(alice, bob, buy_in=1_000)
     await play_hands(game, 2)
     # The first hand ended ten days ago: in the month, not in the week.
     async with game.db.write() as tx:
         await tx.execute(
             "UPDATE hands SET ended_at = ? WHERE table_id = ? AND hand_no = 1",
-            (int(time.time()) - 10 * DAY, runner.table_id),
+            (int(time.time()) - 10 * DAY, live_table.table_id),
         )
     week = await game.slash(alice, "chips", "leaderboard", period="week")
     month = await game.slash(alice, "chips", "leaderboard", period="month", by="hands_won")
     every = await game.slash(alice, "chips", "leaderboard")
     assert week.content.startswith("**Leaderboard: chips won** · Last 7 days")
-    played = runner.table.hand_number
+    played = live_table.table.hand_number
     assert f"({played - 1} hands)" in week.content and f"({played} hands)" not in week.content
     assert month.content.startswith("**Leaderboard: hands won** · Last 30 days")
     assert f"({played} hands)" in month.content

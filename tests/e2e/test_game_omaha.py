@@ -32,7 +32,7 @@ async def plo_heads_up(game: Game, chosen: str = "plo") -> CashTable:
     await game.ok(bob, "poker", "join", buy_in=1000)
     await game.ok(alice, "poker", "start")
     await game.wait_hand(1)
-    return game.runner()
+    return game.live_table()
 
 
 async def test_a_table_with_more_seats_than_the_game_deals_to_is_refused(game: Game) -> None:
@@ -44,15 +44,15 @@ async def test_a_table_with_more_seats_than_the_game_deals_to_is_refused(game: G
     reply = await game.poker(alice, "create", game="razz")
     assert reply.content == "That value isn't valid for game."
     with pytest.raises(BotError):
-        game.runner()  # no table was opened
+        game.live_table()  # no table was opened
     reply = await game.poker(alice, "create", game="plo5", seats=9)
     assert reply.content.startswith("Table open: Five-card Pot-Limit Omaha")
-    assert game.runner().table.options.seats == 9
+    assert game.live_table().table.options.seats == 9
 
 
 async def test_a_raise_above_the_pot_is_refused_by_slash_form_and_button(game: Game) -> None:
-    runner = await plo_heads_up(game)
-    hand = runner.hand
+    live_table = await plo_heads_up(game)
+    hand = live_table.hand
     assert hand is not None
     turn = await game.wait_turn()
     legal = hand.legal()
@@ -82,10 +82,10 @@ async def test_a_raise_above_the_pot_is_refused_by_slash_form_and_button(game: G
 
 async def test_the_game_changes_between_hands_only(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
-    runner = await plo_heads_up(game, "nlhe")
+    live_table = await plo_heads_up(game, "nlhe")
     reply = await game.poker(alice, "settings", game="plo8")
     assert reply.content == t("error.game_mid_hand")
-    assert runner.table.options.game is NLHE and runner.config.pending is None
+    assert live_table.table.options.game is NLHE and live_table.config.pending is None
     # Other settings still wait for the next hand in the middle of one, the game with them.
     await game.passive_round(1)
     await game.wait_result(1)
@@ -99,7 +99,7 @@ async def test_the_game_changes_between_hands_only(game: Game) -> None:
     # Bob's DM shows him his four cards.
     dm = await game.fake.wait_for_message(lambda m: "Hand #2" in m.content, channel=bob,
                                           kinds=("create",), timeout=20)
-    index = list(runner.table.hand_players).index(bob.id)
+    index = list(live_table.table.hand_players).index(bob.id)
     assert cards_text(hand.hole_cards(index)) in dm.content
 
 
@@ -108,11 +108,11 @@ async def test_bots_never_sit_at_an_omaha_game_nor_the_game_turns_to_omaha_under
 ) -> None:
     alice = game.world.alice
     await game.ok(alice, "poker", "practice", bots=2)
-    runner = game.runner()
-    assert runner.bots()
+    live_table = game.live_table()
+    assert live_table.bots()
     reply = await game.poker(alice, "settings", game="plo")
     assert reply.content == t("error.bots_holdem_only")
-    assert runner.table.options.game is NLHE and runner.config.pending is None
+    assert live_table.table.options.game is NLHE and live_table.config.pending is None
 
 
 async def create_tournament(at: Game, user: FakeUser, **options: object) -> str:
@@ -185,8 +185,8 @@ async def test_a_bomb_pot_history_verify_and_replay_at_omaha(game: Game) -> None
     hand = await game.wait_hand(1)
     assert hand.config.bomb_pot and len(hand.board) == 3
     assert all(len(hand.hole_cards(i)) == 4 for i in range(hand.n))
-    runner = game.runner()
-    players = list(runner.table.hand_players)
+    live_table = game.live_table()
+    players = list(live_table.table.hand_players)
     # The first to act bets the pot, the other folds: nobody shows.
     await game.ok(await game.wait_turn(), "allin")
     await game.ok(await game.wait_turn(), "fold")

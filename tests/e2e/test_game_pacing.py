@@ -42,7 +42,7 @@ async def test_bursts_coalesce_within_the_channel_rate_limit(
         await game.ok(alice, "poker", "start")
         await game.ok(alice, "poker", "pause")  # this hand only
         hand = await game.wait_hand(1)
-        runner = game.runner()
+        live_table = game.live_table()
         # A burst: the whole hand checked down as fast as the players can type.
         await game.passive_round(1)
         changes = len(hand.events)
@@ -59,9 +59,10 @@ async def test_bursts_coalesce_within_the_channel_rate_limit(
             inside = [at for at in sends[i:] if at < start + 4.9]
             assert len(inside) <= 5, (len(inside), sends)
         assert not fake.rate_limited  # not one 429, per channel or global
-        edits = [e for e in fake.events if e.kind == "edit" and e.message.id == runner.message_id]
+        edits = [e for e in fake.events
+                 if e.kind == "edit" and e.message.id == live_table.message_id]
         assert len(edits) < changes  # coalesced: not one edit per change
         # The table message ends on the state of the hand as it ended.
-        final = fake.message(runner.message_id)  # type: ignore[arg-type]
+        final = fake.message(live_table.message_id)  # type: ignore[arg-type]
         assert "The hand is over." in final.content or "paused" in final.content
         assert not final.custom_ids()

@@ -55,7 +55,7 @@ async def test_three_players_play_whole_hands_by_slash_commands(game: Game) -> N
     for user in (alice, bob):
         dm = await fake.wait_for_message(channel=user, after=mark, timeout=20)
         number, cards = dm_cards(game, dm)
-        index = game.runner().table.hand_index(user.id)
+        index = game.live_table().table.hand_index(user.id)
         assert number == 1 and cards == pretty_cards(hand.hole_cards(index))
         image = dm.attachment("cards.png")
         assert image.open_image().format == "PNG" and image.description
@@ -64,14 +64,14 @@ async def test_three_players_play_whole_hands_by_slash_commands(game: Game) -> N
     await fake.wait_for_message(lambda m: m.content == notice, channel=game.channel, timeout=20)
     mine = await game.poker(carol, "cards")
     assert mine.ephemeral and mine.attachments[0].open_image().format == "PNG"
-    carol_index = game.runner().table.hand_index(carol.id)
+    carol_index = game.live_table().table.hand_index(carol.id)
     assert pretty_cards(hand.hole_cards(carol_index)) in mine.content
 
     # The table message names the player to act and the deadline as a Discord timestamp.
     first = await game.wait_turn()
     message = await game.turn_message(first, 1)
     assert re.search(r"<t:\d+:R>", message.content)
-    assert f"`{game.runner().commitment.root_hex}`" in message.content  # type: ignore[union-attr]
+    assert f"`{game.live_table().commitment.root_hex}`" in message.content  # type: ignore[union-attr]
     assert "poker:" in message.custom_ids()[0]
 
     await game.passive_round(1)
@@ -109,8 +109,8 @@ async def test_three_players_play_whole_hands_by_slash_commands(game: Game) -> N
     # Everyone leaves between hands (or when the hand ends): every chip is back in a wallet.
     await game.poker(alice, "pause")
     if game.hand is not None:  # hand 3 was dealt before the pause: play it out
-        await game.passive_round(game.runner().table.hand_number)
-    await until(lambda: game.runner().hand is None, what="the hand to end")
+        await game.passive_round(game.live_table().table.hand_number)
+    await until(lambda: game.live_table().hand is None, what="the hand to end")
     for user in (alice, bob, carol):
         reply = await game.poker(user, "leave")
         assert reply.ephemeral and "went back to your wallet" in reply.content
@@ -126,13 +126,13 @@ async def test_a_hand_played_with_buttons_and_the_raise_form(game: Game) -> None
     await game.poker(bob, "join", buy_in=1000)
     await game.poker(bob, "start")
     await game.wait_hand(1)
-    runner = game.runner()
+    live_table = game.live_table()
 
     first = await game.wait_turn()
     other = bob if first is alice else alice
     table = await game.turn_message(first, 1)
     labels = {c["custom_id"]: c.get("label") for c in table.walk_components() if "custom_id" in c}
-    tid = runner.table_id
+    tid = live_table.table_id
     # Action buttons name the hand and decision they were drawn for.
     assert labels[f"poker:{tid}:call@1.0"] == "Call 5"
     assert labels[f"poker:{tid}:raise@1.0:20"] == "Min 20"
@@ -202,7 +202,7 @@ async def test_hole_cards_are_dealt_by_dm_with_a_link_back(game: Game) -> None:
     hand = await game.wait_hand(1)
     dm = await fake.wait_for_message(channel=world.bob, after=mark, timeout=20)
     assert f"/channels/{world.guild.id}/{game.channel.id}" in dm.content
-    index = game.runner().table.hand_index(world.bob.id)
+    index = game.live_table().table.hand_index(world.bob.id)
     first, second = (c for c in hand.hole_cards(index))
     attachment = dm.attachment("cards.png")
     assert attachment.description and "Your cards" in attachment.description

@@ -47,14 +47,14 @@ def restarted(
 
 
 def freeze_writes_when(monkeypatch: pytest.MonkeyPatch, game: Game, when: Freeze) -> asyncio.Event:
-    """From the first write that finds ``when(runner)`` true, no write ever completes again:
+    """From the first write that finds ``when(live_table)`` true, no write ever completes again:
     the process "died" right before it. The event is set when that moment comes."""
     original_write = Database.write
     original_one = Database.write_one
     frozen = asyncio.Event()
 
     async def crash_if_due() -> None:
-        if frozen.is_set() or when(game.runner()):
+        if frozen.is_set() or when(game.live_table()):
             frozen.set()
             await asyncio.Event().wait()  # never returns: the "crash"
 
@@ -100,12 +100,12 @@ async def test_a_crash_right_after_a_hand_was_stored_as_started(
     await fake.wait_for(lambda: not fake.sessions, what="the bot to stop")
 
     async with running_game(fake, world, tmp_path) as game:
-        runner = game.runner()
-        hand = runner.hand
-        assert hand is not None and runner.hand_id == stored.hand_id
+        live_table = game.live_table()
+        hand = live_table.hand
+        assert hand is not None and live_table.hand_id == stored.hand_id
         assert hand.deck == tuple(stored.deck)
-        assert list(runner.table.hand_players) == [p.user_id for p in stored.players]
-        assert runner.table.button_seat == stored.button_seat
+        assert list(live_table.table.hand_players) == [p.user_id for p in stored.players]
+        assert live_table.table.button_seat == stored.button_seat
         await game.passive_round(1)
         await game.wait_result(1)
         wallets, seats, in_hands = await total_chips(game.db, world.guild.id)
@@ -119,8 +119,8 @@ async def test_a_crash_right_after_a_hand_was_stored_as_finished(
         await seat_three(game)
         await game.ok(world.alice, "poker", "start")
         await game.wait_hand(1)
-        runner = game.runner()
-        first_button = runner.table.button_seat
+        live_table = game.live_table()
+        first_button = live_table.table.button_seat
         # Carol leaves during the hand: she goes when it ends, with her chips.
         reply = await game.ok(world.carol, "poker", "leave")
         assert reply == t("reply.leaving_after_hand")
@@ -140,12 +140,12 @@ async def test_a_crash_right_after_a_hand_was_stored_as_finished(
     await fake.wait_for(lambda: not fake.sessions, what="the bot to stop")
 
     async with restarted(fake, world, tmp_path) as game:
-        runner = game.runner()
-        assert runner.table.seat_of(world.carol.id) is None  # her leave happened
-        assert runner.table.hand_number == 1 and runner.hand is None
+        live_table = game.live_table()
+        assert live_table.table.seat_of(world.carol.id) is None  # her leave happened
+        assert live_table.table.hand_number == 1 and live_table.hand is None
         await game.wait_hand(2)  # still dealing: the next hand comes by itself
         # The button moved on from hand 1, as if nothing had happened.
-        assert runner.table.button_seat != first_button
+        assert live_table.table.button_seat != first_button
         await game.passive_round(2)
         await game.wait_result(2)
         assert await game.balance(world.carol) > STARTING_BALANCE - 1000
@@ -161,7 +161,7 @@ async def test_a_hand_that_cannot_be_rebuilt_is_voided_and_refunded(
         await game.ok(world.alice, "poker", "start")
         await game.wait_hand(1)
         await game.ok(await game.wait_turn(), "call")
-        hand_id = game.runner().hand_id
+        hand_id = game.live_table().hand_id
     await fake.wait_for(lambda: not fake.sessions, what="the bot to stop")
 
     # Damage the stored hand while the bot is down: its one action no longer replays.
@@ -181,15 +181,15 @@ async def test_a_hand_that_cannot_be_rebuilt_is_voided_and_refunded(
         )
         stored = await hands.load_hand(game.db, hand_id)  # type: ignore[arg-type]
         assert stored.status == "voided"
-        runner = game.runner()
-        assert {v.player_id: v.stack for v in runner.table.seats()} == {
+        live_table = game.live_table()
+        assert {v.player_id: v.stack for v in live_table.table.seats()} == {
             u.id: 1000 for u in (world.alice, world.bob, world.carol)
         }
         assert await total_chips(game.db, world.guild.id) == (
             3 * STARTING_BALANCE - 3000, 3000, 0
         )
         # The table plays on with the next hand.
-        await until(lambda: runner.table.hand_number == 2, what="hand 2")
+        await until(lambda: live_table.table.hand_number == 2, what="hand 2")
 
 
 async def test_a_stored_tournament_no_table_can_play_is_cancelled_with_refunds_at_start(

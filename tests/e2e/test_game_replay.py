@@ -59,7 +59,7 @@ async def _play_first_hand(game: Game, users: list[FakeUser]) -> None:
     """Someone opens with a raise; dave, erin and frank fold; the others call and check down."""
     folders = {u.id for u in users[3:]}
     raised = False
-    while game.hand is not None and game.runner().table.hand_number == 1:
+    while game.hand is not None and game.live_table().table.hand_number == 1:
         user = await game.wait_turn()
         legal = game.hand.legal() if game.hand is not None else None
         if legal is None:
@@ -104,7 +104,7 @@ async def test_a_hand_is_replayed_privately_with_only_what_was_shown(
     assert "Pre-flop:" in told and "Flop A♦ K♦ 9♥" in told and "River 3♠" in told
 
     # What the stored hand showed, and nothing else: the folded hands are nowhere.
-    summary = next(s for s in await stats.recent_hands(game.db, game.runner().table_id)
+    summary = next(s for s in await stats.recent_hands(game.db, game.live_table().table_id)
                    if s.hand_no == 1)
     stored = await hands.load_hand(game.db, summary.hand_id)
     hand = hands.rebuild_hand(stored)

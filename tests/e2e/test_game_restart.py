@@ -41,20 +41,20 @@ async def test_a_restarted_bot_resumes_the_hand_in_progress(
             user = await game.wait_turn()
             legal = game.hand.legal()  # type: ignore[union-attr]
             await game.ok(user, "check" if legal and legal.can_check else "call")
-        runner = game.runner()
+        live_table = game.live_table()
         await game.wait_idle()  # the table message is posted, with its buttons
-        before = runner.hand
+        before = live_table.hand
         assert before is not None
         state = before.state_key()
-        hand_id, old_message = runner.hand_id, runner.message_id
+        hand_id, old_message = live_table.hand_id, live_table.message_id
         actions = len(before.actions)
     await fake.wait_for(lambda: not fake.sessions, what="the first bot to disconnect")
 
     mark = fake.mark()
     async with running_game(fake, world, tmp_path) as game:
-        runner = game.runner()
-        after = runner.hand
-        assert after is not None and runner.hand_id == hand_id
+        live_table = game.live_table()
+        after = live_table.hand
+        assert after is not None and live_table.hand_id == hand_id
         assert after.state_key() == state and len(after.actions) == actions
         # The table is posted again, with the clock running, and the old buttons are gone.
         turn = game.to_act()
@@ -68,7 +68,7 @@ async def test_a_restarted_bot_resumes_the_hand_in_progress(
         )
         assert reposted.id != old_message and reposted.custom_ids()
         await fake.wait_for(lambda: not fake.message(old_message).custom_ids(), what="old buttons")
-        assert runner.decision is not None
+        assert live_table.decision is not None
 
         await game.passive_round(1)
         await game.wait_result(1)

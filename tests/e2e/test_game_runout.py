@@ -70,7 +70,7 @@ async def heads_up_all_in(
 
 async def table_message(game: Game) -> FakeMessage:
     await game.wait_idle()
-    message_id = game.runner().messenger.message_id
+    message_id = game.live_table().messenger.message_id
     assert message_id is not None
     return game.fake.message(message_id)
 

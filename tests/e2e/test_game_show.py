@@ -33,16 +33,16 @@ async def test_uncontested_winner_may_show_and_nobody_else(game: Game) -> None:
     await game.poker(bob, "join", buy_in=1000)
     await game.poker(bob, "start")
     hand = await game.wait_hand(1)
-    runner = game.runner()
+    live_table = game.live_table()
     first = await game.wait_turn()
     loser = bob if first is alice else alice
-    index = runner.table.hand_index(first.id)
+    index = live_table.table.hand_index(first.id)
     assert index is not None
     winner_cards = cards_text(hand.hole_cards(index))
     await game.ok(first, "raise", to=30)
     await game.ok(loser, "fold")
     result = await game.wait_result(1)
-    show_id = f"poker:{runner.table_id}:show@1.0"
+    show_id = f"poker:{live_table.table_id}:show@1.0"
     assert show_id in result.custom_ids()
     assert winner_cards not in result.content  # nothing is shown unless he chooses
 

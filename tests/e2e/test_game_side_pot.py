@@ -52,12 +52,12 @@ async def test_all_in_for_different_stacks_makes_a_side_pot(
             await game.poker(user, "join", buy_in=buy_ins[user.id], seat=seats[user.id])
         await game.poker(alice, "start")
         hand = await game.wait_hand(1)
-        runner = game.runner()
-        assert tuple(runner.table.hand_players) == order
-        hand_id = runner.hand_id
+        live_table = game.live_table()
+        assert tuple(live_table.table.hand_players) == order
+        hand_id = live_table.hand_id
 
         # Everybody all-in, pre-flop.
-        while game.hand is not None and runner.table.hand_number == 1:
+        while game.hand is not None and live_table.table.hand_number == 1:
             user = await game.wait_turn()
             reply = await game.ok(user, "allin")
             assert reply.startswith(("You raised", "You called")), reply
@@ -113,9 +113,9 @@ async def test_a_busted_player_sits_out_until_he_rebuys(
             await game.ok(await game.wait_turn(), "allin")
         result = await game.wait_result(1)
         assert f"{alice.mention} is out of chips" in result.content
-        runner = game.runner()
-        seat = runner.table.player(alice.id)
-        assert seat is not None and seat.stack == 0 and not runner.table.can_start()
+        live_table = game.live_table()
+        seat = live_table.table.player(alice.id)
+        assert seat is not None and seat.stack == 0 and not live_table.table.can_start()
 
         # A rebuy brings her back to the table and the game goes on.
         reply = await game.ok(alice, "poker", "rebuy", amount=300)

@@ -57,7 +57,7 @@ async def test_a_hand_played_with_buttons_never_edits_the_table_on_the_bots_budg
         await game.wait_idle()
         legal = hand.legal()
         assert legal is not None
-        message_id = game.runner().messenger.message_id
+        message_id = game.live_table().messenger.message_id
         assert message_id is not None
         table = game.fake.message(message_id)  # as it is now
         action = "check" if legal.can_check else "call"
@@ -78,10 +78,10 @@ async def test_an_edit_that_changes_nothing_is_not_sent(game: Game) -> None:
     await game.ok(alice, "poker", "start")
     await game.wait_hand(1)
     await game.wait_idle()
-    runner = game.runner()
+    live_table = game.live_table()
     since = len(game.fake.requests)
     for _ in range(3):
-        runner.refresh()  # the same state, drawn again
+        live_table.refresh()  # the same state, drawn again
         await game.wait_idle()
     assert edits(game.fake, since) == []
     # A real change still goes out.

@@ -49,11 +49,11 @@ async def test_a_restart_brings_every_table_back_players_first(tmp_path: Path) -
             # not out yet, and from the old message's buttons, which act on the same decision.
             sent: list[InteractionHandle] = []
             for n, table in enumerate(waiting[-6:]):
-                runner = runtime.registry.table(table.table_id)
-                hand = runner.hand
+                live_table = runtime.registry.table(table.table_id)
+                hand = live_table.hand
                 assert hand is not None and hand.to_act is not None
                 user = next(u for u in table.seat.players
-                            if u.id == runner.player_of(hand.to_act))
+                            if u.id == live_table.player_of(hand.to_act))
                 legal = hand.legal()
                 assert legal is not None
                 action = "check" if legal.can_check else "call"

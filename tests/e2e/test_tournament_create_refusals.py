@@ -10,7 +10,7 @@ import pytest
 from bot.i18n import t
 from engine.limits import MAX_CHIPS
 from tests.e2e.game_kit import Game
-from tests.e2e.tournament_kit import runner_of, tournament
+from tests.e2e.tournament_kit import tournament, tournament_of
 from tests.fakediscord import FakeChannel
 
 pytestmark = pytest.mark.timeout(120)
@@ -32,7 +32,7 @@ async def test_stack_times_players_is_named(game: Game) -> None:
     reply = await create(game, buy_in=MAX_CHIPS // 5, max_players=6)
     assert reply == t("error.tournament_pool_too_large", amount="200,000,000,000", players=6,
                       maximum="1,000,000,000,000")
-    assert runner_of(game) is None
+    assert tournament_of(game) is None
 
 
 async def test_a_level_no_table_can_play_is_refused_naming_it(game: Game) -> None:
@@ -44,7 +44,7 @@ async def test_a_level_no_table_can_play_is_refused_naming_it(game: Game) -> Non
                          structure="regular")
     assert reply == t("error.preset_stack_too_large", name="regular",
                       stack="10,000,000,000", maximum="2,100,000,000")
-    assert runner_of(game) is None
+    assert tournament_of(game) is None
 
 
 async def test_a_freeroll_is_allowed_and_a_negative_buy_in_says_so(game: Game) -> None:
@@ -58,9 +58,9 @@ async def test_a_freeroll_is_allowed_and_a_negative_buy_in_says_so(game: Game) -
                           minimum="0.1", maximum="240")
     reply = await create(game, buy_in=0, level_minutes=0.5, structure="regular")
     assert reply.startswith("Tournament **"), reply
-    runner = runner_of(game)
-    assert runner is not None and runner.state.config.buy_in == 0
-    assert runner.state.config.levels[0].minutes == 0.5
+    live = tournament_of(game)
+    assert live is not None and live.state.config.buy_in == 0
+    assert live.state.config.levels[0].minutes == 0.5
 
 
 async def test_an_end_too_far_ahead_says_how_far_it_may_be(game: Game) -> None:
@@ -69,7 +69,7 @@ async def test_an_end_too_far_ahead_says_how_far_it_may_be(game: Game) -> None:
     assert reply == t("error.time_too_far", option=t("label.ends_at"), days=366)
     reply = await create(game, starts_at=hundred_years)
     assert reply == t("error.time_too_far", option=t("label.starts_at"), days=366)
-    assert runner_of(game) is None
+    assert tournament_of(game) is None
 
 
 async def test_tournaments_count_against_the_servers_table_limits(game: Game) -> None:
@@ -87,6 +87,6 @@ async def test_tournaments_count_against_the_servers_table_limits(game: Game) ->
     assert reply.startswith("Tournament **"), reply
     reply = await tournament(game, alice, "create", rooms[1], **{**BASE, "name": "Third"})
     assert reply == t("error.too_many_hosted", maximum=2)
-    assert runner_of(game, rooms[1]) is None
+    assert tournament_of(game, rooms[1]) is None
     refused = await game.slash(alice, "poker", "create", channel=rooms[1])
     assert refused.content == t("error.too_many_hosted", maximum=2)

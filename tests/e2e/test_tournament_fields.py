@@ -30,35 +30,35 @@ def world() -> World:
 
 async def test_nine_players_at_one_table(game: Game) -> None:
     field = members(game.world)[:9]
-    runner = await create(game, field[0], seats_per_table=9, max_players=9)
+    live = await create(game, field[0], seats_per_table=9, max_players=9)
     await register(game, *field)
     await game.ok(field[0], "tournament", "start")
-    assert len(runner.tables) == 1 and runner.tables[1].channel_id == game.channel.id
-    await Players(game, runner, seed=9).play_until(lambda: runner.closed)
-    info = await wait_over(game, runner)
+    assert len(live.tables) == 1 and live.tables[1].channel_id == game.channel.id
+    await Players(game, live, seed=9).play_until(lambda: live.closed)
+    info = await wait_over(game, live)
     await assert_settled(game, info)
     assert game.fake.threads_of(game.channel) == []
     # Places and prizes as the engine ranked them (50 / 30 / 20 % of 900, shared on ties).
-    assert {(int(s.player_id), s.place, s.prize) for s in runner.state.standings} == {
+    assert {(int(s.player_id), s.place, s.prize) for s in live.state.standings} == {
         (e.user_id, e.place, e.prize) for e in info.entries
     }
-    assert await assert_no_hidden_card_in_public(game, runner)
+    assert await assert_no_hidden_card_in_public(game, live)
 
 
 async def test_thirty_players_over_four_threads_down_to_a_final_table(game: Game) -> None:
     field = members(game.world)[:30]
-    runner = await create(game, field[0], seats_per_table=8, max_players=30)
+    live = await create(game, field[0], seats_per_table=8, max_players=30)
     await register(game, *field)
     await game.ok(field[0], "tournament", "start")
     threads = game.fake.threads_of(game.channel)
-    assert len(threads) == 4 and sorted(runner.tables) == [1, 2, 3, 4]
-    assert {t.channel_id for t in runner.tables.values()} == {t.id for t in threads}
-    sizes = sorted(len(t.table.seats()) for t in runner.tables.values())
+    assert len(threads) == 4 and sorted(live.tables) == [1, 2, 3, 4]
+    assert {t.channel_id for t in live.tables.values()} == {t.id for t in threads}
+    sizes = sorted(len(t.table.seats()) for t in live.tables.values())
     assert sizes == [7, 7, 8, 8]
-    await Players(game, runner, seed=30).play_until(lambda: runner.closed, timeout=240)
-    info = await wait_over(game, runner)
+    await Players(game, live, seed=30).play_until(lambda: live.closed, timeout=240)
+    info = await wait_over(game, live)
     await assert_settled(game, info)
-    await quiet(runner)
+    await quiet(live)
     # Tables were broken on the way down, and each broken thread was told and archived.
     broken = [t for t in threads if any("is broken" in m.content
                                          for m in game.fake.messages_in(t))]
@@ -77,4 +77,4 @@ async def test_thirty_players_over_four_threads_down_to_a_final_table(game: Game
     assert dms
     final = [m for m in game.fake.messages_in(game.channel) if "Final table!" in m.content]
     assert len(final) == 1
-    assert await assert_no_hidden_card_in_public(game, runner)
+    assert await assert_no_hidden_card_in_public(game, live)

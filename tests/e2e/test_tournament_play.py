@@ -28,13 +28,13 @@ pytestmark = pytest.mark.timeout(180)
 
 async def test_heads_up_from_registration_to_the_prize(game: Game) -> None:
     alice, bob = game.world.alice, game.world.bob
-    runner = await create(game, alice)
+    live = await create(game, alice)
     await register(game, alice, bob)
     assert await game.balance(alice) == STARTING_BALANCE - 100
     await game.ok(alice, "tournament", "start")
-    players = Players(game, runner, policy=always_all_in)
-    await players.play_until(lambda: runner.closed)
-    info = await wait_over(game, runner)
+    players = Players(game, live, policy=always_all_in)
+    await players.play_until(lambda: live.closed)
+    info = await wait_over(game, live)
     await assert_settled(game, info)
     winner = next(e for e in info.entries if e.place == 1)
     loser = next(e for e in info.entries if e.place == 2)
@@ -48,11 +48,11 @@ async def test_heads_up_from_registration_to_the_prize(game: Game) -> None:
 async def test_a_tournament_hand_has_its_history_proofs_and_replay(game: Game) -> None:
     """Stored like a cash hand, labelled with the tournament and the level it was dealt at."""
     alice, bob = game.world.alice, game.world.bob
-    runner = await create(game, alice, structure="10/20 10")
+    live = await create(game, alice, structure="10/20 10")
     await register(game, alice, bob)
     await game.ok(alice, "tournament", "start")
-    table = await until(lambda: runner.tables.get(1), what="table 1")
-    players = Players(game, runner, policy=check_or_fold)
+    table = await until(lambda: live.tables.get(1), what="table 1")
+    players = Players(game, live, policy=check_or_fold)
     await players.play_until(lambda: table.table.hand_number >= 2)
     stored = await stored_hand(game.db, table.table_id, 1)
     assert (stored.status, stored.level) == ("finished", 1)
@@ -89,7 +89,7 @@ async def test_a_tournament_hand_has_its_history_proofs_and_replay(game: Game) -
 
 async def test_the_board_the_list_and_the_results(game: Game) -> None:
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, alice, structure="10/20 10, 20/40 10")
+    live = await create(game, alice, structure="10/20 10, 20/40 10")
     await register(game, alice, bob)
     # Anyone in the channel reads the board, before the start too: an image and the same
     # facts as text.
@@ -108,8 +108,8 @@ async def test_the_board_the_list_and_the_results(game: Game) -> None:
     refused = await tournament(game, carol, "results", name="Friday")
     assert refused == t("error.tournament_not_over")
 
-    await Players(game, runner, policy=always_all_in).play_until(lambda: runner.closed)
-    info = await wait_over(game, runner)
+    await Players(game, live, policy=always_all_in).play_until(lambda: live.closed)
+    info = await wait_over(game, live)
     winner = next(e.user_id for e in info.entries if e.place == 1)
     results = await tournament(game, carol, "results", name="Friday")
     assert results.startswith("**Friday** is over!")
@@ -126,22 +126,22 @@ async def test_time_runs_out_mid_hand_and_the_survivors_rank_by_chips(game: Game
     """The clock runs out while a hand waits for a decision: that hand is the last one, no
     other is dealt, and the players left are ranked by their chips."""
     alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
-    runner = await create(game, alice, kind="time_limited", ends_at="12s",
+    live = await create(game, alice, kind="time_limited", ends_at="12s",
                           structure="10/20 10")
     await register(game, alice, bob, carol)
     await game.ok(alice, "tournament", "start")
-    table = await until(lambda: runner.tables.get(1), what="table 1")
+    table = await until(lambda: live.tables.get(1), what="table 1")
     # Nobody acts (the decision timer is longer than the tournament): time runs out mid-hand.
-    await until(lambda: runner.state.time_up, timeout=40, what="the end of time")
+    await until(lambda: live.state.time_up, timeout=40, what="the end of time")
     hand = table.hand
     assert hand is not None and table.table.hand_number == 1
     await game.fake.wait_for_message(lambda m: m.content == t("tournament.time_up"),
                                      channel=game.channel)
-    await Players(game, runner, policy=check_or_fold).play_until(lambda: runner.closed)
-    info = await wait_over(game, runner)
+    await Players(game, live, policy=check_or_fold).play_until(lambda: live.closed)
+    info = await wait_over(game, live)
     await assert_settled(game, info)
     assert table.table.hand_number == 1  # the hand in progress was the last
-    assert runner.state.finish_reason == "time"
+    assert live.state.finish_reason == "time"
     # Places follow the stacks the last hand left (equal stacks share a place).
     result = hand.result
     assert result is not None
@@ -162,7 +162,7 @@ async def test_the_tournament_speaks_the_servers_language_and_replies_the_reader
 ) -> None:
     alice, bob = game.world.alice, game.world.bob
     await game.ok(alice, "chips", "settings", language="zh-CN")
-    runner = await create(game, alice, structure="10/20 10")
+    live = await create(game, alice, structure="10/20 10")
     opened = t("tournament.opened", "zh-CN", name="Friday", host=alice.mention,
                buy_in=chips(100, "zh-CN"), stack=chips(1000, "zh-CN"), players=100)
     await game.fake.wait_for_message(lambda m: m.content.startswith(opened),
@@ -180,4 +180,4 @@ async def test_the_tournament_speaks_the_servers_language_and_replies_the_reader
                                    locale="zh-TW")
     board = await settled(handle)
     assert board.content.startswith(t("board.title", "zh-TW", name="Friday")), board.content
-    assert runner.locale == "zh-CN"
+    assert live.locale == "zh-CN"

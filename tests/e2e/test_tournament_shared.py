@@ -37,7 +37,7 @@ from tests.e2e.game_kit import (
 )
 from tests.e2e.harness import World
 from tests.e2e.test_game_runout import chances_in
-from tests.e2e.tournament_kit import Players, check_or_fold, create, register, runner_of
+from tests.e2e.tournament_kit import Players, check_or_fold, create, register, tournament_of
 from tests.fakediscord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.models import READ_MESSAGE_HISTORY, VIEW_CHANNEL
 
@@ -52,13 +52,13 @@ async def heads_up(game: Game, **options: object) -> tuple[LiveTournament, Tourn
     and its first hand."""
     alice, bob = game.world.alice, game.world.bob
     options.setdefault("structure", "10/20 10")
-    runner = await create(game, alice, **options)
+    live = await create(game, alice, **options)
     await register(game, alice, bob)
     await game.ok(alice, "tournament", "start")
-    table = await until(lambda: runner.tables.get(1), what="table 1")
+    table = await until(lambda: live.tables.get(1), what="table 1")
     assert table.channel_id == game.channel.id
     hand = await until(lambda: table.hand, what="hand 1", timeout=20)
-    return runner, table, hand
+    return live, table, hand
 
 
 def to_act(game: Game, table: TournamentTable) -> FakeUser | None:
@@ -240,7 +240,7 @@ async def test_a_server_language_change_reaches_a_running_tournament_and_survive
     alice = world.alice
     head = zh("tournament.header", name="Friday", table=1, level=1)
     async with running_game(fake, world, tmp_path) as game:
-        runner, table, _hand = await heads_up(game)
+        live, table, _hand = await heads_up(game)
         english = await turn_message(game, table, await until(lambda: to_act(game, table)))
         assert english.content.startswith("**Friday** · table 1 · level 1"), english.content
         mark = fake.mark()
@@ -250,7 +250,7 @@ async def test_a_server_language_change_reaches_a_running_tournament_and_survive
         await fake.wait_for_message(
             lambda m: m.id == english.id and m.content.startswith(head) and "第 1 手" in m.content,
             channel=game.channel, after=mark, timeout=20)
-        assert runner.locale == "zh-CN" and table.locale == "zh-CN"
+        assert live.locale == "zh-CN" and table.locale == "zh-CN"
         first = await until(lambda: to_act(game, table), what="a player to act")
         await game.ok(first, "fold")
         result = await fake.wait_for_message(
@@ -267,15 +267,15 @@ async def test_a_server_language_change_reaches_a_running_tournament_and_survive
         await game.ok(alice, "tournament", "pause")
         await fake.wait_for_message(lambda m: m.content == zh("tournament.paused"),
                                     channel=game.channel, after=mark, timeout=20)
-        stored = await tournaments.get_tournament(game.db, runner.tournament_id)
+        stored = await tournaments.get_tournament(game.db, live.tournament_id)
         assert TournamentSettings.from_json(stored.config).locale == "zh-CN"
     await fake.wait_for(lambda: not fake.sessions, what="the first bot to disconnect")
 
     mark = fake.mark()
     async with running_game(fake, world, tmp_path) as game:
-        runner = await until(lambda: runner_of(game), what="the restored tournament")
-        assert runner.locale == "zh-CN"
-        table = await until(lambda: runner.tables.get(1), what="table 1")
+        live = await until(lambda: tournament_of(game), what="the restored tournament")
+        assert live.locale == "zh-CN"
+        table = await until(lambda: live.tables.get(1), what="table 1")
         # The hand in progress is shown again, in the language the server chose.
         reposted = await fake.wait_for_message(
             lambda m: m.content.startswith(head) and "第 2 手" in m.content,
@@ -294,12 +294,12 @@ async def lose_the_channel(
     game: Game, **options: object
 ) -> tuple[LiveTournament, TournamentTable, int]:
     """A heads-up tournament whose channel stops taking the bot's messages (Discord answers
-    403) as the first hand ends: once both players were told by DM, its runner, its table,
+    403) as the first hand ends: once both players were told by DM, its live, its table,
     and the mark in the fake's events from which the channel was lost. (The DM is the one
     that names the channel; what it should say is the last test's.)"""
     alice, bob = game.world.alice, game.world.bob
-    runner, table, hand = await heads_up(game, **options)
-    await runner.flush(20)
+    live, table, hand = await heads_up(game, **options)
+    await live.flush(20)
     game.channel.bot_permissions = READ_ONLY
     mark = game.fake.mark()
     first = await until(lambda: to_act(game, table), what="a player to act")
@@ -310,7 +310,7 @@ async def lose_the_channel(
         await game.fake.wait_for_message(
             lambda m: f"<#{game.channel.id}>" in m.content,
             channel=user, after=mark, timeout=10)
-    return runner, table, mark
+    return live, table, mark
 
 
 async def test_losing_the_channel_tells_a_tournaments_players_and_pauses_nothing(
@@ -322,17 +322,17 @@ async def test_losing_the_channel_tells_a_tournaments_players_and_pauses_nothing
     table, not its clock (the next level comes on time), and the hand in progress plays on by
     command. At a cash table the same pauses the table
     (``test_attack_server::test_losing_the_channel_pauses_the_table_and_tells_its_players``)."""
-    runner, table, _mark = await lose_the_channel(game, structure="10/20 0.1, 20/40 10")
-    assert not runner.state.paused and not table.table.paused
-    assert runner.state.level == 1
-    await until(lambda: runner.state.level == 2, what="level 2 without the channel",
+    live, table, _mark = await lose_the_channel(game, structure="10/20 0.1, 20/40 10")
+    assert not live.state.paused and not table.table.paused
+    assert live.state.level == 1
+    await until(lambda: live.state.level == 2, what="level 2 without the channel",
                 timeout=20)
-    assert not runner.state.paused and not table.table.paused
+    assert not live.state.paused and not table.table.paused
     # A hand dealt as the channel went plays to its end by command, the clock running.
     number = table.table.hand_number
     if table.hand is not None:
         assert table.decision is not None or table.hand.is_over
-        players = Players(game, runner, policy=check_or_fold)
+        players = Players(game, live, policy=check_or_fold)
         await players.play_until(lambda: table.hand is None
                                  or table.table.hand_number != number, timeout=20)
 
@@ -342,11 +342,11 @@ async def test_a_tournament_table_keeps_dealing_without_its_channel(game: Game) 
     channel refuses it, the table still deals the next hands (the players' cards by DM, their
     decisions by command, the decision clock running)."""
     alice, bob = game.world.alice, game.world.bob
-    runner, table, mark = await lose_the_channel(game)
+    live, table, mark = await lose_the_channel(game)
     # The hand dealt just after the first one ended may have raced the refusal; from here on
     # the channel is known lost.
     known_lost = table.table.hand_number
-    players = Players(game, runner, policy=check_or_fold)
+    players = Players(game, live, policy=check_or_fold)
     try:
         await players.play_until(lambda: table.table.hand_number >= known_lost + 2,
                                  timeout=20)

@@ -1,5 +1,5 @@
 """Helpers for the tournament tests over the fake Discord: a server with as many members as a
-field needs, the tournament's runner as the bot holds it, and simulated players who act at
+field needs, the live tournament as the bot holds it, and simulated players who act at
 whichever table waits for them, through the same slash commands people type."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def members(world: World) -> list[FakeUser]:
     return [m for m in world.guild.members if not m.bot]
 
 
-def runner_of(game: Game, channel: FakeChannel | None = None) -> LiveTournament | None:
+def tournament_of(game: Game, channel: FakeChannel | None = None) -> LiveTournament | None:
     return game.runtime.registry.tournament_in((channel or game.channel).id)
 
 
@@ -60,9 +60,9 @@ async def create(game: Game, host: FakeUser, **options: object) -> LiveTournamen
     values.update(options)
     reply = await tournament(game, host, "create", **values)
     assert reply.startswith("Tournament **"), reply
-    runner = runner_of(game)
-    assert runner is not None
-    return runner
+    live = tournament_of(game)
+    assert live is not None
+    return live
 
 
 async def register(game: Game, *players: FakeUser) -> None:
@@ -108,7 +108,7 @@ class Players:
     table's channel), until the tournament is over."""
 
     game: Game
-    runner: LiveTournament
+    live: LiveTournament
     policy: Policy = shove_or_call
     seed: int = 1
     idle: frozenset[int] = frozenset()  # users who never act (the clock acts for them)
@@ -122,7 +122,7 @@ class Players:
             if loop.time() > deadline:
                 raise TimeoutError(f"tournament not done after {timeout}s ({self.actions} actions)")
             acted = False
-            for table in list(self.runner.tables.values()):
+            for table in list(self.live.tables.values()):
                 if await self._act_at(table, rng):
                     acted = True
             if not acted:
@@ -144,29 +144,29 @@ class Players:
         return True
 
 
-async def quiet(runner: LiveTournament, timeout: float = 30.0) -> None:
+async def quiet(live: LiveTournament, timeout: float = 30.0) -> None:
     """Wait until everything the tournament asked to say went out, in every channel."""
-    await runner.flush(timeout)
+    await live.flush(timeout)
 
 
-async def assert_no_hidden_card_in_public(game: Game, runner: LiveTournament) -> int:
+async def assert_no_hidden_card_in_public(game: Game, live: LiveTournament) -> int:
     """No hole card that was not shown reached the tournament's channel or its threads, in
     any version of any message everybody there could read; how many hidden hands it checked."""
-    await quiet(runner)
+    await quiet(live)
     places = {game.channel.id, *(t.id for t in game.fake.threads_of(game.channel))}
-    hidden, shown = await hidden_cards(game.db, "h.tournament_id = ?", (runner.tournament_id,))
+    hidden, shown = await hidden_cards(game.db, "h.tournament_id = ?", (live.tournament_id,))
     leaked = public_leaks(game.fake.events, places, hidden, shown)
     assert leaked == [], leaked
     return len(hidden)
 
 
-async def stored(db: Database, runner: LiveTournament) -> TournamentInfo:
-    return await tournaments.get_tournament(db, runner.tournament_id)
+async def stored(db: Database, live: LiveTournament) -> TournamentInfo:
+    return await tournaments.get_tournament(db, live.tournament_id)
 
 
-async def wait_over(game: Game, runner: LiveTournament, timeout: float = 30.0) -> TournamentInfo:
+async def wait_over(game: Game, live: LiveTournament, timeout: float = 30.0) -> TournamentInfo:
     async def over() -> TournamentInfo | None:
-        info = await stored(game.db, runner)
+        info = await stored(game.db, live)
         return info if info.status == "finished" else None
 
     deadline = asyncio.get_running_loop().time() + timeout
