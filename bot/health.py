@@ -274,14 +274,13 @@ class OpsServer:
             self._error = exc
             started.set()
             return
-        address = listener.getsockname()
-        self._port = int(address[1])
+        self._port = int(listener.getsockname()[1])
         self._loop = asyncio.get_running_loop()
         self._stopping = stopping = asyncio.Event()
         accepting = asyncio.create_task(self._accept(listener), name="ops-accept")
         started.set()
         url = f"http://{self.host}:{self._port}"
-        if _loopback(address[0]):
+        if _loopback(self.host):
             log.info("metrics and health on %s (/metrics, /healthz, /readyz)", url)
         else:
             log.warning(
@@ -437,12 +436,18 @@ def _listen(host: str, port: int) -> socket.socket:
     return listener
 
 
-def _loopback(address: str) -> bool:
-    """
+def _loopback(host: str) -> bool:
+    """Whether every address ``host`` stands for is this machine's loopback.
+
     >>> _loopback("127.0.0.1"), _loopback("::1"), _loopback("0.0.0.0"), _loopback("10.0.0.5")
     (True, True, False, False)
     """
-    return ipaddress.ip_address(address.partition("%")[0]).is_loopback
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except OSError:
+        return False
+    return all(ipaddress.ip_address(str(info[4][0]).partition("%")[0]).is_loopback
+               for info in infos)
 
 
 async def _read_line(reader: asyncio.StreamReader, what: str, first: bool = False) -> str | None:

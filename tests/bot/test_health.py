@@ -23,6 +23,7 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot import health
 from bot.health import MAX_CONNECTIONS, OpsServer
 from bot.metrics import PrometheusMetrics
 from bot.settings import Settings
@@ -78,10 +79,15 @@ def test_the_endpoint_listens_on_this_machine_unless_told_otherwise() -> None:
     assert wide.metrics_host == "0.0.0.0"
 
 
-@pytest.mark.parametrize(("host", "warned"), [("127.0.0.1", False), ("0.0.0.0", True)])
+@pytest.mark.parametrize(
+    ("host", "warned"), [("127.0.0.1", False), ("localhost", False), ("0.0.0.0", True)]
+)
 async def test_listening_beyond_this_machine_is_a_warning_at_start(
-    host: str, warned: bool, caplog: pytest.LogCaptureFixture
+    host: str, warned: bool, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The tests open nothing beyond loopback: the socket is bound there whatever the host.
+    listen = health._listen
+    monkeypatch.setattr(health, "_listen", lambda host, port: listen("127.0.0.1", port))
     caplog.set_level(logging.INFO, logger="bot.health")
     server = OpsServer(PrometheusMetrics(), ready, host=host, port=0, max_lag=5.0)
     await server.start()
