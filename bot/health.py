@@ -89,6 +89,8 @@ class Malformed(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Answer:
+    """An HTTP answer: its status, its body and the body's type, and any further headers."""
+
     status: int
     body: bytes
     content_type: str = "text/plain; charset=utf-8"
@@ -349,6 +351,8 @@ class OpsServer:
             await _send(writer, answer, with_body=method != "HEAD")
         except (OSError, TimeoutError):
             pass  # the client went away, or would not read its answer
+        except Exception:
+            log.exception("the metrics endpoint could not answer a request from %s", peer)
         finally:
             writer.close()
 

@@ -127,6 +127,20 @@ async def send(port: int, payload: bytes) -> bytes:
             await writer.wait_closed()
 
 
+async def test_what_a_scraper_or_a_probe_sends_is_answered(endpoint: OpsServer) -> None:
+    port = endpoint.port
+    answer = await send(port, b"GET /metrics?name[]=x HTTP/1.1\r\nAccept: text/plain\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n") and b"poker_ops_requests_refused" in answer
+    head = await send(port, b"HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 OK\r\n") and b"Content-Length: 3\r\n" in head
+    assert head.endswith(b"\r\n\r\n")  # the headers of "ok\n", without it
+    posted = await send(port, b"POST /metrics HTTP/1.0\r\nContent-Length: 2\r\n\r\nhi")
+    assert posted.startswith(b"HTTP/1.1 405 ") and b"Allow: GET, HEAD" in posted
+    assert (await send(port, b"GET /elsewhere HTTP/1.1\r\n\r\n")).startswith(b"HTTP/1.1 404 ")
+    status, text = await get(port, "/metrics")
+    assert status == 200 and refused(text, "malformed") == 0
+
+
 @pytest.mark.timeout(300)
 async def test_ten_thousand_malformed_requests_are_answered_400_and_logged_once(
     endpoint: OpsServer, caplog: pytest.LogCaptureFixture
