@@ -21,6 +21,9 @@ LOG_FORMATS = ("text", "json")
 # stuck: well past a garbage collection or a slow start-up step, short enough that an
 # orchestrator restarts a hung bot within a minute.
 DEFAULT_HEALTH_MAX_LAG = 10.0
+# The operator's endpoint stays on this machine unless METRICS_HOST says otherwise: its figures
+# are the operator's, and a port open to the internet is one more thing to attack.
+DEFAULT_METRICS_HOST = "127.0.0.1"
 
 # What discord.py uses when no proxy is configured; kept so that clearing a setting restores it.
 _DEFAULT_API_BASE = discord.http.Route.BASE
@@ -67,7 +70,7 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     log_format: str = "text"
     metrics_port: int | None = None
-    metrics_host: str = "0.0.0.0"
+    metrics_host: str = DEFAULT_METRICS_HOST
     health_max_lag: float = DEFAULT_HEALTH_MAX_LAG
 
     @classmethod
@@ -121,7 +124,7 @@ class Settings:
             shard_ids=shard_ids,
             log_format=log_format,
             metrics_port=metrics_port,
-            metrics_host=get("METRICS_HOST") or "0.0.0.0",
+            metrics_host=get("METRICS_HOST") or DEFAULT_METRICS_HOST,
             health_max_lag=health_max_lag,
         )
         settings.check_proxies()

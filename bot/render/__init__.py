@@ -15,7 +15,8 @@ Rendering is synchronous CPU work (a few milliseconds) and thread-safe: the bot 
 table of the day does not pay for loading fonts, cards and the palette (about a second).
 
 The model is documented in :mod:`bot.render.model`; every word drawn can be translated through
-:class:`bot.render.labels.Labels`.
+:class:`bot.render.labels.Labels`. Each image is drawn in the faces of its words' language
+(``labels.locale``): Traditional Chinese shapes for zh-TW (:func:`bot.render.fonts.faces_for`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from bot.render.charts import (
     draw_chart,
 )
 from bot.render.encode import encode_palette_png, encode_png
+from bot.render.fonts import faces_for
 from bot.render.holecards import draw_hole_cards
 from bot.render.labels import DEFAULT_LABELS, Labels
 from bot.render.model import (
@@ -94,7 +96,8 @@ class RenderedImage:
 
 def render_table(view: TableView, labels: Labels = DEFAULT_LABELS) -> RenderedImage:
     """The public table image (1280x800 palette PNG, well under 100 KB) and its alt text."""
-    image = draw_table(view, labels)
+    with faces_for(labels.locale):
+        image = draw_table(view, labels)
     return RenderedImage(encode_palette_png(image, table_palette()), table_alt_text(view, labels),
                          image.width, image.height, "table.png")
 
@@ -102,7 +105,8 @@ def render_table(view: TableView, labels: Labels = DEFAULT_LABELS) -> RenderedIm
 def render_hole_cards(view: HoleCardsView, labels: Labels = DEFAULT_LABELS) -> RenderedImage:
     """The private hole-card image (palette PNG, 376 px wide for two cards, about 520 for an
     Omaha hand's four or five) and its alt text."""
-    image = draw_hole_cards(view)
+    with faces_for(labels.locale):
+        image = draw_hole_cards(view)
     return RenderedImage(encode_palette_png(image, hole_palette()),
                          hole_cards_alt_text(view, labels),
                          image.width, image.height, "cards.png")
@@ -112,7 +116,8 @@ def render_tournament(
     view: TournamentView, labels: TournamentLabels = DEFAULT_TOURNAMENT_LABELS
 ) -> RenderedImage:
     """The tournament status board (1280 px wide palette PNG) and its alt text."""
-    image = draw_tournament(view, labels)
+    with faces_for(labels.locale):
+        image = draw_tournament(view, labels)
     return RenderedImage(encode_palette_png(image, table_palette()),
                          tournament_alt_text(view, labels), image.width, image.height,
                          "tournament.png")
@@ -122,7 +127,8 @@ def render_chart(view: ChartView, labels: ChartLabels = DEFAULT_CHART_LABELS) ->
     """A line chart (1200 px wide, true-colour PNG: its smooth lines and shaded areas would band
     in a fixed palette, and a chart is drawn once per request, not once per action) and its
     alt text."""
-    image = draw_chart(view, labels)
+    with faces_for(labels.locale):
+        image = draw_chart(view, labels)
     return RenderedImage(encode_png(image), chart_alt_text(view, labels), image.width,
                          image.height, view.filename)
 

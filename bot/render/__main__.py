@@ -31,15 +31,16 @@ from bot.render import (
 from bot.render.assets import CARD_DIR
 from bot.render.cardart import write_deck
 from bot.render.encode import encode_png
-from bot.render.fonts import draw_text
+from bot.render.fonts import draw_text, faces_for
 from bot.render.labels import catalog_labels, catalog_words
 from bot.render.palettes import write_palettes
 from bot.render.replay import render_replay
 from bot.render.tournament import TournamentLabels
 
 NAMES = (
-    "Alice", "张伟 (Zhāng Wěi)", "さくら 桜", "김민준", "Zoë Çelik-Øresund", "Đặng Thị Huyền",
-    "Владимир", "Ελένη", "محمد", "שלום", "สมชาย", "राहुल", "অমিত", "Արամ", "ნინო",
+    "Alice", "张伟 (Zhāng Wěi)", "蔡詩涵 (Cài Shīhán)", "さくら 桜", "김민준", "Zoë Çelik-Øresund",
+    "Đặng Thị Huyền", "Владимир", "Ελένη", "محمد", "שלום", "สมชาย", "राहुल", "অমিত", "Արամ",
+    "ნინო",
     "𝓕𝓪𝓷𝓬𝔂 𝓝𝓪𝓶𝓮", "😎 Cool 🃏 Cat 🐈", "👨‍👩‍👧 family, 🇫🇷 flag",
     "A name that is much, much too long to fit on one seat plate",
 )
@@ -124,7 +125,8 @@ def write_samples(out: Path, locale: str | None = None) -> list[Path]:
     alt_lines.append(f"{replay.filename} ({len(replay.data) // 1024} KB, {replay.frames} frames): "
                      f"{replay.alt_text}")
     names = out / "names_scripts.png"
-    names.write_bytes(encode_png(names_sheet()))
+    with faces_for(labels.locale):  # Chinese names in the shapes of the samples' language
+        names.write_bytes(encode_png(names_sheet()))
     written.append(names)
     (out / "alt_text.txt").write_text("\n\n".join(alt_lines) + "\n", encoding="utf-8")
     written.append(out / "alt_text.txt")

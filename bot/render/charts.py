@@ -132,6 +132,9 @@ class ChartLabels:
     alt_more: str = "And {n} more."
     alt_empty: str = "No hands yet."
     thousands_separator: str = ","
+    # The catalog's language these words are in (set by ``catalog_words``): Chinese characters
+    # are drawn in its region's shapes (``fonts.faces_for``).
+    locale: str = "en"
 
     def amount(self, value: int, signed: bool = False) -> str:
         """``short_chips`` with a sign: "-1,200", and "+300" when ``signed``."""

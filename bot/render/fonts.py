@@ -7,9 +7,15 @@ covers (emoji, rare scripts) is drawn as a placeholder shape: a smiley disc for 
 otherwise. Character maps are read from the font files themselves (``cmap`` formats 4 and 12),
 so coverage can never drift from the fonts shipped in ``bot/fonts``.
 
-Rendered text is cached as ``L`` masks keyed by (text, size, weight, width limit): a table is
-redrawn many times a hand with the same names and mostly the same numbers, and FreeType is the
-slowest thing the renderer calls.
+Rendered text is cached as ``L`` masks keyed by (text, size, weight, width limit, faces): a
+table is redrawn many times a hand with the same names and mostly the same numbers, and
+FreeType is the slowest thing the renderer calls.
+
+Chinese characters take the shapes of a region: Taiwan's standard writes 骨, 角 and 說 (and
+centres its 「，。」) otherwise than the mainland's. An image is drawn in the faces of its
+language: inside :func:`faces_for` ``"zh-TW"``, the Traditional Chinese face comes before the
+Simplified one, which draws everything else (kana, hangul, the characters the Traditional
+subset leaves out because their shapes are the same; see ``bot/fonts/README.md``).
 
 FreeType faces are not safe to use from two threads at once, and rendering runs in a worker
 thread pool, so every call into a font goes through ``_FT_LOCK``. Cached masks are never mutated
@@ -19,10 +25,13 @@ after creation, so sharing them between threads is safe.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import functools
 import struct
 import threading
 import unicodedata
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -31,12 +40,16 @@ from PIL import Image, ImageDraw, ImageFont, features
 
 __all__ = [
     "FONT_DIR",
+    "Han",
     "TextSprite",
     "Weight",
+    "chain",
     "clusters",
     "covering_font",
     "draw_text",
+    "faces_for",
     "font",
+    "han_for",
     "placeholder_clusters",
     "text_sprite",
 ]
@@ -47,6 +60,13 @@ FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 class Weight(StrEnum):
     REGULAR = "regular"
     BOLD = "bold"
+
+
+class Han(StrEnum):
+    """Whose standard shapes Chinese characters are drawn in."""
+
+    SIMPLIFIED = "sc"
+    TRADITIONAL = "tc"
 
 
 # Scripts beyond Latin/Greek/Cyrillic/CJK come in one weight: names are drawn bold, and one
@@ -69,12 +89,51 @@ FALLBACK_CHAINS: dict[Weight, tuple[str, ...]] = {
     Weight.REGULAR: ("NotoSans-Regular.ttf", "NotoSansCJKsc-Regular.otf", *_EXTRA_SCRIPTS),
     Weight.BOLD: ("NotoSans-Bold.ttf", "NotoSansCJKsc-Bold.otf", *_EXTRA_SCRIPTS),
 }
+# The Traditional face goes right after Noto Sans: Latin letters and digits keep their face.
+TRADITIONAL_FACES: dict[Weight, str] = {
+    Weight.REGULAR: "NotoSansCJKtc-Regular.otf",
+    Weight.BOLD: "NotoSansCJKtc-Bold.otf",
+}
+_CHAINS: dict[tuple[Weight, Han], tuple[str, ...]] = {
+    **{(weight, Han.SIMPLIFIED): names for weight, names in FALLBACK_CHAINS.items()},
+    **{
+        (weight, Han.TRADITIONAL): (names[0], TRADITIONAL_FACES[weight], *names[1:])
+        for weight, names in FALLBACK_CHAINS.items()
+    },
+}
+# The languages written in Taiwan's shapes (the catalogs' tags, as ``resolve_locale`` gives).
+TRADITIONAL_LOCALES = frozenset({"zh-TW"})
+_HAN: ContextVar[Han] = ContextVar("han", default=Han.SIMPLIFIED)
 
 _LAYOUT = ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
 _FT_LOCK = threading.RLock()
 _ELLIPSIS = "…"
 EMOJI = "emoji"
 UNKNOWN = "unknown"
+
+
+def chain(weight: Weight, han: Han = Han.SIMPLIFIED) -> tuple[str, ...]:
+    """The font files tried in turn for a character, first to last."""
+    return _CHAINS[(weight, han)]
+
+
+def han_for(locale: str | None) -> Han:
+    """
+    >>> [han_for(tag).value for tag in ("zh-TW", "zh-CN", "en", None)]
+    ['tc', 'sc', 'sc', 'sc']
+    """
+    return Han.TRADITIONAL if locale in TRADITIONAL_LOCALES else Han.SIMPLIFIED
+
+
+@contextlib.contextmanager
+def faces_for(locale: str | None) -> Iterator[Han]:
+    """Draw text in the faces of ``locale`` inside the block (each image is drawn in one
+    language; the renderer's entry points open the block with their words' language)."""
+    token = _HAN.set(han_for(locale))
+    try:
+        yield _HAN.get()
+    finally:
+        _HAN.reset(token)
 
 
 # --- character maps --------------------------------------------------------------------------
@@ -247,7 +306,8 @@ def _visible(cluster: str) -> str:
 
 
 @functools.lru_cache(maxsize=8192)
-def covering_font(cluster: str, weight: Weight = Weight.BOLD) -> str | None:
+def covering_font(cluster: str, weight: Weight = Weight.BOLD,
+                  han: Han = Han.SIMPLIFIED) -> str | None:
     """The bundled font file that draws this cluster, or None if it needs a placeholder.
 
     Emoji with a presentation selector or a joiner never go to a text font: "❤️" has a
@@ -259,11 +319,11 @@ def covering_font(cluster: str, weight: Weight = Weight.BOLD) -> str | None:
         return None
     if _is_emoji(cluster) and ("\u200d" in cluster or ord(cluster[0]) >= 0x1F000):
         return None
-    chain = FALLBACK_CHAINS[weight]
-    for name in chain:
+    names = chain(weight, han)
+    for name in names:
         if all(font_covers(name, c) for c in needed):
             return name
-    for name in chain:
+    for name in names:
         if font_covers(name, needed[0]):
             return name
     return None
@@ -271,7 +331,8 @@ def covering_font(cluster: str, weight: Weight = Weight.BOLD) -> str | None:
 
 def placeholder_clusters(text: str, weight: Weight = Weight.BOLD) -> list[str]:
     """The clusters of ``text`` that are drawn as placeholder shapes (no bundled font has them)."""
-    return [c for c in clusters(text) if c != " " and covering_font(c, weight) is None]
+    han = _HAN.get()
+    return [c for c in clusters(text) if c != " " and covering_font(c, weight, han) is None]
 
 
 # --- fonts and sprites -----------------------------------------------------------------------
@@ -314,10 +375,10 @@ class TextSprite:
     truncated: bool
 
 
-def _runs(items: list[str], weight: Weight) -> list[_Run]:
+def _runs(items: list[str], weight: Weight, han: Han) -> list[_Run]:
     runs: list[_Run] = []
     for cluster in items:
-        name = covering_font(cluster, weight) if cluster != " " else FALLBACK_CHAINS[weight][0]
+        name = covering_font(cluster, weight, han) if cluster != " " else chain(weight)[0]
         if name is None:
             runs.append(_Run(cluster, None, EMOJI if _is_emoji(cluster) else UNKNOWN))
         elif runs and runs[-1].font == name:
@@ -364,7 +425,7 @@ def _draw_placeholder(draw: ImageDraw.ImageDraw, x: float, baseline: int, size: 
 
 
 def _render(runs: list[_Run], size: int, text: str, truncated: bool) -> TextSprite:
-    primary = font(FALLBACK_CHAINS[Weight.REGULAR][0], size)
+    primary = font(chain(Weight.REGULAR)[0], size)
     ascent, descent = primary.getmetrics()
     for run in runs:
         if run.font is not None:
@@ -387,20 +448,26 @@ def _render(runs: list[_Run], size: int, text: str, truncated: bool) -> TextSpri
     return TextSprite(mask, baseline, pad, round(width), text, truncated)
 
 
-@functools.lru_cache(maxsize=4096)
 def text_sprite(text: str, size: int, weight: Weight = Weight.BOLD,
                 max_width: int | None = None) -> TextSprite:
-    """Text drawn as a mask, shortened with "…" to fit ``max_width`` pixels if given."""
+    """Text drawn as a mask, shortened with "…" to fit ``max_width`` pixels if given, in the
+    faces of the language being drawn (:func:`faces_for`)."""
+    return _text_sprite(text, size, weight, max_width, _HAN.get())
+
+
+@functools.lru_cache(maxsize=4096)
+def _text_sprite(text: str, size: int, weight: Weight, max_width: int | None,
+                 han: Han) -> TextSprite:
     items = clusters(text)
     with _FT_LOCK:
-        runs = _runs(items, weight)
+        runs = _runs(items, weight, han)
         if max_width is None or _measure(runs, size) <= max_width:
             return _render(runs, size, "".join(items), False)
         ellipsis = [_ELLIPSIS]
         lo, hi = 0, len(items)  # the longest prefix that fits with the ellipsis: binary search
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            if _measure(_runs([*items[:mid], *ellipsis], weight), size) <= max_width:
+            if _measure(_runs([*items[:mid], *ellipsis], weight, han), size) <= max_width:
                 lo = mid
             else:
                 hi = mid - 1
@@ -408,7 +475,7 @@ def text_sprite(text: str, size: int, weight: Weight = Weight.BOLD,
         while kept and kept[-1] == " ":
             kept.pop()
         shown = [*kept, _ELLIPSIS]
-        return _render(_runs(shown, weight), size, "".join(shown), True)
+        return _render(_runs(shown, weight, han), size, "".join(shown), True)
 
 
 def draw_text(canvas: Image.Image, xy: tuple[float, float], text: str, size: int,

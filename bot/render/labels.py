@@ -118,6 +118,9 @@ class Labels:
         "jack", "queen", "king", "ace",
     )
     suit_names: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
+    # The catalog's language these words are in (set by ``catalog_words``): Chinese characters
+    # are drawn in its region's shapes (``fonts.faces_for``).
+    locale: str = "en"
 
     def street(self, street: Street) -> str:
         return {
@@ -222,7 +225,8 @@ def catalog_labels(locale: object = None) -> Labels:
 def catalog_words(kind: type[_Words], prefix: str, locale: object = None) -> _Words:
     """A drawing's words (``Labels``, ``TournamentLabels``, ``ChartLabels``) in ``locale``:
     each field from ``<prefix>.<field>`` where the catalog has it (the drawing's own English
-    otherwise), comma-separated lists as tuples, and the number format every message uses."""
+    otherwise), comma-separated lists as tuples, the number format every message uses, and
+    the language itself (``locale``: the faces the words and names are drawn in)."""
     key = (kind, prefix, resolve_locale(locale))
     words = _WORDS.get(key)
     if words is None:
@@ -233,6 +237,9 @@ def catalog_words(kind: type[_Words], prefix: str, locale: object = None) -> _Wo
 def _read_words(kind: type[Any], prefix: str, tag: str) -> object:
     values: dict[str, object] = {}
     for f in fields(kind):
+        if f.name == "locale":
+            values["locale"] = tag
+            continue
         key = "number.thousands_separator" if f.name == "thousands_separator" else (
             f"{prefix}.{f.name}")
         if not has_message(key, tag):

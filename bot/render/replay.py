@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from bot.render.alttext import ALT_TEXT_LIMIT
-from bot.render.fonts import Weight, draw_text
+from bot.render.fonts import Weight, draw_text, faces_for
 from bot.render.labels import DEFAULT_LABELS, Labels
 from bot.render.layout import CANVAS
 from bot.render.model import ReplayFrame, ReplayView
@@ -126,7 +126,8 @@ def _gif(frames: Sequence[ReplayFrame], labels: Labels,
     count = len(frames)
     drawn = []
     for k, frame in enumerate(frames):
-        image = draw_replay_frame(frame, k, count, labels)
+        with faces_for(labels.locale):
+            image = draw_replay_frame(frame, k, count, labels)
         if scale != 1.0:
             image = image.resize((round(image.width * scale), round(image.height * scale)),
                                  Image.Resampling.LANCZOS)

@@ -180,6 +180,9 @@ class TournamentLabels:
     alt_hours: str = "{h} h {m} min"
     alt_minutes: str = "{m} min {s} s"
     alt_seconds: str = "{s} s"
+    # The catalog's language these words are in (set by ``catalog_words``): Chinese characters
+    # are drawn in its region's shapes (``fonts.faces_for``).
+    locale: str = "en"
 
     def chips(self, amount: int) -> str:
         return format_chips(amount, self.thousands_separator)

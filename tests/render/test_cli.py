@@ -8,7 +8,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.render.__main__ import main
+from bot.render.__main__ import main, names_sheet
+from bot.render.fonts import faces_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -86,3 +87,10 @@ def test_samples_in_chinese_draw_every_board_and_chart_in_chinese(tmp_path: Path
         assert any("\u4e00" <= c <= "\u9fff" for c in words), words
         for english in ("Tournament", "Level", "Prize", "Line chart", "Stacks", "from", "Hand"):
             assert english not in words, (name, english)
+    # The names are drawn in Taiwan's shapes too (蔡詩涵 differs in every character).
+    with Image.open(tmp_path / "names_scripts.png") as written:
+        sheet = written.convert("RGB")
+    with faces_for("zh-TW"):
+        assert sheet.tobytes() == names_sheet().tobytes()
+    with faces_for("zh-CN"):
+        assert sheet.tobytes() != names_sheet().tobytes()

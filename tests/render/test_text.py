@@ -8,10 +8,12 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.render.fonts import (
-    FALLBACK_CHAINS,
+    Han,
     Weight,
+    chain,
     clusters,
     covering_font,
+    faces_for,
     font,
     font_covers,
     placeholder_clusters,
@@ -48,13 +50,15 @@ def _glyph(filename: str, text: str, size: int = 40) -> bytes:
 
 @pytest.mark.parametrize("script", sorted(NAMES))
 @pytest.mark.parametrize("weight", list(Weight))
-def test_every_character_has_a_real_glyph(script: str, weight: Weight) -> None:
+@pytest.mark.parametrize("locale", ["en", "zh-TW"])
+def test_every_character_has_a_real_glyph(script: str, weight: Weight, locale: str) -> None:
     name = NAMES[script]
-    assert placeholder_clusters(name, weight) == []
+    with faces_for(locale) as han:
+        assert placeholder_clusters(name, weight) == []
     for cluster in clusters(name):
         if cluster == " ":
             continue
-        filename = covering_font(cluster, weight)
+        filename = covering_font(cluster, weight, han)
         assert filename is not None
         assert _glyph(filename, cluster) != _notdef(filename), (
             f"{cluster!r} drawn by {filename} is the missing-glyph box")
@@ -115,8 +119,8 @@ def test_emoji_sequences_are_not_split_by_the_ellipsis() -> None:
     assert kept and kept == "👨‍👩‍👧" * (len(kept) // len("👨‍👩‍👧"))
 
 
-@pytest.mark.parametrize("filename", sorted({*FALLBACK_CHAINS[Weight.REGULAR],
-                                             *FALLBACK_CHAINS[Weight.BOLD]}))
+@pytest.mark.parametrize("filename", sorted({name for weight in Weight for han in Han
+                                             for name in chain(weight, han)}))
 def test_cmap_reader_agrees_with_freetype(filename: str) -> None:
     """Spot-check the character-map parser against what FreeType actually draws."""
     notdef = _notdef(filename, 20)
