@@ -5,7 +5,6 @@ of Discord's as the bot's error."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable, Iterator
@@ -203,10 +202,7 @@ async def test_a_press_whose_table_answer_was_lost_is_not_confirmed_twice() -> N
     )
     pressed = interaction(schedule(["lost"]), message_id=table)
     voice.show(TableMessage("S1", view=cast(TableView, None)), cast(Labels, None))
-    await asyncio.wait_for(
-        confirm(pressed, cast(Any, SimpleNamespace(messenger=voice)), "Call: 20", pressed=True),
-        5,
-    )
+    await confirm(pressed, cast(Any, SimpleNamespace(messenger=voice)), "Call: 20", pressed=True)
     await voice.flush(5)
     # The table's answer went through: that is the player's confirmation.
     assert pressed.response.edits == ["S1"] and pressed.response.sent == []
