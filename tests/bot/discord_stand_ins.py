@@ -110,6 +110,10 @@ class Channel:
     exhausted: set[int] = field(default_factory=set)  # messages past Discord's edit limit
     ids: Iterator[int] = field(default_factory=lambda: itertools.count(1000))
 
+    @property
+    def id(self) -> int:
+        return self.channel_id
+
     def content(self, message_id: int) -> str:
         return self.messages[message_id][-1]
 
@@ -185,6 +189,10 @@ class Client:
 
     def get_partial_messageable(self, channel_id: int, **kwargs: Any) -> Channel:
         assert channel_id == self.channel.channel_id
+        return self.channel
+
+    async def create_dm(self, user: Any) -> Channel:
+        """The user's DM channel (this client's one channel)."""
         return self.channel
 
     def is_closed(self) -> bool:
