@@ -20,7 +20,6 @@ from bot.metrics import PrometheusMetrics
 from bot.render import Labels
 from bot.runtime.budget import RequestBudget
 from bot.runtime.clock import Reach
-from bot.runtime.config import RuntimeOptions
 from bot.runtime.direct import DmChannels, send_dm
 from bot.runtime.link import OUTAGE_AFTER, DiscordLink
 from bot.runtime.messenger import TableMessenger

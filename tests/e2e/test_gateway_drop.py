@@ -39,7 +39,7 @@ async def test_a_dropped_gateway_is_one_warning_and_not_ready_until_it_is_back(
         with caplog.at_level(logging.INFO):
             before = len(caplog.records)
             await fake.gateway.drop(4000)
-            status, text = await _readyz_until(bot, 503)
+            _, text = await _readyz_until(bot, 503)
             assert "gateway: shard(s) 0 disconnected" in text, text
             back.set()
             await _readyz_until(bot, 200)
