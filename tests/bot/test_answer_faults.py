@@ -18,6 +18,7 @@ from bot import errors
 from bot.errors import report_error
 from bot.guards import ARRIVED
 from bot.interact import confirm, reply
+from bot.logs import Throttle
 from bot.presenter import TableMessage
 from bot.render import Labels, TableView
 from bot.runtime.budget import RequestBudget
@@ -42,6 +43,8 @@ Faults = Callable[[str, int | None], "str | None"]
 def _quick_retries(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(errors, "RETRY_FIRST", 0.01, raising=False)
     monkeypatch.setattr(errors, "RETRY_CAP", 0.05, raising=False)
+    # A WARNING a minute: another test of this process may have had this minute's.
+    monkeypatch.setattr(errors, "_faults", Throttle(), raising=False)
     yield
 
 
