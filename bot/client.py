@@ -21,7 +21,10 @@ Every REST request the process makes, discord.py's own included, waits for one r
 While running, it registers each server's economy as the server becomes available, notes the
 locale of every user who interacts (his direct messages are written in it), logs the invite
 link when ready, and answers any button press or form that no handler took (a forged or
-outdated one) so nobody is left with "interaction failed". ``close`` stops the tables first —
+outdated one) so nobody is left with "interaction failed". It tells the process's link to
+Discord (``bot.runtime.link``, ``budget.link``) when a shard's gateway drops and when it is back:
+the drop is one WARNING with its cause, ``/readyz`` says not ready until it is back, and the
+tables hold their clocks while Discord is out of reach. ``close`` stops the tables first —
 their queued messages get a few seconds to go out — then the connection, then the database,
 and the endpoint last.
 """
@@ -42,11 +45,12 @@ from discord import app_commands
 from discord.ext import commands
 from discord.ui.dynamic import DynamicItem
 
-from bot.errors import BotError, report_error
+from bot.errors import BotError, is_discord_fault, report_error
 from bot.guards import LATE_AFTER_SECONDS, InteractionClock, PokerTree, is_claimed
 from bot.health import OpsServer
 from bot.i18n import DEFAULT_LOCALE, catalog, resolve_locale
 from bot.invite import invite_url
+from bot.logs import cause_of, tame_discord_faults
 from bot.metrics import NO_METRICS, Metrics, PrometheusMetrics
 from bot.runtime.budget import RequestBudget, budget_trace
 from bot.runtime.config import RuntimeOptions
@@ -177,6 +181,8 @@ class PokerBot(commands.AutoShardedBot):
     ) -> None:
         apply_proxies(settings)
         silence_payload_loggers()
+        # discord.py logs its gateway's reconnections as errors with a traceback: one line.
+        tame_discord_faults()
         self.metrics: Metrics = (
             PrometheusMetrics(lambda: self.shard_count)
             if settings.metrics_port is not None
@@ -281,9 +287,14 @@ class PokerBot(commands.AutoShardedBot):
             return False
         try:
             synced = await self.tree.sync(guild=guild)
-        except discord.HTTPException:
+        except Exception as exc:
             # Keep running with the schema Discord already has; the next start tries again.
-            log.exception("command sync failed (%s)", scope)
+            if is_discord_fault(exc):
+                log.warning("command sync failed (%s): %s", scope, cause_of(exc))
+            elif isinstance(exc, discord.HTTPException):
+                log.exception("command sync failed (%s)", scope)
+            else:
+                raise
             return False
         self.sync_state.set(scope, digest)
         log.info("synced %d commands (%s)", len(synced), scope)
@@ -301,9 +312,13 @@ class PokerBot(commands.AutoShardedBot):
         elif not self.is_ready():
             reasons.append("gateway: not connected yet")
         else:
-            down = sorted(sid for sid, shard in self.shards.items() if shard.is_closed())
+            # discord.py's socket, and what the shard events said (a shard reconnecting, or
+            # identifying again, has no session while its socket may look open).
+            down = {sid for sid, shard in self.shards.items() if shard.is_closed()}
+            down.update(self.budget.link.shards_down())
             if down:
-                reasons.append(f"gateway: shard(s) {', '.join(map(str, down))} disconnected")
+                shards = ", ".join(map(str, sorted(down)))
+                reasons.append(f"gateway: shard(s) {shards} disconnected")
         runtime = self.runtime
         if runtime is None:
             reasons.append("runtime: not open")
@@ -321,6 +336,23 @@ class PokerBot(commands.AutoShardedBot):
         log.info("ready as %s (%s) in %d guilds", user, user.id if user else "?", len(self.guilds))
         if self.application_id is not None:
             log.info("invite the bot with: %s", invite_url(self.application_id))
+
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        if not self.is_closed():
+            self.budget.link.gateway_lost(shard_id, self._drop_cause(shard_id))
+
+    async def on_shard_connect(self, shard_id: int) -> None:
+        self.budget.link.gateway_back(shard_id)
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self.budget.link.gateway_back(shard_id)
+
+    def _drop_cause(self, shard_id: int) -> str:
+        """What the dropped connection said, as far as discord.py keeps it: its close code."""
+        ws = getattr(getattr(self.get_shard(shard_id), "_parent", None), "ws", None)
+        code = getattr(ws, "_close_code", None) or getattr(
+            getattr(ws, "socket", None), "close_code", None)
+        return f"closed with code {code}" if code else "connection lost"
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
         await self._register_guild(guild)

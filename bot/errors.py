@@ -1,22 +1,50 @@
-"""User-facing errors, and the one function that turns any error into an ephemeral reply."""
+"""User-facing errors, and the one function that turns any error into an ephemeral reply.
+
+Also what counts as Discord's fault rather than a refusal or the bot's own
+(:func:`is_discord_fault`: a 5xx, a connection refused or reset, a timeout), how often what it
+failed is tried again (:func:`retry_delay`), and the answer to an interaction that survives
+such faults (:func:`answer`), which every reply goes through.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import random
+import time
 from collections.abc import Sequence
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
 from engine.errors import CodedError, EngineError
 
 from .i18n import has_message, isolate, number, option_label, t
+from .logs import Throttle, cause_of
+from .metrics import NO_METRICS, Metrics
 
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
+# Discord's codes the bot acts on. An interaction not answered within its first 3 s is gone;
+# one answered already refuses a second answer (a lost answer that went through); a message
+# older than an hour takes only so many edits.
+UNKNOWN_INTERACTION = 10062
+ALREADY_ACKNOWLEDGED = 40060
+EDITS_EXHAUSTED = 30046
+# Discord takes an interaction's first answer this long after it arrived (a little less: the
+# answer travels too), and follow-ups on its token for 15 minutes.
+ANSWER_WINDOW = 2.8
+TOKEN_LIFE = 15 * 60.0 - 30.0
+# What Discord failed is tried again after RETRY_FIRST seconds, then twice as long each time
+# up to RETRY_CAP (read at each retry: tests shorten them).
+RETRY_FIRST = 0.5
+RETRY_CAP = 15.0
+# The extra an interaction carries once Discord said it was answered (40060) although
+# discord.py never saw the answer come back.
+ANSWERED = "poker_answered"
 # Refusal parameters that are chip amounts: written as the reader's locale writes numbers.
 AMOUNT_PARAMS = frozenset({"amount", "maximum", "minimum", "to_call", "chip_unit", "balance",
                            "stack", "circulation", "room"})
@@ -109,22 +137,26 @@ def describe_error(error: BaseException, locale: object = None) -> tuple[str, bo
         return t("error.gone", locale), True
     if isinstance(error, discord.RateLimited):
         return t("error.rate_limited", locale), False
-    if isinstance(error, discord.HTTPException):
-        return t("error.discord_unavailable", locale), False
     if isinstance(error, asyncio.TimeoutError):
         return t("error.timeout", locale), False
+    if isinstance(error, discord.HTTPException) or is_discord_fault(error):
+        return t("error.discord_unavailable", locale), False
     return t("error.internal", locale), False
 
 
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Tell the user what went wrong, ephemerally, in his language; never raise.
 
-    Unexpected errors are logged with their traceback; the user only ever sees a sentence.
+    Unexpected errors are logged with their traceback; a fault of Discord's is a WARNING with
+    its cause. The user only ever sees a sentence.
     """
     message, expected = describe_error(error, locale_of(interaction))
     original = unwrap(error)
     if expected:
         log.debug("refused interaction %s: %r", interaction.id, original)
+    elif is_discord_fault(original):
+        _faults.log(log, "interaction %s: Discord failed a request (%s)", interaction.id,
+                    cause_of(original))
     else:
         log.error(
             "error in interaction %s (user %s, command %s)",
@@ -134,10 +166,131 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
             exc_info=original,
         )
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(message, ephemeral=True)
-        else:
-            await interaction.response.send_message(message, ephemeral=True)
+        await answer(interaction, message, ephemeral=True)
     except discord.HTTPException as send_error:
         # The token may have expired or the channel vanished; there is nobody left to tell.
-        log.warning("could not report an error for interaction %s: %s", interaction.id, send_error)
+        log.warning("could not report an error for interaction %s: %s", interaction.id,
+                    cause_of(send_error))
+    except Exception:
+        log.exception("could not report an error for interaction %s", interaction.id)
+
+
+# -- Discord's faults ------------------------------------------------------------------------
+
+# Answers Discord failed, the same while it is away: one WARNING a minute.
+_faults = Throttle()
+
+
+def is_discord_fault(error: BaseException) -> bool:
+    """Whether ``error`` is Discord's or the network's, so that the same request may succeed
+    when tried again: a 5xx answer (discord.py retries 500, 502 and 504 a few times, not
+    503), a 429 discord.py did not wait out, a connection refused or reset, a timeout. A
+    refusal (403, 404, a 400 with its code) is not one, nor is a fault of the bot's.
+
+    >>> is_discord_fault(ConnectionResetError()), is_discord_fault(ValueError())
+    (True, False)
+    """
+    if isinstance(error, discord.RateLimited):
+        return True
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500 or error.status == 429
+    return isinstance(error, aiohttp.ClientError | ConnectionError | TimeoutError)
+
+
+def retry_after_of(error: BaseException) -> float | None:
+    """How long Discord said to wait before trying again, if it said."""
+    if isinstance(error, discord.RateLimited):
+        return float(error.retry_after)
+    response = getattr(error, "response", None)
+    headers = getattr(response, "headers", None)
+    raw = headers.get("Retry-After") if headers is not None else None
+    try:
+        return max(0.0, float(raw)) if raw is not None else None
+    except ValueError:
+        return None
+
+
+def retry_delay(failures: int, retry_after: float | None = None) -> float:
+    """Seconds to wait before trying again what Discord failed ``failures`` times in a row:
+    doubling from ``RETRY_FIRST`` up to ``RETRY_CAP``, spread by a fifth either way so that a
+    thousand tables owed at once do not all try in the same instant, and never sooner than
+    Discord's own ``retry_after``."""
+    base = min(RETRY_CAP, RETRY_FIRST * 2.0 ** max(0, failures - 1))
+    return max(base * random.uniform(0.8, 1.2), retry_after or 0.0)
+
+
+def answered(interaction: discord.Interaction[Any]) -> bool:
+    """The interaction was answered: what the user is sent next is a follow-up."""
+    return interaction.response.is_done() or bool(interaction.extras.get(ANSWERED))
+
+
+async def answer(
+    interaction: discord.Interaction[Any],
+    content: str,
+    *,
+    arrived: float | None = None,
+    **kwargs: Any,
+) -> bool:
+    """Send ``content`` to the user of ``interaction``: as its answer, or as a follow-up once
+    it was answered (``kwargs`` as discord.py takes them). A fault of Discord's is tried again
+    while Discord still takes it: the answer within its first seconds from ``arrived`` (when it
+    reached the bot, monotonic; else now), a follow-up while the token lives. Discord saying it
+    was answered already (a lost answer went through, or the table's update answered it)
+    counts as answered. True if the user got it; False when he cannot any more (logged,
+    counted). A refusal other than a fault raises, as before."""
+    metrics: Metrics = getattr(interaction.client, "metrics", NO_METRICS)
+    since = time.monotonic() if arrived is None else arrived
+    failures = 0
+    while True:
+        late = answered(interaction)
+        try:
+            if late:
+                await interaction.followup.send(content, **kwargs)
+            else:
+                await interaction.response.send_message(content, **kwargs)
+        except discord.HTTPException as exc:
+            if exc.code == ALREADY_ACKNOWLEDGED and not late:
+                interaction.extras[ANSWERED] = True
+                metrics.answer_fault("acknowledged")
+                return True
+            if exc.code == UNKNOWN_INTERACTION or (late and exc.status in (401, 404)):
+                # Its time is over: nothing can be sent on it any more.
+                _gave_up(interaction, exc, metrics, failures)
+                return False
+            if not is_discord_fault(exc):
+                raise
+            fault: BaseException = exc
+        except Exception as exc:
+            if not is_discord_fault(exc):
+                raise
+            fault = exc
+        else:
+            if failures:
+                metrics.answer_fault("retried")
+            return True
+        failures += 1
+        wait = retry_delay(failures, retry_after_of(fault))
+        if time.monotonic() + wait > since + (TOKEN_LIFE if late else ANSWER_WINDOW):
+            _gave_up(interaction, fault, metrics, failures)
+            return False
+        log.debug("interaction %s: answer failed (%s); again in %.1fs", interaction.id,
+                  cause_of(fault), wait)
+        _rewind(kwargs)
+        await asyncio.sleep(wait)
+
+
+def _gave_up(interaction: discord.Interaction[Any], error: BaseException, metrics: Metrics,
+             failures: int) -> None:
+    metrics.answer_fault("gave_up")
+    if failures:
+        _faults.log(log, "interaction %s: not answered, Discord failed it %d time(s) (%s)",
+                    interaction.id, failures, cause_of(error))
+    else:
+        log.info("interaction %s: too late to answer (%s)", interaction.id, cause_of(error))
+
+
+def _rewind(kwargs: dict[str, Any]) -> None:
+    """Files read by a try are read again from their start by the next."""
+    for each in [kwargs.get("file"), *(kwargs.get("files") or ())]:
+        if isinstance(each, discord.File):
+            each.reset()

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.amounts import read_optional_chips
-from bot.errors import BotError, locale_of
+from bot.errors import BotError, answer, answered, locale_of
 from bot.guards import ARRIVED
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.invite import missing_in_channel
@@ -122,10 +122,8 @@ async def reply(
         kwargs["files"] = attached
     if view is not None:
         kwargs["view"] = view
-    if interaction.response.is_done():
-        await interaction.followup.send(content, **kwargs)
-    else:
-        await interaction.response.send_message(content, **kwargs)
+    # A fault of Discord's is tried again while the interaction can still be answered.
+    await answer(interaction, content, arrived=interaction.extras.get(ARRIVED), **kwargs)
 
 
 async def play(
@@ -199,7 +197,7 @@ async def _answered_by_table(interaction: discord.Interaction[Any], press: Press
     # The update is going out through this press: let it finish.
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(press.answered.wait(), ANSWER_WITHIN)
-    return interaction.response.is_done()
+    return answered(interaction)
 
 
 async def preselect(

@@ -11,6 +11,13 @@ on a call names them for that one line.
 The format changes nothing of what is written: the no-secret rule (no hole card, deck, seed
 or token at any level, ``bot.client.PAYLOAD_LOGGERS``) holds for both, and one test checks
 both.
+
+A fault of Discord's or of the network (a 5xx, a connection refused or reset, a timeout) is
+never the bot's error: it is a WARNING with its cause (:func:`cause_of`) and no traceback, and
+where it comes in a flood (every table's message failing while Discord is away) at most one a
+minute, the rest at INFO (:class:`Throttle`). discord.py logs its gateway's reconnections with
+a traceback at ERROR; :func:`tame_discord_faults` turns those lines into one line with the
+cause (:class:`GatewayFaults`).
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import contextlib
 import contextvars
 import json
 import logging
+import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from types import TracebackType
@@ -119,6 +127,120 @@ def setup_logging(level: int, log_format: str = "text") -> None:
         discord.utils.setup_logging(handler=handler, formatter=JsonFormatter(), level=level)
     else:
         discord.utils.setup_logging(level=level)
+    tame_discord_faults()
 
 
-__all__ = ["FIELDS", "JsonFormatter", "TaggedLock", "context_fields", "setup_logging"]
+# -- faults of Discord's -------------------------------------------------------------------
+
+# At most one WARNING a minute for a fault that repeats; the others go at INFO.
+WARN_EVERY = 60.0
+
+
+def cause_of(error: BaseException | None) -> str:
+    """A fault in a few words, for a log line: its kind and what it says, on one line.
+
+    >>> cause_of(ConnectionResetError(104, "Connection reset by peer"))
+    'ConnectionResetError: [Errno 104] Connection reset by peer'
+    >>> cause_of(TimeoutError())
+    'TimeoutError'
+    """
+    if error is None:
+        return "unknown cause"
+    said = str(error).strip().splitlines()
+    text = f"{type(error).__name__}: {said[0]}" if said else type(error).__name__
+    return text[:300]
+
+
+class Throttle:
+    """A fault that comes in a flood is a WARNING at most once per ``every`` seconds; the
+    repetitions in between are INFO, and the next WARNING says how many there were.
+
+    >>> clock = iter([0.0, 1.0, 61.0]).__next__
+    >>> throttle = Throttle(60.0, monotonic=clock)
+    >>> throttle.take(), throttle.take(), throttle.take()
+    (0, None, 1)
+    """
+
+    def __init__(self, every: float = WARN_EVERY, *,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.every = every
+        self._monotonic = monotonic
+        self._last = float("-inf")
+        self._held = 0
+
+    def take(self) -> int | None:
+        """None: say it at INFO; else say it as a WARNING now, which tells how many were said
+        at INFO since the last one (the number returned)."""
+        now = self._monotonic()
+        if now - self._last < self.every:
+            self._held += 1
+            return None
+        self._last = now
+        held, self._held = self._held, 0
+        return held
+
+    def log(self, logger: logging.Logger, message: str, *args: object) -> None:
+        held = self.take()
+        if held is None:
+            logger.info(message, *args)
+        elif held:
+            logger.warning(message + " (and %d more like it since)", *args, held)
+        else:
+            logger.warning(message, *args)
+
+
+# discord.py's lines about its gateway connection that carry a traceback at ERROR although
+# the fault is Discord's or the network's: (logger, how the message starts).
+RECONNECT_LINES = (
+    ("discord.shard", "Attempting a reconnect"),
+    ("discord.client", "Attempting a reconnect"),
+)
+CONNECT_LINES = (("discord.shard", "Failed to connect for shard_id"),)
+
+
+class GatewayFaults(logging.Filter):
+    """discord.py's lines about reconnecting its gateway, as one line with the cause and no
+    traceback. A reconnection is INFO here: the client writes the WARNING when the gateway
+    drops, with its cause, once per outage (``bot.runtime.link``), and discord.py writes this
+    line again at each failed try while Discord is away. A shard that cannot connect at all (a
+    start during an outage) is a WARNING, at most once a minute."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.throttle = Throttle()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        said = str(record.msg)
+        if any(record.name == name and said.startswith(start) for name, start in RECONNECT_LINES):
+            level = logging.INFO
+        elif any(record.name == name and said.startswith(start) for name, start in CONNECT_LINES):
+            level = logging.INFO if self.throttle.take() is None else logging.WARNING
+        else:
+            return True
+        error = record.exc_info[1] if record.exc_info else None
+        args = record.args if isinstance(record.args, tuple) else ()
+        record.msg, record.args = said + " (%s)", (*args, cause_of(error))
+        record.exc_info = record.exc_text = None
+        record.levelno, record.levelname = level, logging.getLevelName(level)
+        return True
+
+
+def tame_discord_faults() -> None:
+    """Put :class:`GatewayFaults` on discord.py's loggers (once)."""
+    for name in {name for name, _ in (*RECONNECT_LINES, *CONNECT_LINES)}:
+        logger = logging.getLogger(name)
+        if not any(isinstance(each, GatewayFaults) for each in logger.filters):
+            logger.addFilter(GatewayFaults())
+
+
+__all__ = [
+    "FIELDS",
+    "GatewayFaults",
+    "JsonFormatter",
+    "TaggedLock",
+    "Throttle",
+    "cause_of",
+    "context_fields",
+    "setup_logging",
+    "tame_discord_faults",
+]

@@ -32,6 +32,16 @@ The metrics, by what they watch:
 ``poker_discord_rate_limited_total``         429 answers, by route and Discord's scope
 ``{route,scope}``
 ``poker_request_budget_wait_seconds``        what each request waited for the bot's budget
+``poker_message_faults_total{kind}``         table messages (``table``) and results or
+                                             notices (``post``) Discord failed, kept owed
+``poker_message_retries_total{kind}``        owed messages tried again
+``poker_messages_owed``                      messages owed now (gauge): a stale table
+``poker_message_owed_oldest_seconds``        how long the oldest owed message has waited
+``poker_interaction_answer_faults_total``    answers Discord failed, by ``outcome``: retried
+``{outcome}``                                (went out on a later try), acknowledged (a lost
+                                             answer had gone through), gave_up
+``poker_gateway_disconnects_total{shard}``   gateway connections dropped
+``poker_discord_unreachable``                1 while Discord cannot be reached (an outage)
 ``poker_storage_transaction_seconds``        a write transaction, asked to committed
 ``poker_storage_commit_transactions``        transactions stored by each commit (group commit)
 ``poker_lease_changes_total{shard,change}``  acquired, taken_over, lost, released
@@ -118,6 +128,17 @@ def route_of(url: yarl.URL, base: str | None = None) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class LinkState:
+    """How the process's link to Discord stands, read at each scrape: the messages owed (Discord
+    failed them; they are tried again), how long the oldest has waited, and whether Discord
+    cannot be reached at all."""
+
+    owed: int = 0
+    oldest_owed: float = 0.0
+    unreachable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Live:
     """What is open right now, read from the runtime when the endpoint is scraped: each
     table's server and kind, each tournament's server, each server whose lease is held."""
@@ -182,6 +203,24 @@ class Metrics:
     def loop_lag(self, seconds: float) -> None:
         pass
 
+    # -- Discord's faults -------------------------------------------------------------------
+
+    def watch_link(self, source: Callable[[], LinkState]) -> None:
+        """Read the gauges of the link to Discord from ``source`` at each scrape."""
+
+    def message_owed(self, kind: str) -> None:
+        """Discord failed a message (``kind`` table or post); it is owed."""
+
+    def message_retried(self, kind: str) -> None:
+        pass
+
+    def answer_fault(self, outcome: str) -> None:
+        """An interaction's answer met a fault of Discord's: ``outcome`` retried,
+        acknowledged or gave_up."""
+
+    def gateway_lost(self, shard_id: int) -> None:
+        pass
+
 
 NO_METRICS = Metrics()
 
@@ -202,6 +241,7 @@ class PrometheusMetrics(Metrics):
         self._shard_count = shard_count
         self._monotonic = monotonic
         self._sources: list[Callable[[], Live]] = []
+        self._links: list[Callable[[], LinkState]] = []
         # Interactions admitted and not answered yet: id -> (arrival, shard).
         self._waiting: dict[int, tuple[float, str]] = {}
         self._live_labels: dict[str, set[tuple[str, ...]]] = {}
@@ -298,6 +338,35 @@ class PrometheusMetrics(Metrics):
             buckets=LAG_BUCKETS,
             registry=r,
         )
+        self.owed = Counter(
+            "poker_message_faults",
+            "Messages Discord failed, kept owed and tried again (table: the table message;"
+            " post: a result or a notice).",
+            ["kind"],
+            registry=r,
+        )
+        self.retries = Counter(
+            "poker_message_retries", "Owed messages tried again.", ["kind"], registry=r
+        )
+        self.owed_now = Gauge("poker_messages_owed", "Messages owed now.", registry=r)
+        self.oldest_owed = Gauge(
+            "poker_message_owed_oldest_seconds",
+            "How long the oldest message owed has waited (a table shown stale that long).",
+            registry=r,
+        )
+        self.answer_faults = Counter(
+            "poker_interaction_answer_faults",
+            "Interaction answers Discord failed (retried: went out on a later try;"
+            " acknowledged: a lost answer had gone through; gave_up).",
+            ["outcome"],
+            registry=r,
+        )
+        self.gateway_disconnects = Counter(
+            "poker_gateway_disconnects", "Gateway connections dropped.", ["shard"], registry=r
+        )
+        self.unreachable = Gauge(
+            "poker_discord_unreachable", "1 while Discord cannot be reached.", registry=r
+        )
 
     def shard(self, guild_id: int | None) -> str:
         return str(0 if guild_id is None else shard_of(guild_id, self._shard_count()))
@@ -319,6 +388,10 @@ class PrometheusMetrics(Metrics):
         self._set("tables", self.live_tables, tables)
         self._set("tournaments", self.live_tournaments, tournaments)
         self._set("leases", self.leases_held, leases)
+        states = [source() for source in self._links]
+        self.owed_now.set(sum(state.owed for state in states))
+        self.oldest_owed.set(max((state.oldest_owed for state in states), default=0.0))
+        self.unreachable.set(1 if any(state.unreachable for state in states) else 0)
         self._sweep()
 
     def _set(self, name: str, gauge: Gauge, counts: Tally[tuple[str, ...]]) -> None:
@@ -432,6 +505,23 @@ class PrometheusMetrics(Metrics):
     def loop_lag(self, seconds: float) -> None:
         self.lag.observe(seconds)
 
+    # -- Discord's faults -------------------------------------------------------------------
+
+    def watch_link(self, source: Callable[[], LinkState]) -> None:
+        self._links.append(source)
+
+    def message_owed(self, kind: str) -> None:
+        self.owed.labels(kind).inc()
+
+    def message_retried(self, kind: str) -> None:
+        self.retries.labels(kind).inc()
+
+    def answer_fault(self, outcome: str) -> None:
+        self.answer_faults.labels(outcome).inc()
+
+    def gateway_lost(self, shard_id: int) -> None:
+        self.gateway_disconnects.labels(str(shard_id)).inc()
+
 
 def request_kind(route: str) -> str:
     """Whether a request spends the bot's budget: answers to interactions (their callback and
@@ -443,6 +533,7 @@ def request_kind(route: str) -> str:
 __all__ = [
     "INTERACTION_DEADLINE",
     "NO_METRICS",
+    "LinkState",
     "Live",
     "Metrics",
     "PrometheusMetrics",

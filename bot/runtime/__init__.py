@@ -19,6 +19,8 @@
 - ``messenger.TableMessenger``: the table's messages, coalesced, paced and rate limited.
 - ``direct``: hole cards and notices by DM (``DmChannels`` caches the channels).
 - ``budget.RequestBudget``: the bot's share of Discord's requests a second.
+- ``link.DiscordLink``: whether Discord answers now (every request's outcome, the shards'
+  connections): what the clocks and the messengers wait on during an outage.
 - ``ownership``: which guilds this process serves (shards, database leases).
 - ``recovery``: rebuilding tables and hands from storage.
 - ``history``: finished hands as stored (``/poker history``, ``verify``, ``replay``).

@@ -24,7 +24,9 @@ first and is written then (:meth:`RequestBudget.ahead`).
 Discord's answers feed the budget back: a global 429 stops it for its ``retry_after``, and a
 route's ``X-RateLimit-Remaining`` of 0 tells callers that peek
 (:meth:`RequestBudget.bucket_delay`, the table messenger) to let their changes coalesce
-rather than queue behind the route.
+rather than queue behind the route. Every REST request's outcome, interaction answers
+included, also tells the process's :class:`~bot.runtime.link.DiscordLink` (``budget.link``)
+whether Discord can be reached.
 
 The bucket holds at most a tenth of a second's tokens (4 at 40 a second: a deal's table
 message and three hole-card DMs at once), so that a burst and the steady rate together stay
@@ -48,7 +50,10 @@ from typing import Any
 
 import aiohttp
 
+from bot.errors import is_discord_fault
+from bot.logs import cause_of
 from bot.metrics import NO_METRICS, Metrics, request_kind, route_of
+from bot.runtime.link import DiscordLink
 
 DISCORD_GLOBAL_LIMIT = 50
 # A global 429 whose wait cannot be read is taken to last this long.
@@ -116,9 +121,13 @@ class RequestBudget:
         burst: float | None = None,
         monotonic: Callable[[], float] = time.monotonic,
         metrics: Metrics = NO_METRICS,
+        link: DiscordLink | None = None,
     ) -> None:
         if rate <= 0:
             raise ValueError("the request rate must be positive")
+        # Whether Discord can be reached: told by every request's outcome (``budget_trace``).
+        self.link = link if link is not None else DiscordLink(monotonic=monotonic,
+                                                              metrics=metrics)
         self.rate = rate
         self.burst = max(1.0, burst if burst is not None else rate / 10)
         self._monotonic = monotonic
@@ -376,10 +385,14 @@ def _header_seconds(headers: Mapping[str, str]) -> float | None:
     return None
 
 
+def _is_websocket(headers: Mapping[str, str]) -> bool:
+    return headers.get("Upgrade", "").lower() == "websocket"
+
+
 def _spends(url: Any, headers: Mapping[str, str]) -> str | None:
     """The route template of a request that spends the bot's budget; None for the others
     (the gateway's websocket, the CDN, answers on an interaction's token)."""
-    if headers.get("Upgrade", "").lower() == "websocket":
+    if _is_websocket(headers):
         return None
     route = route_of(url)
     if route == "other" or request_kind(route) != "bot":
@@ -410,6 +423,14 @@ def budget_trace(
         context: SimpleNamespace,
         params: aiohttp.TraceRequestEndParams,
     ) -> None:
+        if _is_websocket(params.headers):
+            return  # the gateway: the client follows its shards (``DiscordLink.gateway_lost``)
+        status = params.response.status
+        if status >= 500:
+            budget.link.request_failed(
+                f"{status} {params.response.reason} on {params.method} {route_of(params.url)}")
+        else:
+            budget.link.request_answered()
         route = _spends(params.url, params.headers)
         if route is None:
             return
@@ -419,8 +440,18 @@ def budget_trace(
             retry_after = await _retry_after(response)
         budget.learn(route, params.url.path, response.status, response.headers, retry_after)
 
+    async def failed(
+        session: aiohttp.ClientSession,
+        context: SimpleNamespace,
+        params: aiohttp.TraceRequestExceptionParams,
+    ) -> None:
+        if not _is_websocket(params.headers) and is_discord_fault(params.exception):
+            budget.link.request_failed(
+                f"{cause_of(params.exception)} on {params.method} {route_of(params.url)}")
+
     trace.on_request_start.append(before)
     trace.on_request_end.append(after)
+    trace.on_request_exception.append(failed)
     return trace
 
 

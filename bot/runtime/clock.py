@@ -1,13 +1,21 @@
 """The decision clock of one table (TDA 29): the table's timer, then the player's time bank.
 
 A decision is *armed* when it arises, but its time only starts once the player has been told:
-the table's messenger reports when the message naming him went out (:meth:`DecisionClock.shown`),
-and that is when the countdown begins and what its deadline (a Discord timestamp) counts from.
-A message stuck behind the channel's send budget therefore never eats a player's time. If the
-message cannot go out at all, the clock starts anyway after ``prompt_grace`` seconds, so a
-table whose channel is unreachable still moves on; one still queued for the bot's request
-budget (``queued``: after a restart a thousand tables post their messages at 40 a second) is on
-its way, and is waited for up to ``QUEUED_PROMPT_LIMIT`` seconds.
+the table's messenger asks for the deadline to write as the message naming him is about to
+leave (``shown(marker, sending=True)``, which starts nothing), and reports when it went out
+(``shown(marker)``): that is when the countdown begins. A message stuck behind the channel's
+send budget, or that Discord failed and that is owed, therefore never eats a player's time. If
+the message cannot go out at all (the channel refused us), the clock starts anyway after
+``prompt_grace`` seconds, so the table still moves on; one still queued or owed (``queued``:
+after a restart a thousand tables post their messages at 40 a second) is on its way, and is
+waited for up to ``QUEUED_PROMPT_LIMIT`` seconds, and for as long as Discord cannot be reached.
+
+Nobody is timed out for a turn he could not see or act on: when his time runs out while Discord
+cannot be reached (an outage, ``bot.runtime.link``), or while the message starting his time
+over is on its way, the clock holds, and his time starts over when the message naming him goes
+out again: the table's timer in full, and his time bank as it stood (what he used of it in this
+decision is not charged). The messenger sends that message when the outage ends
+(``shown(marker, sending=True, again=True)``).
 
 A player the table has marked away (he timed out before) gets no time: the clock acts at once.
 When the table's timer runs out and the player has a reserve left, the clock calls ``on_bank``
@@ -23,13 +31,23 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
+from enum import Enum
 
 from bot.runtime.config import RuntimeOptions
 
 # A decision is one turn in one hand: (hand number, count of actions taken before it).
 Marker = tuple[int, int]
-# The longest a player's time waits for the message naming him while it is queued.
+# The longest a player's time waits for the message naming him while it is queued or owed
+# (and Discord can be reached).
 QUEUED_PROMPT_LIMIT = 120.0
+
+
+class Reach(Enum):
+    """Whether the player of a decision has been told of it, as the table's messenger knows."""
+
+    TOLD = "told"  # nothing naming him is on its way: what the channel shows is what he gets
+    COMING = "coming"  # a message naming him is queued, or owed (Discord failed it)
+    CUT_OFF = "cut_off"  # Discord cannot be reached: he can neither see the table nor act
 
 
 @dataclass(eq=False, slots=True)
@@ -41,6 +59,8 @@ class Decision:
     marker: Marker
     deadline: int | None = None  # Unix seconds, shown as a Discord timestamp; None until shown
     bank_started: float | None = None  # monotonic time the player's own reserve began to run
+    offered: int | None = None  # the deadline written in a message on its way, not out yet
+    again: bool = False  # a message starting his time over is on its way
 
 
 class DecisionClock:
@@ -63,9 +83,9 @@ class DecisionClock:
         self.timer = float(options.default_timer)
         self.decision: Decision | None = None
         self._task: asyncio.Task[None] | None = None
-        # Whether the message naming the player of a decision is still queued to go out (the
-        # table's messenger tells; None: nothing is known, the grace alone counts).
-        self.queued: Callable[[Marker], bool] | None = None
+        # Whether the player of a decision has been told of it (the table's messenger tells;
+        # None: nothing is known, the grace alone counts).
+        self.queued: Callable[[Marker], Reach] | None = None
 
     @property
     def deadline(self) -> int | None:
@@ -85,13 +105,28 @@ class DecisionClock:
         else:
             self._run(self._start_anyway(decision))
 
-    def shown(self, marker: Marker) -> int | None:
-        """The message naming the player went out: start counting; the deadline to show."""
+    def shown(self, marker: Marker, *, sending: bool = False, again: bool = False) -> int | None:
+        """The deadline a message naming the player of ``marker`` shows (None: that decision
+        is not the one timed).
+
+        ``sending``: the message is about to go out; the deadline is offered and nothing
+        starts. Without it: the message went out, and his time starts now unless it runs
+        already. ``again`` (with ``sending``): he may have been unable to see or act for a
+        while (Discord was out of reach): his time starts over when this message goes out.
+        """
         decision = self.decision
         if decision is None or decision.marker != marker:
             return None
-        if decision.deadline is None:
-            decision.deadline = int(time.time() + self.timer)
+        if sending:
+            if decision.deadline is not None and not (again or decision.again):
+                return decision.deadline
+            decision.again = decision.deadline is not None
+            decision.offered = int(time.time() + self.timer)
+            return decision.offered
+        if decision.deadline is None or decision.again:
+            # Started afresh: what he used of his reserve meanwhile is not charged.
+            decision.deadline = decision.offered or int(time.time() + self.timer)
+            decision.offered, decision.again, decision.bank_started = None, False, None
             self._run(self._count(decision))
         return decision.deadline
 
@@ -137,18 +172,34 @@ class DecisionClock:
 
     async def _start_anyway(self, decision: Decision) -> None:
         await asyncio.sleep(self.options.prompt_grace)
-        waited = self.options.prompt_grace
-        while (
-            waited < QUEUED_PROMPT_LIMIT
-            and self.queued is not None
-            and self.decision is decision
-            and decision.deadline is None
-            and self.queued(decision.marker)
-        ):
+        await self._wait_for_message(decision, self.options.prompt_grace)
+
+    async def _wait_for_message(self, decision: Decision, waited: float) -> None:
+        """Wait for the message naming the player (``shown`` starts his time when it goes
+        out) while it is on its way, up to ``QUEUED_PROMPT_LIMIT``, and however long Discord
+        cannot be reached; then start his time anyway."""
+        while self.decision is decision and decision.deadline is None:
+            reach = self.queued(decision.marker) if self.queued is not None else Reach.TOLD
+            if reach is Reach.TOLD or (reach is Reach.COMING and waited >= QUEUED_PROMPT_LIMIT):
+                break
             await asyncio.sleep(1.0)
             waited += 1.0
         if self.decision is decision and decision.deadline is None:
+            decision.offered = None  # written in a message that did not go out
             self.shown(decision.marker)
+
+    def _held(self, decision: Decision) -> bool:
+        """His time ran out while he could not act on it: Discord is out of reach, or the
+        message starting his time over after it was is still on its way."""
+        if decision.again:
+            return True
+        return self.queued is not None and self.queued(decision.marker) is Reach.CUT_OFF
+
+    async def _hold(self, decision: Decision) -> None:
+        """Not timed out: his time starts over when the message naming him goes out again."""
+        decision.deadline = decision.bank_started = decision.offered = None
+        decision.again = False
+        await self._wait_for_message(decision, 0.0)
 
     async def _expire_now(self, decision: Decision) -> None:
         await asyncio.sleep(0)
@@ -159,6 +210,9 @@ class DecisionClock:
         await asyncio.sleep(self.timer)
         if self.decision is not decision:
             return
+        if self._held(decision):
+            await self._hold(decision)
+            return
         bank = self.bank_of(decision.player_id)
         if bank > 0:
             # The table's timer ran out: the player's own reserve starts now.
@@ -167,6 +221,9 @@ class DecisionClock:
             self.on_bank(decision)
             await asyncio.sleep(bank)
             if self.decision is not decision:
+                return
+            if self._held(decision):
+                await self._hold(decision)
                 return
             self.banks[decision.player_id] = 0.0
             decision.bank_started = None

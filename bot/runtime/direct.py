@@ -1,12 +1,16 @@
 """Direct messages of one table: hole cards at the deal, and notices a player must get even when
 the channel cannot reach him. A DM may fail (closed DMs are common); the game never waits on
 one: each goes out from its own task, and a player whose DMs are closed is told once, in the
-channel, to use the "My cards" button instead."""
+channel, to use the "My cards" button instead. A DM that Discord failed (a 5xx, a connection
+refused or reset) is sent again a few times, with the nonce of its first try so that one whose
+answer was lost is not sent twice; after that his cards are still behind "My cards"."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Coroutine, Sequence
@@ -16,7 +20,8 @@ from typing import Any
 
 import discord
 
-from bot.errors import DM_CLOSED
+from bot.errors import DM_CLOSED, is_discord_fault, retry_after_of, retry_delay
+from bot.logs import cause_of
 from bot.render import HoleCardsView, Labels, render_hole_cards
 from bot.runtime.budget import Priority, requests_at
 from bot.runtime.messenger import NOBODY, image_file
@@ -24,6 +29,9 @@ from bot.runtime.rendering import render
 from engine.bots.ids import is_bot
 
 log = logging.getLogger(__name__)
+
+# A DM Discord failed is tried this many times in all (about half a minute with the backoff).
+DM_TRIES = 6
 
 
 class Delivery(Enum):
@@ -94,18 +102,44 @@ async def send_hole_cards(
     image = await render(render_hole_cards, letter.view, letter.labels)
     try:
         with requests_at(Priority.PLAYER):
-            channel = await channels.channel(client, letter.user_id)
-            await channel.send(letter.text, file=image_file(image), allowed_mentions=NOBODY)
+            await send_dm(client, letter.user_id, channels, letter.text,
+                          lambda: {"file": image_file(image)})
     except discord.Forbidden as exc:
         if exc.code == DM_CLOSED:
             channels.closed(letter.user_id)
             return Delivery.CLOSED
         log.warning("could not DM user %d: %s", letter.user_id, exc.status)
         return Delivery.FAILED
-    except discord.HTTPException as exc:
-        log.warning("could not DM user %d: %s", letter.user_id, exc.status)
+    except Exception as exc:
+        if not (isinstance(exc, discord.HTTPException) or is_discord_fault(exc)):
+            raise
+        # A fault of Discord's repeated: the link wrote the WARNING.
+        level = logging.INFO if is_discord_fault(exc) else logging.WARNING
+        log.log(level, "could not DM user %d: %s", letter.user_id, cause_of(exc))
         return Delivery.FAILED
     return Delivery.SENT
+
+
+async def send_dm(
+    client: discord.Client,
+    user_id: int,
+    channels: DmChannels,
+    text: str,
+    extra: Callable[[], dict[str, Any]] = dict,
+) -> None:
+    """Send ``text`` (and what ``extra`` makes anew for each try: a file is read once) to the
+    user's DM channel; a fault of Discord's is tried again up to ``DM_TRIES`` times in all,
+    with the nonce of the first try, then raised like a refusal."""
+    nonce = secrets.randbits(62)
+    for tries in itertools.count(1):
+        try:
+            channel = await channels.channel(client, user_id)
+            await channel.send(text, allowed_mentions=NOBODY, nonce=nonce, **extra())
+            return
+        except Exception as exc:
+            if not is_discord_fault(exc) or tries >= DM_TRIES or client.is_closed():
+                raise
+            await asyncio.sleep(retry_delay(tries, retry_after_of(exc)))
 
 
 class DirectMessages:
@@ -147,11 +181,12 @@ class DirectMessages:
             return
         try:
             with requests_at(Priority.TABLE):
-                channel = await self.channels.channel(self.client, user_id)
-                await channel.send(text, allowed_mentions=NOBODY)
-        except discord.HTTPException as exc:
+                await send_dm(self.client, user_id, self.channels, text)
+        except Exception as exc:
+            if not (isinstance(exc, discord.HTTPException) or is_discord_fault(exc)):
+                raise
             log.info("table %d: notice to user %d not delivered (%s)", self.table_id, user_id,
-                     exc.status)
+                     cause_of(exc))
 
     async def _deliver(self, letter: HoleCardsLetter) -> None:
         try:

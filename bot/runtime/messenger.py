@@ -30,7 +30,28 @@ sent.
 
 If Discord refuses the bot access to the channel (permissions were taken away), the messenger
 stops sending there and calls ``on_forbidden`` once; the table decides what to do (it pauses).
-Other failed sends are logged and dropped: the next state replaces them anyway.
+
+Nothing the table shows is lost when Discord fails a request (a 5xx, which discord.py does not
+retry for a 503, a connection refused or reset, a timeout: ``bot.errors.is_discord_fault``):
+what failed stays at the head of the queue, *owed*, and is tried again after a backoff
+(``bot.errors.retry_delay``: doubling, capped, never sooner than Discord's ``retry_after``),
+within the same channel pacing and request budget as any send, until it goes out. Nothing
+behind it overtakes it (a result never comes after the next hand's table), and ``then``
+callbacks wait for it. An owed edit of the table message that a newer state of the same
+message follows (behind results or notices, not past a pause or a callback) is replaced by it
+rather than sent first. Retrying is safe: a new message is sent with a nonce that Discord
+enforces, kept across tries, so a create whose answer was lost returns the message it made
+rather than a second one (and if the table changed meanwhile, that message is then edited to
+the newer state); an edit carries the whole state, so sending it twice changes nothing. A table
+message too old to edit (Discord's 30046, after an hour of edits) is posted anew. A press that
+the table's update would answer, while that update is owed, is confirmed privately at once.
+The player's time starts only once the message naming him went out (``on_prompt``, twice:
+``sending`` for the deadline to write, then as it went out).
+
+When Discord has been out of reach for a while (an outage, ``bot.runtime.link``), the decision
+clocks hold; when it ends, the messenger sends what it owes at once, and shows the player to act
+his turn again with his time started over. On shutdown nothing owed is waited for beyond the
+drain's deadline: storage holds the state, and the next start posts every table again.
 """
 
 from __future__ import annotations
@@ -39,18 +60,29 @@ import asyncio
 import contextlib
 import contextvars
 import io
+import itertools
 import logging
+import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
+from bot.errors import (
+    ALREADY_ACKNOWLEDGED,
+    EDITS_EXHAUSTED,
+    is_discord_fault,
+    retry_after_of,
+    retry_delay,
+)
+from bot.logs import cause_of
 from bot.presenter import ButtonSpec, TableMessage
 from bot.render import Labels, RenderedImage, TableView, render_table
 from bot.runtime.budget import Priority, RequestBudget, channel_bucket, requests_at
+from bot.runtime.clock import Reach
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.rendering import backlog, render
 
@@ -58,7 +90,15 @@ log = logging.getLogger(__name__)
 
 ViewFactory = Callable[[int, Sequence[ButtonSpec]], "discord.ui.View | None"]
 PostedHook = Callable[[int], Awaitable[None]]
-PromptHook = Callable[[tuple[int, int]], "int | None"]
+
+
+class PromptHook(Protocol):
+    """The table's clock (``DecisionClock.shown``): the deadline a message naming the player of
+    a decision shows; ``sending`` as it is about to leave, then without it once it went out."""
+
+    def __call__(self, marker: tuple[int, int], /, *, sending: bool = ...,
+                 again: bool = ...) -> int | None: ...
+
 
 MESSAGE_LIMIT = 2000
 # A press waits for the table's update only if what the table is sending now should be out
@@ -67,6 +107,9 @@ PRESS_PATIENCE = 0.5
 # Discord's codes for "the bot may not see or post in this channel".
 NO_ACCESS = frozenset({50001, 50013})
 NOBODY = discord.AllowedMentions.none()
+# Old buttons are taken off a replaced message at most this many times before giving up (a
+# press on them acts only on the decision they were drawn for anyway).
+TIDY_TRIES = 4
 
 
 def split_text(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
@@ -132,6 +175,29 @@ class _Job:
     until: float | None = None  # a pause at the head of the queue: when it ends
     presses: list[Press] = field(default_factory=list)
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    # Discord failed it this many times in a row; owed since (monotonic); not tried before.
+    failures: int = 0
+    owed_since: float | None = None
+    retry_at: float = 0.0
+    # A new message's nonce (a post's piece k uses nonce + k), kept across tries; the pieces
+    # of a post that went out already.
+    nonce: int | None = None
+    pieces_sent: int = 0
+    # A create that Discord may have taken although it failed: the state it carried then
+    # (``version`` counts the states coalesced into the job).
+    version: int = 0
+    tried_version: int | None = None
+    # The image drawn for it: (view, labels, image), drawn once for all tries.
+    drawn: tuple[object, object, RenderedImage | None] | None = None
+
+    @property
+    def label(self) -> str:
+        return "table" if self.kind == "table" else "post"
+
+    def new_nonce(self) -> int:
+        if self.nonce is None:
+            self.nonce = secrets.randbits(62)
+        return self.nonce
 
 
 def image_file(image: RenderedImage) -> discord.File:
@@ -181,10 +247,15 @@ class TableMessenger:
         self._tidy_level = Priority.TIDY
         self._closed = False
         self.blocked = False  # the channel refused us; nothing is sent until ``unblock``
-        # What the table message shows now, so that an edit changing nothing is not sent.
+        # What the table message shows now, so that an edit changing nothing is not sent, and
+        # the state it shows (sent again, with a new countdown, after an outage).
         self._shown: tuple[object, ...] | None = None
-        # The decision whose player the table message named last (his time runs since).
+        self._current: tuple[TableMessage, Labels | None] | None = None
+        # The decision whose player the table message named last (his time runs since), and
+        # the one whose time starts over with the next message naming him (after an outage).
         self._prompted: tuple[int, int] | None = None
+        self._again: tuple[int, int] | None = None
+        self.budget.link.join(self)
 
     # -- requests (synchronous: callers never wait on Discord) ---------------------------------
 
@@ -199,12 +270,16 @@ class TableMessenger:
     ) -> None:
         """Show this state of the table: on a new message, or by editing the current one."""
         last = self._jobs[-1] if self._jobs else None
-        if last is not None and last.kind == "table":
-            # Coalesce: the queued send shows the newest state instead of an outdated one, and
-            # reposts asked while one waits are that same repost (at most one is ever queued).
+        if last is not None and last.kind == "table" and last.tried_version is None:
+            # Coalesce: the queued send shows the newest state instead of an outdated one (an
+            # owed edit too), and reposts asked while one waits are that same repost (at most
+            # one is ever queued). Not into a create Discord may have taken already: sent
+            # again with its nonce, it returns the message as first sent, so the newer state
+            # follows as an edit.
             last.message, last.labels = message, labels
             last.urgent = last.urgent or urgent
             last.new = last.new or new
+            last.version += 1
         else:
             self._jobs.append(_Job("table", message, labels=labels, new=new, urgent=urgent))
         self._kick()
@@ -254,17 +329,47 @@ class TableMessenger:
         self._wake.set()
         return press
 
-    def prompt_queued(self, marker: tuple[int, int]) -> bool:
-        """A table message naming the player of decision ``marker`` is queued or being sent
-        (it will reach him, later: the bot's request budget is busy), not lost."""
+    def prompt_queued(self, marker: tuple[int, int]) -> Reach:
+        """Whether the player of decision ``marker`` was told of it: a table message naming
+        him is queued, being sent or owed (it will reach him, later: the bot's request budget
+        is busy, or Discord failed it), or Discord cannot be reached at all."""
         if self.blocked or self._closed:
-            return False
+            return Reach.TOLD
+        if self.budget.link.cut_off():
+            return Reach.CUT_OFF
         jobs = [self._sending, *self._jobs]
-        return any(
+        coming = any(
             job is not None and job.kind == "table" and job.message is not None
             and job.message.prompt is not None and job.message.prompt.marker == marker
             for job in jobs
         )
+        return Reach.COMING if coming else Reach.TOLD
+
+    def owed(self) -> tuple[int, float | None]:
+        """Messages Discord failed and that are still to go, and since when the oldest has
+        waited (for the metrics: a table shown stale that long)."""
+        owed = [job for job in (self._sending, *self._jobs)
+                if job is not None and job.owed_since is not None]
+        return len(owed), min((job.owed_since for job in owed if job.owed_since is not None),
+                              default=None)
+
+    def discord_back(self, lasted: float) -> None:
+        """Discord answers again after an outage: what is owed goes now, not at its next
+        retry, and the player to act is shown his turn again, his time started over (he could
+        neither see the table nor act meanwhile)."""
+        if self._closed or self.blocked:
+            return
+        for job in self._jobs:
+            job.retry_at = 0.0
+        current = self._current
+        prompt = current[0].prompt if current is not None else None
+        if current is not None and prompt is not None and prompt.marker == self._prompted:
+            self._again = prompt.marker
+            if not any(job.kind == "table" for job in self._jobs):
+                # (A newer state queued carries his new time anyway.)
+                message, labels = current
+                self._jobs.append(_Job("table", message, labels=labels))
+        self._kick()
 
     def pause(self, seconds: float) -> None:
         """Leave what was asked before on screen for ``seconds`` before sending what follows
@@ -298,6 +403,7 @@ class TableMessenger:
 
     async def close(self) -> None:
         self._closed = True
+        self.budget.link.leave(self)
         task, self._task = self._task, None
         tasks = [t for t in (task, *self._tidying) if t is not None]
         for each in tasks:
@@ -328,7 +434,7 @@ class TableMessenger:
         if job.presses and not job.new:
             return 0.0  # answered through the press: not one of the channel's sends
         now = time.monotonic()
-        wait = self._channel_delay()
+        wait = max(self._channel_delay(), job.retry_at - now)
         if not job.urgent and self._sent:
             wait = max(wait, self._sent[-1] + self.options.calm_edit_interval - now)
         priority = _priority(job)
@@ -359,6 +465,8 @@ class TableMessenger:
                 await self._wake.wait()
                 continue
             job = self._jobs[0]
+            if job.failures and self._superseded(job):
+                continue
             delay = self._delay(job)
             if delay > 0:
                 # An urgent change arriving meanwhile may shorten the wait: look again then.
@@ -368,26 +476,81 @@ class TableMessenger:
                 continue
             self._jobs.popleft()
             self._sending = job
+            if job.failures:
+                self.budget.metrics.message_retried(job.label)
+            owed = False
             try:
                 await self._do(job)
             except asyncio.CancelledError:
                 raise
-            except discord.Forbidden as exc:
-                if exc.code in NO_ACCESS:
-                    self._lose_access(exc)
-                else:
-                    log.warning("table %d: message refused (%s)", self.table_id, exc)
-            except discord.HTTPException as exc:
-                log.warning("table %d: message not sent (%s)", self.table_id, exc)
-            except Exception:
+            except Exception as exc:
                 if self.client.is_closed():
                     return  # shutting down: storage has the state, the next start shows it
-                log.exception("table %d: message not sent", self.table_id)
+                owed = self._failed(job, exc)
             finally:
                 self._sending = None
-                job.done.set()
-                for press in job.presses:
-                    press.answered.set()
+            if owed:
+                self._jobs.appendleft(job)
+            else:
+                self._settle(job)
+
+    def _settle(self, job: _Job) -> None:
+        """The job is over (sent, superseded, or refused for good)."""
+        job.done.set()
+        for press in job.presses:
+            press.answered.set()
+
+    def _failed(self, job: _Job, exc: Exception) -> bool:
+        """What to do with a job that failed: True when it is owed (Discord's fault: it is
+        tried again); else it is over, and the refusal logged."""
+        if isinstance(exc, discord.Forbidden) and exc.code in NO_ACCESS:
+            self._lose_access(exc)
+            return False
+        if is_discord_fault(exc):
+            self._owe(job, exc)
+            return True
+        if isinstance(exc, discord.HTTPException):
+            log.warning("table %d: message refused (%s)", self.table_id, cause_of(exc))
+        else:
+            log.exception("table %d: message not sent", self.table_id)
+        return False
+
+    def _owe(self, job: _Job, exc: Exception) -> None:
+        now = time.monotonic()
+        job.failures += 1
+        wait = retry_delay(job.failures, retry_after_of(exc))
+        job.retry_at = now + wait
+        if job.kind == "table" and job.new and job.tried_version is None:
+            job.tried_version = job.version  # Discord may have made it all the same
+        # A press waiting for this edit is confirmed privately at once rather than later.
+        presses, job.presses = job.presses, []
+        for press in presses:
+            press.answered.set()
+        if job.owed_since is None:
+            job.owed_since = now
+            self.budget.metrics.message_owed(job.label)
+            # Once per message: while Discord is away, the link writes the WARNING.
+            log.info("table %d: %s message owed (%s); sent again in %.1fs", self.table_id,
+                     job.label, cause_of(exc), wait)
+        else:
+            log.debug("table %d: %s message still owed after %d tries (%s)", self.table_id,
+                      job.label, job.failures, cause_of(exc))
+
+    def _superseded(self, job: _Job) -> bool:
+        """An owed edit of the table message whose newer state is queued behind it (behind
+        results or notices, not past a pause, a callback or a new table message) is dropped:
+        the newer state goes in its turn, and the older is never sent after it."""
+        if job.kind != "table" or job.new or job.presses:
+            return False
+        for later in itertools.islice(self._jobs, 1, None):
+            if later.kind in ("then", "pause") or (later.kind == "table" and later.new):
+                return False
+            if later.kind == "table":
+                self._jobs.popleft()
+                self._settle(job)
+                log.debug("table %d: owed state replaced by a newer one", self.table_id)
+                return True
+        return False
 
     def _lose_access(self, exc: discord.Forbidden) -> None:
         log.warning("table %d: no access to channel %d (%s)", self.table_id, self.channel_id, exc)
@@ -409,10 +572,17 @@ class TableMessenger:
         """A request to the channel is about to go out: count it in the channel's window."""
         self._sent.append(time.monotonic())
 
-    async def _image(self, view: TableView | None, labels: Labels | None) -> RenderedImage | None:
+    async def _image(self, job: _Job, view: TableView | None) -> RenderedImage | None:
+        """The job's image, drawn once for all its tries (again if its state changed)."""
+        labels = job.labels
         if view is None or labels is None:
             return None
-        return await render(render_table, view, labels)
+        drawn = job.drawn
+        if drawn is not None and drawn[0] is view and drawn[1] is labels:
+            return drawn[2]
+        image = await render(render_table, view, labels)
+        job.drawn = (view, labels, image)
+        return image
 
     async def _do(self, job: _Job) -> None:
         if job.kind == "pause":
@@ -435,10 +605,12 @@ class TableMessenger:
         channel = self.client.get_partial_messageable(self.channel_id)
         # Discord refuses an empty message; a piece of only blank lines says nothing anyway.
         pieces = [piece for piece in split_text(job.content) if piece.strip()] or ["\u200b"]
-        image = await self._image(job.view, job.labels)
+        image = await self._image(job, job.view)
         view = self.view_factory(self.table_id, job.buttons) if job.buttons else None
-        for k, piece in enumerate(pieces):
-            kwargs: dict[str, Any] = {"content": piece, "allowed_mentions": NOBODY}
+        nonce = job.new_nonce()
+        for k in range(job.pieces_sent, len(pieces)):
+            kwargs: dict[str, Any] = {"content": pieces[k], "allowed_mentions": NOBODY,
+                                      "nonce": nonce + k}
             if k == 0 and image is not None:
                 kwargs["file"] = image_file(image)
             if k == len(pieces) - 1 and view is not None:
@@ -448,26 +620,29 @@ class TableMessenger:
             self._stamp()
             with self._requests(Priority.TABLE):
                 await channel.send(**kwargs)
+            job.pieces_sent = k + 1
 
     async def _show(self, job: _Job) -> None:
         message = job.message
         assert message is not None
         prompt = message.prompt
-        if prompt is None or self.on_prompt is None:
-            await self._show_now(job, None)
-            return
-        started, self._prompted = prompt.marker == self._prompted, prompt.marker
-        if started or (job.presses and not job.new):
-            # His time runs already, or the press answers it (free of the budget): now.
-            await self._show_now(job, self.on_prompt(prompt.marker))
+        if (
+            prompt is None
+            or self.on_prompt is None
+            or prompt.marker == self._prompted
+            or (job.presses and not job.new)
+        ):
+            # Nobody's time starts with it, his time runs already, or the press answers it
+            # (free of the budget): now.
+            await self._show_now(job)
             return
         # The player's time starts as the message telling him goes out, so the message waits
         # for its turn at the budget before its countdown is written; its image is drawn
         # before, so that only sending it runs on a token already spent.
-        drawn = await self._image(message.view, job.labels)
+        drawn = await self._image(job, message.view)
         await self._tidy_first()
         async with self.budget.ahead(Priority.PLAYER):
-            await self._show_now(job, self.on_prompt(prompt.marker), drawn)
+            await self._show_now(job, drawn)
 
     async def _tidy_first(self) -> None:
         """Let the old buttons of this channel go first, at this message's priority: waiting
@@ -480,14 +655,17 @@ class TableMessenger:
         await asyncio.wait(set(self._tidying))
         self._tidy_level = Priority.TIDY
 
-    async def _show_now(
-        self, job: _Job, deadline: int | None, drawn: RenderedImage | None = None
-    ) -> None:
+    async def _show_now(self, job: _Job, drawn: RenderedImage | None = None) -> None:
         message = job.message
         assert message is not None
         channel = self.client.get_partial_messageable(self.channel_id)
         view = self.view_factory(self.table_id, message.buttons) if message.buttons else None
         prompt = message.prompt
+        deadline = None
+        if prompt is not None and self.on_prompt is not None:
+            # The deadline to write; the clock starts only once this went out (``_went_out``).
+            deadline = self.on_prompt(prompt.marker, sending=True,
+                                      again=prompt.marker == self._again)
         content = message.text(deadline)
         mentions = (
             discord.AllowedMentions(
@@ -502,9 +680,9 @@ class TableMessenger:
         if not job.new and self.message_id is not None:
             if unchanged and not job.presses:
                 return  # the message shows exactly this already
-            image = drawn if drawn is not None else await self._image(message.view, job.labels)
+            image = drawn if drawn is not None else await self._image(job, message.view)
             if await self._answer_press(job, content, image, view, mentions):
-                self._shown = shown
+                self._went_out(job, shown)
                 return
             if unchanged:
                 return
@@ -518,15 +696,24 @@ class TableMessenger:
                         allowed_mentions=mentions,
                     )
                 self._buttons_shown = view is not None
-                self._shown = shown
+                self._went_out(job, shown)
                 return
             except discord.NotFound:
                 log.info("table %d: its message is gone; posting it again", self.table_id)
                 self.message_id = None
-        image = drawn if drawn is not None else await self._image(message.view, job.labels)
+            except discord.HTTPException as exc:
+                if exc.code != EDITS_EXHAUSTED:
+                    raise
+                # Its buttons cannot be taken off either: a press on them acts only on the
+                # decision they were drawn for.
+                log.info("table %d: its message is too old to edit; posting it anew",
+                         self.table_id)
+                self.message_id, self._buttons_shown = None, False
+        image = drawn if drawn is not None else await self._image(job, message.view)
         replaced = self.message_id if self._buttons_shown else None
         self._stamp()
-        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions}
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": mentions,
+                                  "nonce": job.new_nonce()}
         if image is not None:
             kwargs["file"] = image_file(image)
         if view is not None:
@@ -535,10 +722,30 @@ class TableMessenger:
             sent = await channel.send(**kwargs)
         self.message_id = sent.id
         self._buttons_shown = view is not None
-        self._shown = shown
+        if job.tried_version is not None and job.tried_version != job.version:
+            # The first try made the message and its answer was lost: Discord returned that
+            # message, showing the state of then. The state now due goes as an edit next.
+            self._shown = None
+            self._jobs.appendleft(_Job("table", message, labels=job.labels, urgent=True))
+        else:
+            self._went_out(job, shown)
         await self.on_posted(sent.id)
         if replaced is not None:
             self._tidy(replaced)
+
+    def _went_out(self, job: _Job, shown: tuple[object, ...]) -> None:
+        """The table message shows ``job``'s state now; a player it names is told, and his time
+        starts (unless it runs already)."""
+        message = job.message
+        assert message is not None
+        self._shown = shown
+        self._current = (message, job.labels)
+        prompt = message.prompt
+        if prompt is not None and self.on_prompt is not None:
+            self.on_prompt(prompt.marker)
+            self._prompted = prompt.marker
+            if self._again == prompt.marker:
+                self._again = None
 
     async def _answer_press(
         self,
@@ -562,9 +769,18 @@ class TableMessenger:
                     view=view,
                     allowed_mentions=mentions,
                 )
-            except discord.HTTPException as exc:
-                # Too late, or Discord refused: the edit goes out the usual way instead.
-                log.info("table %d: press not answered by the edit (%s)", self.table_id, exc)
+            except Exception as exc:
+                if isinstance(exc, discord.HTTPException) and exc.code == ALREADY_ACKNOWLEDGED:
+                    # discord.py sent it again after a lost answer: the first one went through.
+                    self._buttons_shown = view is not None
+                    return True
+                if not (isinstance(exc, discord.HTTPException) or is_discord_fault(exc)):
+                    raise
+                # Too late, or Discord refused or failed: the edit goes out the usual way
+                # instead, and the presser is confirmed privately now.
+                log.info("table %d: press not answered by the edit (%s)", self.table_id,
+                         cause_of(exc))
+                press.answered.set()
                 return False
             self._buttons_shown = view is not None
             return True
@@ -582,18 +798,27 @@ class TableMessenger:
         task.add_done_callback(self._tidying.discard)
 
     async def _retire(self, message_id: int) -> None:
-        while (wait := self._channel_delay()) > 0:
-            await asyncio.sleep(wait)
         channel = self.client.get_partial_messageable(self.channel_id)
-        self._stamp()
-        try:
-            with requests_at(self._tidy_level):
-                await channel.get_partial_message(message_id).edit(view=None)
-        except discord.HTTPException as exc:
-            log.info("table %d: could not clear old buttons (%s)", self.table_id, exc)
-        except Exception:
-            if not self.client.is_closed():
-                log.exception("table %d: could not clear old buttons", self.table_id)
+        for tries in itertools.count(1):
+            while (wait := self._channel_delay()) > 0:
+                await asyncio.sleep(wait)
+            self._stamp()
+            try:
+                with requests_at(self._tidy_level):
+                    await channel.get_partial_message(message_id).edit(view=None)
+                return
+            except Exception as exc:
+                if self.client.is_closed():
+                    return
+                fault = is_discord_fault(exc)
+                if not (fault or isinstance(exc, discord.HTTPException)):
+                    log.exception("table %d: could not clear old buttons", self.table_id)
+                    return
+                if not fault or tries >= TIDY_TRIES:
+                    log.info("table %d: could not clear old buttons (%s)", self.table_id,
+                             cause_of(exc))
+                    return
+                await asyncio.sleep(retry_delay(tries, retry_after_of(exc)))
 
 
 def _priority(job: _Job) -> Priority:

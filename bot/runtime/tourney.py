@@ -40,7 +40,7 @@ from typing import Any, Literal
 
 import discord
 
-from bot.errors import BotError
+from bot.errors import BotError, is_discord_fault
 from bot.i18n import resolve_locale, t
 from bot.presenter import (
     EVERYWHERE,
@@ -905,7 +905,9 @@ class TournamentTable(LiveTable[Tournament]):
                     self.channel_id)
                 if isinstance(thread, discord.Thread):
                     await thread.edit(archived=True)
-        except discord.HTTPException as exc:
+        except Exception as exc:
+            if not (isinstance(exc, discord.HTTPException) or is_discord_fault(exc)):
+                raise
             log.info("tournament %d: table %d's thread not archived (%s)",
                      self.tournament.tournament_id, self.number, exc)
 

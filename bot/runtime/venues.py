@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.errors import is_discord_fault
 from bot.i18n import t
 from bot.runtime.budget import Priority, requests_at
 from bot.runtime.cash import CashTable, PracticeTable
@@ -259,7 +260,9 @@ class Venues:
                     )
             except discord.NotFound:
                 pass  # deleted: nothing left to correct
-            except discord.HTTPException as exc:
+            except Exception as exc:
+                if not (isinstance(exc, discord.HTTPException) or is_discord_fault(exc)):
+                    raise
                 log.info("table %d: could not correct its last message (%s)", table_id, exc)
                 continue
             with contextlib.suppress(StorageError):

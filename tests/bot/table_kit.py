@@ -15,9 +15,10 @@ import discord
 
 from bot.presenter import ButtonSpec, TableMessage
 from bot.render import Labels, TableView
+from bot.runtime.clock import Reach
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.direct import HoleCardsLetter
-from bot.runtime.messenger import TableMessenger
+from bot.runtime.messenger import PromptHook, TableMessenger
 from bot.runtime.registry import Registry
 from bot.runtime.table import LiveTable, TableServices
 from bot.storage import Database
@@ -40,7 +41,7 @@ class RecordingMessenger(TableMessenger):
     names a player starts his time, as a real send does."""
 
     def __init__(self, client: discord.Client, options: RuntimeOptions,
-                 on_prompt: Callable[[tuple[int, int]], int | None]) -> None:
+                 on_prompt: PromptHook) -> None:
         async def posted(message_id: int) -> None:
             return None
 
@@ -52,6 +53,7 @@ class RecordingMessenger(TableMessenger):
              urgent: bool = True) -> None:
         self.said.shown.append(message)
         if message.prompt is not None and self.on_prompt is not None:
+            self.on_prompt(message.prompt.marker, sending=True)
             self.on_prompt(message.prompt.marker)
 
     def post(self, content: str, labels: Labels, *, view: TableView | None = None,
@@ -65,8 +67,8 @@ class RecordingMessenger(TableMessenger):
     def then(self, callback: Callable[[], None]) -> None:
         callback()
 
-    def prompt_queued(self, marker: tuple[int, int]) -> bool:
-        return False
+    def prompt_queued(self, marker: tuple[int, int]) -> Reach:
+        return Reach.TOLD
 
     async def drain(self, timeout: float) -> None:
         return None

@@ -98,7 +98,10 @@ async def test_a_players_time_starts_when_he_is_told_and_results_come_before_new
         # deadline counts from then, not from the deal.
         shown_at = message.edited_at or message_time(message)
         assert deadline >= int(shown_at) + 30 - 1, (deadline, shown_at)
-        assert live_table.decision is not None and live_table.decision.deadline == deadline
+        # His time starts once Discord confirmed the message, a moment after the fake stored it.
+        await until(
+            lambda: live_table.decision is not None and live_table.decision.deadline == deadline,
+            what="the clock started with the deadline shown")
         del hand
         await fake.wait_for_message(
             lambda m: m.content.startswith("Hand #2 ·"), channel=alice, timeout=20
