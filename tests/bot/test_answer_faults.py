@@ -187,8 +187,8 @@ async def test_a_press_whose_table_answer_fails_is_confirmed_and_the_table_still
     )
     pressed = interaction(schedule(["refused"]), message_id=table)
     voice.show(TableMessage("S1", view=cast(TableView, None)), cast(Labels, None))
-    runner = SimpleNamespace(messenger=voice)
-    await confirm(pressed, cast(Any, runner), "Call: 20", pressed=True)
+    live_table = SimpleNamespace(messenger=voice)
+    await confirm(pressed, cast(Any, live_table), "Call: 20", pressed=True)
     await voice.flush(5)
     assert channel.content(table) == "S1"
     assert pressed.response.sent == ["Call: 20"]

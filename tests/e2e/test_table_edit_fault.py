@@ -54,9 +54,9 @@ async def test_a_503_on_the_edit_naming_the_next_player_is_sent_again(
     assert second.id in shown.mentioned_user_ids
     match = DEADLINE.search(shown.content)
     assert match is not None
-    runner = game.runner()
+    live_table = game.live_table()
     # His time runs from the edit that told him, with the deadline it shows.
-    await until(lambda: runner.decision is not None
-                and runner.decision.deadline == int(match[1]),
+    await until(lambda: live_table.decision is not None
+                and live_table.decision.deadline == int(match[1]),
                 what="his time started with the deadline shown")
     await game.ok(second, "check")  # and the hand goes on
