@@ -600,8 +600,7 @@ class Database(ABC):
         writer connection found closed (its server dropped it while idle) is opened again."""
         if not self.health.available:
             raise self.health.refusal()
-        if self._writer_closed():
-            await self._reconnect_writer()
+        if self._writer_closed() and await self._reconnect_writer():
             self.metrics.storage_reconnected()
 
     async def _recover(self) -> None:
@@ -644,8 +643,8 @@ class Database(ABC):
         async with self._write_lock:
             if self._closed:
                 return
-            await self._reconnect_writer()
-            self.metrics.storage_reconnected()
+            if await self._reconnect_writer():
+                self.metrics.storage_reconnected()
             async with self._transaction() as tx:
                 await self._touch(tx)
             self.health.last_write = time.monotonic()
@@ -718,7 +717,7 @@ class Database(ABC):
                 members.append(turn)
             else:
                 try:
-                    await self._begin()
+                    await self._open_transaction()
                 except Exception as exc:
                     if isinstance(exc, StorageUnavailable):
                         self._note_fault(exc)
@@ -823,7 +822,7 @@ class Database(ABC):
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Tx]:
         """A write transaction on the writer connection (the caller holds the write lock)."""
-        await self._begin()
+        await self._open_transaction()
         try:
             yield self._writer_tx()
             with _OUTCOME_UNKNOWN:
@@ -833,6 +832,20 @@ class Database(ABC):
             # any statement of ours still under way, and before the next BEGIN.
             await self._rollback_quietly()
             raise
+
+    async def _open_transaction(self) -> None:
+        """BEGIN. A writer connection its server closed while it was idle may be noticed only
+        now: a BEGIN that failed so did nothing, so it is sent once more on a new connection
+        (a connection cut later, after a statement, is not: that transaction fails)."""
+        try:
+            await self._begin()
+        except StorageUnavailable as exc:
+            if exc.kind != "connection_lost" or not self.health.available:
+                raise
+            if not await self._reconnect_writer():
+                raise
+            self.metrics.storage_reconnected()
+            await self._begin()
 
     async def _begin(self) -> None:
         await self._control(self._begin_sql)
@@ -873,9 +886,10 @@ class Database(ABC):
         return False
 
     @abstractmethod
-    async def _reconnect_writer(self) -> None:
+    async def _reconnect_writer(self) -> bool:
         """Open a new writer connection in place of the old one, which is closed (the caller
-        holds the write lock). Raises ``StorageUnavailable`` if it cannot, keeping the old."""
+        holds the write lock); False when there is none to open (an in-memory database).
+        Raises ``StorageUnavailable`` if it cannot, keeping the old."""
 
     @abstractmethod
     async def _reconnect_readers(self) -> None:

@@ -24,8 +24,8 @@ Codes (stable): ``bad_id``, ``bad_amount``, ``amount_not_positive``, ``amount_to
 ``results_mismatch``, ``prizes_mismatch``, ``pool_mismatch``, ``not_in_tournament`` (a cash
 move at a tournament's table or hand), ``not_tournament_table``, ``not_playing``,
 ``bots_not_allowed`` (a bot's buy-in or top-up at an economy table of a server that does not
-allow bots), ``storage_unavailable`` (``StorageUnavailable``: the database could not be reached
-or could not write; its ``kind`` says why).
+allow bots), ``storage_unavailable`` (a ``StorageUnavailable``: the database could not be
+reached or could not write, for the reason its kind names).
 """
 
 from __future__ import annotations

@@ -33,9 +33,9 @@ import contextlib
 import functools
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 import asyncpg
 
@@ -50,10 +50,11 @@ from bot.storage.db import (
     register_backend,
     unix_now,
 )
-from bot.storage.errors import StorageError
+from bot.storage.errors import StorageError, StorageUnavailable
 from bot.storage.migrations import Migration, load_migrations
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 READ_POOL_SIZE = 4
 # Any number, the same in every process of the bot: the lock migrations are applied under.
@@ -259,13 +260,14 @@ class PostgresDatabase(Database):
     def _writer_closed(self) -> bool:
         return bool(self._writer.is_closed())
 
-    async def _reconnect_writer(self) -> None:
+    async def _reconnect_writer(self) -> bool:
         with CONNECT_FAULTS:
             fresh = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
         # Whatever the old one was doing is over: its transaction is rolled back by the
         # server when the connection goes (and the caller holds the write lock).
         old, self._writer = self._writer, fresh
         old.terminate()
+        return True
 
     async def _reconnect_readers(self) -> None:
         # A failover leaves them on the old server: the pool opens new ones as it needs them.
@@ -317,22 +319,26 @@ class PostgresDatabase(Database):
             await self._readers.release(conn)
 
     async def _fetchall(self, sql: str, params: Sequence[object]) -> list[Row]:
-        with CONNECT_FAULTS:
-            conn = await self._readers.acquire()
-        try:
-            with FAULTS:
-                return list(await conn.fetch(to_postgres(sql), *params))
-        finally:
-            await self._readers.release(conn)
+        return await self._on_a_reader(lambda conn: conn.fetch(to_postgres(sql), *params))
 
     async def _schema_version(self) -> int:
-        with CONNECT_FAULTS:
-            conn = await self._readers.acquire()
-        try:
-            with FAULTS:
-                return await _applied(conn)
-        finally:
-            await self._readers.release(conn)
+        return await self._on_a_reader(_applied)
+
+    async def _on_a_reader(self, query: Callable[[asyncpg.Connection], Awaitable[_T]]) -> _T:
+        """One query on a pooled connection. A query is safe to run twice: one that found its
+        connection cut (the pool's, since the server dropped it) runs again on a new one."""
+        for attempt in (1, 2):
+            with CONNECT_FAULTS:
+                conn = await self._readers.acquire()
+            try:
+                with FAULTS:
+                    return await query(conn)
+            except StorageUnavailable as exc:
+                if attempt == 2 or exc.kind != "connection_lost":
+                    raise
+            finally:
+                await self._readers.release(conn)
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def continue_ids(self, tx: Tx, table: str, column: str) -> None:
         # An identity column does not look at the rows copied in with their own ids.

@@ -307,13 +307,14 @@ class SqliteDatabase(Database):
             await _close_quietly(self._reader)
         await _close_quietly(self._writer)
 
-    async def _reconnect_writer(self) -> None:
+    async def _reconnect_writer(self) -> bool:
         if self.path == MEMORY:
-            return  # the only connection holds the database: nothing to open anew
+            return False  # the only connection holds the database: nothing to open anew
         with FAULTS:
             fresh = await _connect(self.path, self.synchronous, reader=False, create=False)
         old, self._writer = self._writer, fresh
         await _close_quietly(old)
+        return True
 
     async def _reconnect_readers(self) -> None:
         if self.path == MEMORY:

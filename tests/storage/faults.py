@@ -230,6 +230,8 @@ async def transfer_once(db: Database, outcomes: Outcomes, number: int) -> str:
     note = f"t{number}"
     amount = number % 997 + 1
     outcomes.amounts[note] = amount
+    # Until its caller hears: a transfer cancelled on its way may or may not be stored.
+    outcomes.told[note] = "maybe"
     try:
         await economy.transfer(db, GUILD, PAYER, PAYEE, amount, note=note)
     except StorageUnavailable as exc:
@@ -287,11 +289,14 @@ class Transitions:
 
 @contextlib.asynccontextmanager
 async def background(coro: Any) -> Any:
+    """Run ``coro`` beside the block; it must end by itself when the block ends (the block
+    tells it to), and is cancelled only if the block failed."""
     task = asyncio.ensure_future(coro)
     try:
         yield task
-    finally:
-        if not task.done():
-            task.cancel()
+    except BaseException:
+        task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+        raise
+    await asyncio.wait_for(task, 30)

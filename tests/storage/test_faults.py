@@ -221,6 +221,25 @@ async def test_postgresql_connections_terminated_in_the_middle_of_a_transaction(
     check_log(caplog, outages=1)
 
 
+async def test_postgresql_connections_terminated_while_idle_are_opened_again_unnoticed(
+    own_server: PostgresServer, pg: tuple[Database, PrometheusMetrics]
+) -> None:
+    """Between two transfers every connection of the bot is terminated (as an
+    ``idle_session_timeout`` or a proxy would): the next transfer and the next read work, and
+    the storage never went down."""
+    db, metrics = pg
+    outcomes = await fund(db)
+    seen = Transitions(db)
+    name = db.url.rsplit("/", 1)[1]  # type: ignore[attr-defined]
+    for number in range(1, 6):
+        assert await _terminate_the_bot(own_server, name) >= 1
+        assert await transfer_once(db, outcomes, number) == "ok"
+        assert await economy.balance(db, GUILD, PAYEE) > 0
+    assert seen.seen == []
+    assert metric(metrics, "poker_storage_reconnects_total") >= 5
+    await check_stored(db, outcomes)
+
+
 async def test_postgresql_connections_terminated_again_and_again_under_writes(
     own_server: PostgresServer, pg: tuple[Database, PrometheusMetrics]
 ) -> None:
