@@ -100,6 +100,12 @@ class StorageHealth:
         error.noted = True  # not a new fault: the database was not asked
         return error
 
+    def require(self) -> None:
+        """Raise ``refusal()`` while the storage is down: a press is refused before anything
+        is changed in memory, let alone asked of the database."""
+        if self._cause is not None:
+            raise self.refusal()
+
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(available)`` at every change from now on; the function returned
         stops it. A listener runs on the event loop inside the change, so it must not block;

@@ -503,6 +503,25 @@ async def test_sqlite_real_full_or_read_only_file(
     check_log(caplog, outages=1)
 
 
+@pytest.mark.parametrize("after", [0, 4, 11, 30])
+async def test_sqlite_fault_in_the_middle_of_a_batch(
+    after: int, faults: SqliteFaults, lite: tuple[Database, PrometheusMetrics]
+) -> None:
+    """Transfers that queue up share one commit (group commit); the disk fails part-way
+    through them: each is stored whole or not at all, as its caller was told."""
+    db, _ = lite
+    outcomes = await fund(db)
+    faults.fail("io_error", after=after)
+    told = await asyncio.gather(*(transfer_once(db, outcomes, n) for n in range(1, 21)))
+    assert "unavailable" in told or "maybe" in told
+    if after > 10:  # past the first transfer, which ran alone: a batch met the fault
+        assert db.writer_stats.failed_batches == 1
+    faults.clear()
+    await back_up(db, time.monotonic())
+    await check_stored(db, outcomes)
+    assert await transfer_once(db, outcomes, 21) == "ok"
+
+
 async def test_sqlite_commit_whose_answer_is_lost(
     faults: SqliteFaults, lite: tuple[Database, PrometheusMetrics]
 ) -> None:
