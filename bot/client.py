@@ -304,8 +304,10 @@ class PokerBot(commands.AutoShardedBot):
 
     async def readiness(self) -> list[str]:
         """Why this process is not ready to serve (empty: it is), for ``/readyz``: every
-        shard's gateway connected, the database answering, and its servers' leases its own
-        (``Ownership.trouble``)."""
+        shard's gateway connected, the database answering and taking writes (a write stored
+        in the last seconds, else a test write: ``Database.check_writes``; the read pool
+        reconnects by itself and would answer while nothing can be stored), and its servers'
+        leases its own (``Ownership.trouble``)."""
         reasons = []
         if self.is_closed():
             reasons.append("gateway: closed")
@@ -323,11 +325,19 @@ class PokerBot(commands.AutoShardedBot):
         if runtime is None:
             reasons.append("runtime: not open")
             return reasons
+        db = runtime.db
         try:
             async with asyncio.timeout(DATABASE_CHECK_TIMEOUT):
-                await runtime.db.fetchall("SELECT 1")
+                await db.fetchall("SELECT 1")
         except Exception as exc:
             reasons.append(f"database: does not answer ({type(exc).__name__})")
+        try:
+            async with asyncio.timeout(DATABASE_CHECK_TIMEOUT):
+                await db.check_writes()
+        except TimeoutError:
+            reasons.append(f"database: a test write got no answer in {DATABASE_CHECK_TIMEOUT} s")
+        if not db.health.available:
+            reasons.append(f"database: {db.health.describe()}")
         reasons.extend(runtime.ownership.trouble())
         return reasons
 

@@ -44,6 +44,11 @@ The metrics, by what they watch:
 ``poker_discord_unreachable``                1 while Discord cannot be reached (an outage)
 ``poker_storage_transaction_seconds``        a write transaction, asked to committed
 ``poker_storage_commit_transactions``        transactions stored by each commit (group commit)
+``poker_storage_up``                         1 while the database takes writes, 0 while it
+                                             does not (``Database.health``)
+``poker_storage_faults_total{kind}``         transactions that met a fault of the
+                                             database's, by kind (``StorageUnavailable``)
+``poker_storage_reconnects_total``           the writer's connection opened again
 ``poker_lease_changes_total{shard,change}``  acquired, taken_over, lost, released
 ``poker_chip_invariant_holds``               1 when the last check of the chips held
 ``poker_chip_invariant_checked_seconds``     when it was made (Unix time)
@@ -194,6 +199,15 @@ class Metrics:
     def commit(self, transactions: int) -> None:
         pass
 
+    def storage_up(self, up: bool) -> None:
+        """Whether the database takes writes now (``Database.health``)."""
+
+    def storage_fault(self, kind: str) -> None:
+        """A transaction met a fault of the database's (``StorageUnavailable.kind``)."""
+
+    def storage_reconnected(self) -> None:
+        """The writer's connection was opened again."""
+
     def lease_changed(self, guild_id: int, change: str) -> None:
         pass
 
@@ -316,6 +330,23 @@ class PrometheusMetrics(Metrics):
             "poker_storage_commit_transactions",
             "Transactions stored by each commit (group commit).",
             buckets=BATCH_BUCKETS,
+            registry=r,
+        )
+        self.storage_available = Gauge(
+            "poker_storage_up", "1 while the database takes writes, 0 while it does not.",
+            registry=r,
+        )
+        self.storage_faults = Counter(
+            "poker_storage_faults",
+            "Transactions that met a fault of the database's, by kind (unreachable,"
+            " connection_lost, timeout, read_only, disk_full, io_error, cannot_open, busy,"
+            " overloaded).",
+            ["kind"],
+            registry=r,
+        )
+        self.storage_reconnects = Counter(
+            "poker_storage_reconnects",
+            "Times the writer's connection to the database was opened again.",
             registry=r,
         )
         self.lease_changes = Counter(
@@ -494,6 +525,15 @@ class PrometheusMetrics(Metrics):
 
     def commit(self, transactions: int) -> None:
         self.commits.observe(transactions)
+
+    def storage_up(self, up: bool) -> None:
+        self.storage_available.set(1 if up else 0)
+
+    def storage_fault(self, kind: str) -> None:
+        self.storage_faults.labels(kind).inc()
+
+    def storage_reconnected(self) -> None:
+        self.storage_reconnects.inc()
 
     def lease_changed(self, guild_id: int, change: str) -> None:
         self.lease_changes.labels(self.shard(guild_id), change).inc()

@@ -6,7 +6,9 @@ root, and CI runs as root: then the folder is given to the unprivileged ``postgr
 and every server command runs as him (``runuser``). The server skips fsync: the tests kill bot
 processes, not the machine, and what they check is the bot's transactions, not the disk.
 
-Each test gets a database of its own (``create_database``), dropped afterwards.
+Each test gets a database of its own (``create_database``), dropped afterwards. The fault tests
+stop a server and start it again on the same port (``halt``, ``launch``), and make a streaming
+standby of one that they promote (``standby_of``, ``promote``): a failover.
 """
 
 from __future__ import annotations
@@ -35,7 +37,10 @@ def find_binaries() -> Path | None:
     """The folder holding ``initdb`` and ``pg_ctl``: on the PATH, else the newest Debian one."""
     found = shutil.which("initdb")
     if found and shutil.which("pg_ctl"):
-        return Path(found).parent
+        # A link on the PATH (Debian's /usr/local/bin ones) leads to the folder of them all,
+        # pg_basebackup included.
+        real = Path(found).resolve().parent
+        return real if (real / "pg_ctl").exists() else Path(found).parent
     candidates = sorted(
         Path("/usr/lib/postgresql").glob("*/bin"),
         key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
@@ -77,6 +82,10 @@ class PostgresServer:
             "initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
             "--no-sync",
         )
+        self.launch()
+
+    def launch(self) -> None:
+        """Start the server on its port (again, after ``halt``), and wait until it answers."""
         options = (
             f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -F"
             " -c max_connections=200 -c shared_buffers=64MB"
@@ -85,6 +94,37 @@ class PostgresServer:
             "pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "server.log"),
             "-w", "-t", "60", "start",
         )
+
+    def halt(self, mode: str = "fast") -> None:
+        """Stop the server, keeping its data: ``fast`` ends every session (each gets
+        ``admin_shutdown``), ``immediate`` is a crash."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "60", "stop")
+
+    def promote(self) -> None:
+        """A standby becomes a primary that takes writes."""
+        self._run("pg_ctl", "-D", str(self.data), "-w", "-t", "60", "promote")
+
+    @classmethod
+    def standby_of(cls, primary: PostgresServer) -> PostgresServer:
+        """A new server streaming ``primary``'s changes, started. The primary waits for it at
+        every commit (synchronous replication), so what was committed survives a failover."""
+        standby = cls(primary.binaries)
+        standby._run(
+            "pg_basebackup", "-h", "127.0.0.1", "-p", str(primary.port), "-U", "postgres",
+            "-D", str(standby.data), "-R", "-X", "stream", "--no-sync", "-c", "fast",
+        )
+        standby.launch()
+        return standby
+
+    async def settings(self, **values: str) -> None:
+        """Set server settings (``ALTER SYSTEM``) and reload them."""
+        conn = await asyncpg.connect(self.url())
+        try:
+            for name, value in values.items():
+                await conn.execute(f"ALTER SYSTEM SET {name} = '{value}'")
+            await conn.execute("SELECT pg_reload_conf()")
+        finally:
+            await conn.close()
 
     def stop(self) -> None:
         with contextlib.suppress(subprocess.SubprocessError, OSError):

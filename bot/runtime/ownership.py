@@ -14,11 +14,20 @@ interaction that finds it gone, not at its next renewal: the runtime is told
 (``on_taken_over``) and brings the servers' tables back. A server whose lease another live
 process holds is left alone: its interactions are not
 answered here (the holder answers them), and a warning says why once.
+
+While the database takes no writes (``Database.health``), nothing about leases can be learnt or
+changed, and nothing here raises: servers whose lease this process held at last contact are
+still its own (a lease cannot be taken from a database nobody reaches, and whatever a press
+asks, the table refuses it, since nothing can be stored), and a failing renewal keeps them
+rather than dropping their tables. When the database is back, each is confirmed before it is
+served again: a server another process took meanwhile (it could reach the database while this
+one could not) is reported lost at the next renewal (``next_renewal`` wakes it at once).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
@@ -30,6 +39,7 @@ from dataclasses import dataclass
 from bot.metrics import NO_METRICS, Metrics
 from bot.settings import shard_of
 from bot.storage import Database, StorageError, leases
+from bot.storage.errors import StorageUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +144,11 @@ class Ownership:
         # Until when (monotonic) the leases are surely still ours: the start of the last
         # successful renewal plus a lifetime, less a margin for clocks between machines.
         self._valid_until = 0.0
+        # Leases taken one by one since then (renewal failing): until when each is sure.
+        self._confirmed: dict[int, float] = {}
+        # Held servers found taken by another process between renewals: the next renewal
+        # reports them lost.
+        self._lost: set[int] = set()
         # Servers another process holds: not asked again before this (monotonic) time, unless
         # that process (by name) ran on this machine and is gone.
         self._refused: dict[int, float] = {}
@@ -146,36 +161,52 @@ class Ownership:
 
     @property
     def held(self) -> frozenset[int]:
-        return frozenset(self._held) if self._fresh() else frozenset()
+        """The servers this process runs now: those whose lease is surely its own, and, while
+        the database takes no writes, every one it held at last contact."""
+        if not self.db.health.available:
+            return frozenset(self._held)
+        return frozenset(g for g in self._held if self._sure(g))
 
     def _fresh(self) -> bool:
         return self._monotonic() < self._valid_until
+
+    def _sure(self, guild_id: int) -> bool:
+        return self._fresh() or self._confirmed.get(guild_id, 0.0) > self._monotonic()
 
     def _margin(self) -> float:
         return self.ttl / 3
 
     async def serves(self, guild_id: int | None) -> bool:
-        """Whether this process acts for the server (taking its lease if free)."""
+        """Whether this process acts for the server (taking its lease if free). Never raises.
+
+        While the database takes no writes, a server whose lease this process held at last
+        contact is served (see the module's docstring) and any other is not: it may be
+        another process's, which would answer it too."""
         if not self.plan.covers(guild_id):
             return False
         if guild_id is None:
             return True
-        if guild_id in self._held and self._fresh():
+        if guild_id in self._held and (self._sure(guild_id) or not self.db.health.available):
             return True
+        if not self.db.health.available:
+            return False
         if self._refused.get(guild_id, 0.0) > self._monotonic():
             holder = self._refused_by.get(guild_id)
             # A syscall, not a query: a holder gone from this machine is not waited for.
             if holder is None or not died_here(holder, self.owner):
                 return False
-        return await self.acquire(guild_id)
+        try:
+            return await self.acquire(guild_id)
+        except Exception:
+            # A bug: the interaction must still be answered by somebody, not dropped.
+            log.exception("could not tell whether server %d is this process's", guild_id)
+            return guild_id in self._held
 
     async def acquire(self, guild_id: int) -> bool:
         started = self._monotonic()
-        try:
-            holder = await leases.acquire(self.db, guild_id, self.owner, self.ttl)
-        except StorageError:
-            log.exception("could not take the lease of server %d", guild_id)
-            return False
+        holder = await self._ask(guild_id)
+        if isinstance(holder, bool):
+            return holder
         change = "acquired"
         if holder is not None and died_here(holder, self.owner):
             if await self._take_over(guild_id, holder):
@@ -183,16 +214,26 @@ class Ownership:
             else:
                 # It changed hands meanwhile, perhaps to this process: two of its interactions
                 # found the holder gone at once, and the other took it over first.
-                try:
-                    holder = await leases.acquire(self.db, guild_id, self.owner, self.ttl)
-                except StorageError:
-                    log.exception("could not take the lease of server %d", guild_id)
-                    return False
+                holder = await self._ask(guild_id)
+                if isinstance(holder, bool):
+                    return holder
         if holder is not None:
             self._refused[guild_id] = self._monotonic() + self._margin()
             self._refused_by[guild_id] = holder
             self._elsewhere[guild_id] = self._monotonic()
-            if guild_id not in self._warned:
+            if guild_id in self._held:
+                # Taken while this process could not renew: its tables must stop here.
+                self._held.discard(guild_id)
+                self._confirmed.pop(guild_id, None)
+                self._lost.add(guild_id)
+                log.warning(
+                    "lost the lease of server %d to another process (%s) while this one could"
+                    " not renew it: its tables stop here",
+                    guild_id,
+                    holder,
+                )
+                self.metrics.lease_changed(guild_id, "lost")
+            elif guild_id not in self._warned:
                 self._warned.add(guild_id)
                 log.warning(
                     "server %d is run by another process (%s), which holds its lease: this"
@@ -207,20 +248,36 @@ class Ownership:
         self._refused_by.pop(guild_id, None)
         self._elsewhere.pop(guild_id, None)
         self._warned.discard(guild_id)
-        self.metrics.lease_changed(guild_id, change)
-        if self._fresh():
-            self._held.add(guild_id)
-        else:
-            # Renewal has been failing: of our leases, only this one is surely still ours.
-            self._held = {guild_id}
-            self._valid_until = started + self.ttl - self._margin()
+        self._lost.discard(guild_id)
+        if guild_id not in self._held or change == "taken_over":
+            self.metrics.lease_changed(guild_id, change)
+        self._held.add(guild_id)
+        if not self._fresh():
+            # Renewal has been failing: this lease, just taken, is sure; the others are
+            # confirmed one by one, or by the next renewal.
+            self._confirmed[guild_id] = started + self.ttl - self._margin()
         if change == "taken_over" and self.on_taken_over is not None:
             self.on_taken_over(guild_id)
         return True
 
+    async def _ask(self, guild_id: int) -> str | bool | None:
+        """``leases.acquire``: the holder (None: this process); or, when the database could
+        not answer, what ``serves`` says then (True for a server held at last contact)."""
+        try:
+            holder = await leases.acquire(self.db, guild_id, self.owner, self.ttl)
+        except StorageUnavailable:
+            # The storage's own warning says why; no line a press.
+            return guild_id in self._held
+        except StorageError:
+            log.exception("could not take the lease of server %d", guild_id)
+            return False
+        return holder
+
     async def _take_over(self, guild_id: int, holder: str) -> bool:
         try:
             taken = await leases.take_over(self.db, guild_id, self.owner, holder, self.ttl)
+        except StorageUnavailable:
+            return False
         except StorageError:
             log.exception("could not take over the lease of server %d", guild_id)
             return False
@@ -230,28 +287,58 @@ class Ownership:
 
     async def renew(self) -> set[int]:
         """Renew every lease; the servers lost since the last renewal (taken by another
-        process after ours ran out). A storage failure loses nothing yet: the leases stay ours
-        until they would have run out."""
+        process after ours ran out). Never raises. While the database takes no writes, nothing
+        is lost: the leases stay this process's until it answers again; another failure loses
+        nothing until they would have run out."""
         started = self._monotonic()
         try:
             kept = await leases.renew(self.db, self.owner, self.ttl)
-        except StorageError:
+        except StorageUnavailable as exc:
+            if not self._renewal_failing:
+                log.info(
+                    "could not renew the leases of %d server(s) (%s): kept until the database"
+                    " answers",
+                    len(self._held),
+                    exc.kind,
+                )
+            self._renewal_failing = True
+            return set()
+        except Exception:
             log.exception("could not renew the leases of %d server(s)", len(self._held))
             self._renewal_failing = True
             return set() if self._fresh() else self._drop_all()
         self._renewal_failing = False
-        lost = self._held - kept
+        newly = self._held - kept
+        # Those an interaction found lost were logged and counted then.
+        lost = newly | self._lost
         self._held = kept
+        self._lost.clear()
+        self._confirmed.clear()
         self._valid_until = started + self.ttl - self._margin()
-        for guild_id in sorted(lost):
+        for guild_id in sorted(newly):
             log.error(
                 "lost the lease of server %d to another process: its tables stop here", guild_id
             )
             self.metrics.lease_changed(guild_id, "lost")
         return lost
 
+    async def next_renewal(self) -> None:
+        """Wait until the next renewal is due: a third of a lease's lifetime, or as soon as
+        the database takes writes again after failing (the leases may have run out meanwhile,
+        and a server another process took must stop here without waiting)."""
+        health = self.db.health
+
+        async def back_after_an_outage() -> None:
+            await health.wait_unavailable()
+            await health.wait_available()
+
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self._margin()):
+                await back_after_an_outage()
+
     def _drop_all(self) -> set[int]:
         lost, self._held = set(self._held), set()
+        self._confirmed.clear()
         if lost:
             log.error(
                 "leases ran out without renewal: stopping the tables of %d server(s)", len(lost)
@@ -282,12 +369,21 @@ class Ownership:
             # One statement; a database that does not answer must not hold up the stop.
             async with asyncio.timeout(RELEASE_TIMEOUT):
                 await leases.release(self.db, self.owner, guilds)
-        except (StorageError, TimeoutError):
+        except (StorageUnavailable, TimeoutError) as exc:
+            log.warning(
+                "could not give the leases back (%s); they run out in %d s",
+                getattr(exc, "kind", "no answer"),
+                self.ttl,
+            )
+        except StorageError:
             log.exception("could not give the leases back; they run out in %d s", self.ttl)
         given = set(self._held) if guilds is None else self._held & set(guilds)
         for guild_id in given:
             self.metrics.lease_changed(guild_id, "released")
         if guilds is None:
             self._held.clear()
+            self._confirmed.clear()
         else:
             self._held.difference_update(guilds)
+            for guild_id in guilds:
+                self._confirmed.pop(guild_id, None)

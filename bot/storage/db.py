@@ -34,16 +34,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import time
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from types import TracebackType
 from typing import Any, ClassVar, Literal
 
 from bot.metrics import NO_METRICS, Metrics
-from bot.storage.errors import StorageError
+from bot.storage.errors import StorageError, StorageUnavailable
+from bot.storage.health import StorageHealth
+
+log = logging.getLogger(__name__)
 
 # A result row: read by index or by column name (sqlite3.Row and asyncpg.Record both are).
 Row = Any
@@ -166,6 +171,82 @@ MAX_BATCH = 64
 # part of the 100 ms an acknowledgement may take.
 MAX_BATCH_DELAY = 0.008
 
+# Reconnecting while the database is down: the first try this long after the fault, each next
+# one twice as long after the last, never more than RECONNECT_MAX apart (seconds). The cap is
+# how late a database that came back is seen at worst, and one connection attempt a second is
+# nothing to a server.
+RECONNECT_FIRST = 0.05
+RECONNECT_MAX = 1.0
+# How long opening a connection may take before the server counts as unreachable (an address
+# that drops packets would otherwise hold a reconnection for minutes).
+CONNECT_TIMEOUT = 5.0
+# How long one reconnection and its test write may take, in all.
+PROBE_TIMEOUT = 10.0
+# A check of writes (``Database.check_writes``) trusts a commit this recent instead of writing.
+CHECK_FRESH = 2.0
+# How much of a driver's error message a fault keeps, for the log.
+DETAIL_LENGTH = 200
+
+# What a backend says of a driver error: the ``StorageUnavailable.kind`` of a fault of the
+# database's, or None for anything else (a constraint, a bug), which passes unchanged.
+Classifier = Callable[[BaseException], "str | None"]
+
+
+def fault_detail(exc: BaseException) -> str:
+    """A driver error in a few words, for the log (never a password: drivers do not put one
+    in their messages, and connection strings are not part of them)."""
+    text = str(exc).strip().replace("\n", " ")
+    name = type(exc).__name__
+    return (f"{name}: {text}" if text else name)[:DETAIL_LENGTH]
+
+
+class Faults:
+    """``with faults:`` around a driver call: an error the backend's classifier calls a fault
+    of the database's leaves as ``StorageUnavailable`` (caused by it); any other error passes
+    unchanged. A class, not a generator, since it wraps every statement."""
+
+    __slots__ = ("classify",)
+
+    def __init__(self, classify: Classifier) -> None:
+        self.classify = classify
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if exc is None or not isinstance(exc, Exception) or isinstance(exc, StorageError):
+            return
+        fault = self.classify(exc)
+        if fault is not None:
+            raise StorageUnavailable(fault, detail=fault_detail(exc)) from exc
+
+
+class _OutcomeUnknown:
+    """Around a COMMIT (or a statement committed on its own): a fault there may have cut off
+    the answer of a commit that happened, so the error says the transaction may be stored."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if isinstance(exc, StorageUnavailable) and not exc.noted:
+            exc.maybe_stored = True
+
+
+_OUTCOME_UNKNOWN = _OutcomeUnknown()
+
 
 class DatabaseClosed(RuntimeError):
     """A write submitted after ``close()`` began (those submitted before it are run first)."""
@@ -281,6 +362,19 @@ class Database(ABC):
 
     ``group_commit`` (on by default) lets waiting write transactions share one commit; off,
     each one commits on its own as it always did (``bench.writer`` compares the two in one run).
+
+    Faults. A fault of the database's (the server stopped or restarted, a connection cut or
+    terminated, a statement cancelled by the server's timeout, a standby that takes no writes, a
+    full disk, an I/O error, a file that cannot be opened or written) reaches the caller as
+    ``StorageUnavailable``, a ``StorageError``: the transaction is rolled back (or, on a lost
+    connection, rolled back by the server) and nothing of it is stored, unless the fault cut off
+    the answer to its COMMIT (``maybe_stored``). No write is ever run twice: the caller reads
+    back what is stored. The fault takes ``health`` down; from then on writes are refused at once
+    (``StorageUnavailable``, nothing asked of the database) while a probe reconnects with backoff
+    (``RECONNECT_FIRST`` doubling up to ``RECONNECT_MAX``): every connection is opened anew, the
+    writer's included, the server's address looked up again (a failover behind the same name),
+    and a harmless write is committed; when it is, ``health`` is up and writes go on. Reads are
+    not refused while down (a full disk still reads); their connections come back on their own.
     """
 
     backend: ClassVar[str]
@@ -298,11 +392,26 @@ class Database(ABC):
         self.max_batch = MAX_BATCH
         self.max_batch_delay = MAX_BATCH_DELAY
         self.writer_stats = WriterStats()
-        # What the operator's metrics are told (``bot.metrics``): nothing unless the bot
-        # turns them on.
-        self.metrics: Metrics = NO_METRICS
+        # Whether writes work now, and who waits for them to (see ``bot.storage.health``).
+        self.health = StorageHealth()
+        self.reconnect_first = RECONNECT_FIRST
+        self.reconnect_max = RECONNECT_MAX
+        self.probe_timeout = PROBE_TIMEOUT
+        self._probe_task: asyncio.Task[None] | None = None
+        self._metrics: Metrics = NO_METRICS
         self._queue: deque[_Turn] = deque()
         self._writer_task: asyncio.Task[None] | None = None
+
+    @property
+    def metrics(self) -> Metrics:
+        """What the operator's metrics are told (``bot.metrics``): nothing unless the bot turns
+        them on."""
+        return self._metrics
+
+    @metrics.setter
+    def metrics(self, metrics: Metrics) -> None:
+        self._metrics = metrics
+        metrics.storage_up(self.health.available)
 
     @classmethod
     async def open(
@@ -332,36 +441,43 @@ class Database(ABC):
 
         Raising inside the block (a ``StorageError`` from a failed check) undoes every statement
         already run in it, which is what makes "bad input changes nothing" hold. When this
-        returns, the transaction is committed (with the batch it shared a commit with).
+        returns, the transaction is committed (with the batch it shared a commit with). While
+        ``health`` is down it raises ``StorageUnavailable`` at once, before the block runs.
         """
+        if not self.health.available:
+            raise self.health.refusal()
         asked = time.monotonic()
-        if not self._must_queue():
-            self.writer_stats.transactions += 1
-            async with self._write_lock, self._transaction() as tx:
-                yield tx
-            self.writer_stats.commits += 1
-            self.metrics.commit(1)
+        try:
+            if not self._must_queue():
+                self.writer_stats.transactions += 1
+                async with self._write_lock:
+                    await self._writer_ready()
+                    async with self._transaction() as tx:
+                        yield tx
+                self._committed(asked, 1)
+                return
+            turn = _Body(asyncio.get_running_loop())
+            self._submit(turn)
+            try:
+                await turn.granted
+            except BaseException as exc:
+                turn.abandon(exc)
+                raise
+            try:
+                yield self._writer_tx()
+            except BaseException as exc:
+                # The writer rolls the body back; its caller need not wait for that, as nothing
+                # of it can be committed any more.
+                _settle(turn.ended, exc)
+                raise
+            _settle(turn.ended, None)
+            # Cancelled here, the caller is not told; the transaction commits with its batch or
+            # not at all, as a cancellation during a lone COMMIT always left it undecided too.
+            await turn.done
             self.metrics.transaction(time.monotonic() - asked)
-            return
-        turn = _Body(asyncio.get_running_loop())
-        self._submit(turn)
-        try:
-            await turn.granted
-        except BaseException as exc:
-            turn.abandon(exc)
+        except StorageUnavailable as exc:
+            self._note_fault(exc)
             raise
-        try:
-            yield self._writer_tx()
-        except BaseException as exc:
-            # The writer rolls the body back; its caller need not wait for that, as nothing
-            # of it can be committed any more.
-            _settle(turn.ended, exc)
-            raise
-        _settle(turn.ended, None)
-        # Cancelled here, the caller is not told; the transaction commits with its batch or
-        # not at all, as a cancellation during a lone COMMIT always left it undecided too.
-        await turn.done
-        self.metrics.transaction(time.monotonic() - asked)
 
     async def write_one(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
         """One statement as its own transaction (a single statement is atomic on its own).
@@ -370,24 +486,71 @@ class Database(ABC):
         second statement; use ``RETURNING`` to learn whether a conditional statement applied.
         When the writer is busy it joins the next batch like any ``write()``.
         """
+        if not self.health.available:
+            raise self.health.refusal()
         asked = time.monotonic()
-        if not self._must_queue():
-            self.writer_stats.transactions += 1
-            async with self._write_lock:
-                rows = await self._one(sql, params)
-            self.writer_stats.commits += 1
-            self.metrics.commit(1)
-            self.metrics.transaction(time.monotonic() - asked)
-            return rows
-        turn = _Statement(asyncio.get_running_loop(), sql, params)
-        self._submit(turn)
-        answer: list[Row] = await turn.done
+        try:
+            if not self._must_queue():
+                self.writer_stats.transactions += 1
+                async with self._write_lock:
+                    await self._writer_ready()
+                    with _OUTCOME_UNKNOWN:
+                        rows = await self._one(sql, params)
+                self._committed(asked, 1)
+                return rows
+            turn = _Statement(asyncio.get_running_loop(), sql, params)
+            self._submit(turn)
+            answer: list[Row] = await turn.done
+        except StorageUnavailable as exc:
+            self._note_fault(exc)
+            raise
         self.metrics.transaction(time.monotonic() - asked)
         return answer
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Tx]:
+        """Several queries that see one committed snapshot of the database."""
+        try:
+            async with self._read() as tx:
+                yield tx
+        except StorageUnavailable as exc:
+            self._note_fault(exc, writing=False)
+            raise
+
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        """One query, read outside any write transaction."""
+        try:
+            return await self._fetchall(sql, params)
+        except StorageUnavailable as exc:
+            self._note_fault(exc, writing=False)
+            raise
 
     async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied."""
+        try:
+            return await self._schema_version()
+        except StorageUnavailable as exc:
+            self._note_fault(exc, writing=False)
+            raise
+
+    async def check_writes(self, *, within: float = CHECK_FRESH) -> bool:
+        """Whether writes work now, for a readiness probe: False at once while ``health`` is
+        down; True at once if a write committed in the last ``within`` seconds; else one
+        harmless write is committed to find out (a fault takes ``health`` down)."""
+        if not self.health.available:
+            return False
+        if time.monotonic() - self.health.last_write < within:
+            return True
+        try:
+            async with self.write() as tx:
+                await self._touch(tx)
+        except StorageUnavailable:
+            return False
+        return True
 
     async def close(self) -> None:
         """Close every connection. Transactions submitted before are run and committed first
@@ -395,12 +558,97 @@ class Database(ABC):
         if self._closed:
             return
         self._closed = True
+        probe = self._probe_task
+        if probe is not None:
+            probe.cancel()
+            await asyncio.wait({probe})
+            self._probe_task = None
         writer = self._writer_task
         if writer is not None:
             # wait(), not await: close() must go on whatever became of the writer.
             await asyncio.wait({writer})
         async with self._write_lock:
             await self._disconnect()
+
+    # -- faults and reconnection ----------------------------------------------------------------
+
+    def _committed(self, asked: float, transactions: int) -> None:
+        now = time.monotonic()
+        self.health.last_write = now
+        self.writer_stats.commits += 1
+        self.metrics.commit(transactions)
+        self.metrics.transaction(now - asked)
+
+    def _note_fault(self, fault: StorageUnavailable, *, writing: bool = True) -> None:
+        """A transaction met ``fault``: count it, and take ``health`` down unless it was a read
+        the server cancelled (a slow report says nothing of writes)."""
+        if fault.noted or self._closed:
+            return
+        fault.noted = True
+        self.metrics.storage_fault(fault.kind)
+        if not writing and fault.kind == "timeout":
+            return
+        if self.health.went_down(fault):
+            self.metrics.storage_up(False)
+        if self._probe_task is None:
+            self._probe_task = asyncio.get_running_loop().create_task(
+                self._recover(), name="storage-probe"
+            )
+
+    async def _writer_ready(self) -> None:
+        """Before a write on the writer (the caller holds the write lock): refused while down; a
+        writer connection found closed (its server dropped it while idle) is opened again."""
+        if not self.health.available:
+            raise self.health.refusal()
+        if self._writer_closed() and await self._reconnect_writer():
+            self.metrics.storage_reconnected()
+
+    async def _recover(self) -> None:
+        """The probe: while ``health`` is down, reconnect and commit a harmless write, with
+        backoff, until it works; then ``health`` is up."""
+        delay = self.reconnect_first
+        bug_logged = False
+        try:
+            while not self._closed and not self.health.available:
+                await asyncio.sleep(delay)
+                delay = min(self.reconnect_max, delay * 2)
+                try:
+                    async with asyncio.timeout(self.probe_timeout):
+                        await self._reconnect_and_probe()
+                except StorageUnavailable as exc:
+                    self.health.went_down(exc)
+                    self.health.still_down()
+                    continue
+                except TimeoutError:
+                    self.health.went_down(
+                        StorageUnavailable(
+                            "timeout", detail=f"no answer to a test write in {self.probe_timeout} s"
+                        )
+                    )
+                    self.health.still_down()
+                    continue
+                except Exception:
+                    if not bug_logged:
+                        bug_logged = True
+                        log.exception("storage: the reconnection failed unexpectedly")
+                    continue
+                if self._closed:
+                    return
+                self.health.came_back()
+                self.metrics.storage_up(True)
+        finally:
+            self._probe_task = None
+
+    async def _reconnect_and_probe(self) -> None:
+        async with self._write_lock:
+            if self._closed:
+                return
+            if await self._reconnect_writer():
+                self.metrics.storage_reconnected()
+            async with self._transaction() as tx:
+                await self._touch(tx)
+            self.health.last_write = time.monotonic()
+        await self._reconnect_readers()
 
     # -- the group commit ---------------------------------------------------------------------
 
@@ -451,17 +699,28 @@ class Database(ABC):
             return
         members: list[_Turn] = []  # the transactions whose work the batch holds
         try:
+            try:
+                await self._writer_ready()
+            except StorageUnavailable as exc:
+                self._note_fault(exc)
+                turn.fail(exc)
+                return
             if isinstance(turn, _Statement) and not self._queue:
                 try:
-                    turn.rows = await self._one(turn.sql, turn.params)
+                    with _OUTCOME_UNKNOWN:
+                        turn.rows = await self._one(turn.sql, turn.params)
                 except Exception as exc:
+                    if isinstance(exc, StorageUnavailable):
+                        self._note_fault(exc)
                     turn.fail(exc)
                     return
                 members.append(turn)
             else:
                 try:
-                    await self._begin()
+                    await self._open_transaction()
                 except Exception as exc:
+                    if isinstance(exc, StorageUnavailable):
+                        self._note_fault(exc)
                     turn.fail(exc)
                     return
                 # The first transaction needs no savepoint: if it fails, the batch holds
@@ -483,16 +742,20 @@ class Database(ABC):
                     if await self._run(turn, f"gc{number}"):
                         members.append(turn)
                 self._check_transaction_open()
-                await self._commit()
+                with _OUTCOME_UNKNOWN:
+                    await self._commit()
         except BaseException as exc:
             self.writer_stats.failed_batches += 1
             await self._rollback_quietly()
             failure = exc if isinstance(exc, Exception) else DatabaseClosed("writer cancelled")
+            if isinstance(failure, StorageUnavailable):
+                self._note_fault(failure)
             for member in (*members, turn):
                 member.fail(failure)
             if failure is not exc:
                 raise
             return
+        self.health.last_write = time.monotonic()
         stats = self.writer_stats
         stats.commits += 1
         self.metrics.commit(len(members))
@@ -504,7 +767,8 @@ class Database(ABC):
 
     async def _run(self, turn: _Turn, savepoint: str | None) -> bool:
         """Run one queued transaction in the open batch: whether its work is kept. Raises only
-        when the batch as a whole can no longer commit.
+        when the batch as a whole can no longer commit (a fault of the database's, met by this
+        transaction or by the batch's own statements, ends the batch).
 
         A kept transaction's savepoint is not released: COMMIT releases them all, and a
         RELEASE would cost one more round trip on the writer for every transaction. A later
@@ -517,6 +781,8 @@ class Database(ABC):
                 await self._control(f"SAVEPOINT {savepoint}")
             try:
                 turn.rows = await self._writer_tx().fetchall(turn.sql, turn.params)
+            except StorageUnavailable:
+                raise
             except Exception as exc:
                 turn.fail(exc)  # nothing of it will be stored, whatever becomes of the batch
                 if savepoint is not None:
@@ -532,6 +798,11 @@ class Database(ABC):
             return False
         turn.granted.set_result(None)
         error = await turn.ended
+        if isinstance(error, StorageUnavailable):
+            # Its caller has his error already; the others get one of their own.
+            fault = StorageUnavailable(error.kind, detail=error.detail)
+            fault.noted = True
+            raise fault
         if error is not None:
             if savepoint is not None:
                 await self._undo(savepoint)
@@ -551,15 +822,30 @@ class Database(ABC):
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Tx]:
         """A write transaction on the writer connection (the caller holds the write lock)."""
-        await self._begin()
+        await self._open_transaction()
         try:
             yield self._writer_tx()
-            await self._commit()
+            with _OUTCOME_UNKNOWN:
+                await self._commit()
         except BaseException:
             # Each backend runs the writer's statements in order, so this ROLLBACK runs after
             # any statement of ours still under way, and before the next BEGIN.
             await self._rollback_quietly()
             raise
+
+    async def _open_transaction(self) -> None:
+        """BEGIN. A writer connection its server closed while it was idle may be noticed only
+        now: a BEGIN that failed so did nothing, so it is sent once more on a new connection
+        (a connection cut later, after a statement, is not: that transaction fails)."""
+        try:
+            await self._begin()
+        except StorageUnavailable as exc:
+            if exc.kind != "connection_lost" or not self.health.available:
+                raise
+            if not await self._reconnect_writer():
+                raise
+            self.metrics.storage_reconnected()
+            await self._begin()
 
     async def _begin(self) -> None:
         await self._control(self._begin_sql)
@@ -595,16 +881,35 @@ class Database(ABC):
     async def _disconnect(self) -> None:
         """Close every connection (the caller holds the write lock, the writer has stopped)."""
 
-    @abstractmethod
-    def read(self) -> AbstractAsyncContextManager[Tx]:
-        """Several queries that see one committed snapshot of the database."""
+    def _writer_closed(self) -> bool:
+        """Whether the writer connection is known closed (its server dropped it)."""
+        return False
 
     @abstractmethod
-    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
-        """One query, read outside any write transaction."""
+    async def _reconnect_writer(self) -> bool:
+        """Open a new writer connection in place of the old one, which is closed (the caller
+        holds the write lock); False when there is none to open (an in-memory database).
+        Raises ``StorageUnavailable`` if it cannot, keeping the old."""
 
     @abstractmethod
-    async def schema_version(self) -> int:
+    async def _reconnect_readers(self) -> None:
+        """After an outage: read connections opened before it are not used again."""
+
+    @abstractmethod
+    async def _touch(self, tx: Tx) -> None:
+        """A harmless write in ``tx`` that the database must really store (the probe's): it
+        fails where the writes of the game would."""
+
+    @abstractmethod
+    def _read(self) -> AbstractAsyncContextManager[Tx]:
+        """Several queries on one committed snapshot (faults as ``StorageUnavailable``)."""
+
+    @abstractmethod
+    async def _fetchall(self, sql: str, params: Sequence[object]) -> list[Row]:
+        """One query outside any write transaction (faults as ``StorageUnavailable``)."""
+
+    @abstractmethod
+    async def _schema_version(self) -> int:
         """The number of the last migration applied."""
 
     @abstractmethod

@@ -24,7 +24,8 @@ Codes (stable): ``bad_id``, ``bad_amount``, ``amount_not_positive``, ``amount_to
 ``results_mismatch``, ``prizes_mismatch``, ``pool_mismatch``, ``not_in_tournament`` (a cash
 move at a tournament's table or hand), ``not_tournament_table``, ``not_playing``,
 ``bots_not_allowed`` (a bot's buy-in or top-up at an economy table of a server that does not
-allow bots).
+allow bots), ``storage_unavailable`` (a ``StorageUnavailable``: the database could not be
+reached or could not write, for the reason its kind names).
 """
 
 from __future__ import annotations
@@ -96,6 +97,50 @@ class StorageError(CodedError):
     @property
     def internal(self) -> bool:
         return self.code in INTERNAL_CODES
+
+
+# Why the database could not take a transaction (``StorageUnavailable.kind``), stable:
+FAULT_KINDS = (
+    "unreachable",  # no connection can be opened: server stopped or starting, refused, no route
+    "connection_lost",  # an open connection was cut: server restarted, connection terminated
+    "timeout",  # the server cancelled a statement (statement_timeout, lock_timeout)
+    "read_only",  # the server or file takes no writes (a standby; a read-only file)
+    "disk_full",  # no space left for the database
+    "io_error",  # the disk failed a read or a write
+    "cannot_open",  # the database file (or its journal) cannot be opened
+    "busy",  # another process held the database's write lock for too long
+    "overloaded",  # the server is out of memory or connections
+)
+
+
+class StorageUnavailable(StorageError):
+    """The database could not be reached or could not write: a fault of the database's, not of
+    the input, that passes by itself (code ``storage_unavailable``; ``kind`` one of
+    ``FAULT_KINDS``, ``detail`` the driver's words, for the log).
+
+    Nothing of the transaction is stored, unless ``maybe_stored``: the fault cut off the answer
+    to its COMMIT (or to a statement committed on its own), so it may have been stored. The
+    database never runs such a transaction again by itself; the caller reads back what is
+    stored once the database answers (``Database.health``).
+
+    >>> e = StorageUnavailable("connection_lost", detail="server closed the connection")
+    >>> isinstance(e, StorageError), e.code, e.kind, e.maybe_stored, e.internal
+    (True, 'storage_unavailable', 'connection_lost', False, False)
+    """
+
+    def __init__(self, kind: str, *, detail: str = "", maybe_stored: bool = False) -> None:
+        super().__init__("storage_unavailable", kind=kind)
+        self.kind = kind
+        self.detail = detail
+        self.maybe_stored = maybe_stored
+        # Set once the database has counted it (a batch's callers share one error).
+        self.noted = False
+
+    def __str__(self) -> str:
+        stored = ", may be stored" if self.maybe_stored else ""
+        return f"storage_unavailable: {self.kind}{stored}" + (
+            f" ({self.detail})" if self.detail else ""
+        )
 
 
 def check_id(value: object, field: str) -> int:

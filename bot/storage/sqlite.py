@@ -16,6 +16,12 @@ undoes only itself. The few errors that end the whole transaction instead (a ful
 error, ``RAISE(ROLLBACK)``) are noticed because the transaction is no longer open, and the whole
 batch fails cleanly rather than letting later statements run outside any transaction.
 
+Faults (``bot.storage.db``): a full disk, an I/O error, a file that cannot be opened or written,
+the write lock held by another process past the busy timeout (``fault_kind``). After one, both
+connections are opened anew on the file (never creating it: a file gone is a fault, not a fresh
+start), and a test write rewrites the file's header, which is what a full or read-only file
+refuses.
+
 Durability: WAL with ``synchronous=NORMAL`` by default. A commit is written to the WAL file
 (into the OS cache) before ``COMMIT`` returns, so everything acknowledged survives the process
 being killed, crashing or restarting, which is the failure a bot meets and the one the tests
@@ -38,6 +44,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import urllib.parse
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -48,6 +55,7 @@ import aiosqlite
 from bot.storage.db import (
     MEMORY,
     Database,
+    Faults,
     Row,
     Synchronous,
     Tx,
@@ -61,6 +69,50 @@ from bot.storage.migrations import Migration, load_migrations
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 10_000
+# Closing a connection whose statement hangs on a dead disk must not hold up a reconnection.
+CLOSE_TIMEOUT = 5.0
+
+# SQLite's primary result codes that are faults of the file or the disk, not of a statement.
+_FAULT_CODES = {
+    sqlite3.SQLITE_IOERR: "io_error",
+    sqlite3.SQLITE_FULL: "disk_full",
+    sqlite3.SQLITE_CANTOPEN: "cannot_open",
+    sqlite3.SQLITE_READONLY: "read_only",
+    sqlite3.SQLITE_BUSY: "busy",
+    sqlite3.SQLITE_PROTOCOL: "busy",
+    sqlite3.SQLITE_NOMEM: "overloaded",
+}
+# The same by message, for an error that carries no code.
+_FAULT_MESSAGES = (
+    ("disk i/o error", "io_error"),
+    ("database or disk is full", "disk_full"),
+    ("unable to open database file", "cannot_open"),
+    ("attempt to write a readonly database", "read_only"),
+    ("database is locked", "busy"),
+    ("out of memory", "overloaded"),
+)
+
+
+def fault_kind(exc: BaseException) -> str | None:
+    """The kind of fault an SQLite error is (``StorageUnavailable.kind``), or None.
+
+    >>> fault_kind(sqlite3.OperationalError("database or disk is full"))
+    'disk_full'
+    >>> fault_kind(sqlite3.IntegrityError("UNIQUE constraint failed: t.k")) is None
+    True
+    """
+    if isinstance(exc, sqlite3.Error):
+        code = getattr(exc, "sqlite_errorcode", None)
+        if isinstance(code, int) and (code & 0xFF) in _FAULT_CODES:
+            return _FAULT_CODES[code & 0xFF]
+        text = str(exc).lower()
+        return next((kind for words, kind in _FAULT_MESSAGES if words in text), None)
+    if isinstance(exc, ValueError) and str(exc) in ("Connection closed", "no active connection"):
+        return "connection_lost"  # aiosqlite's connection has stopped
+    return None
+
+
+FAULTS = Faults(fault_kind)
 
 
 def split_statements(script: str) -> list[str]:
@@ -86,20 +138,30 @@ class SqliteTx(Tx):
         self._conn = conn
 
     async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
-        cursor = await self._conn.execute(sql, params)
-        return cursor.rowcount
+        with FAULTS:
+            cursor = await self._conn.execute(sql, params)
+            return cursor.rowcount
 
     async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
-        return list(await self._conn.execute_fetchall(sql, params))
+        with FAULTS:
+            return list(await self._conn.execute_fetchall(sql, params))
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
-        await self._conn.executemany(sql, rows)
+        with FAULTS:
+            await self._conn.executemany(sql, rows)
 
 
-async def _connect(path: str, synchronous: Synchronous, *, reader: bool) -> aiosqlite.Connection:
+async def _connect(
+    path: str, synchronous: Synchronous, *, reader: bool, create: bool = True
+) -> aiosqlite.Connection:
     # isolation_level=None: the sqlite3 module must not open transactions behind our back;
     # every transaction here is an explicit BEGIN ... COMMIT.
-    conn = await aiosqlite.connect(path, isolation_level=None)
+    if create or path == MEMORY:
+        conn = await aiosqlite.connect(path, isolation_level=None)
+    else:
+        # mode=rw: a file that vanished is an error, not a new empty database.
+        target = "file:" + urllib.parse.quote(str(Path(path).resolve())) + "?mode=rw"
+        conn = await aiosqlite.connect(target, isolation_level=None, uri=True)
     try:
         conn.row_factory = sqlite3.Row
         await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -124,9 +186,18 @@ async def _user_version(conn: aiosqlite.Connection) -> int:
 
 
 async def _rollback_quietly(conn: aiosqlite.Connection) -> None:
-    # "no transaction is active": SQLite already rolled back (some errors do that).
-    with contextlib.suppress(sqlite3.OperationalError):
+    # "no transaction is active": SQLite already rolled back (some errors do that); or the
+    # connection is broken, and closing it will roll back.
+    with contextlib.suppress(sqlite3.Error, ValueError):
         await conn.execute("ROLLBACK")
+
+
+async def _close_quietly(conn: aiosqlite.Connection) -> None:
+    # Closing rolls back whatever it had open; a connection on a failing disk may fail to.
+    try:
+        await asyncio.wait_for(conn.close(), CLOSE_TIMEOUT)
+    except (sqlite3.Error, ValueError, TimeoutError) as exc:
+        log.debug("closing an SQLite connection failed: %s", exc)
 
 
 async def _recorded(conn: aiosqlite.Connection) -> set[int]:
@@ -233,11 +304,36 @@ class SqliteDatabase(Database):
 
     async def _disconnect(self) -> None:
         if self._reader is not self._writer:
-            await self._reader.close()
-        await self._writer.close()
+            await _close_quietly(self._reader)
+        await _close_quietly(self._writer)
+
+    async def _reconnect_writer(self) -> bool:
+        if self.path == MEMORY:
+            return False  # the only connection holds the database: nothing to open anew
+        with FAULTS:
+            fresh = await _connect(self.path, self.synchronous, reader=False, create=False)
+        old, self._writer = self._writer, fresh
+        await _close_quietly(old)
+        return True
+
+    async def _reconnect_readers(self) -> None:
+        if self.path == MEMORY:
+            return
+        async with self._read_lock:
+            with FAULTS:
+                fresh = await _connect(self.path, self.synchronous, reader=True, create=False)
+            old, self._reader = self._reader, fresh
+        await _close_quietly(old)
+
+    async def _touch(self, tx: Tx) -> None:
+        # Rewriting the header's user_version (to itself) stores a page like any write: it
+        # fails where the game's writes would (a read-only file, a disk that fails).
+        version = int(await tx.scalar("PRAGMA user_version"))
+        await tx.execute(f"PRAGMA user_version = {version}")
 
     async def _control(self, sql: str) -> None:
-        await self._writer.execute(sql)
+        with FAULTS:
+            await self._writer.execute(sql)
 
     def _writer_tx(self) -> Tx:
         return SqliteTx(self._writer)
@@ -246,25 +342,29 @@ class SqliteDatabase(Database):
         return bool(self._writer.in_transaction)
 
     async def _one(self, sql: str, params: Sequence[object]) -> list[Row]:
-        return list(await self._writer.execute_fetchall(sql, params))
+        with FAULTS:
+            return list(await self._writer.execute_fetchall(sql, params))
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[Tx]:
+    async def _read(self) -> AsyncIterator[Tx]:
         async with self._read_lock:
             conn = self._reader
-            await conn.execute("BEGIN")
+            with FAULTS:
+                await conn.execute("BEGIN")
             try:
                 yield SqliteTx(conn)
             finally:
                 await _rollback_quietly(conn)
 
-    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+    async def _fetchall(self, sql: str, params: Sequence[object]) -> list[Row]:
         async with self._read_lock:
-            return list(await self._reader.execute_fetchall(sql, params))
+            with FAULTS:
+                return list(await self._reader.execute_fetchall(sql, params))
 
-    async def schema_version(self) -> int:
+    async def _schema_version(self) -> int:
         async with self._read_lock:
-            return await _user_version(self._reader)
+            with FAULTS:
+                return await _user_version(self._reader)
 
     async def continue_ids(self, tx: Tx, table: str, column: str) -> None:
         # An INTEGER PRIMARY KEY always continues after the largest id present.
@@ -279,16 +379,17 @@ class SqliteDatabase(Database):
 
     async def _begin(self) -> None:
         conn = self._writer
-        try:
-            await conn.execute(self._begin_sql)
-        except sqlite3.OperationalError as exc:
-            if "within a transaction" not in str(exc):
-                raise
-            # Only reachable if a cancelled transaction's ROLLBACK never ran: that transaction
-            # was abandoned, so undoing it is the right outcome.
-            log.warning("rolling back an abandoned transaction before a new one")
-            await _rollback_quietly(conn)
-            await conn.execute(self._begin_sql)
+        with FAULTS:
+            try:
+                await conn.execute(self._begin_sql)
+            except sqlite3.OperationalError as exc:
+                if "within a transaction" not in str(exc):
+                    raise
+                # Only reachable if a cancelled transaction's ROLLBACK never ran: that
+                # transaction was abandoned, so undoing it is the right outcome.
+                log.warning("rolling back an abandoned transaction before a new one")
+                await _rollback_quietly(conn)
+                await conn.execute(self._begin_sql)
 
 
 async def _open(

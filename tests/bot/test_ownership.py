@@ -7,6 +7,7 @@ import logging
 import os
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from bot.runtime.config import RuntimeOptions, RuntimeOptionsError
 from bot.runtime.ownership import Ownership, ShardPlan, died_here
 from bot.settings import Settings, SettingsError
 from bot.storage import Database, leases
+from tests.storage.faults import SqliteFaults
+from tests.timing import scaled
 
 GUILD = 1 << 22  # shard 1 of 2
 OTHER = 2 << 22  # shard 0 of 2
@@ -229,3 +232,115 @@ def test_requests_per_second_from_the_environment() -> None:
 def test_a_process_spends_its_shards_share_of_the_budget() -> None:
     assert ShardPlan().share == 1.0 and ShardPlan(4).share == 1.0
     assert ShardPlan(4, (0, 2)).share == 0.5
+
+
+# -- a database that takes no writes -----------------------------------------------------------
+
+
+def _no_error_nor_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    bad = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert not bad, bad
+
+
+async def _back(database: Database) -> None:
+    await asyncio.wait_for(database.health.wait_available(), scaled(5))
+
+
+async def test_a_dead_database_never_escapes_the_lease_checks(
+    database: Database, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Renewal, a press's lease check and a lease never held: none raises while the database
+    takes no writes; the renewal is marked failing and the servers held at last contact are
+    still served, past the leases' lifetime; nothing is asked of the database for the others;
+    nothing is logged at ERROR or with a traceback."""
+    caplog.set_level(logging.DEBUG, logger="bot")
+    clock = Clock()
+    first = owner(database, "1", ShardPlan(), clock)
+    assert await first.serves(GUILD)
+    assert await first.renew() == set()
+    faults = SqliteFaults(monkeypatch)
+    faults.fail("io_error")
+    assert await first.renew() == set()  # nothing lost: nobody can take a lease meanwhile
+    assert not database.health.available
+    assert first.trouble() == ["leases: the last renewal failed"]
+    clock.now += 60  # past the lease's lifetime
+    asked = faults.failed
+    assert await first.serves(GUILD)
+    assert not await first.serves(OTHER)  # never held: maybe another process's
+    assert faults.failed == asked  # not asked: writes are refused while down
+    assert first.held == {GUILD}
+    assert await first.renew() == set()
+    faults.clear()
+    await _back(database)
+    assert await first.serves(GUILD)  # confirmed: still this process's
+    assert await first.renew() == set()
+    assert first.trouble() == []
+    assert await first.serves(OTHER)
+    _no_error_nor_traceback(caplog)
+
+
+async def test_a_lease_check_in_the_moment_the_database_fails_does_not_raise(
+    database: Database, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The lease of a server not held yet is asked for just as the writes start failing (the
+    storage still looked up): refused, not raised, and the storage goes down."""
+    caplog.set_level(logging.DEBUG, logger="bot")
+    first = owner(database, "1", ShardPlan(), Clock())
+    faults = SqliteFaults(monkeypatch)
+    faults.fail("disk_full")
+    assert database.health.available
+    assert not await first.serves(GUILD)
+    assert not database.health.available
+    faults.clear()
+    await _back(database)
+    assert await first.serves(GUILD)
+    _no_error_nor_traceback(caplog)
+
+
+async def test_a_server_taken_while_this_process_could_not_reach_the_database_stops_here(
+    database: Database, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """This process loses the database while another still reaches it, and takes a lease
+    that ran out: once back, this process's next check of that server finds it lost, and the
+    next renewal reports it so its tables stop."""
+    clock = Clock()
+    first = owner(database, "1", ShardPlan(), clock)
+    assert await first.serves(GUILD) and await first.serves(OTHER)
+    assert await first.renew() == set()
+    other_db = await Database.open(db_url)
+    try:
+        faults = SqliteFaults(monkeypatch, only=database)
+        faults.fail("io_error")
+        assert await first.renew() == set()
+        second = owner(other_db, "2", ShardPlan(), clock)
+        await leases.acquire(other_db, GUILD, "far:1:x", 1, now=0)  # it ran out
+        assert await second.serves(GUILD)
+        clock.now += 60
+        assert await first.serves(GUILD)  # held at last contact; cannot know better
+        faults.clear()
+        await _back(database)
+        assert not await first.serves(GUILD)  # found taken
+        assert await first.serves(OTHER)  # still its own
+        assert await first.renew() == {GUILD}
+        assert first.held == {OTHER}
+        assert await first.renew() == set()
+    finally:
+        await other_db.close()
+
+
+async def test_the_next_renewal_comes_as_soon_as_the_database_is_back(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = owner(database, "1", ShardPlan(), Clock())  # renewal due every 10 s
+    assert await first.serves(GUILD)
+    waiting = asyncio.ensure_future(first.next_renewal())
+    await asyncio.sleep(0.05)
+    faults = SqliteFaults(monkeypatch)
+    faults.fail("io_error")
+    assert await first.renew() == set()
+    assert not waiting.done()
+    started = time.monotonic()
+    faults.clear()
+    await asyncio.wait_for(waiting, scaled(5))
+    assert time.monotonic() - started < scaled(3)
+    assert await first.renew() == set() and first.trouble() == []
