@@ -48,9 +48,17 @@ class TaggedLock:
     holder (and of the tasks it starts). Several may share one lock: a tournament's tables
     share the tournament's, each naming itself."""
 
-    def __init__(self, lock: asyncio.Lock, fields: Fields) -> None:
+    def __init__(
+        self,
+        lock: asyncio.Lock,
+        fields: Fields,
+        *,
+        on_error: Callable[[BaseException], None] | None = None,
+    ) -> None:
         self.inner = lock
         self._fields = fields
+        # Told of an error that leaves the lock (a transition that failed, whoever made it).
+        self._on_error = on_error
         self._token: contextvars.Token[Fields | None] | None = None
 
     def locked(self) -> bool:
@@ -69,6 +77,8 @@ class TaggedLock:
     ) -> None:
         token, self._token = self._token, None
         try:
+            if exc is not None and self._on_error is not None:
+                self._on_error(exc)
             if token is not None:
                 # A tag must never cost the table its lock, even left in an odd context.
                 with contextlib.suppress(ValueError):

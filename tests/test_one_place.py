@@ -101,7 +101,7 @@ def test_the_live_tables_share_one_hand_loop() -> None:
         written = set(known[owner].methods)
         for shared in ("act", "preselect", "show_cards", "repost", "apply", "play_on",
                        "deal_now", "_finish_hand", "show_result", "_time_out", "_arm_clock",
-                       "_settle_or_retry", "_retry_settle", "my_cards", "scene"):
+                       "_settle_or_retry", "my_cards", "scene"):
             assert shared in loop
             assert shared not in written, f"{owner} writes out {shared} again"
 

@@ -32,6 +32,7 @@ from bot.errors import BotError
 from bot.i18n import t
 from bot.presenter import chips, mention, result_content
 from bot.runtime.config import TableConfig
+from bot.runtime.faults import log_failure
 from bot.runtime.kinds import CASH, PRACTICE
 from bot.runtime.messenger import TableMessenger
 from bot.runtime.recovery import RestoredTable, settle_departures
@@ -200,8 +201,9 @@ class CashTable(LiveTable[_Draft]):
         if not self.table.paused:
             try:
                 await self._table_change(lambda d: d.table.pause(None))
-            except (EngineError, StorageError):
-                log.exception("table %d: could not pause after losing access", self.table_id)
+            except (EngineError, StorageError) as exc:
+                log_failure(log, exc, "table %d: could not pause after losing access",
+                            self.table_id)
 
     async def _deal_hand(self, deck: tuple[Card, ...], commitment: DeckCommitment) -> int | None:
         await self._bots_off_for_the_day()
@@ -810,8 +812,8 @@ class CashTable(LiveTable[_Draft]):
     async def _clear_message_record(self) -> None:
         try:
             await tables.set_table_message(self.db, self.table_id, None)
-        except StorageError:
-            log.exception("table %d: could not clear its message id", self.table_id)
+        except StorageError as exc:
+            log_failure(log, exc, "table %d: could not clear its message id", self.table_id)
 
 
 def check_bomb(amount: int, options: TableOptions) -> None:
@@ -857,5 +859,5 @@ class PracticeTable(CashTable):
                 return
         try:
             await self.close(None, idle=True)
-        except (BotError, EngineError, StorageError):
-            log.exception("practice table %d: could not close", self.table_id)
+        except (BotError, EngineError, StorageError) as exc:
+            log_failure(log, exc, "practice table %d: could not close", self.table_id)

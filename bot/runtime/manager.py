@@ -40,6 +40,7 @@ from bot.runtime.budget import RequestBudget
 from bot.runtime.cash import CashTable, check_bomb
 from bot.runtime.config import RuntimeOptions, TableConfig
 from bot.runtime.direct import DmChannels
+from bot.runtime.faults import log_failure
 from bot.runtime.messenger import ViewFactory
 from bot.runtime.ownership import Ownership, ShardPlan
 from bot.runtime.recovery import RestoredTable
@@ -100,7 +101,7 @@ class GameRuntime:
             self.options.requests_per_second * self.ownership.plan.share, metrics=metrics
         )
         self.dm_channels = DmChannels()
-        self.registry = Registry(self._over)
+        self.registry = Registry(self._over, lambda venue: self.venues.stale(venue))
         self._guilds: set[int] = set()  # servers whose economy is stored
         self._background: set[asyncio.Task[None]] = set()
         self._closing: set[Venue] = set()  # venues over whose last messages go out
@@ -387,8 +388,8 @@ class GameRuntime:
             await asyncio.sleep(self.options.idle_check_interval)
             try:
                 await self.close_idle_tables()
-            except Exception:
-                log.exception("idle table sweep failed")
+            except Exception as exc:
+                log_failure(log, exc, "idle table sweep failed")
 
     async def close_idle_tables(
         self, now: float | None = None, *, wall: float | None = None

@@ -53,8 +53,13 @@ class Venue(Protocol):
 class Registry:
     """Live tables by id and by channel; venues by key and by channel."""
 
-    def __init__(self, on_over: Callable[[Venue], None]) -> None:
+    def __init__(
+        self,
+        on_over: Callable[[Venue], None],
+        on_stale: Callable[[Venue], None] = lambda venue: None,
+    ) -> None:
         self._on_over = on_over
+        self._on_stale = on_stale
         self._tables: dict[int, LiveTable[Any]] = {}
         self._by_channel: dict[int, LiveTable[Any]] = {}
         self._venues: dict[tuple[str, int], Venue] = {}
@@ -156,6 +161,12 @@ class Registry:
         """A venue ended itself (closed, over, cancelled)."""
         self.drop_venue(venue)
         self._on_over(venue)
+
+    def venue_stale(self, venue: Venue) -> None:
+        """What a venue holds may differ from storage (a commit whose answer was lost): it is
+        to be taken up again from storage, as after a restart."""
+        if self._venues.get(venue.venue_key) is venue:
+            self._on_stale(venue)
 
     def knows(self, key: tuple[str, int]) -> bool:
         return key in self._venues

@@ -21,7 +21,7 @@ from typing import Any
 from bot.errors import BotError
 from bot.presenter import RunVote
 from bot.runtime.config import RuntimeOptions
-from bot.storage import StorageError
+from bot.runtime.faults import log_failure
 from engine.equity import RunOutStage
 from engine.hand import Hand
 
@@ -44,7 +44,8 @@ class RunVoting:
 
     - ``lock``: the table's lock, taken when the time to answer runs out;
     - ``hand``: the hand being played (None once the table closed);
-    - ``decide(hand, runs)``: apply the number of runs and play on.
+    - ``decide(hand, runs)``: apply the number of runs and play on;
+    - ``failed(error)``: deciding when the time ran out failed (the table decides what next).
     """
 
     def __init__(
@@ -53,6 +54,7 @@ class RunVoting:
         lock: AbstractAsyncContextManager[Any],
         hand: Callable[[], Hand | None],
         decide: Callable[[Hand, int], Awaitable[None]],
+        failed: Callable[[BaseException], None],
         *,
         name: str,
     ) -> None:
@@ -60,6 +62,7 @@ class RunVoting:
         self.lock = lock
         self._hand = hand
         self._decide = decide
+        self._failed = failed
         self.name = name
         self._ballot: _Ballot | None = None
 
@@ -125,10 +128,9 @@ class RunVoting:
                 return
             try:
                 await self._decide(hand, 1)
-            except StorageError as exc:
-                log.warning("table %s: could not run the board once (%s)", self.name, exc)
-            except Exception:
-                log.exception("table %s: could not run the board once", self.name)
+            except Exception as exc:
+                log_failure(log, exc, "table %s: could not run the board once", self.name)
+                self._failed(exc)
 
 
 __all__ = ["RunVoting"]

@@ -70,6 +70,7 @@ a person; a new game brings its rules in the engine's hand and reuses this loop 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -103,6 +104,7 @@ from bot.runtime.budget import RequestBudget
 from bot.runtime.clock import Decision, DecisionClock
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.direct import DirectMessages, DmChannels, HoleCardsLetter
+from bot.runtime.faults import log_failure
 from bot.runtime.kinds import Extra, TableKind
 from bot.runtime.lasthand import Ended, LastHand
 from bot.runtime.messenger import TableMessenger, ViewFactory
@@ -117,8 +119,10 @@ from bot.runtime.play import (
 )
 from bot.runtime.runvote import RunVoting
 from bot.runtime.turns import BotSeat, BotTurns
+from bot.runtime.waiting import StorageWait
 from bot.settings import shard_of
 from bot.storage import Database, StorageError, hands, tables
+from bot.storage.errors import StorageUnavailable
 from bot.storage.hands import HandSeat
 from engine.bots.ids import is_bot
 from engine.cards import Card
@@ -177,6 +181,8 @@ class TableRegistry(Protocol):
     def drop_table(self, table: LiveTable[Any]) -> None: ...
 
     def venue_over(self, venue: Any) -> None: ...
+
+    def venue_stale(self, venue: Any) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,8 +246,9 @@ class LiveTable(ABC, Generic[D]):
         self.guild_id = guild_id
         self.channel_id = channel_id
         self.metrics = services.metrics
-        # Every log line written while the table's lock is held names the table and hand.
-        self.lock = TaggedLock(lock, self._log_fields)
+        # Every log line written while the table's lock is held names the table and hand; a
+        # transition that failed for the database's fault makes the table wait for it.
+        self.lock = TaggedLock(lock, self._log_fields, on_error=self._failed)
         self.hand_id = hand_id
         self.commitment = commitment
         self.stored_message_id = message_id
@@ -261,7 +268,11 @@ class LiveTable(ABC, Generic[D]):
         self.bot_turns = BotTurns(services.options, services.rng, self.lock, self._bot_due,
                                   self._bot_answer, name=str(table_id))
         self.run_vote = RunVoting(services.options, self.lock, lambda: self.hand,
-                                  self._decide_runs, name=str(table_id))
+                                  self._decide_runs, self._failed, name=str(table_id))
+        self.storage_wait = StorageWait(self.db.health, self.lock, self._take_up_again,
+                                        self._reload_venue, self._tell_storage_wait,
+                                        name=str(table_id))
+        self._unheard = self.db.health.subscribe(self._storage_changed)
         self.messenger = self._make_messenger()
         self.clock.queued = self.messenger.prompt_queued
         self.direct = DirectMessages(
@@ -621,6 +632,7 @@ class LiveTable(ABC, Generic[D]):
         """Apply one input and store what the hand logged (with ``draft``, the owner's new
         state too, in the same transaction), before anyone is told. If storing fails, the hand
         goes back to where it was before the input: it never holds what storage does not."""
+        self.db.health.require()  # the database away: refused before anything changes
         before = len(hand.actions)
         events = hand.apply(action)  # an EngineError here changed nothing
         logged = hand.actions[before:]
@@ -628,10 +640,8 @@ class LiveTable(ABC, Generic[D]):
             try:
                 await self._store_actions(before, logged, draft)
             except BaseException as exc:
-                if isinstance(exc, StorageError):
-                    log.warning("table %d: action not stored (%s)", self.table_id, exc)
-                else:
-                    log.exception("table %d: action not stored", self.table_id)
+                if not isinstance(exc, StorageUnavailable):  # the storage's health says that
+                    log_failure(log, exc, "table %d: action not stored", self.table_id)
                 await self.take_back(hand, before)
                 raise
         self.metrics.action(self.guild_id, action.kind.value)
@@ -722,6 +732,8 @@ class LiveTable(ABC, Generic[D]):
         if self._dealer_task is not None:
             self._dealer_task.cancel()
         self.run_vote.close()
+        self.storage_wait.close()
+        self._unheard()
         self.refresh()
 
     def refresh(self, *, new: bool = False, urgent: bool = True) -> None:
@@ -765,6 +777,10 @@ class LiveTable(ABC, Generic[D]):
         commitment = DeckCommitment.commit(deck)
         try:
             hand_id = await self._deal_hand(deck, commitment)
+        except StorageUnavailable as exc:
+            self.clock.banks = self.banks
+            self.storage_wait.failed(exc)  # dealt when the database takes writes again
+            return
         except StorageError as exc:
             self.clock.banks = self.banks
             log.warning("table %d: storage refused hand #%d (%s)", self.table_id,
@@ -818,6 +834,8 @@ class LiveTable(ABC, Generic[D]):
             self._dealer_task.cancel()
         self.run_vote.close()
         self.bot_turns.cancel()
+        self.storage_wait.close()
+        self._unheard()
         await self.clock.close()
         if self.owns_messenger:
             await self.messenger.drain(drain)
@@ -834,8 +852,8 @@ class LiveTable(ABC, Generic[D]):
         async with self.lock:
             try:
                 await self.deal_now()
-            except Exception:
-                log.exception("table %d: dealing failed", self.table_id)
+            except Exception as exc:
+                log_failure(log, exc, "table %d: dealing failed", self.table_id)
 
     async def _finish_hand(self, *, new: bool = False) -> None:
         """Record the hand that just ended and settle the table, in one step; tell everyone,
@@ -855,39 +873,15 @@ class LiveTable(ABC, Generic[D]):
 
     async def _settle_or_retry(self, *, new: bool = False) -> None:
         """Settle the hand that just ended. The input that ended it is stored already (and is
-        acknowledged); if storing the result fails, it is tried again until it succeeds, so a
-        passing storage failure cannot leave the table stuck on a finished hand."""
+        acknowledged); if storing the result fails, the table waits and settles it again (once
+        the database takes writes, for its fault), so a passing failure cannot leave it stuck
+        on a finished hand."""
         try:
             await self._finish_hand(new=new)
         except Exception as exc:
-            self._settle_failed(exc)
-            self.direct.spawn(self._retry_settle(self.table.hand_number))
-
-    def _settle_failed(self, exc: Exception) -> None:
-        number = self.table.hand_number
-        if isinstance(exc, StorageError):
-            log.warning("table %d: could not settle hand #%d (%s); trying again",
-                        self.table_id, number, exc)
-        else:
-            log.exception("table %d: could not settle hand #%d; trying again", self.table_id,
-                          number, exc_info=exc)
-
-    async def _retry_settle(self, number: int) -> None:
-        delay = 1.0
-        while not self.closed:
-            await asyncio.sleep(delay)
-            async with self.lock:
-                hand = self.table.hand
-                if self.closed or hand is None or not hand.is_over or (
-                    self.table.hand_number != number
-                ):
-                    return
-                try:
-                    await self._finish_hand()
-                    return
-                except Exception as exc:
-                    self._settle_failed(exc)
-            delay = min(delay * 2, 60.0)
+            log_failure(log, exc, "table %d: could not settle hand #%d", self.table_id,
+                        self.table.hand_number)
+            self.storage_wait.failed(exc)
 
     async def _letters(self, hand: Hand) -> list[HoleCardsLetter]:
         """Each player's hole cards, written in his own language (the one his client spoke
@@ -951,7 +945,11 @@ class LiveTable(ABC, Generic[D]):
         return BotSeat(hand, hand.to_act, pid) if is_bot(pid) else None
 
     async def _bot_answer(self, hand: Hand, action: Action) -> None:
-        await self.apply(hand, action)
+        try:
+            await self.apply(hand, action)
+        except StorageUnavailable as exc:
+            self._hold(exc)  # the bot answers again once the database takes writes
+            return
         await self.play_on()
 
     def _on_bank_started(self, decision: Decision) -> None:
@@ -959,10 +957,12 @@ class LiveTable(ABC, Generic[D]):
             self.refresh()
 
     async def _on_clock_expired(self, decision: Decision) -> None:
-        async with self.lock:
-            if self.clock.decision is not decision or self.closed:
-                return
-            await self._time_out(decision)
+        # A time-out storage could not take made the table wait (its lock's ``_failed``).
+        with contextlib.suppress(StorageUnavailable):
+            async with self.lock:
+                if self.clock.decision is not decision or self.closed:
+                    return
+                await self._time_out(decision)
 
     async def _time_out(self, decision: Decision) -> None:
         """TDA 29: check if free, else fold; twice in a row marks the player away (what that
@@ -984,6 +984,47 @@ class LiveTable(ABC, Generic[D]):
             self.say(t(self.kind.away_notice, self.locale, player=mention(pid)),
                      buttons=(ButtonSpec("back", t("button.back", self.locale), "success"),))
         await self.play_on()
+
+    # -- internals: waiting for the storage ---------------------------------------------------
+
+    def _failed(self, error: BaseException) -> None:
+        """A transition of this table failed (``error`` left its lock): if the database could
+        not store it, the table waits for its storage."""
+        if isinstance(error, StorageUnavailable) and not self.closed:
+            self._hold(error)
+
+    def _storage_changed(self, available: bool) -> None:
+        # A hand being played waits at once: nobody is timed out while nothing can be stored.
+        if not available and not self.closed and self.hand is not None:
+            self._hold(self.db.health.refusal())
+
+    def _hold(self, error: BaseException) -> None:
+        self.clock.cancel()
+        self.bot_turns.cancel()
+        self.storage_wait.failed(error)
+
+    async def _take_up_again(self) -> None:
+        """Storage takes writes again: play on from where it says the table stands (the player
+        to act gets his time afresh)."""
+        if self.closed:
+            return
+        # Nothing the table holds was stored half-way (``take_back``; a commit whose answer
+        # was lost has the whole table taken up from storage instead): play on from it.
+        hand = self.table.hand
+        if hand is None:
+            self.refresh(urgent=False)
+            self.schedule_deal(self.soon)
+        elif hand.is_over:
+            await self._finish_hand()
+        else:
+            await self.play_on()
+
+    def _reload_venue(self) -> None:
+        self.services.registry.venue_stale(self.venue)
+
+    def _tell_storage_wait(self) -> None:
+        if not self.closed:
+            self.say(t("notice.storage_waiting", self.locale))
 
     # -- internals: the channel --------------------------------------------------------------
 

@@ -58,12 +58,14 @@ from bot.presenter import (
 )
 from bot.runtime.budget import Priority, requests_at
 from bot.runtime.direct import DirectMessages
+from bot.runtime.faults import log_failure
 from bot.runtime.kinds import TOURNAMENT
 from bot.runtime.messenger import TableMessenger
 from bot.runtime.play import Clicks
 from bot.runtime.results import player_results, result_summary
 from bot.runtime.table import SOON, LiveTable, TableServices
 from bot.storage import StorageError, hands, tournaments
+from bot.storage.errors import StorageUnavailable
 from bot.storage.tournaments import (
     Placing,
     TableOpening,
@@ -462,9 +464,13 @@ class LiveTournament:
                     await self._tick()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("tournament %d: its clock failed; trying again",
-                              self.tournament_id)
+            except Exception as exc:
+                log_failure(log, exc, "tournament %d: its clock failed; trying again",
+                            self.tournament_id)
+                if isinstance(exc, StorageUnavailable) and exc.maybe_stored:
+                    # Storage may hold a transition this tournament did not adopt.
+                    self.services.registry.venue_stale(self)
+                    return
 
     async def _tick(self) -> None:
         moment = now()

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.runtime.config import RuntimeOptions
-from bot.storage import StorageError
+from bot.runtime.faults import log_failure
 from engine.bots.ids import bot_level
 from engine.bots.view import FOLD, Bot, to_action, view_of
 from engine.errors import EngineError
@@ -134,13 +134,9 @@ class BotTurns:
                 except EngineError:
                     log.exception("table %s: a bot's answer was refused; it folds", self.name)
                     await self._answer(seat.hand, to_action(FOLD, view))
-            except StorageError as exc:
+            except Exception as exc:
                 # Storage holds the hand as it was: the bot answers again a little later.
-                log.warning("table %s: a bot's answer was not stored (%s)", self.name, exc)
-                self._turn = None
-                self._again(marker)
-            except Exception:
-                log.exception("table %s: a bot's answer was not stored", self.name)
+                log_failure(log, exc, "table %s: a bot's answer was not stored", self.name)
                 self._turn = None
                 self._again(marker)
 

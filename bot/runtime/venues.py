@@ -24,6 +24,7 @@ from bot.i18n import t
 from bot.runtime.budget import Priority, requests_at
 from bot.runtime.cash import CashTable, PracticeTable
 from bot.runtime.config import TableConfig
+from bot.runtime.faults import log_failure
 from bot.runtime.messenger import NOBODY
 from bot.runtime.ownership import Ownership
 from bot.runtime.recovery import restore_table
@@ -148,8 +149,36 @@ class Venues:
     async def start(self, venue: Venue) -> None:
         try:
             await venue.start()
-        except Exception:
-            log.exception("%s %d: could not resume after the restart", *venue.venue_key)
+        except Exception as exc:
+            log_failure(log, exc, "%s %d: could not resume after the restart", *venue.venue_key)
+
+    def stale(self, venue: Venue) -> None:
+        """What ``venue`` holds may differ from storage (a commit whose answer was lost): take
+        it up again from storage, as after a restart, once storage answers."""
+        self._keep(asyncio.create_task(self._reload(venue),
+                                       name="reload-{}-{}".format(*venue.venue_key)))
+
+    async def _reload(self, venue: Venue) -> None:
+        key = venue.venue_key
+        restore = {kind.name: kind.restore for kind in self._kinds}[key[0]]
+        self.registry.drop_venue(venue)
+        await venue.shutdown()
+        delay = 0.5
+        while True:
+            await self.db.health.wait_available()
+            try:
+                async with self.lock:
+                    if self.registry.knows(key):
+                        return
+                    fresh = await restore(key[1])
+                    self.registry.add_venue(fresh)
+                break
+            except Exception as exc:
+                log_failure(log, exc, "%s %d: could not be taken up again", *key)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+        log.warning("%s %d: taken up again from storage (it may have held more)", *key)
+        await self.start(fresh)
 
     async def stop(self) -> None:
         """Stop keeping the leases (the venues are stopped by the runtime)."""
@@ -197,8 +226,8 @@ class Venues:
                 adopted = await self.adopt()
                 if adopted:
                     log.warning("took over %d venue(s): %s", len(adopted), adopted)
-            except Exception:
-                log.exception("taking over failed; the next renewal tries again")
+            except Exception as exc:
+                log_failure(log, exc, "taking over failed; the next renewal tries again")
             finally:
                 self._adopting -= taken
 
@@ -206,15 +235,15 @@ class Venues:
         """Renew the leases every third of their lifetime; stop the venues of a server whose
         lease was lost, and take over the venues of servers whose lease ran out elsewhere."""
         while True:
-            await asyncio.sleep(self.ownership.ttl / 3)
+            await self.ownership.next_renewal()
             try:
                 for guild_id in await self.ownership.renew():
                     await self._let_go(guild_id)
                 taken = await self.adopt()
                 if taken:
                     log.warning("took over %d venue(s): %s", len(taken), taken)
-            except Exception:
-                log.exception("keeping the leases failed; trying again")
+            except Exception as exc:
+                log_failure(log, exc, "keeping the leases failed; trying again")
 
     async def _let_go(self, guild_id: int) -> None:
         """Another process runs this server now: stop its venues here, saying nothing (the
@@ -245,8 +274,8 @@ class Venues:
         buttons or "paused" if the bot stopped before it was edited."""
         try:
             stale = await tables.closed_with_message(self.db)
-        except StorageError:
-            log.exception("could not list closed tables")
+        except StorageError as exc:
+            log_failure(log, exc, "could not list closed tables")
             return
         for guild_id, table_id, channel_id, message_id, locale in stale:
             if not await self.serves(guild_id):

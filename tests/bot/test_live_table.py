@@ -21,7 +21,9 @@ from bot.errors import BotError
 from bot.runtime.kinds import CASH
 from bot.runtime.messenger import TableMessenger
 from bot.runtime.table import LiveTable, TableServices
+from bot.runtime import waiting
 from bot.storage import StorageError
+from bot.storage.errors import StorageUnavailable
 from engine.bots.ids import bot_id
 from engine.cards import Card
 from engine.commitment import DeckCommitment
@@ -70,6 +72,7 @@ class FakeTable(LiveTable[set[int]]):
         if self.refuse:
             self.refuse -= 1
             raise StorageError("storage_unavailable")
+        self.db.health.require()  # a database away refuses every write at once
         self.stored[before:] = logged
         self.away = draft if draft is not None else self.away
 
@@ -271,3 +274,31 @@ def test_an_owner_that_forgets_a_required_hook_cannot_be_made() -> None:
     forgetful = type("Forgetful", (LiveTable,), {**hooks, "kind": CASH})
     with pytest.raises(TypeError, match="_record"):
         forgetful()
+
+
+async def test_a_hand_waits_while_its_storage_is_away_and_goes_on_when_it_is_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Nobody is timed out, a press is refused and changes nothing, the players are told once,
+    and when the database takes writes again the player to act has his time afresh."""
+    monkeypatch.setattr(waiting, "TELL_AFTER", 0.05)
+    async with live(tmp_path, seated(ALICE, BOB, CAROL), timer=0.3) as table:
+        hand = await dealt(table)
+        player, marker = to_act(table)
+        health = table.db.health
+        health.went_down(StorageUnavailable("connection_lost"))
+        assert table.decision is None  # the clock stopped at once
+        before = len(hand.actions)
+        with pytest.raises(StorageUnavailable):
+            await table.act(player, ActionKind.CALL, ref=marker)
+        assert table.hand is not None and len(table.hand.actions) == before
+        await asyncio.sleep(0.6)  # longer than his time: he is not timed out meanwhile
+        assert not any(a.kind is ActionKind.TIMEOUT for a in table.hand.actions)
+        posted = table.messenger.said.posted  # type: ignore[attr-defined]
+        assert [p for p in posted if "waiting for its storage" in p] != []
+        health.came_back()
+        await until(lambda: table.decision is not None)
+        assert to_act(table) == (player, marker)
+        await table.act(player, ActionKind.CALL, ref=marker)
+        assert table.stored[-1].kind is ActionKind.CALL
+        assert len([p for p in posted if "waiting for its storage" in p]) == 1

@@ -35,6 +35,7 @@ def process(database: Database, ownership: Ownership) -> SimpleNamespace:
         is_closed=lambda: False,
         is_ready=lambda: True,
         shards={},
+        budget=SimpleNamespace(link=SimpleNamespace(shards_down=lambda: set())),
         runtime=SimpleNamespace(db=database, ownership=ownership),
     )
 
