@@ -163,7 +163,7 @@ async def vote_runs(
     twice: bool,
     ref: tuple[int, int] | None,
 ) -> None:
-    await table.vote_runs(interaction.user.id, twice, ref)
+    await table.run_vote.answer(interaction.user.id, twice, ref)
     key = "reply.voted_twice" if twice else "reply.voted_once"
     await confirm(interaction, table, t(key, locale_of(interaction)), pressed=True)
 
@@ -182,7 +182,7 @@ async def hunt_rabbit(
     table: LiveTable[Any],
     ref: tuple[int, int] | None,
 ) -> None:
-    await table.hunt_rabbit(interaction.user.id, None if ref is None else ref[0])
+    await table.last_hand.hunt(interaction.user.id, None if ref is None else ref[0])
     await reply(interaction, t("reply.rabbit", locale_of(interaction)))
 
 
@@ -227,7 +227,7 @@ async def show_cards(
     ref: tuple[int, int] | None = None,
 ) -> None:
     hand_number = None if ref is None else ref[0]
-    await table.show_cards(interaction.user.id, hand_number=hand_number)
+    await table.last_hand.show(interaction.user.id, hand_number)
     await reply(interaction, t("reply.shown", locale_of(interaction)))
 
 

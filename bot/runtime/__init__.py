@@ -5,9 +5,11 @@
 - ``registry.Registry``: the one registry of live tables and venues, and the lookups commands
   and buttons use (by id, by channel, cash only).
 - ``venues.Venues``: start-up and recovery: restoring venues, keeping and handing over leases.
-- ``table.LiveTable``: the hand loop every kind of table shares, written once, with its hooks
-  and owner API; ``kinds.TableKind`` declares what differs between the kinds (``CASH``,
-  ``PRACTICE``, ``TOURNAMENT``).
+- ``table.LiveTable``: the hand loop every kind of table shares, written once, with its owner
+  API; ``contract.TableContract`` declares the hooks its owners fill; ``kinds.TableKind``
+  declares what else differs between the kinds (``CASH``, ``PRACTICE``, ``TOURNAMENT``).
+- ``waiting.StorageWait``: a table waiting for its storage, and taking up again.
+- ``faults``: whose fault a failure is (Discord's, the database's, the bot's) and its log level.
 - ``turns.BotTurns``, ``runvote.RunVoting``, ``lasthand.LastHand``: machines beside the loop
   (a computer player's turn, the run-it-twice vote, the hand that just ended).
 - ``cash.CashTable``: a cash table, one owner of the loop, with the buy-ins, the floor and

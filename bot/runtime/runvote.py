@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import BotError
-from bot.presenter import RunVote
+from bot.presenter import RunVote, decision_number
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.faults import log_failure
+from bot.runtime.kinds import Extra, TableKind
 from engine.equity import RunOutStage
 from engine.hand import Hand
 
@@ -42,26 +43,35 @@ class _Ballot:
 class RunVoting:
     """The vote at one table.
 
-    - ``lock``: the table's lock, taken when the time to answer runs out;
-    - ``hand``: the hand being played (None once the table closed);
+    - ``kind``: the table's kind (whether it runs boards twice);
+    - ``lock``: the table's lock, held while an answer is counted and when time runs out;
+    - ``hand()``: the hand being played (None once the table closed);
+    - ``seat(user_id, ref)``: his hand and index in it (refused if he has none);
     - ``decide(hand, runs)``: apply the number of runs and play on;
+    - ``show()``: show the vote as it stands;
     - ``failed(error)``: deciding when the time ran out failed (the table decides what next).
     """
 
     def __init__(
         self,
         options: RuntimeOptions,
+        kind: TableKind,
         lock: AbstractAsyncContextManager[Any],
         hand: Callable[[], Hand | None],
+        seat: Callable[[int, Marker | None], tuple[Hand, int]],
         decide: Callable[[Hand, int], Awaitable[None]],
+        show: Callable[[], None],
         failed: Callable[[BaseException], None],
         *,
         name: str,
     ) -> None:
         self.options = options
+        self.kind = kind
         self.lock = lock
         self._hand = hand
+        self._seat = seat
         self._decide = decide
+        self._show = show
         self._failed = failed
         self.name = name
         self._ballot: _Ballot | None = None
@@ -93,26 +103,34 @@ class RunVoting:
         ballot = self._ballot
         return ballot is not None and set(hand.run_choice_players) <= ballot.agreed
 
-    def check(self, hand: Hand, index: int, decision: int, ref: Marker | None) -> None:
-        """May player ``index`` answer now (a button drawn for ``ref``; ``decision`` is the
-        hand's decision number)? Refused with the reason otherwise."""
+    def check(self, user_id: int, ref: Marker | None) -> tuple[Hand, int]:
+        """May ``user_id`` answer now (a button drawn for ``ref``)? His hand and index;
+        refused with the reason otherwise."""
+        self.kind.require(Extra.RUN_TWICE)
+        hand, index = self._seat(user_id, ref)
         if not hand.run_choice_pending or self._ballot is None:
             raise BotError("no_run_vote")
-        if ref is not None and ref[1] != decision:
+        if ref is not None and ref[1] != decision_number(hand):
             raise BotError("already_acted")
         if index not in hand.run_choice_players:
             raise BotError("not_in_run_vote")
         if index in self._ballot.agreed:
             raise BotError("already_voted")
+        return hand, index
 
-    def vote(self, hand: Hand, index: int, twice: bool) -> int | None:
-        """Count an answer that passed :meth:`check`: the runs decided, or None while others
-        still may answer."""
-        if not twice:
-            return 1
-        assert self._ballot is not None
-        self._ballot.agreed.add(index)
-        return 2 if self.everybody_agreed(hand) else None
+    async def answer(self, user_id: int, twice: bool, ref: Marker | None) -> bool:
+        """An all-in player's answer; True once the runs are decided (anybody saying once
+        decides at once; twice needs everybody)."""
+        async with self.lock:
+            hand, index = self.check(user_id, ref)
+            assert self._ballot is not None
+            if twice:
+                self._ballot.agreed.add(index)
+                if not self.everybody_agreed(hand):
+                    self._show()
+                    return False
+            await self._decide(hand, 2 if twice else 1)
+            return True
 
     def close(self) -> None:
         """No vote is open any more (decided, the hand ended, the table stopped)."""

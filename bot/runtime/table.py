@@ -12,55 +12,19 @@ changes), storage takes the change in one transaction, and only then does the dr
 table and is anybody told.
 
 Its owners are the kinds of table (:class:`~bot.runtime.cash.CashTable`,
-:class:`~bot.runtime.tourney.TournamentTable`). As aiohttp's runners write their sequence once
-and ask for a few abstract hooks, an owner fills in the hooks below and never copies the loop.
-The seam has three tiers:
-
-======================  ========================  =============================================
-tier                    hook                      what the owner says
-======================  ========================  =============================================
-required                ``table``                 its engine table
-required                ``names``                 display names by user id, as stored
-required                ``locale``                the language its channel speaks
-required                ``banks``                 the time banks as stored
-required                ``venue``                 what its server's lease carries
-required                ``_make_messenger``       the messenger of its channel
-required                ``_is_away``              whether a player is away
-required                ``_away_players``         every player away
-required                ``_presence``             the draft marking a player away or back
-required                ``_store_actions``        how a decision is stored (one transaction)
-required                ``_put_hand``             the hand as storage holds it, put back
-required                ``_may_deal``             whether it deals now
-required                ``_deal_hand``            the deal itself (draft, store, adopt)
-required                ``_record``               a hand's result (draft, store, adopt)
-required                ``sit_in``                a player away comes back
-optional                ``dealing``               whether its dealing is on (default: on)
-optional                ``event_name``            the event its hand histories name
-optional                ``small_blind_at``        the small blind of a past hand's stakes
-optional                ``_must_fold``            a player who may only fold (left the table)
-optional                ``_dress``                what heads its table message
-optional                ``_result_notes``         what it adds under a result
-optional                ``_settled``              what follows a result shown
-optional                ``_deal_refused``         storage refused the deal
-optional                ``_hold_play``            stop dealing until the host resumes
-optional                ``_forgotten``            a player's marks are forgotten
-optional                ``_venue_closed``         its venue closed around it
-======================  ========================  =============================================
-
-Required hooks are abstract: an owner that forgets one fails when it is made. Optional hooks
-are documented methods that do nothing (or say the default) until an owner fills them; the
-:func:`hook` mark lets a test list them. What owners need from the loop is its **owner API**,
-public names only (``OWNER_API``): ``apply`` a decision, ``play_on`` after a change,
-``show_result`` of a hand settled (one :class:`Settled`), ``deal_now``, ``take_back`` a change
-storage refused, ``reload_hand``, ``pick_up`` after a restart, ``retire``, ``refresh``,
-``say``, ``check_open``, ``forget``, ``dealt_seats`` and ``schedule_deal``. No owner touches an
-underscore name of the loop (a test checks it).
+:class:`~bot.runtime.tourney.TournamentTable`). The seam between the loop and its owners is
+declared in :mod:`bot.runtime.contract`: the hooks an owner fills, in their tiers, and the
+owner API, public names only, that owners call (``OWNER_API``): ``apply`` a decision,
+``play_on`` after a change, ``show_result`` of a hand settled (one :class:`Settled`),
+``deal_now``, ``take_back`` a change storage refused, ``reload_hand``, ``pick_up`` after a
+restart, ``retire``, ``refresh``, ``say``, ``check_open``, ``forget``, ``dealt_seats`` and
+``schedule_deal``. No owner touches an underscore name of the loop (a test checks it).
 
 Each input has one refusal path: a ``check_…`` method answers "may this member do this now,
 and if not, why" (:meth:`LiveTable.check_act`, ``check_raise_form``, ``check_preselect``,
-``check_show``, ``check_rabbit``, ``check_vote``, ``check_repost``), and the button, the slash
-command, the form and the action all call it, as PokerKit's ``verify_…`` methods serve both its
-``can_…`` and the operation.
+``check_repost``; ``last_hand.check_show`` and ``check_rabbit``; ``run_vote.check``), and the
+button, the slash command, the form and the action all call it, as PokerKit's ``verify_…``
+methods serve both its ``can_…`` and the operation.
 
 What differs between the kinds beyond the hooks is declared once, in each kind's
 :class:`~bot.runtime.kinds.TableKind`. A computer player sits and acts through the same path as
@@ -74,10 +38,9 @@ import contextlib
 import logging
 import random
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import discord
 
@@ -90,7 +53,6 @@ from bot.presenter import (
     Scene,
     TableMessage,
     ack_for,
-    cards_text,
     decision_number,
     hole_cards_text,
     labels_for,
@@ -103,11 +65,11 @@ from bot.presenter import (
 from bot.runtime.budget import RequestBudget
 from bot.runtime.clock import Decision, DecisionClock
 from bot.runtime.config import RuntimeOptions
+from bot.runtime.contract import TableContract
 from bot.runtime.direct import DirectMessages, DmChannels, HoleCardsLetter
 from bot.runtime.faults import log_failure
-from bot.runtime.kinds import Extra, TableKind
 from bot.runtime.lasthand import Ended, LastHand
-from bot.runtime.messenger import TableMessenger, ViewFactory
+from bot.runtime.messenger import ViewFactory
 from bot.runtime.play import (
     Clicks,
     all_in_meaning,
@@ -125,33 +87,23 @@ from bot.storage import Database, StorageError, hands, tables
 from bot.storage.errors import StorageUnavailable
 from bot.storage.hands import HandSeat
 from engine.bots.ids import is_bot
-from engine.cards import Card
 from engine.commitment import DeckCommitment
 from engine.equity import run_out_equities
 from engine.errors import EngineError
 from engine.hand import Action, ActionKind, ActionTaken, Event, Hand, Legal, PreAction
-from engine.rabbit import rabbit_hunt
 from engine.table import PlayerLeft, Table, TableEvent
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 D = TypeVar("D")
-F = TypeVar("F", bound=Callable[..., Any])
 
 # A new arrival or a returning player should not wait the whole pause between hands.
 SOON = 1.0
-HOOK_MARK = "__table_hook__"
 # What the kinds of table may call of the loop (see the module's docstring).
 OWNER_API = (
     "apply", "play_on", "show_result", "deal_now", "take_back", "reload_hand", "pick_up",
     "retire", "refresh", "say", "check_open", "forget", "dealt_seats", "schedule_deal",
 )
-
-
-def hook(method: F) -> F:
-    """Mark an optional hook of the loop: a documented method an owner may fill."""
-    setattr(method, HOOK_MARK, True)
-    return method
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,14 +164,9 @@ class Settled:
     new: bool = False
 
 
-class LiveTable(ABC, Generic[D]):
+class LiveTable(TableContract[D]):
     """The hand loop of one live table; ``D`` is its owner's draft (what a change is made on
     before storage agrees)."""
-
-    kind: ClassVar[TableKind]
-    # Whether the table's messenger is its own to stop (a tournament's tables speak through
-    # their tournament's channels, which the tournament stops).
-    owns_messenger: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -257,7 +204,8 @@ class LiveTable(ABC, Generic[D]):
         # between its tables, since its players move.
         self.timeouts: dict[int, int] = timeouts if timeouts is not None else {}
         self.clicks = clicks if clicks is not None else Clicks()
-        self.last_hand = LastHand()
+        self.last_hand = LastHand(self.kind, self.lock, self.say, lambda: self.locale,
+                                  lambda hand_id: hands.note_rabbit(self.db, hand_id))
         self._reposts: dict[int, float] = {}
         self._dealer_task: asyncio.Task[None] | None = None
         self.clock = DecisionClock(
@@ -267,147 +215,19 @@ class LiveTable(ABC, Generic[D]):
         self.clock.timer = float(timer)
         self.bot_turns = BotTurns(services.options, services.rng, self.lock, self._bot_due,
                                   self._bot_answer, name=str(table_id))
-        self.run_vote = RunVoting(services.options, self.lock, lambda: self.hand,
-                                  self._decide_runs, self._failed, name=str(table_id))
-        self.storage_wait = StorageWait(self.db.health, self.lock, self._take_up_again,
-                                        self._reload_venue, self._tell_storage_wait,
-                                        name=str(table_id))
-        self._unheard = self.db.health.subscribe(self._storage_changed)
+        self.run_vote = RunVoting(services.options, self.kind, self.lock, lambda: self.hand,
+                                  self._seat, self._decide_runs, self.refresh, self._failed,
+                                  name=str(table_id))
+        self.storage_wait = StorageWait(
+            self.db.health, self.lock, self._take_up_again, self._reload_venue,
+            self._tell_storage_wait, self._stop_timers, lambda: self.hand is not None,
+            name=str(table_id),
+        )
         self.messenger = self._make_messenger()
         self.clock.queued = self.messenger.prompt_queued
         self.direct = DirectMessages(
             services.client, table_id, self._on_dms_closed, channels=services.dm_channels,
         )
-
-    # -- required hooks ------------------------------------------------------------------------
-
-    @property
-    @abstractmethod
-    def table(self) -> Table:
-        """The engine's table."""
-
-    @property
-    @abstractmethod
-    def names(self) -> dict[int, str]:
-        """Display names by user id, as last seen (kept in what the owner stores)."""
-
-    @property
-    @abstractmethod
-    def locale(self) -> str | None:
-        """The language its channel speaks."""
-
-    @property
-    @abstractmethod
-    def banks(self) -> dict[int, float]:
-        """The time banks as stored."""
-
-    @property
-    @abstractmethod
-    def venue(self) -> Any:
-        """What owns the table and is restored with its server's lease: the cash table
-        itself, or its tournament."""
-
-    @abstractmethod
-    def _make_messenger(self) -> TableMessenger:
-        """The messenger of its channel."""
-
-    @abstractmethod
-    def _is_away(self, player_id: int) -> bool:
-        """Whether the player is away (what that means is the kind's: ``TableKind.away``)."""
-
-    @abstractmethod
-    def _away_players(self) -> frozenset[int]:
-        """Every player away."""
-
-    @abstractmethod
-    def _presence(self, player_id: int, *, away: bool) -> D | None:
-        """A draft in which the player is away (or back), stored with the decision that
-        changes it; None when nothing needs storing."""
-
-    @abstractmethod
-    async def _store_actions(self, before: int, logged: Sequence[Any], draft: D | None) -> None:
-        """Store what the hand logged from action ``before`` on (with ``draft``, in the same
-        transaction, then adopt it)."""
-
-    @abstractmethod
-    def _put_hand(self, hand: Hand) -> None:
-        """Put the hand as storage holds it back on the table."""
-
-    @abstractmethod
-    def _may_deal(self) -> bool:
-        """Whether it deals now."""
-
-    @abstractmethod
-    async def _deal_hand(self, deck: tuple[Card, ...], commitment: DeckCommitment) -> int | None:
-        """Deal the next hand on a draft, store it, adopt it: the stored hand's id, or None when
-        no hand is dealt now (the owner says why). A ``StorageError`` changes nothing."""
-
-    @abstractmethod
-    async def _record(self, hand: Hand) -> Sequence[TableEvent]:
-        """Store the result of ``hand`` with the table's new state, adopt it: what it did."""
-
-    @abstractmethod
-    async def sit_in(self, user_id: int) -> None:
-        """A player who is away comes back ("Back", ``/poker sitin``)."""
-
-    # -- optional hooks ------------------------------------------------------------------------
-
-    @property
-    @hook
-    def dealing(self) -> bool:
-        """Whether its dealing is on (the default: always)."""
-        return True
-
-    @property
-    @hook
-    def event_name(self) -> str | None:
-        """The event its hand histories name (a tournament's; none by default)."""
-        return None
-
-    @hook
-    def small_blind_at(self, level: int | None) -> int:
-        """The small blind of the stakes a hand was played at (``level``: a tournament's, for
-        its hands); the table's own, by default."""
-        return self.table.options.small_blind
-
-    @hook
-    def _must_fold(self, player_id: int) -> bool:
-        """Whether the player may only fold: he folds when his turn comes, and any other input
-        of his is refused (a cash table's player who left during the hand). Nobody, by
-        default."""
-        return False
-
-    @hook
-    def _dress(self, message: TableMessage) -> TableMessage:
-        """What heads its table message (a tournament's level); the message as it is, by
-        default."""
-        return message
-
-    @hook
-    def _result_notes(self, events: Sequence[TableEvent]) -> list[str]:
-        """What it adds under a result (busts, eliminations); nothing by default."""
-        return []
-
-    @hook
-    def _settled(self, events: Sequence[TableEvent]) -> None:
-        """The result is stored and shown (a tournament moves on)."""
-
-    @hook
-    def _deal_refused(self) -> None:
-        """Storage refused the deal (the table is as it was)."""
-
-    @hook
-    async def _hold_play(self) -> None:
-        """Stop dealing until the host resumes (kinds that pause without their channel)."""
-
-    @hook
-    def _forgotten(self, user_id: int) -> None:
-        """A player's timeouts and double clicks were forgotten: forget the owner's marks too."""
-
-    @hook
-    def _venue_closed(self) -> bool:
-        """Whether its venue closed around it (a tournament over); never, by default."""
-        return False
 
     # -- queries (no lock: read synchronously, so always consistent) -------------------------
 
@@ -512,22 +332,6 @@ class LiveTable(ABC, Generic[D]):
             raise BotError("left_the_table")
         return hand, index
 
-    def check_show(self, user_id: int, hand_number: int | None) -> tuple[Ended, int]:
-        """May ``user_id`` turn his cards up: he won the hand that just ended uncontested?"""
-        return self.last_hand.check_show(user_id, hand_number)
-
-    def check_rabbit(self, user_id: int, hand_number: int | None) -> Ended:
-        """May ``user_id`` see the rabbit of the hand that just ended?"""
-        self.kind.require(Extra.RABBIT)
-        return self.last_hand.check_rabbit(user_id, hand_number)
-
-    def check_vote(self, user_id: int, ref: tuple[int, int] | None) -> tuple[Hand, int]:
-        """May ``user_id`` answer "run it twice?" now?"""
-        self.kind.require(Extra.RUN_TWICE)
-        hand, index = self._seat(user_id, ref)
-        self.run_vote.check(hand, index, decision_number(hand), ref)
-        return hand, index
-
     def check_repost(self, user_id: int) -> None:
         """May ``user_id`` have the table posted again (once per ``repost_cooldown``)?"""
         self.check_open()
@@ -573,40 +377,6 @@ class LiveTable(ABC, Generic[D]):
                 return preselected(hand, index)
             await self.apply(hand, Action(ActionKind.PRESELECT, index, pre=chosen))
             return chosen
-
-    async def show_cards(self, user_id: int, *, hand_number: int | None = None) -> None:
-        """The winner of a hand nobody contested turns his cards up (RULES 6), until the next
-        deal. Cosmetic: the chips are settled and stored already."""
-        async with self.lock:
-            ended, index = self.check_show(user_id, hand_number)
-            ended.hand.show(index)  # EngineError unless he won it without a showdown
-            self.say(t("result.shows", self.locale, player=mention(user_id),
-                       cards=cards_text(ended.hand.hole_cards(index))))
-
-    async def hunt_rabbit(self, user_id: int, hand_number: int | None) -> None:
-        """Show the board that would have come in the hand that just ended before the river:
-        to the channel, once, at the request of a player who was dealt in."""
-        async with self.lock:
-            ended = self.check_rabbit(user_id, hand_number)
-            assert ended.hand_id is not None
-            hunt = rabbit_hunt(ended.hand)
-            # Verifying the hand opens these positions too from now on.
-            await hands.note_rabbit(self.db, ended.hand_id)
-            self.last_hand.rabbit_shown = True
-            self.say(t("result.rabbit", self.locale, player=mention(user_id),
-                       hand=ended.number, cards=cards_text(hunt.cards)))
-
-    async def vote_runs(self, user_id: int, twice: bool, ref: tuple[int, int] | None) -> bool:
-        """An all-in player's answer to "run it twice?"; True once the board's runs are
-        decided (anybody saying once decides at once; twice needs everybody)."""
-        async with self.lock:
-            hand, index = self.check_vote(user_id, ref)
-            runs = self.run_vote.vote(hand, index, twice)
-            if runs is None:
-                self.refresh()
-                return False
-            await self._decide_runs(hand, runs)
-            return True
 
     async def repost(self, user_id: int) -> bool:
         """Post the table message again (it may have scrolled away); False when one is on its
@@ -687,7 +457,7 @@ class LiveTable(ABC, Generic[D]):
         all-in run-out is shown street by street first, each held for ``runout_pause``."""
         number = self.table.hand_number
         self.last_hand.ended(Ended(settled.hand, number, settled.players, self.hand_id))
-        buttons = self.last_hand.buttons(self.locale, rabbit=self.kind.allows(Extra.RABBIT))
+        buttons = self.last_hand.buttons()
         lines = [settled.text, *self._result_notes(settled.events)]
         self.run_vote.close()
         self.hand_id = None
@@ -733,7 +503,6 @@ class LiveTable(ABC, Generic[D]):
             self._dealer_task.cancel()
         self.run_vote.close()
         self.storage_wait.close()
-        self._unheard()
         self.refresh()
 
     def refresh(self, *, new: bool = False, urgent: bool = True) -> None:
@@ -835,7 +604,6 @@ class LiveTable(ABC, Generic[D]):
         self.run_vote.close()
         self.bot_turns.cancel()
         self.storage_wait.close()
-        self._unheard()
         await self.clock.close()
         if self.owns_messenger:
             await self.messenger.drain(drain)
@@ -948,7 +716,7 @@ class LiveTable(ABC, Generic[D]):
         try:
             await self.apply(hand, action)
         except StorageUnavailable as exc:
-            self._hold(exc)  # the bot answers again once the database takes writes
+            self.storage_wait.failed(exc)  # the bot answers once the database takes writes
             return
         await self.play_on()
 
@@ -991,17 +759,11 @@ class LiveTable(ABC, Generic[D]):
         """A transition of this table failed (``error`` left its lock): if the database could
         not store it, the table waits for its storage."""
         if isinstance(error, StorageUnavailable) and not self.closed:
-            self._hold(error)
+            self.storage_wait.failed(error)
 
-    def _storage_changed(self, available: bool) -> None:
-        # A hand being played waits at once: nobody is timed out while nothing can be stored.
-        if not available and not self.closed and self.hand is not None:
-            self._hold(self.db.health.refusal())
-
-    def _hold(self, error: BaseException) -> None:
+    def _stop_timers(self) -> None:
         self.clock.cancel()
         self.bot_turns.cancel()
-        self.storage_wait.failed(error)
 
     async def _take_up_again(self) -> None:
         """Storage takes writes again: play on from where it says the table stands (the player
@@ -1063,5 +825,4 @@ __all__ = [
     "LiveTable",
     "Settled",
     "TableServices",
-    "hook",
 ]

@@ -45,7 +45,9 @@ class StorageWait:
     - ``lock``: the table's lock, held while it takes up again;
     - ``resume()``: take up where storage says the table stands (settle, time, deal);
     - ``reload()``: have the table taken up again from storage, as after a restart;
-    - ``tell()``: say once in the channel that the game waits for its storage.
+    - ``tell()``: say once in the channel that the game waits for its storage;
+    - ``stop()``: stop what runs by itself (the clock, the computer players);
+    - ``playing()``: whether a hand is being played (it waits the moment the database goes).
     """
 
     def __init__(
@@ -55,6 +57,8 @@ class StorageWait:
         resume: Callable[[], Awaitable[None]],
         reload: Callable[[], None],
         tell: Callable[[], None],
+        stop: Callable[[], None],
+        playing: Callable[[], bool],
         *,
         name: str,
     ) -> None:
@@ -63,9 +67,12 @@ class StorageWait:
         self._resume = resume
         self._reload = reload
         self._tell = tell
+        self._stop = stop
+        self._playing = playing
         self.name = name
         self._task: asyncio.Task[None] | None = None
         self._unsure = False  # a commit's answer was lost: storage may hold more than memory
+        self._unheard = health.subscribe(self._changed)
 
     @property
     def waiting(self) -> bool:
@@ -75,15 +82,22 @@ class StorageWait:
         """Something the table had to store was not (``error``): wait, then take up again."""
         if isinstance(error, StorageUnavailable) and error.maybe_stored:
             self._unsure = True
+        self._stop()
         if self.waiting:
             return  # taking up again covers every failure met meanwhile
         fault = isinstance(error, StorageUnavailable)
         self._task = asyncio.create_task(self._take_up(fault), name=f"storage-wait-{self.name}")
 
     def close(self) -> None:
+        self._unheard()
         task, self._task = self._task, None
         if task is not None and task is not asyncio.current_task():
             task.cancel()
+
+    def _changed(self, available: bool) -> None:
+        # A hand being played waits at once: nobody is timed out while nothing can be stored.
+        if not available and self._playing():
+            self.failed(self.health.refusal())
 
     async def _take_up(self, fault: bool) -> None:
         delay = 1.0

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from bot.errors import BotError
+from bot.runtime import waiting
 from bot.runtime.kinds import CASH
 from bot.runtime.messenger import TableMessenger
 from bot.runtime.table import LiveTable, TableServices
-from bot.runtime import waiting
 from bot.storage import StorageError
 from bot.storage.errors import StorageUnavailable
 from engine.bots.ids import bot_id
@@ -243,13 +243,13 @@ async def test_the_all_in_players_vote_to_run_it_twice(tmp_path: Path) -> None:
             pytest.skip("the board was complete before the vote")  # pragma: no cover
         assert table.run_vote.waiting
         with pytest.raises(BotError) as outsider:
-            table.check_vote(999, None)
+            table.run_vote.check(999, None)
         assert outsider.value.code == "not_in_hand"
-        assert not await table.vote_runs(ALICE, True, None)
+        assert not await table.run_vote.answer(ALICE, True, None)
         with pytest.raises(BotError) as twice:
-            await table.vote_runs(ALICE, True, None)
+            await table.run_vote.answer(ALICE, True, None)
         assert twice.value.code == "already_voted"
-        assert await table.vote_runs(BOB, True, None)
+        assert await table.run_vote.answer(BOB, True, None)
         counts = [a.amount for a in table.stored if a.kind is ActionKind.RUN_COUNT]
         assert counts == [2]
 

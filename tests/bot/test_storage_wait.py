@@ -24,6 +24,8 @@ class Calls:
     resumed: int = 0
     reloaded: int = 0
     told: int = 0
+    stopped: int = 0
+    playing: bool = False
     resume_fails: list[BaseException] = field(default_factory=list)
 
 
@@ -39,7 +41,11 @@ def machine(health: StorageHealth, calls: Calls) -> StorageWait:
     def tell() -> None:
         calls.told += 1
 
-    return StorageWait(health, asyncio.Lock(), resume, reload, tell, name="7")
+    def stop() -> None:
+        calls.stopped += 1
+
+    return StorageWait(health, asyncio.Lock(), resume, reload, tell, stop,
+                       lambda: calls.playing, name="7")
 
 
 @pytest.fixture(autouse=True)
@@ -112,3 +118,19 @@ async def test_a_failure_of_the_bots_own_is_tried_again_quietly(
     await until(lambda: calls.resumed == 1, timeout=8)
     assert calls.told == 0
     wait.close()
+
+
+async def test_a_hand_being_played_waits_the_moment_the_database_goes() -> None:
+    health, calls = StorageHealth(), Calls(playing=True)
+    wait = machine(health, calls)
+    health.went_down(StorageUnavailable("unreachable"))
+    assert wait.waiting and calls.stopped == 1  # its clock and bots stopped at once
+    health.came_back()
+    await until(lambda: calls.resumed == 1)
+    idle, quiet_calls = StorageHealth(), Calls(playing=False)
+    between = machine(idle, quiet_calls)
+    idle.went_down(StorageUnavailable("unreachable"))
+    assert not between.waiting and quiet_calls.stopped == 0  # it waits when it next deals
+    between.close()
+    idle.came_back()
+    assert not between.waiting
