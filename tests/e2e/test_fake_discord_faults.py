@@ -187,6 +187,24 @@ async def test_discord_py_retries_500_502_and_504_and_gives_up_on_503(
     assert posts == ([503] if status == 503 else [status, 200])
 
 
+async def test_a_fault_may_keep_to_the_answers_of_one_kind_of_interaction(
+    fake: FakeDiscord, bot: PokerBot, world: World
+) -> None:
+    channel = poker(world)
+    await (await fake.slash(world.alice, channel, "probe", subcommand="table")).response()
+    table = next(m for m in fake.messages_in(channel) if m.content == "table 7")
+    rule = fake.fail(503, CALLBACK, answering="button")
+    assert (await (await fake.slash(world.alice, channel, "ping")).response()).content == "pong"
+    assert rule.served == 0
+    press = await fake.click(world.bob, table, "poker:7:fold")
+    update = await press.response(timeout=10)  # the answer's client retries a 5xx
+    assert update.type == 7 and rule.served == 1
+    callbacks = [r.status for r in fake.requests if r.path.endswith("/callback")]
+    assert callbacks[-2:] == [503, 200]
+    with pytest.raises(ValueError, match="answering"):
+        fake.fail(503, CALLBACK, answering="autocomplete")
+
+
 # ---------------------------------------------------------------------- lost answers
 
 

@@ -19,7 +19,9 @@ Every knob is off until a test turns it on (``FakeDiscord.fail``, ``lose_answers
   ones, REST and gateway alike, until it ends.
 
 A rule matches a method (``"*"``: any) and a path pattern (``re.fullmatch`` on the path after
-``/api/v10``; the constants below name the routes a poker bot uses), and serves the next
+``/api/v10``; the constants below name the routes a poker bot uses) and, on the routes of an
+interaction's token, what the interaction was (``answering``: "command", "button" or "form",
+the submit of a modal); it serves the next
 ``count`` matching requests (None: every one), each with probability ``fraction``, within
 ``for_seconds`` from now if given. The first rule that serves a request decides its fault;
 a delay is independent of the others.
@@ -80,6 +82,8 @@ _BODIES: dict[int, tuple[str, bytes]] = {
 }
 
 Kind = Literal["status", "lost", "reset", "delay"]
+# What an interaction answer answers (``answering=``): Discord's interaction types.
+ANSWERING = {"command": 2, "button": 3, "form": 5}
 
 
 def status_response(status: int) -> web.Response:
@@ -115,12 +119,14 @@ class FaultRule:
     ends: float = math.inf
     delay: tuple[float, float] = (0.0, 0.0)
     applied: bool = True  # a reset: after the request took effect (else before)
+    interaction_type: int | None = None  # only answers to interactions of this type
     served: int = 0
     cancelled: bool = False
 
-    def matches(self, method: str, path: str, now: float) -> bool:
+    def matches(self, method: str, path: str, now: float, interaction_type: int | None) -> bool:
         return (
             not self.cancelled
+            and (self.interaction_type is None or self.interaction_type == interaction_type)
             and (self.remaining is None or self.remaining > 0)
             and now < self.ends
             and self.method in ("*", method)
@@ -162,7 +168,10 @@ class Faults:
         for_seconds: float | None = None,
         delay: tuple[float, float] = (0.0, 0.0),
         applied: bool = True,
+        answering: str | None = None,
     ) -> FaultRule:
+        if answering is not None and answering not in ANSWERING:
+            raise ValueError(f"answering is one of {sorted(ANSWERING)}, not {answering!r}")
         if kind in ("status", "lost") and status not in STATUS_FAULTS:
             raise ValueError(f"a status fault is one of {STATUS_FAULTS}, not {status}")
         if not 0.0 < fraction <= 1.0:
@@ -179,6 +188,7 @@ class Faults:
             ends=math.inf if for_seconds is None else time.monotonic() + for_seconds,
             delay=delay,
             applied=applied,
+            interaction_type=None if answering is None else ANSWERING[answering],
         )
         self.rules.append(rule)
         return rule
@@ -188,10 +198,12 @@ class Faults:
             rule.cancel()
         self.rules.clear()
 
-    def _take(self, kinds: tuple[Kind, ...], method: str, path: str) -> FaultRule | None:
+    def _take(
+        self, kinds: tuple[Kind, ...], method: str, path: str, interaction_type: int | None
+    ) -> FaultRule | None:
         now = time.monotonic()
         for rule in self.rules:
-            if rule.kind not in kinds or not rule.matches(method, path, now):
+            if rule.kind not in kinds or not rule.matches(method, path, now, interaction_type):
                 continue
             if rule.fraction < 1.0 and self.rng.random() >= rule.fraction:
                 continue
@@ -201,9 +213,9 @@ class Faults:
             return rule
         return None
 
-    def delay_for(self, method: str, path: str) -> float:
+    def delay_for(self, method: str, path: str, interaction_type: int | None = None) -> float:
         """Seconds to hold this request (0: none asked)."""
-        rule = self._take(("delay",), method, path)
+        rule = self._take(("delay",), method, path, interaction_type)
         if rule is None:
             return 0.0
         low, high = rule.delay
@@ -211,8 +223,10 @@ class Faults:
         self.served("delay", method, path, 0, f"{seconds:.2f}s")
         return seconds
 
-    def fault_for(self, method: str, path: str) -> FaultRule | None:
-        return self._take(("status", "lost", "reset"), method, path)
+    def fault_for(
+        self, method: str, path: str, interaction_type: int | None = None
+    ) -> FaultRule | None:
+        return self._take(("status", "lost", "reset"), method, path, interaction_type)
 
     def served(self, kind: str, method: str, path: str, status: int, detail: str = "") -> None:
         self.record(ServedFault(kind, method, path, status, time.monotonic(), detail))

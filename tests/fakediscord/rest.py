@@ -88,6 +88,7 @@ CHANNEL_MESSAGES = "channel-messages"
 # Routes authenticated by an interaction's token in the path: outside the global limit.
 # The key under which a request keeps the wall time it reached the door.
 ARRIVED_AT = web.RequestKey("fake_discord_arrived_at", float)
+INTERACTION_TOKEN = re.compile(r"/(?:interactions/\d+|webhooks/\d+)/(?P<token>[^/]+)")
 INTERACTION_TOKEN_PATH = re.compile(
     r"/(interactions/\d+/[^/]+/callback|webhooks/\d+/[^/]+)(/|$)"
 )
@@ -355,7 +356,8 @@ class RestApi:
             state.record_request(method, path, status, extra, limit=limit, arrived=arrived,
                                  counted=counted)
 
-        held = faults.delay_for(method, path)
+        answering = self._interaction_type(path)
+        held = faults.delay_for(method, path, answering)
         if held:
             await asyncio.sleep(held)
         if faults.down:
@@ -370,7 +372,7 @@ class RestApi:
             record(429, state.rate_limited, "rule")
             return limited
         route, match = self._route(method, path)
-        fault = faults.fault_for(method, path) if route is not None else None
+        fault = faults.fault_for(method, path, answering) if route is not None else None
         if fault is not None and fault.before_effect:
             return await self._fault_before_effect(request, fault, record)
         if counted:
@@ -423,6 +425,14 @@ class RestApi:
         faults.served("reset", method, path, response.status, detail + ", cut mid-body")
         assert isinstance(response, web.Response)
         return await cut_mid_body(request, response)
+
+    def _interaction_type(self, path: str) -> int | None:
+        """The type of the interaction whose token the path carries (None: not such a path)."""
+        found = INTERACTION_TOKEN.match(path)
+        if found is None:
+            return None
+        handle = self.state.interactions_by_token.get(found["token"])
+        return None if handle is None else handle.type
 
     def _route(self, method: str, path: str) -> tuple[Route | None, re.Match[str] | None]:
         for route in self.routes:

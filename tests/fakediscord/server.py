@@ -439,12 +439,15 @@ class FakeDiscord:
         count: int | None = 1,
         fraction: float = 1.0,
         for_seconds: float | None = None,
+        answering: str | None = None,
     ) -> FaultRule:
         """Answer matching requests ``status`` (500, 502, 503 or 504) before they take
         effect: the next ``count`` (None: all), each with probability ``fraction``, within
-        ``for_seconds`` if given. ``path`` is a pattern (see ``faults`` for the routes)."""
+        ``for_seconds`` if given. ``path`` is a pattern (see ``faults`` for the routes);
+        ``answering`` ("command", "button", "form") keeps to answers to such interactions."""
         return self.rest.faults.add("status", path, method=method, status=status, count=count,
-                                    fraction=fraction, for_seconds=for_seconds)
+                                    fraction=fraction, for_seconds=for_seconds,
+                                    answering=answering)
 
     def lose_answers(
         self,
@@ -455,10 +458,12 @@ class FakeDiscord:
         count: int | None = 1,
         fraction: float = 1.0,
         for_seconds: float | None = None,
+        answering: str | None = None,
     ) -> FaultRule:
         """Let matching requests take effect, then answer them ``status`` (502) instead."""
         return self.rest.faults.add("lost", path, method=method, status=status, count=count,
-                                    fraction=fraction, for_seconds=for_seconds)
+                                    fraction=fraction, for_seconds=for_seconds,
+                                    answering=answering)
 
     def reset_connections(
         self,
@@ -469,11 +474,13 @@ class FakeDiscord:
         count: int | None = 1,
         fraction: float = 1.0,
         for_seconds: float | None = None,
+        answering: str | None = None,
     ) -> FaultRule:
         """Cut the connection of matching requests in the middle of the answer's body, once
         they took effect (``applied=False``: as they arrive, before anything happens)."""
         return self.rest.faults.add("reset", path, method=method, applied=applied,
-                                    count=count, fraction=fraction, for_seconds=for_seconds)
+                                    count=count, fraction=fraction, for_seconds=for_seconds,
+                                    answering=answering)
 
     def delay(
         self,
@@ -484,10 +491,12 @@ class FakeDiscord:
         count: int | None = None,
         fraction: float = 1.0,
         for_seconds: float | None = None,
+        answering: str | None = None,
     ) -> FaultRule:
         """Hold matching requests a time drawn from ``by`` (seconds) before serving them."""
         return self.rest.faults.add("delay", path, method=method, delay=by, count=count,
-                                    fraction=fraction, for_seconds=for_seconds)
+                                    fraction=fraction, for_seconds=for_seconds,
+                                    answering=answering)
 
     def clear_faults(self) -> None:
         """End every fault rule (an outage goes on until ``come_back``)."""
