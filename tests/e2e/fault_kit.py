@@ -267,7 +267,9 @@ class Crowd:
     ways: Sequence[str] = ("button", "slash")
     presses: list[Press] = field(default_factory=list)
     stopped: bool = False
+    held: bool = False  # the players wait (a test acts for them)
     _turns: int = 0
+    _acting: int = 0
 
     @property
     def fake(self) -> FakeDiscord:
@@ -277,7 +279,7 @@ class Crowd:
         last: dict[tuple[int, int | None, int | None], float] = {}
         while not self.stopped:
             acted = False
-            if not self.fake.down:
+            if not self.fake.down and not self.held:
                 messages = table_messages(self.fake, place)
                 message = messages[-1] if messages else None
                 turn = shown_turn(message)
@@ -288,10 +290,38 @@ class Crowd:
                     waited >= PATIENCE
                 ):
                     last[key] = time.monotonic()
-                    await self._act(place, message, user, turn)
+                    self._acting += 1
+                    try:
+                        await self._act(place, message, user, turn)
+                    finally:
+                        self._acting -= 1
                     acted = True
             if not acted:
                 await asyncio.sleep(0.05)
+
+    @contextlib.asynccontextmanager
+    async def holding(self) -> AsyncIterator[None]:
+        """The players wait inside the block (a press of theirs under way ends first)."""
+        self.held = True
+        try:
+            while self._acting:
+                await asyncio.sleep(0.02)
+            yield
+        finally:
+            self.held = False
+
+    async def act_now(self, place: Place) -> Press | None:
+        """The player the newest table message names acts now (his press is recorded as the
+        others are); None when it names nobody of the crowd."""
+        messages = table_messages(self.fake, place)
+        message = messages[-1] if messages else None
+        turn = shown_turn(message)
+        user = self.players.get(turn.user_id or 0)
+        if message is None or user is None or turn.hand is None:
+            return None
+        count = len(self.presses)
+        await self._act(place, message, user, turn)
+        return self.presses[-1] if len(self.presses) > count else None
 
     async def _act(self, place: Place, message: FakeMessage, user: FakeUser, turn: Turn) -> None:
         buttons = {m["action"]: m for m in map(ACTION_BUTTON.fullmatch, message.custom_ids())
@@ -312,7 +342,7 @@ class Crowd:
                 opened = await fake.click(user, message, buttons["raise_modal"][0])
                 form = await opened.response(timeout=scaled(ANSWER_WAIT))
                 if not form.is_modal or form.custom_id is None:
-                    self._record(place, user, turn, action, way, form.content, False)
+                    self.record(place, user, turn, action, way, form.content, False)
                     return
                 minimum = min(int(m["arg"]) for m in ACTION_BUTTON.finditer(
                     " ".join(message.custom_ids())) if m["arg"])
@@ -322,10 +352,10 @@ class Crowd:
                 handle = await fake.click(user, message, buttons[action][0])
         except (ValueError, LookupError, RuntimeError, TimeoutError) as exc:
             # The message changed under him, or the gateway is away: nothing was sent.
-            self._record(place, user, turn, action, way, f"not sent: {exc}"[:80], False)
+            self.record(place, user, turn, action, way, f"not sent: {exc}"[:80], False)
             return
         answer, told = await self._answer(handle, user)
-        self._record(place, user, turn, action, way, answer, told)
+        self.record(place, user, turn, action, way, answer, told)
 
     async def _answer(self, handle: Any, user: FakeUser) -> tuple[str, bool]:
         try:
@@ -344,8 +374,9 @@ class Crowd:
             return message.content, bool(TAKEN.match(message.content))
         return callback.content, bool(TAKEN.match(callback.content))
 
-    def _record(self, place: Place, user: FakeUser, turn: Turn, action: str, how: str,
-                answer: str, told: bool) -> None:
+    def record(self, place: Place, user: FakeUser, turn: Turn, action: str, how: str,
+               answer: str, told: bool) -> None:
+        """Note a press (one a test made for a player, too)."""
         assert turn.hand is not None and turn.decision is not None
         self.presses.append(Press(place, user.id, turn.hand, turn.decision, action, how,
                                   answer, told, time.monotonic()))
@@ -437,6 +468,8 @@ class Scene:
     log: LogWatch
     chips: int  # the chips of the server, conserved
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    # Broken promises a test found itself, reported with the others by ``finish``.
+    broken: list[str] = field(default_factory=list)
 
     @property
     def fake(self) -> FakeDiscord:
@@ -457,12 +490,44 @@ class Scene:
                          f"{rule.status} on {rule.pattern.pattern} to be served")
         self.back_now()
 
+    async def gateway_back(self, previous: object, timeout: float = 30.0) -> None:
+        """Wait until the bot is connected again on a connection other than ``previous``;
+        Discord answers again from then on."""
+        await self.until(lambda: any(s is not previous for s in self.fake.sessions), timeout,
+                         "the bot to connect to the gateway again")
+        self.back_now()
+
     async def until(self, check: Callable[[], object], timeout: float, what: str) -> None:
         deadline = time.monotonic() + scaled(timeout)
         while not check():
             if time.monotonic() > deadline:
                 raise AssertionError(f"{what}: not within {scaled(timeout):.0f}s\n"
                                      + self.summary())
+            await asyncio.sleep(0.05)
+
+    async def shown_as_stored(self, place: Place | None = None) -> Turn:
+        """Wait until the newest table message names the player storage says is to act; that
+        turn."""
+        place = place or self.places[0]
+        deadline = time.monotonic() + scaled(STALE_LIMIT)
+        while True:
+            messages = table_messages(self.fake, place)
+            shown = shown_turn(messages[-1] if messages else None)
+            stored = await stored_turn(self.watcher.db, place.table_id)
+            if shown.user_id is not None and agrees(shown, stored):
+                return stored
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the table shows {shown}, storage says {stored}\n"
+                                     + self.summary())
+            await asyncio.sleep(0.05)
+
+    async def agreed(self, place: Place | None = None) -> None:
+        """Wait until the table's newest message shows what storage says (``disagreement``)."""
+        place = place or self.places[0]
+        deadline = time.monotonic() + scaled(STALE_LIMIT)
+        while (found := await self._disagreement(place)) is not None:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"table {place.table_id}: {found}\n" + self.summary())
             await asyncio.sleep(0.05)
 
     async def mid_hand(self, place: Place | None = None) -> int:
@@ -477,17 +542,18 @@ class Scene:
         raise AssertionError("no hand with a player to act within 30 s\n" + self.summary())
 
     async def finish(self, hand: int, *, place: Place | None = None, within: float = 40.0,
-                     reposts: bool = False) -> None:
+                     reposts: bool = False, deals: bool = True) -> None:
         """Check every promise of the suite (see the module's docstring) for the fault that
         came during ``hand``; one AssertionError listing every one broken. ``reposts``: a
-        hand's table message may be posted anew (else once a hand)."""
+        hand's table message may be posted anew (else once a hand); ``deals``: the table
+        deals again after that hand (else it finished it and waits)."""
         place = place or self.places[0]
-        problems: list[str] = []
-        numbers = await self._next_hand(place, hand, within)
-        if numbers.get(hand) != "finished" or hand + 1 not in numbers:
+        problems: list[str] = list(self.broken)
+        numbers = await self._next_hand(place, hand, within, deals)
+        if numbers.get(hand) != "finished" or (deals and hand + 1 not in numbers):
             problems.append(
-                f"hand #{hand} did not finish and deal the next within {within:.0f}s:"
-                f" storage has {numbers}"
+                f"hand #{hand} did not finish{' and deal the next' if deals else ''} within"
+                f" {within:.0f}s: storage has {numbers}"
             )
         self.crowd.stopped = True
         # The players stop: every table settles waiting for someone (or between hands).
@@ -519,13 +585,14 @@ class Scene:
             raise AssertionError("\n  - ".join(["the fault broke promises:", *problems])
                                  + "\n" + self.summary())
 
-    async def _next_hand(self, place: Place, hand: int, within: float) -> dict[int, str]:
+    async def _next_hand(self, place: Place, hand: int, within: float,
+                         deals: bool) -> dict[int, str]:
         deadline = time.monotonic() + scaled(within)
         numbers: dict[int, str] = {}
         while time.monotonic() < deadline and self.watcher.too_stale() is None:
             with contextlib.suppress(Exception):
                 numbers = await stored_hand_numbers(self.watcher.db, place.table_id)
-            if numbers.get(hand) == "finished" and hand + 1 in numbers:
+            if numbers.get(hand) == "finished" and (hand + 1 in numbers or not deals):
                 return numbers
             await asyncio.sleep(0.1)
         return numbers
@@ -545,24 +612,7 @@ class Scene:
                 problems.append(f"table {place.table_id} ends unlike storage: {found}")
 
     async def _disagreement(self, place: Place) -> str | None:
-        db = self.watcher.db
-        messages = table_messages(self.fake, place)
-        newest = messages[-1] if messages else None
-        shown, stored = shown_turn(newest), await stored_turn(db, place.table_id)
-        if not agrees(shown, stored):
-            return f"its newest message shows {shown}, storage says {stored}"
-        if place.channel.is_thread:
-            return None  # a tournament's table: its message is kept by the tournament
-        info = await tables.get_table(db, place.table_id)
-        if newest is None or info.message_id != newest.id:
-            return (f"storage names message {info.message_id} as the table's, the newest table"
-                    f" message in the channel is {None if newest is None else newest.id}")
-        _, expected = await stored_message(db, place.table_id)
-        if not shows(newest, place.table_id, expected):
-            return (f"its message does not show the stored state:\n      shown: "
-                    f"{newest.content[:160]!r} {sorted(newest.custom_ids())}\n      stored:"
-                    f" {expected.text(None)[:160]!r}")
-        return None
+        return await disagreement(self.fake, self.watcher.db, place)
 
     async def _shown_once(self, place: Place, reposts: bool) -> list[str]:
         """Every finished hand's result is in the channel, once; every hand's table message
@@ -611,6 +661,13 @@ class Scene:
             users = users_of(stored)
             actions = [(k, users[e.player], e) for k, e in enumerate(taken)]
             problems.extend(_match(presses, actions, table_id, number))
+            # The players act within seconds of seeing their turn: the clock acting for one
+            # means he was never shown it (or could not act on what he was shown).
+            problems.extend(
+                f"<@{user}> was timed out at hand #{number} decision {k} (table {table_id}):"
+                " a turn he was never shown, or could not act on"
+                for k, user, event in actions if event.auto == "timeout"
+            )
         return problems
 
     def summary(self) -> str:
@@ -619,6 +676,29 @@ class Scene:
                   for f in self.fake.faults[-12:]]
         return ("  presses (last 12):\n" + "\n".join(lines or ["    (none)"])
                 + "\n  faults served (last 12):\n" + "\n".join(faults or ["    (none)"]))
+
+
+async def disagreement(fake: FakeDiscord, db: Database, place: Place) -> str | None:
+    """How the table's newest message differs from what storage says (None: it does not):
+    the turn for any table; for a cash table also the message storage names as its own, and
+    what it shows (``restart_kit.shows``)."""
+    messages = table_messages(fake, place)
+    newest = messages[-1] if messages else None
+    shown, stored = shown_turn(newest), await stored_turn(db, place.table_id)
+    if not agrees(shown, stored):
+        return f"its newest message shows {shown}, storage says {stored}"
+    if place.channel.is_thread:
+        return None  # a tournament's table: its message is kept by the tournament
+    info = await tables.get_table(db, place.table_id)
+    if newest is None or info.message_id != newest.id:
+        return (f"storage names message {info.message_id} as the table's, the newest table"
+                f" message in the channel is {None if newest is None else newest.id}")
+    _, expected = await stored_message(db, place.table_id)
+    if not shows(newest, place.table_id, expected):
+        return (f"its message does not show the stored state:\n      shown: "
+                f"{newest.content[:160]!r} {sorted(newest.custom_ids())}\n      stored:"
+                f" {expected.text(None)[:160]!r}")
+    return None
 
 
 def _match(presses: list[Press], actions: list[tuple[int, int, ActionTaken]], table_id: int,
@@ -700,6 +780,7 @@ async def cash_scene(
     *,
     database_url: str | None = None,
     ways: Sequence[str] = ("button", "slash"),
+    metrics: bool = False,
     **client_options: Any,
 ) -> AsyncIterator[Scene]:
     """The real bot, a cash table in #poker where alice and bob play (blinds 5/10, 1,000
@@ -707,7 +788,7 @@ async def cash_scene(
     url = database_url or f"sqlite:///{data_dir / 'poker.db'}"
     log = LogWatch()
     with log.watching():
-        async with running_game(fake, world, data_dir, database_url=url,
+        async with running_game(fake, world, data_dir, database_url=url, metrics=metrics,
                                 **client_options) as game:
             alice, bob = world.alice, world.bob
             runner = await game.open_table(alice, bob, small_blind=5, big_blind=10)

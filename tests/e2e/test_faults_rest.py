@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.fault_kit import Place, Scene, cash_scene
+from tests.e2e.fault_kit import Place, Scene, cash_scene, table_messages
 from tests.e2e.harness import World
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.faults import ANY, CALLBACK, STATUS_FAULTS, WEBHOOK, FaultRule, in_channel
@@ -156,3 +156,25 @@ async def test_the_raise_form_through_a_fault(
     async with cash_scene(fake, world, tmp_path, ways=("form", "button")) as scene:
         await _one_fault(scene, arms[fault])
         assert any(p.how == "form" and p.action == "raise" for p in scene.crowd.presses)
+
+
+async def test_a_table_paused_for_hours_shows_itself_on_a_fresh_message(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    """The host pauses; hours later bob leaves and the host resumes. Discord refuses edits of
+    the table's hour-old message (30046): the table must show itself on a new one."""
+    alice, bob = world.alice, world.bob
+    async with cash_scene(fake, world, tmp_path) as scene:
+        hand = await scene.mid_hand()
+        await scene.game.ok(alice, "poker", "pause")
+        place = scene.places[0]
+        await scene.until(lambda: scene.game.runner().hand is None, 30, "the hand to end")
+        await scene.agreed()
+        old = table_messages(fake, place)[-1]
+        fake.advance_clock(3 * 3600)
+        scene.back_now()
+        await scene.game.ok(bob, "poker", "leave")
+        await scene.game.ok(alice, "poker", "resume")
+        await scene.finish(hand, deals=False, reposts=True)
+        assert table_messages(fake, place)[-1].id != old.id, (
+            "the table went on showing itself on its hours-old message")
