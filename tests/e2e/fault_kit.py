@@ -19,6 +19,7 @@ promises, and reports every broken promise at once:
 - no action was applied twice or lost after its player was told it was taken: every press
   answered as taken is stored at its decision, every stored action a player took has a press;
 - the chips are conserved;
+- no player was told the internal-error sentence;
 - nothing was logged at ERROR or with a traceback (the fake's own loggers aside: every fault
   here is Discord's or the database's).
 """
@@ -40,8 +41,11 @@ from typing import Any
 import aiosqlite
 import asyncpg
 
+from bot.i18n import t
 from bot.presenter import decision_number
 from bot.storage import Database, hands, tables
+from bot.storage.db import backend_of
+from bot.storage.postgres import PostgresDatabase
 from engine.hand import ActionKind, ActionTaken
 from tests.e2e.game_kit import (
     STARTING_BALANCE,
@@ -50,9 +54,11 @@ from tests.e2e.game_kit import (
     last_action_line,
     running_game,
     total_chips,
+    until,
 )
 from tests.e2e.harness import World
 from tests.e2e.restart_kit import shows, stored_message
+from tests.e2e.tournament_kit import create, register
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.faults import FaultRule, in_channel
 from tests.pgserver import PostgresServer
@@ -61,6 +67,9 @@ from tests.timing import scaled
 # The longest a table may name a player to act who is not the one storage says, once Discord
 # (or the database) answers again.
 STALE_LIMIT = 10.0
+# Storage not moving for this long, once Discord and the database answer again, while the
+# players act within seconds of their turn: the table is stuck.
+STUCK = 20.0
 # A player who pressed waits this long for the table to move before he presses again.
 PATIENCE = 3.0
 # How long a press may wait for its answer before the player sees "This interaction failed"
@@ -551,9 +560,13 @@ class Scene:
         problems: list[str] = list(self.broken)
         numbers = await self._next_hand(place, hand, within, deals)
         if numbers.get(hand) != "finished" or (deals and hand + 1 not in numbers):
+            try:
+                turn = str(await stored_turn(self.watcher.db, place.table_id))
+            except Exception as exc:
+                turn = f"the turn unreadable ({exc!r})"
             problems.append(
-                f"hand #{hand} did not finish{' and deal the next' if deals else ''} within"
-                f" {within:.0f}s: storage has {numbers}"
+                f"hand #{hand} did not finish{' and deal the next' if deals else ''}"
+                f" (storage has hands {numbers}, and {turn})"
             )
         self.crowd.stopped = True
         # The players stop: every table settles waiting for someone (or between hands).
@@ -571,9 +584,12 @@ class Scene:
                 f" {worst.shown} while storage said {worst.stored}"
             )
         problems.extend(await self._audit())
+        internal = t("error.internal")
+        problems.extend(f"told the internal-error sentence for a fault of Discord's or the"
+                        f" database's: {p}" for p in self.crowd.presses if p.answer == internal)
         for place in self.places:
             problems.extend(await self._shown_once(place, reposts))
-        wallets, seats, in_hands = await total_chips(self.game.db, self.game.world.guild.id)
+        wallets, seats, in_hands = await total_chips(self.watcher.db, self.game.world.guild.id)
         if wallets + seats + in_hands != self.chips:
             problems.append(f"chips not conserved: {wallets} in wallets + {seats} on seats +"
                             f" {in_hands} in hands != {self.chips}")
@@ -587,13 +603,24 @@ class Scene:
 
     async def _next_hand(self, place: Place, hand: int, within: float,
                          deals: bool) -> dict[int, str]:
+        """Storage's hands once ``hand`` finished (and the next was dealt), or as they are
+        when waiting is pointless: ``within`` passed, a table is too stale, or nothing moved
+        in storage for ``STUCK`` seconds since Discord and the database answered again (the
+        players act within seconds of their turn)."""
         deadline = time.monotonic() + scaled(within)
         numbers: dict[int, str] = {}
+        seen: tuple[object, ...] = ()
+        moved = time.monotonic()
         while time.monotonic() < deadline and self.watcher.too_stale() is None:
             with contextlib.suppress(Exception):
                 numbers = await stored_hand_numbers(self.watcher.db, place.table_id)
+                now_seen = (numbers, await stored_turn(self.watcher.db, place.table_id))
+                if now_seen != seen:
+                    seen, moved = now_seen, time.monotonic()
             if numbers.get(hand) == "finished" and (hand + 1 in numbers or not deals):
                 return numbers
+            if time.monotonic() - max(moved, self.watcher.back) > scaled(STUCK):
+                break
             await asyncio.sleep(0.1)
         return numbers
 
@@ -625,9 +652,10 @@ class Scene:
             if status == "finished" and results != 1:
                 problems.append(f"hand #{number} finished, and its result is in the channel"
                                 f" {results} times (table {place.table_id})")
+            # The line naming the hand (a tournament's table heads it with its own line).
             title = f" · Hand #{number} · "
             tables_posted = sum(1 for m in table_messages(self.fake, place)
-                                if title in m.content.split("\n", 1)[0])
+                                if title in m.content)
             if tables_posted > 1 and not reposts:
                 problems.append(f"hand #{number}'s table message was posted {tables_posted}"
                                 f" times (table {place.table_id})")
@@ -740,6 +768,17 @@ def _match(presses: list[Press], actions: list[tuple[int, int, ActionTaken]], ta
     return problems
 
 
+async def watcher_database(url: str) -> Database:
+    """The database at ``url`` on connections of the watcher's own. On PostgreSQL its read
+    pool keeps no floor of connections: a pool that does logs every failed reconnection with a
+    traceback while the server is away, and those lines would read as the bot's."""
+    if backend_of(url) != "postgresql":
+        return await Database.open(url)
+    writer = await asyncpg.connect(url)
+    readers = await asyncpg.create_pool(url, min_size=0, max_size=2)
+    return PostgresDatabase(url, writer, readers)
+
+
 @contextlib.asynccontextmanager
 async def scene(
     game: Game,
@@ -754,7 +793,7 @@ async def scene(
     they are now)."""
     wallets, seats, in_hands = await total_chips(game.db, game.world.guild.id)
     crowd = Crowd(game, places, {u.id: u for u in players}, ways)
-    db = await Database.open(database_url)
+    db = await watcher_database(database_url)
     try:
         watcher = Watcher(game.fake, db, places)
         found = Scene(game, crowd, watcher, log, wallets + seats + in_hands)
@@ -799,6 +838,42 @@ async def cash_scene(
             async with scene(game, [place], [alice, bob], log, database_url=url,
                              ways=ways) as found:
                 assert found.chips == 2 * STARTING_BALANCE
+                yield found
+
+
+@contextlib.asynccontextmanager
+async def tournament_scene(
+    fake: FakeDiscord,
+    world: World,
+    data_dir: Path,
+    *,
+    database_url: str | None = None,
+    ways: Sequence[str] = ("button", "slash"),
+    **client_options: Any,
+) -> AsyncIterator[Scene]:
+    """The real bot, a tournament in #poker of four players (``big_world(1)``) at two tables
+    of two, each in a thread of its own, its first hands dealt; levels of ten minutes (the
+    blinds stay 10/20 through a test); the log watched from before the start."""
+    url = database_url or f"sqlite:///{data_dir / 'poker.db'}"
+    log = LogWatch()
+    with log.watching():
+        async with running_game(fake, world, data_dir, database_url=url,
+                                **client_options) as game:
+            players = [u for u in world.guild.members if not u.bot]
+            assert len(players) == 4, "a tournament scene needs big_world(1)"
+            runner = await create(game, world.alice, seats_per_table=2, max_players=4,
+                                  structure="10/20 10", starting_stack=1000)
+            await register(game, *players)
+            await game.ok(world.alice, "tournament", "start")
+            await until(lambda: len(runner.tables) == 2
+                        and all(t.hand is not None for t in runner.tables.values()),
+                        timeout=20, what="both tables dealing")
+            places = [Place(t.table_id, fake.channels[t.channel_id])
+                      for t in runner.tables.values()]
+            assert all(p.channel.is_thread for p in places)
+            await runner.flush(20)
+            async with scene(game, places, players, log, database_url=url,
+                             ways=ways) as found:
                 yield found
 
 
