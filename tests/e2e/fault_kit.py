@@ -48,6 +48,7 @@ from bot.storage.db import backend_of
 from bot.storage.postgres import PostgresDatabase
 from engine.hand import ActionKind, ActionTaken
 from tests.e2e.game_kit import (
+    DEFERRED,
     STARTING_BALANCE,
     UPDATED,
     Game,
@@ -77,14 +78,18 @@ PATIENCE = 3.0
 # not answered).
 ANSWER_WAIT = 8.0
 
-TITLE = re.compile(r"^\*\*[^\n]+?\*\* · ")  # a table message's first line (not a result's)
+# A table message's first line ("**Texas Hold'em** · ...", "**Friday** · table 1 · ..."), not
+# a result's ("**Hand #3: result**").
+TITLE = re.compile(r"^\*\*[^\n]+?\*\* · ")
 TO_ACT = re.compile(r"<@(\d+)> to act")
 ACTION_BUTTON = re.compile(
     r"poker:(?P<table>\d+):(?P<action>fold|check|call|allin|raise|raise_modal)"
     r"@(?P<hand>\d+)\.(?P<decision>\d+)(?::(?P<arg>\d+))?"
 )
-# What a player is told when his action was taken (privately, or on the table's update).
-TAKEN = re.compile(r"^You (folded|checked|called|bet|raised to)\b")
+# What a player is told privately when his action was taken: the catalog's words before the
+# amount ("You called ", "You checked.").
+TAKEN = tuple(t(f"ack.{kind}", amount="\0").split("\0")[0]
+              for kind in ("fold", "check", "call", "bet", "raise"))
 # Kinds an answer or a stored action may have for each button.
 KINDS: dict[str, frozenset[ActionKind]] = {
     "fold": frozenset({ActionKind.FOLD}),
@@ -372,16 +377,18 @@ class Crowd:
         except TimeoutError:
             return "", False
         if callback.type == UPDATED:
-            line = last_action_line(callback.content) or callback.content
-            return f"table: {line}", (line.startswith("Last: ") and user.name in line) or (
-                "The hand is over." in callback.content)
-        if callback.type == 5:  # "thinking": the reply follows
+            # Answered by the table's own update: it shows his action, or the hand it ended.
+            line = last_action_line(callback.content)
+            told = (line is not None and user.name in line) or (
+                t("table.hand_over") in callback.content)
+            return f"table: {line or callback.content}", told
+        if callback.type == DEFERRED:  # "thinking": the reply follows
             try:
                 message = await handle.wait_original(timeout=scaled(ANSWER_WAIT))
             except TimeoutError:
                 return "(thinking, then nothing)", False
-            return message.content, bool(TAKEN.match(message.content))
-        return callback.content, bool(TAKEN.match(callback.content))
+            return message.content, message.content.startswith(TAKEN)
+        return callback.content, callback.content.startswith(TAKEN)
 
     def record(self, place: Place, user: FakeUser, turn: Turn, action: str, how: str,
                answer: str, told: bool) -> None:

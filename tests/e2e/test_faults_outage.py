@@ -14,6 +14,7 @@ the same address.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import time
@@ -82,7 +83,7 @@ async def test_a_twenty_second_outage_in_the_middle_of_a_hand(
                 await asyncio.sleep(0.1)
             answer = (handle.callback.content if handle.callback is not None
                       else handle.followups[0].content if handle.followup_ids else "")
-            told = bool(TAKEN.match(answer))
+            told = answer.startswith(TAKEN)
             scene.crowd.record(place, player, turn, command, "slash", answer, told)
         if status != 503 or "gateway" not in why:
             scene.broken.append(f"/readyz during the outage answered {status}: {why!r}")
@@ -126,19 +127,26 @@ async def test_sigterm_during_an_outage_stops_in_time_and_the_next_start_shows_e
         await asyncio.sleep(1)
         started = time.monotonic()
         process.send_signal(signal.SIGTERM)
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(process.wait(), timeout=scaled(drain + 20))
-        except TimeoutError:
-            pytest.fail(f"SIGTERM during an outage: the process was still running"
-                        f" {scaled(drain + 20):.0f}s later (its drain time is {drain:.0f}s)")
         stopped_in = time.monotonic() - started
+        still_running = process.returncode is None
     await fake.come_back()
+    problems = []
+    if still_running:
+        problems.append(f"still running {stopped_in:.0f}s after SIGTERM (its drain time is"
+                        f" {drain:.0f}s): killed")
+    elif stopped_in > scaled(drain + 5):
+        problems.append(f"took {stopped_in:.1f}s to stop after SIGTERM (drain time"
+                        f" {drain:.0f}s)")
+    elif process.returncode != 0:
+        problems.append(f"ended with status {process.returncode}")
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
     errors = [f"{e['level']} {e['logger']}: {e['message']}"[:200] for e in lines
               if e["level"] in ("ERROR", "CRITICAL") or "exception" in e]
-    assert stopped_in <= scaled(drain + 5), (
-        f"SIGTERM during an outage took {stopped_in:.1f}s to stop (drain time {drain:.0f}s)")
-    assert process.returncode == 0, f"the process ended with {process.returncode}"
+    if errors:
+        problems.append(f"{len(errors)} ERROR line(s) or traceback(s) logged:\n    "
+                        + "\n    ".join(errors[:8]))
 
     async with running_game(fake, world, tmp_path) as game:
         db: Database = game.db
@@ -152,8 +160,6 @@ async def test_sigterm_during_an_outage_stops_in_time_and_the_next_start_shows_e
             if not any(found.values()):
                 break
             await asyncio.sleep(0.1)
-    unshown = {t: why for t, why in found.items() if why}
-    assert not unshown, f"after the restart, tables not shown as stored: {unshown}"
-    assert not errors, (
-        "ERROR lines or tracebacks logged around a SIGTERM during an outage:\n  "
-        + "\n  ".join(errors[:8]))
+    problems.extend(f"after the restart, table {table} is not shown as stored: {why}"
+                    for table, why in found.items() if why)
+    assert not problems, "SIGTERM during an outage:\n  - " + "\n  - ".join(problems)
