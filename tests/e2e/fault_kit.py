@@ -591,9 +591,10 @@ class Scene:
                 f" {worst.shown} while storage said {worst.stored}"
             )
         problems.extend(await self._audit())
-        internal = t("error.internal")
-        problems.extend(f"told the internal-error sentence for a fault of Discord's or the"
-                        f" database's: {p}" for p in self.crowd.presses if p.answer == internal)
+        internal = [p for p in self.crowd.presses if p.answer == t("error.internal")]
+        if internal:
+            problems.append(f"told the internal-error sentence {len(internal)} time(s) for a"
+                            f" fault of Discord's or the database's, first: {internal[0]}")
         for place in self.places:
             problems.extend(await self._shown_once(place, reposts))
         wallets, seats, in_hands = await total_chips(self.watcher.db, self.game.world.guild.id)
@@ -618,7 +619,7 @@ class Scene:
         numbers: dict[int, str] = {}
         seen: tuple[object, ...] = ()
         moved = time.monotonic()
-        while time.monotonic() < deadline and self.watcher.too_stale() is None:
+        while True:
             with contextlib.suppress(Exception):
                 numbers = await stored_hand_numbers(self.watcher.db, place.table_id)
                 now_seen = (numbers, await stored_turn(self.watcher.db, place.table_id))
@@ -626,10 +627,10 @@ class Scene:
                     seen, moved = now_seen, time.monotonic()
             if numbers.get(hand) == "finished" and (hand + 1 in numbers or not deals):
                 return numbers
-            if time.monotonic() - max(moved, self.watcher.back) > scaled(STUCK):
-                break
+            stuck = time.monotonic() - max(moved, self.watcher.back) > scaled(STUCK)
+            if stuck or time.monotonic() > deadline or self.watcher.too_stale() is not None:
+                return numbers
             await asyncio.sleep(0.1)
-        return numbers
 
     async def _settled(self, problems: list[str]) -> None:
         """Each table's newest message ends equal to what storage says (waited for as long as

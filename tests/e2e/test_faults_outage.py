@@ -91,7 +91,7 @@ async def test_a_twenty_second_outage_in_the_middle_of_a_hand(
             scene.broken.append(
                 f"{player.name}'s /{command} was stored as Discord went down, and the player"
                 f" was never told it was taken within {STALE_LIMIT:.0f}s of Discord's return"
-                f" (he got {answer or 'no answer and no follow-up'!r})")
+                f" (answered: {answer or 'nothing, no follow-up'!r})")
         await scene.finish(hand, within=60)
 
 
