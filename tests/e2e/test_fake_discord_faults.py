@@ -401,7 +401,8 @@ async def test_a_zombie_connection_is_noticed_and_resumed(
         reply = await handle.response(timeout=15)
         assert reply.content == "pong"
         assert zombie.ws.closed and fake.sessions and fake.sessions[0] is not zombie
-        assert (fake.gateway.resume_count, fake.identify_count) == (1, 1)
+        # Resumed, not identified again (a busy machine may add a spurious resume of its own).
+        assert fake.gateway.resume_count >= 1 and fake.identify_count == 1
         assert bot.is_ready()
 
 

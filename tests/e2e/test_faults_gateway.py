@@ -76,4 +76,5 @@ async def test_a_zombie_connection_in_the_middle_of_a_hand(
         fake.zombie_gateway()
         await scene.gateway_back(before)
         await scene.finish(hand)
-        assert fake.gateway.resume_count == 1
+        # Resumed, not identified again (a busy machine may add a spurious resume of its own).
+        assert fake.gateway.resume_count >= 1 and fake.identify_count == 1
