@@ -83,7 +83,12 @@ class FakeDiscord:
     Webhook Token"). ``channel_rate`` and ``global_rate`` are Discord's rate limits as
     (requests, seconds): 5 per 5 s per channel for message creates, edits and deletes, and 50
     per second across the bot-token routes; None turns one off, ``set_rate_limits`` changes
-    them on a live fake.
+    them on a live fake. ``heartbeat_interval`` is the one HELLO gives (Discord's 41.25 s; a
+    test of a zombie connection shortens it, as it shortens the client's timeout).
+
+    Faults on demand (``fail``, ``lose_answers``, ``reset_connections``, ``delay``,
+    ``go_down``/``come_back``, ``drop_gateway``, ``send_reconnect``, ``invalidate_session``,
+    ``zombie_gateway``, ``advance_clock``): see ``faults``; each one served is in ``faults``.
 
     Every request body is also held to Discord's OpenAPI spec (``openapi``): one it refuses is
     answered 400 / 50035 and recorded in ``schema_violations``, and leaving the ``async with``
