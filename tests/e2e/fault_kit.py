@@ -71,6 +71,10 @@ STALE_LIMIT = 10.0
 # Storage not moving for this long, once Discord and the database answer again, while the
 # players act within seconds of their turn: the table is stuck.
 STUCK = 20.0
+# The least time the checks wait after Discord answered again: a client's own retry of the
+# request that met the fault (discord.py's first comes a second later), and what the bot does
+# with its answer, are over by then.
+QUIET = 2.5
 # A player who pressed waits this long for the table to move before he presses again.
 PATIENCE = 3.0
 # How long a press may wait for its answer before the player sees "This interaction failed"
@@ -284,13 +288,14 @@ class Crowd:
     held: bool = False  # the players wait (a test acts for them)
     _turns: int = 0
     _acting: int = 0
+    # When each player last acted on each decision (table, user, hand, decision).
+    _pressed: dict[tuple[int, int, int | None, int | None], float] = field(default_factory=dict)
 
     @property
     def fake(self) -> FakeDiscord:
         return self.game.fake
 
     async def run(self, place: Place) -> None:
-        last: dict[tuple[int, int | None, int | None], float] = {}
         while not self.stopped:
             acted = False
             if not self.fake.down and not self.held:
@@ -298,12 +303,12 @@ class Crowd:
                 message = messages[-1] if messages else None
                 turn = shown_turn(message)
                 user = self.players.get(turn.user_id or 0)
-                key = (turn.user_id or 0, turn.hand, turn.decision)
-                waited = time.monotonic() - last.get(key, -PATIENCE)
+                key = (place.table_id, turn.user_id or 0, turn.hand, turn.decision)
+                waited = time.monotonic() - self._pressed.get(key, -PATIENCE)
                 if message is not None and user is not None and turn.hand is not None and (
                     waited >= PATIENCE
                 ):
-                    last[key] = time.monotonic()
+                    self._pressed[key] = time.monotonic()
                     self._acting += 1
                     try:
                         await self._act(place, message, user, turn)
@@ -324,24 +329,28 @@ class Crowd:
         finally:
             self.held = False
 
-    async def act_now(self, place: Place) -> Press | None:
-        """The player the newest table message names acts now (his press is recorded as the
-        others are); None when it names nobody of the crowd."""
+    async def act_now(self, place: Place, way: str | None = None) -> Press | None:
+        """The player the newest table message names acts now (``way``: as he would by
+        turns), and the press is his: recorded as the others are, and he waits as long before
+        pressing on that decision again. None when it names nobody of the crowd."""
         messages = table_messages(self.fake, place)
         message = messages[-1] if messages else None
         turn = shown_turn(message)
         user = self.players.get(turn.user_id or 0)
         if message is None or user is None or turn.hand is None:
             return None
+        self._pressed[(place.table_id, user.id, turn.hand, turn.decision)] = time.monotonic()
         count = len(self.presses)
-        await self._act(place, message, user, turn)
+        await self._act(place, message, user, turn, way)
         return self.presses[-1] if len(self.presses) > count else None
 
-    async def _act(self, place: Place, message: FakeMessage, user: FakeUser, turn: Turn) -> None:
+    async def _act(self, place: Place, message: FakeMessage, user: FakeUser, turn: Turn,
+                   way: str | None = None) -> None:
         buttons = {m["action"]: m for m in map(ACTION_BUTTON.fullmatch, message.custom_ids())
                    if m}
-        way = self.ways[self._turns % len(self.ways)]
-        self._turns += 1
+        if way is None:
+            way = self.ways[self._turns % len(self.ways)]
+            self._turns += 1
         assert turn.hand is not None and turn.decision is not None
         action = "check" if "check" in buttons else "call"
         if way == "form" and "raise_modal" in buttons and action == "check":
@@ -546,6 +555,27 @@ class Scene:
                 raise AssertionError(f"table {place.table_id}: {found}\n" + self.summary())
             await asyncio.sleep(0.05)
 
+    async def fault_on_a_press(
+        self,
+        arm: Callable[[FakeDiscord, Place], FaultRule],
+        place: Place | None = None,
+        *,
+        way: str | None = None,
+    ) -> int:
+        """In the middle of a hand, at a quiet moment (the table shows what storage says), arm
+        a fault and let the player named act at once (``way``: "button", "slash", "form"):
+        the fault meets the requests his action makes first (its answer; after a typed
+        command, the table's edit naming the next player) if it is for them, else the next
+        ones. Waits until it was served; the hand's number."""
+        place = place or self.places[0]
+        hand = await self.mid_hand(place)
+        async with self.crowd.holding():
+            await self.shown_as_stored(place)
+            rule = arm(self.fake, place)
+            await self.crowd.act_now(place, way)
+        await self.served(rule)
+        return hand
+
     async def mid_hand(self, place: Place | None = None) -> int:
         """Wait until a hand is running with a player to act; its number."""
         place = place or self.places[0]
@@ -575,6 +605,8 @@ class Scene:
                 f"hand #{hand} did not finish{' and deal the next' if deals else ''}"
                 f" (storage has hands {numbers}, and {turn})"
             )
+        # What a client retries by itself after a fault has played out before the players stop.
+        await asyncio.sleep(max(0.0, self.watcher.back + QUIET - time.monotonic()))
         self.crowd.stopped = True
         # The players stop: every table settles waiting for someone (or between hands).
         await asyncio.sleep(0.5)

@@ -23,7 +23,7 @@ from tests.fakediscord.faults import ANY, CALLBACK, STATUS_FAULTS, WEBHOOK, Faul
 
 pytestmark = pytest.mark.timeout(120)
 
-Arm = Callable[[FakeDiscord, Place], FaultRule]
+Arm = Callable[[FakeDiscord, Place], FaultRule]  # a fault for the table at a place
 
 
 async def test_without_a_fault_every_promise_holds(
@@ -37,11 +37,15 @@ async def test_without_a_fault_every_promise_holds(
         assert len(scene.crowd.presses) >= 4
 
 
-async def _one_fault(scene: Scene, arm: Arm) -> None:
-    hand = await scene.mid_hand()
-    rule = arm(scene.fake, scene.places[0])
-    await scene.served(rule)
-    await scene.finish(hand)
+async def _one_fault(scene: Scene, arm: Arm, way: str | None = None) -> None:
+    await scene.finish(await scene.fault_on_a_press(arm, way=way))
+
+
+# The table's edits: a typed command is answered privately and the table edited; a press is
+# answered by the table's own update. So a fault on an edit comes after a typed command, and the
+# players then press the buttons they see, as people do (a press on a decision already made is
+# refused: it cannot hide a stale table by acting on a later decision).
+PRESSING = ("button",)
 
 
 @pytest.mark.parametrize("status", STATUS_FAULTS)
@@ -49,8 +53,8 @@ async def test_a_table_edit_refused_with_a_server_error(
     fake: FakeDiscord, world: World, tmp_path: Path, status: int
 ) -> None:
     """The edit that names the next player fails once (503 is not retried by discord.py)."""
-    async with cash_scene(fake, world, tmp_path, ways=("slash",)) as scene:
-        await _one_fault(scene, lambda f, p: f.fail(status, p.edits, method="PATCH"))
+    async with cash_scene(fake, world, tmp_path, ways=PRESSING) as scene:
+        await _one_fault(scene, lambda f, p: f.fail(status, p.edits, method="PATCH"), "slash")
 
 
 @pytest.mark.parametrize("status", STATUS_FAULTS)
@@ -67,7 +71,7 @@ async def test_an_interaction_answer_refused_with_a_server_error(
     fake: FakeDiscord, world: World, tmp_path: Path, status: int
 ) -> None:
     async with cash_scene(fake, world, tmp_path) as scene:
-        await _one_fault(scene, lambda f, p: f.fail(status, CALLBACK))
+        await _one_fault(scene, lambda f, p: f.fail(status, CALLBACK), "button")
 
 
 async def test_followups_refused_with_server_errors(
@@ -95,27 +99,30 @@ async def test_a_new_table_message_whose_answer_was_lost(
 async def test_a_table_edit_whose_answer_was_lost(
     fake: FakeDiscord, world: World, tmp_path: Path
 ) -> None:
-    async with cash_scene(fake, world, tmp_path, ways=("slash",)) as scene:
-        await _one_fault(scene, lambda f, p: f.lose_answers(p.edits, method="PATCH"))
+    async with cash_scene(fake, world, tmp_path, ways=PRESSING) as scene:
+        await _one_fault(scene, lambda f, p: f.lose_answers(p.edits, method="PATCH"), "slash")
 
 
+@pytest.mark.parametrize("way", ["button", "slash"])
 async def test_an_interaction_answer_that_was_lost(
-    fake: FakeDiscord, world: World, tmp_path: Path
+    fake: FakeDiscord, world: World, tmp_path: Path, way: str
 ) -> None:
-    """The answer reached the player, the bot got 502 and its retry met 40060."""
+    """The answer reached the player (the table's update for a press, a private line for a
+    typed command), the bot got 502 and its retry met 40060."""
     async with cash_scene(fake, world, tmp_path) as scene:
-        await _one_fault(scene, lambda f, p: f.lose_answers(CALLBACK))
+        await _one_fault(scene, lambda f, p: f.lose_answers(CALLBACK), way)
 
 
 @pytest.mark.parametrize("route", ["edit", "post", "answer"])
 async def test_a_connection_cut_in_the_middle_of_an_answer(
     fake: FakeDiscord, world: World, tmp_path: Path, route: str
 ) -> None:
-    ways = ("slash",) if route == "edit" else ("button", "slash")
     patterns: dict[str, Callable[[Place], str]] = {
         "edit": lambda p: p.edits, "post": lambda p: p.posts, "answer": lambda p: CALLBACK}
+    ways = PRESSING if route == "edit" else ("button", "slash")
     async with cash_scene(fake, world, tmp_path, ways=ways) as scene:
-        await _one_fault(scene, lambda f, p: f.reset_connections(patterns[route](p)))
+        await _one_fault(scene, lambda f, p: f.reset_connections(patterns[route](p)),
+                         "slash" if route == "edit" else "button")
 
 
 @pytest.mark.parametrize("fault", ["503", "lost", "reset"])

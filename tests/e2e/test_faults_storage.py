@@ -116,18 +116,19 @@ async def test_sqlite_writes_failing_for_a_while_in_the_middle_of_a_hand(
 async def test_discords_faults_on_postgresql(
     fake: FakeDiscord, world: World, tmp_path: Path, own_postgres_url: str, fault: str
 ) -> None:
-    ways = ("slash",) if fault.startswith("503") else ("button", "slash")
+    # A fault on an edit comes after a typed command; the players then press what they see.
+    ways = ("button",) if fault.startswith("503") else ("button", "slash")
     async with cash_scene(fake, world, tmp_path, database_url=own_postgres_url,
                           ways=ways) as scene:
         assert scene.game.db.backend == "postgresql"
-        hand = await scene.mid_hand()
         if fault == "gateway 1006":
+            hand = await scene.mid_hand()
             (before,) = fake.sessions
             await fake.drop_gateway(1006)
             await scene.gateway_back(before)
         else:
-            place = scene.places[0]
-            rule = (fake.fail(503, place.edits, method="PATCH") if fault.startswith("503")
-                    else fake.lose_answers(CALLBACK))
-            await scene.served(rule)
+            hand = await scene.fault_on_a_press(
+                lambda f, p: f.fail(503, p.edits, method="PATCH") if fault.startswith("503")
+                else f.lose_answers(CALLBACK),
+                way="slash" if fault.startswith("503") else "button")
         await scene.finish(hand)

@@ -39,12 +39,13 @@ FAULTS: dict[str, Callable[[FakeDiscord, Place], FaultRule]] = {
 async def test_a_discord_fault_at_a_tournament_table(
     fake: FakeDiscord, world: World, tmp_path: Path, fault: str
 ) -> None:
-    ways = ("slash",) if "edit" in fault else ("button", "slash")
-    async with tournament_scene(fake, world, tmp_path, ways=ways) as scene:
+    # A fault on an edit comes after a typed command; the players then press what they see.
+    edit = "edit" in fault
+    async with tournament_scene(fake, world, tmp_path,
+                                ways=("button",) if edit else ("button", "slash")) as scene:
         place = scene.places[0]
-        hand = await scene.mid_hand(place)
-        rule = FAULTS[fault](fake, place)
-        await scene.served(rule)
+        hand = await scene.fault_on_a_press(FAULTS[fault], place,
+                                            way="slash" if edit else "button")
         await scene.finish(hand, place=place)
 
 
