@@ -317,6 +317,7 @@ async def running_game(
     seed: int | None = None,
     database_url: str | None = None,
     metrics: bool = False,
+    **client_options: Any,
 ) -> AsyncIterator[Game]:
     """The real bot as ``poker-bot`` builds it, running against ``fake`` (on an SQLite file in
     ``data_dir``, or on ``database_url``); with ``metrics``, serving ``/metrics``, ``/healthz``
@@ -326,7 +327,8 @@ async def running_game(
     (``options.channel_sends`` per ``options.channel_window``), so the two agree: a test with
     the quick budget stays fast, one with Discord's budget runs against Discord's limit. The
     global limit stays Discord's. Leaving without an error, the game must not have been
-    refused a single request with 429.
+    refused a single request with 429. ``client_options`` go to discord.py's client (a fault
+    test shortens ``heartbeat_timeout``).
     """
     deck = deck if deck is not None else StackedDeck()
     options = options if options is not None else quick_options(deck)
@@ -336,7 +338,7 @@ async def running_game(
         settings = replace(settings, database_url=database_url)
     if metrics:
         settings = replace(settings, metrics_port=0, metrics_host="127.0.0.1")
-    bot = PokerBot(settings, runtime_options=options, guild_ready_timeout=0.01)
+    bot = PokerBot(settings, runtime_options=options, guild_ready_timeout=0.01, **client_options)
     async with running_bot(fake, data_dir, bot=bot) as running:
         game = Game(fake, running, world, deck)
         if seed is not None:

@@ -35,6 +35,24 @@ Discord's limits are enforced (see ``state`` for message, embed, file and comman
 second by default; ``FakeDiscord(channel_rate=..., global_rate=...)`` or, live,
 ``fake.set_rate_limits(channel_rate=(2, 1.0))`` change them, and ``fake.rate_limited`` lists
 the requests that were refused with 429.
+
+A bad day, on demand (``faults``; every knob off unless a test turns it on, each fault served
+recorded in ``fake.faults``)::
+
+    fake.fail(503, CHANNEL_MESSAGE, method="PATCH")        # the next edit: 503, nothing done
+    fake.lose_answers(CALLBACK, answering="form")           # answered, then 502 (retry: 40060)
+    fake.reset_connections(in_channel(poker.id, ""))        # created, then cut mid-body
+    fake.delay(ANY, by=(1, 3), for_seconds=10)              # every answer 1-3 s late
+    fake.fail(502, ANY, count=None, fraction=0.2)           # one request in five
+    async with fake.outage(): ...                           # refused and reset, gateway gone
+    await fake.drop_gateway(1006)                           # also 4000, 4009 (re-identify)
+    await fake.send_reconnect(); await fake.invalidate_session(resumable=False)
+    fake.zombie_gateway()                                   # no heartbeat ACK, no event
+    fake.advance_clock(3 * 3600)                            # old messages: edits refused, 30046
+
+Always on, as on Discord: a RESUME replays the events dispatched while the client was away, an
+edit of a channel message older than an hour is refused (30046), and a create with a ``nonce``
+and ``enforce_nonce`` returns the first message made with that nonce instead of a second one.
 """
 
 from .door import DoorCount

@@ -116,9 +116,10 @@ class InteractionHandle:
     modal: dict[str, Any] | None = None
     expired: bool = False
 
-    def age(self) -> float:
-        """Seconds since the interaction was created (Discord's deadlines count from then)."""
-        return time.time() - self.created_at
+    def age(self, at: float | None = None) -> float:
+        """Seconds since the interaction was created, now or ``at`` (a wall time): Discord's
+        deadlines count from then."""
+        return (time.time() if at is None else at) - self.created_at
 
     async def response(self, timeout: float = 5.0) -> InteractionCallback:
         """The interaction callback, once the bot has sent it."""

@@ -460,6 +460,7 @@ class FakeMessage:
     # edit that leaves the content alone keeps the previous version's; one that changes it
     # is parsed again with its own, or with the defaults when it sent none.
     allowed_mentions: dict[str, Any] | None = None
+    nonce: str | int | None = None  # as the create sent it (echoed in the payload)
 
     @property
     def ephemeral(self) -> bool:
@@ -583,6 +584,8 @@ class FakeMessage:
         }
         if self.guild_id is not None:
             data["guild_id"] = str(self.guild_id)
+        if self.nonce is not None:
+            data["nonce"] = self.nonce
         if self.webhook_id is not None:
             data["webhook_id"] = str(self.webhook_id)
         if self.application_id is not None:

@@ -24,6 +24,7 @@ requests a second, by route.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import json
@@ -37,6 +38,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
+from .faults import FaultRule, Faults, cut, cut_mid_body, status_response
 from .interactions import (
     INTERACTION_COMMAND,
     INTERACTION_MODAL,
@@ -63,7 +65,14 @@ from .models import (
     FakeMessage,
 )
 from .openapi import RequestBodies, SchemaViolation, discord_errors
-from .state import ApiError, FakeState, RecordedRequest, UploadedFile, modal_problems
+from .state import (
+    OLD_MESSAGE_EDITS,
+    ApiError,
+    FakeState,
+    RecordedRequest,
+    UploadedFile,
+    modal_problems,
+)
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +86,9 @@ DISCORD_GLOBAL_RATE: Rate = (50, 1.0)
 INTERACTION_TOKEN_LIFETIME = 15 * 60.0
 CHANNEL_MESSAGES = "channel-messages"
 # Routes authenticated by an interaction's token in the path: outside the global limit.
+# The key under which a request keeps the wall time it reached the door.
+ARRIVED_AT = web.RequestKey("fake_discord_arrived_at", float)
+INTERACTION_TOKEN = re.compile(r"/(?:interactions/\d+|webhooks/\d+)/(?P<token>[^/]+)")
 INTERACTION_TOKEN_PATH = re.compile(
     r"/(interactions/\d+/[^/]+/callback|webhooks/\d+/[^/]+)(/|$)"
 )
@@ -258,6 +270,8 @@ class RestApi:
         self.interaction_deadline = interaction_deadline
         self.interaction_token_lifetime = interaction_token_lifetime
         self.limiter = RateLimiter(channel_rate, global_rate)
+        # The faults a test asked for (none by default), and the record of those served.
+        self.faults = Faults(state.faults.append)
         self._rules: list[RateLimitRule] = []
         self.routes = self._build_routes()
         # Gateway events the REST side causes (THREAD_CREATE, THREAD_UPDATE); set by the server.
@@ -323,7 +337,10 @@ class RestApi:
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Entry point for ``/api/v{version}/{path}``."""
         arrived = time.monotonic()
+        # Discord judges an interaction's deadline by when its answer reached the door.
+        request[ARRIVED_AT] = time.time()
         state = self.state
+        faults = self.faults
         path = "/" + request.match_info["path"]
         method = request.method
         # Discord counts every request made on the bot's token against its global limit,
@@ -339,52 +356,112 @@ class RestApi:
             state.record_request(method, path, status, extra, limit=limit, arrived=arrived,
                                  counted=counted)
 
+        answering = self._interaction_type(path)
+        held = faults.delay_for(method, path, answering)
+        if held:
+            await asyncio.sleep(held)
+        if faults.down:
+            # A request on a connection opened before the outage (or held across its start):
+            # it dies with it.
+            record(0)
+            faults.served("outage", method, path, 0)
+            cut(request.transport)
+            return web.Response(status=503)
         limited = self._take_rule(method, path)
         if limited is not None:
             record(429, state.rate_limited, "rule")
             return limited
+        route, match = self._route(method, path)
+        fault = faults.fault_for(method, path, answering) if route is not None else None
+        if fault is not None and fault.before_effect:
+            return await self._fault_before_effect(request, fault, record)
         if counted:
             refused = self.limiter.take_global(arrived)
             if refused is not None:
                 record(429, state.rate_limited, "global")
                 return refused
-        for route in self.routes:
-            if route.method != method:
-                continue
-            match = route.pattern.fullmatch(path)
-            if match is None:
-                continue
-            response: web.StreamResponse
-            if route.bot_auth and request.headers.get("Authorization") != f"Bot {state.token}":
-                response = json_response({"message": "401: Unauthorized", "code": 0}, 401)
-                record(response.status)
-                return response
-            now = time.monotonic()
-            bucket = None
-            if route.bucket is not None:
-                bucket = self.limiter.bucket(route.bucket, match["channel_id"])
-            if bucket is not None and not bucket.take(now):
-                refused = _too_many(
-                    bucket.reset_after(now),
-                    is_global=False,
-                    headers={**bucket.headers(now), "X-RateLimit-Scope": "user"},
-                )
-                record(429, state.rate_limited, "user")
-                return refused
-            try:
-                await self._check_body(request, method, path)
-                response = await route.handler(request, **match.groupdict())
-            except ApiError as error:
-                response = error_response(error)
-            finally:
-                self._bodies.pop(id(request), None)
-            if bucket is not None:
-                response.headers.update(bucket.headers(time.monotonic()))
+        if route is None or match is None:
+            log.warning("fake discord: unhandled %s %s", method, path)
+            record(404, state.unhandled)
+            return json_response({"message": "404: Not Found", "code": 0}, 404)
+        response: web.StreamResponse
+        if route.bot_auth and request.headers.get("Authorization") != f"Bot {state.token}":
+            response = json_response({"message": "401: Unauthorized", "code": 0}, 401)
             record(response.status)
             return response
-        log.warning("fake discord: unhandled %s %s", method, path)
-        record(404, state.unhandled)
-        return json_response({"message": "404: Not Found", "code": 0}, 404)
+        now = time.monotonic()
+        bucket = None
+        if route.bucket is not None:
+            bucket = self.limiter.bucket(route.bucket, match["channel_id"])
+        if bucket is not None and not bucket.take(now):
+            refused = _too_many(
+                bucket.reset_after(now),
+                is_global=False,
+                headers={**bucket.headers(now), "X-RateLimit-Scope": "user"},
+            )
+            record(429, state.rate_limited, "user")
+            return refused
+        try:
+            await self._check_body(request, method, path)
+            response = await route.handler(request, **match.groupdict())
+        except ApiError as error:
+            response = error_response(error)
+            if error.code == OLD_MESSAGE_EDITS:
+                faults.served("old_edit", method, path, error.status, error.message)
+        finally:
+            self._bodies.pop(id(request), None)
+        if bucket is not None:
+            response.headers.update(bucket.headers(time.monotonic()))
+        if fault is None:
+            record(response.status)
+            return response
+        # The request took effect; its answer is lost on the way back.
+        detail = f"the answer was {response.status}"
+        if fault.kind == "lost":
+            record(fault.status)
+            faults.served("lost", method, path, fault.status, detail)
+            return status_response(fault.status)
+        record(response.status)
+        faults.served("reset", method, path, response.status, detail + ", cut mid-body")
+        assert isinstance(response, web.Response)
+        return await cut_mid_body(request, response)
+
+    def _interaction_type(self, path: str) -> int | None:
+        """The type of the interaction whose token the path carries (None: not such a path)."""
+        found = INTERACTION_TOKEN.match(path)
+        if found is None:
+            return None
+        handle = self.state.interactions_by_token.get(found["token"])
+        return None if handle is None else handle.type
+
+    def _route(self, method: str, path: str) -> tuple[Route | None, re.Match[str] | None]:
+        for route in self.routes:
+            if route.method == method:
+                match = route.pattern.fullmatch(path)
+                if match is not None:
+                    return route, match
+        return None, None
+
+    async def _fault_before_effect(
+        self, request: web.Request, rule: FaultRule, record: Callable[[int], None]
+    ) -> web.StreamResponse:
+        """A fault served before the request reaches the API: its body is still held to
+        Discord's spec (a violation fails the test as ever), then nothing happens."""
+        method, path = request.method, "/" + request.match_info["path"]
+        try:
+            await self._check_body(request, method, path)
+        except ApiError:
+            pass  # recorded in schema_violations, which fails the test
+        finally:
+            self._bodies.pop(id(request), None)
+        if rule.kind == "status":
+            record(rule.status)
+            self.faults.served("status", method, path, rule.status)
+            return status_response(rule.status)
+        record(0)
+        self.faults.served("reset", method, path, 0, "cut before it took effect")
+        cut(request.transport)
+        return web.Response(status=503)
 
     # ------------------------------------------------------------------ rate limits
 
@@ -588,7 +665,7 @@ class RestApi:
             raise ApiError(404, 10062, "Unknown interaction")
         if handle.callback is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        if handle.age() > self.interaction_deadline:
+        if handle.age(request.get(ARRIVED_AT)) > self.interaction_deadline:
             handle.expired = True
             raise ApiError(404, 10062, "Unknown interaction")
         payload, files = await self.read_body(request)
@@ -869,6 +946,9 @@ class RestApi:
         current = self._channel_message(self._channel(channel_id), message_id)
         if current.author.id != self.state.bot_user.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        refusal = self.state.old_edit_refusal(current)
+        if refusal is not None:
+            raise refusal
         data, files = await self._read_message_body(request)
         return json_response(self.state.edit_message(current, data, files).payload())
 

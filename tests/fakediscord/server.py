@@ -19,10 +19,12 @@ on one port and drives the bot the way users would (``slash``, ``click``, ``subm
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
 import socket
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -30,7 +32,8 @@ from aiohttp import web
 from tests.timing import scaled
 
 from .door import DoorCount, door_count
-from .gateway import Gateway, GatewaySession
+from .faults import ANY, FaultRule, ServedFault, cut
+from .gateway import HEARTBEAT_INTERVAL, Gateway, GatewaySession
 from .interactions import (
     INTERACTION_COMMAND,
     INTERACTION_COMPONENT,
@@ -80,7 +83,12 @@ class FakeDiscord:
     Webhook Token"). ``channel_rate`` and ``global_rate`` are Discord's rate limits as
     (requests, seconds): 5 per 5 s per channel for message creates, edits and deletes, and 50
     per second across the bot-token routes; None turns one off, ``set_rate_limits`` changes
-    them on a live fake.
+    them on a live fake. ``heartbeat_interval`` is the one HELLO gives (Discord's 41.25 s; a
+    test of a zombie connection shortens it, as it shortens the client's timeout).
+
+    Faults on demand (``fail``, ``lose_answers``, ``reset_connections``, ``delay``,
+    ``go_down``/``come_back``, ``drop_gateway``, ``send_reconnect``, ``invalidate_session``,
+    ``zombie_gateway``, ``advance_clock``): see ``faults``; each one served is in ``faults``.
 
     Every request body is also held to Discord's OpenAPI spec (``openapi``): one it refuses is
     answered 400 / 50035 and recorded in ``schema_violations``, and leaving the ``async with``
@@ -105,6 +113,7 @@ class FakeDiscord:
         interaction_token_lifetime: float = INTERACTION_TOKEN_LIFETIME,
         shards: int = 1,
         host: str = "127.0.0.1",
+        heartbeat_interval: float = HEARTBEAT_INTERVAL,
     ) -> None:
         self.endpoint = Endpoint(host=host)
         self.state = FakeState(
@@ -116,7 +125,7 @@ class FakeDiscord:
             attachment_size_limit=attachment_size_limit,
             endpoint=self.endpoint,
         )
-        self.gateway = Gateway(self.state)
+        self.gateway = Gateway(self.state, heartbeat_interval)
         self.rest = RestApi(
             self.state,
             interaction_deadline=interaction_deadline,
@@ -129,6 +138,7 @@ class FakeDiscord:
         self.rest.dispatch = self.gateway.dispatch
         self.strict_commands = strict_commands
         self._runner: web.AppRunner | None = None
+        self._site: web.SockSite | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -160,15 +170,23 @@ class FakeDiscord:
         app.router.add_route("*", r"/api/v{version:\d+}/{path:.*}", self.rest.handle)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
+        await self._listen()
+
+    async def _listen(self) -> None:
+        """Listen on the fake's port (a free one the first time, the same one after an
+        outage)."""
+        assert self._runner is not None
         # Bind first so the port is known without reaching into the site's private server.
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self.endpoint.host, 0))
+        sock.bind((self.endpoint.host, self.endpoint.port))
         self.endpoint.port = sock.getsockname()[1]
-        site = web.SockSite(self._runner, sock)
-        await site.start()
+        self._site = web.SockSite(self._runner, sock)
+        await self._site.start()
 
     async def stop(self) -> None:
+        self.rest.faults.clear()
+        self.rest.faults.down = self.gateway.down = False
         await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -410,6 +428,141 @@ class FakeDiscord:
             method, path_pattern, retry_after=retry_after, count=count, is_global=is_global
         )
 
+    # ------------------------------------------------------------------ faults
+
+    @property
+    def faults(self) -> list[ServedFault]:
+        """Every fault served, in order (``faults.ServedFault``)."""
+        return self.state.faults
+
+    def fail(
+        self,
+        status: int,
+        path: str = ANY,
+        *,
+        method: str = "*",
+        count: int | None = 1,
+        fraction: float = 1.0,
+        for_seconds: float | None = None,
+        answering: str | None = None,
+    ) -> FaultRule:
+        """Answer matching requests ``status`` (500, 502, 503 or 504) before they take
+        effect: the next ``count`` (None: all), each with probability ``fraction``, within
+        ``for_seconds`` if given. ``path`` is a pattern (see ``faults`` for the routes);
+        ``answering`` ("command", "button", "form") keeps to answers to such interactions."""
+        return self.rest.faults.add("status", path, method=method, status=status, count=count,
+                                    fraction=fraction, for_seconds=for_seconds,
+                                    answering=answering)
+
+    def lose_answers(
+        self,
+        path: str = ANY,
+        *,
+        method: str = "*",
+        status: int = 502,
+        count: int | None = 1,
+        fraction: float = 1.0,
+        for_seconds: float | None = None,
+        answering: str | None = None,
+    ) -> FaultRule:
+        """Let matching requests take effect, then answer them ``status`` (502) instead."""
+        return self.rest.faults.add("lost", path, method=method, status=status, count=count,
+                                    fraction=fraction, for_seconds=for_seconds,
+                                    answering=answering)
+
+    def reset_connections(
+        self,
+        path: str = ANY,
+        *,
+        method: str = "*",
+        applied: bool = True,
+        count: int | None = 1,
+        fraction: float = 1.0,
+        for_seconds: float | None = None,
+        answering: str | None = None,
+    ) -> FaultRule:
+        """Cut the connection of matching requests in the middle of the answer's body, once
+        they took effect (``applied=False``: as they arrive, before anything happens)."""
+        return self.rest.faults.add("reset", path, method=method, applied=applied,
+                                    count=count, fraction=fraction, for_seconds=for_seconds,
+                                    answering=answering)
+
+    def delay(
+        self,
+        path: str = ANY,
+        *,
+        method: str = "*",
+        by: tuple[float, float] = (1.0, 3.0),
+        count: int | None = None,
+        fraction: float = 1.0,
+        for_seconds: float | None = None,
+        answering: str | None = None,
+    ) -> FaultRule:
+        """Hold matching requests a time drawn from ``by`` (seconds) before serving them."""
+        return self.rest.faults.add("delay", path, method=method, delay=by, count=count,
+                                    fraction=fraction, for_seconds=for_seconds,
+                                    answering=answering)
+
+    def clear_faults(self) -> None:
+        """End every fault rule (an outage goes on until ``come_back``)."""
+        self.rest.faults.clear()
+
+    @property
+    def down(self) -> bool:
+        return self.rest.faults.down
+
+    async def go_down(self, *, refuse: bool = True) -> None:
+        """Discord goes away: every open connection (REST and gateway) is reset, and until
+        ``come_back`` new ones are refused (``refuse=False``: accepted, then reset)."""
+        if self.down:
+            return
+        self.rest.faults.down = True
+        self.gateway.down = True
+        self.rest.faults.served("outage", "*", "/", 0, "Discord went down")
+        if refuse and self._site is not None:
+            await self._site.stop()
+            self._site = None
+        self.gateway.cut_all()
+        if self._runner is not None and self._runner.server is not None:
+            for handler in self._runner.server.connections:
+                cut(handler.transport)
+
+    async def come_back(self) -> None:
+        """Discord answers again, on the same port."""
+        if not self.down:
+            return
+        if self._site is None and self._runner is not None:
+            for attempt in range(50):
+                try:
+                    await self._listen()
+                    break
+                except OSError:
+                    if attempt == 49:
+                        raise
+                    await asyncio.sleep(0.1)
+        self.rest.faults.down = False
+        self.gateway.down = False
+        self.rest.faults.served("outage", "*", "/", 0, "Discord is back")
+
+    @contextlib.asynccontextmanager
+    async def outage(self, *, refuse: bool = True) -> AsyncIterator[None]:
+        """Discord is down inside the block."""
+        await self.go_down(refuse=refuse)
+        try:
+            yield
+        finally:
+            await self.come_back()
+
+    def advance_clock(self, seconds: float) -> None:
+        """Time passes for the fake's world: every message and interaction already there is
+        ``seconds`` older (an edit of a message past an hour is refused, 30046)."""
+        self.state.advance_clock(seconds)
+
+    @property
+    def nonce_replays(self) -> list[FakeMessage]:
+        """Creates with ``enforce_nonce`` answered with the first message of their nonce."""
+        return self.state.nonce_replays
+
     # ------------------------------------------------------------------ gateway
 
     @property
@@ -427,8 +580,21 @@ class FakeDiscord:
         await self.gateway.dispatch(event, data)
 
     async def drop_gateway(self, code: int = 4000) -> None:
-        """Close every gateway connection (the client should reconnect and RESUME)."""
-        await self.gateway.drop(code)
+        """Close every gateway connection with ``code`` (1006: dropped without a close frame;
+        4009: the session timed out, a resume is refused)."""
+        await self.gateway.close_with(code)
+
+    async def send_reconnect(self) -> None:
+        """Op 7 RECONNECT: the client should close and RESUME."""
+        await self.gateway.reconnect()
+
+    async def invalidate_session(self, *, resumable: bool) -> None:
+        """Op 9 INVALID_SESSION (d ``resumable``)."""
+        await self.gateway.invalidate(resumable)
+
+    def zombie_gateway(self) -> None:
+        """The gateway connections stop answering (heartbeat ACKs and events) while open."""
+        self.gateway.zombie()
 
     # ------------------------------------------------------------------ users' actions
 

@@ -32,6 +32,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
+    from .faults import ServedFault
     from .interactions import InteractionHandle
     from .openapi import SchemaViolation
 
@@ -42,6 +43,14 @@ API_VERSION = 10
 SETTABLE_FLAGS = (1 << 2) | EPHEMERAL | (1 << 12) | (1 << 15)
 SUPPRESS_EMBEDS = 1 << 2
 IS_COMPONENTS_V2 = 1 << 15
+# Discord refuses edits of channel messages older than an hour (it allows a few, then answers
+# 429 with this code and no rate-limit headers to wait on; the fake, as the worst case,
+# refuses every one).
+OLD_MESSAGE_AGE = 3600.0
+OLD_MESSAGE_EDITS = 30046
+# A create with ``enforce_nonce`` returns the message its author created with that nonce in
+# "the past few minutes" (Discord's words): the fake takes the short end.
+NONCE_WINDOW = 120.0
 
 
 class ApiError(Exception):
@@ -172,6 +181,13 @@ class FakeState:
         self.rate_limited: list[RecordedRequest] = []
         # Bodies Discord's OpenAPI spec refuses (see ``openapi``); a test with any fails.
         self.schema_violations: list[SchemaViolation] = []
+        # Every fault served (``faults``): what a test asked for, and Discord's own refusals
+        # that tell of a bad day (an edit of an old message).
+        self.faults: list[ServedFault] = []
+        # (channel, author, nonce) -> the message created with it, for ``enforce_nonce``.
+        self.nonces: dict[tuple[int, int, str], FakeMessage] = {}
+        # Creates answered with the first message of their nonce instead of a new one.
+        self.nonce_replays: list[FakeMessage] = []
         self.interactions: list[InteractionHandle] = []
         self.interactions_by_id: dict[int, InteractionHandle] = {}
         self.interactions_by_token: dict[str, InteractionHandle] = {}
@@ -458,6 +474,12 @@ class FakeState:
         allow_empty: bool = False,
         raw_flags: int | None = None,
     ) -> FakeMessage:
+        nonce = data.get("nonce")
+        if nonce is not None and data.get("enforce_nonce"):
+            first = self._first_with_nonce(channel, str(nonce))
+            if first is not None:
+                self.nonce_replays.append(first)
+                return first
         _refuse(allowed_mentions_problems(data.get("allowed_mentions")))
         attachments = self._attachments_from(data, files, ()) or ()
         flags = raw_flags if raw_flags is not None else int(data.get("flags", 0)) & SETTABLE_FLAGS
@@ -481,6 +503,7 @@ class FakeState:
             if interaction is not None and flags & EPHEMERAL
             else None,
             allowed_mentions=_mentions_object(data.get("allowed_mentions")),
+            nonce=nonce if isinstance(nonce, str | int) else None,
         )
         problems = message_problems(message)
         if not allow_empty and not (
@@ -492,8 +515,41 @@ class FakeState:
         _refuse(problems)
         self.messages[message.id] = message
         self.channel_log.setdefault(channel.id, []).append(message.id)
+        if nonce is not None and data.get("enforce_nonce"):
+            self.nonces[(channel.id, message.author.id, str(nonce))] = message
         self._record_event("create", message)
         return message
+
+    def _first_with_nonce(self, channel: FakeChannel, nonce: str) -> FakeMessage | None:
+        """The current version of the message the bot created here with ``nonce`` within
+        the window, if any."""
+        first = self.nonces.get((channel.id, self.bot_user.id, nonce))
+        if first is None or time.time() - first.created_at > NONCE_WINDOW:
+            return None
+        return self.messages[first.id]
+
+    def old_edit_refusal(self, message: FakeMessage) -> ApiError | None:
+        """Discord's refusal of an edit of ``message`` when it is older than an hour."""
+        if time.time() - message.created_at <= OLD_MESSAGE_AGE:
+            return None
+        return ApiError(
+            429,
+            OLD_MESSAGE_EDITS,
+            "Maximum number of edits to messages older than 1 hour reached. Try again later",
+        )
+
+    def advance_clock(self, seconds: float) -> None:
+        """Let ``seconds`` pass for everything already here: every message and interaction
+        is that much older (what is created from now on is new)."""
+        for message_id, message in list(self.messages.items()):
+            self.messages[message_id] = message.replace(
+                created_at=message.created_at - seconds,
+                edited_at=None if message.edited_at is None else message.edited_at - seconds,
+            )
+        for key, first in list(self.nonces.items()):
+            self.nonces[key] = first.replace(created_at=first.created_at - seconds)
+        for handle in self.interactions:
+            handle.created_at -= seconds
 
     def edit_message(
         self,
