@@ -870,11 +870,11 @@ async def cash_scene(
         async with running_game(fake, world, data_dir, database_url=url, metrics=metrics,
                                 **client_options) as game:
             alice, bob = world.alice, world.bob
-            runner = await game.open_table(alice, bob, small_blind=5, big_blind=10)
+            opened = await game.open_table(alice, bob, small_blind=5, big_blind=10)
             await game.ok(alice, "poker", "start")
             await game.wait_hand(1)
             await game.wait_idle()
-            place = Place(runner.table_id, game.channel)
+            place = Place(opened.table_id, game.channel)
             async with scene(game, [place], [alice, bob], log, database_url=url,
                              ways=ways) as found:
                 assert found.chips == 2 * STARTING_BALANCE
@@ -901,17 +901,17 @@ async def tournament_scene(
                                 **client_options) as game:
             players = [u for u in world.guild.members if not u.bot]
             assert len(players) == 4, "a tournament scene needs big_world(1)"
-            runner = await create(game, world.alice, seats_per_table=2, max_players=4,
+            live = await create(game, world.alice, seats_per_table=2, max_players=4,
                                   structure="10/20 10", starting_stack=1000)
             await register(game, *players)
             await game.ok(world.alice, "tournament", "start")
-            await until(lambda: len(runner.tables) == 2
-                        and all(t.hand is not None for t in runner.tables.values()),
+            await until(lambda: len(live.tables) == 2
+                        and all(t.hand is not None for t in live.tables.values()),
                         timeout=20, what="both tables dealing")
             places = [Place(t.table_id, fake.channels[t.channel_id])
-                      for t in runner.tables.values()]
+                      for t in live.tables.values()]
             assert all(p.channel.is_thread for p in places)
-            await runner.flush(20)
+            await live.flush(20)
             async with scene(game, places, players, log, database_url=url,
                              ways=ways) as found:
                 yield found

@@ -175,7 +175,7 @@ async def test_a_table_paused_for_hours_shows_itself_on_a_fresh_message(
         hand = await scene.mid_hand()
         await scene.game.ok(alice, "poker", "pause")
         place = scene.places[0]
-        await scene.until(lambda: scene.game.runner().hand is None, 30, "the hand to end")
+        await scene.until(lambda: scene.game.live_table().hand is None, 30, "the hand to end")
         await scene.agreed()
         old = table_messages(fake, place)[-1]
         fake.advance_clock(3 * 3600)
