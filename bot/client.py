@@ -198,6 +198,9 @@ class PokerBot(commands.AutoShardedBot):
             runtime_options.requests_per_second * plan.share, metrics=self.metrics
         )
         options.setdefault("http_trace", budget_trace(self.budget, self.metrics.http_trace()))
+        # While requests fail, the link asks Discord whether it answers again (one small GET).
+        self.budget.link.probe = lambda: self.http.request(
+            discord.http.Route("GET", "/gateway/bot"))
         intents = discord.Intents.none()
         # Guild and channel objects (GUILD_CREATE) are all the bot needs from the gateway.
         intents.guilds = True
@@ -414,6 +417,7 @@ class PokerBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         runtime, self.runtime = self.runtime, None
+        self.budget.link.close()
         try:
             if runtime is not None:
                 # Tables first, while the connection can still carry their last messages.

@@ -285,14 +285,15 @@ class CashTable(LiveTable[_Draft]):
 
     # -- start-up --------------------------------------------------------------------------
 
-    async def start(self) -> None:
-        """Show the table (again) and pick the game up where it was."""
+    async def start(self, *, anew: bool = True) -> None:
+        """Show the table (again; ``anew``: on a new message) and pick the game up where it
+        was."""
         async with self.lock:
             restored = self._restored
             await settle_departures(self.db, self.table_id, restored.settled)
             if restored.voided_hand is not None:
                 self.say(t("notice.hand_voided_restart", self.locale, hand=restored.voided_hand))
-            await self.pick_up()
+            await self.pick_up(anew=anew)
 
     async def set_locale(self, locale: str) -> None:
         """Speak ``locale`` in the channel from the next message on (the server changed its

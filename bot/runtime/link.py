@@ -16,7 +16,10 @@ sends it again), but during an outage nobody can see a table or act on it, so
   (:meth:`cut_off`, read by ``bot.runtime.clock``);
 - when it ends, every table's messenger is told (:meth:`join`): it sends what it owes at once
   rather than at its next retry, and shows the player to act his turn again, his time
-  started over.
+  started over. Its REST side ends when a request is answered again: while requests fail, the
+  link asks Discord itself every ``PROBE_EVERY`` seconds (``probe``, one small request), so
+  the end is seen within a second whatever the tables' retries are waiting for, and the
+  tables are shown again even while a shard's gateway is still reconnecting.
 
 A shard's drop is one WARNING with its cause; REST faults are a WARNING at most once a minute
 (``bot.logs.Throttle``; the rest at INFO, and the repetitions within one outage at DEBUG);
@@ -25,10 +28,11 @@ the end of an outage is INFO, with how long it lasted.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from bot.logs import Throttle
@@ -38,6 +42,8 @@ log = logging.getLogger(__name__)
 
 # A down link is an outage once it lasted this long (a gateway resumes within a second or two).
 OUTAGE_AFTER = 5.0
+# How often Discord is asked whether it answers again while REST requests fail.
+PROBE_EVERY = 1.0
 
 
 class Party(Protocol):
@@ -72,6 +78,10 @@ class DiscordLink:
         self._parties: weakref.WeakSet[Party] = weakref.WeakSet()
         self._faults = Throttle()
         self.outages = 0  # outages that ended
+        # One small request that tells whether Discord answers (the client sets it); asked
+        # every PROBE_EVERY seconds while requests fail.
+        self.probe: Callable[[], Awaitable[object]] | None = None
+        self._probing: asyncio.Task[None] | None = None
         metrics.watch_link(self.state)
 
     # -- what happens ------------------------------------------------------------------------
@@ -107,12 +117,19 @@ class DiscordLink:
         self._faults.log(log, "Discord failed a request (%s); what it failed is sent again",
                          cause)
         self._went_down(now)
+        self._start_probing()
 
     def request_answered(self) -> None:
         """Discord answered a REST request (whatever it said, it was there)."""
-        if self._failing is None:
+        since = self._failing
+        if since is None:
             return
         self._failing = None
+        lasted = self._monotonic() - since
+        if self._shards and lasted >= self.outage_after:
+            # The tables can be seen again: what they owe goes now, without waiting for the
+            # gateway's reconnection (whose own backoff can reach half a minute).
+            self._tell(lasted)
         self._maybe_up()
 
     # -- what it means -----------------------------------------------------------------------
@@ -166,6 +183,9 @@ class DiscordLink:
         if lasted < self.outage_after:
             return
         self.outages += 1
+        self._tell(lasted)
+
+    def _tell(self, lasted: float) -> None:
         parties = list(self._parties)
         owed = sum(party.owed()[0] for party in parties)
         log.info("Discord answers again after %.0fs; %d message(s) owed go now", lasted, owed)
@@ -175,5 +195,31 @@ class DiscordLink:
             except Exception:
                 log.exception("could not resume a table's messages after the outage")
 
+    def _start_probing(self) -> None:
+        if self.probe is None or (self._probing is not None and not self._probing.done()):
+            return
+        try:
+            self._probing = asyncio.get_running_loop().create_task(self._ask(),
+                                                                   name="discord-probe")
+        except RuntimeError:
+            return  # no loop (a test driving the link by hand)
 
-__all__ = ["OUTAGE_AFTER", "DiscordLink", "Party"]
+    async def _ask(self) -> None:
+        """While requests fail, ask Discord now and then (the answer reaches the link through
+        the request's own outcome)."""
+        probe = self.probe
+        while self._failing is not None and probe is not None:
+            await asyncio.sleep(PROBE_EVERY)
+            if self._failing is None:
+                return
+            try:
+                await probe()
+            except Exception as exc:
+                log.debug("Discord not answering yet (%s)", exc)
+
+    def close(self) -> None:
+        if self._probing is not None:
+            self._probing.cancel()
+
+
+__all__ = ["OUTAGE_AFTER", "PROBE_EVERY", "DiscordLink", "Party"]

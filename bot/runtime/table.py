@@ -482,11 +482,12 @@ class LiveTable(TableContract[D]):
         self.messenger.then(lambda: self.schedule_deal(self.options.next_hand_delay))
         self._settled(settled.events)
 
-    async def pick_up(self) -> None:
-        """Under the lock: show the table again (at the bottom of the channel, where players
-        look after a restart; the old message loses its buttons) and play on."""
+    async def pick_up(self, *, anew: bool = True) -> None:
+        """Under the lock: show the table again and play on; ``anew``: on a new message, at the
+        bottom of the channel where players look after a restart (the old one loses its
+        buttons), else on the message they have (taken up from storage while running)."""
         hand = self.table.hand
-        self.refresh(new=True)
+        self.refresh(new=anew)
         if hand is None:
             self.schedule_deal(self.options.next_hand_delay)
         elif hand.is_over:

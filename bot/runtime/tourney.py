@@ -287,16 +287,16 @@ class LiveTournament:
 
     # -- start-up and shutdown -----------------------------------------------------------------
 
-    async def start(self) -> None:
+    async def start(self, *, anew: bool = True) -> None:
         """Pick the tournament up (after ``restore``): the clock from where it was, each table
-        shown again and playing on; then keep the clock."""
+        shown again (``anew``: on a new message) and playing on; then keep the clock."""
         async with self.lock:
             if self.running and not self.state.paused:
                 draft = copy_of(self.state, self.rng)
                 events = draft.recover(now())
                 await self.commit(draft, self.settings, events)
             for table in list(self.tables.values()):
-                await table.pick_up()
+                await table.pick_up(anew=anew)
         self._run_ticker()
 
     async def shutdown(self, drain: float = 0.0) -> None:

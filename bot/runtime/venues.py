@@ -146,9 +146,9 @@ class Venues:
                                            name="restore-{}-{}".format(*venue.venue_key)))
         return [venue.venue_key for venue in restored]
 
-    async def start(self, venue: Venue) -> None:
+    async def start(self, venue: Venue, *, anew: bool = True) -> None:
         try:
-            await venue.start()
+            await venue.start(anew=anew)
         except Exception as exc:
             log_failure(log, exc, "%s %d: could not resume after the restart", *venue.venue_key)
 
@@ -178,7 +178,7 @@ class Venues:
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 30.0)
         log.warning("%s %d: taken up again from storage (it may have held more)", *key)
-        await self.start(fresh)
+        await self.start(fresh, anew=False)  # its players look at the message they have
 
     async def stop(self) -> None:
         """Stop keeping the leases (the venues are stopped by the runtime)."""

@@ -5,6 +5,7 @@ gateway's drops are one WARNING with the cause, and ``/readyz`` is not ready unt
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from typing import cast
@@ -18,6 +19,7 @@ from bot.client import PokerBot
 from bot.logs import GatewayFaults, Throttle, tame_discord_faults
 from bot.metrics import PrometheusMetrics
 from bot.render import Labels
+from bot.runtime import link as link_module
 from bot.runtime.budget import RequestBudget
 from bot.runtime.clock import Reach
 from bot.runtime.direct import DmChannels, send_dm
@@ -76,6 +78,54 @@ def test_a_short_drop_is_no_outage_and_a_long_one_is_told_when_over() -> None:
     clock.now += 1.0
     link.request_answered()
     assert not link.down and party.back == [OUTAGE_AFTER + 1.0] and link.outages == 1
+
+
+def test_tables_are_shown_again_when_rest_answers_even_before_the_gateway() -> None:
+    """discord.py's reconnection backs off up to half a minute: what the tables owe goes as
+    soon as a request is answered again."""
+    clock = Clock()
+    link = DiscordLink(monotonic=clock)
+    party = Party()
+    link.join(party)
+    link.request_failed("ClientConnectorError: Cannot connect to host discord.test:443")
+    link.gateway_lost(0, "closed with code 1006")
+    clock.now += OUTAGE_AFTER + 15.0
+    link.request_answered()
+    assert party.back == [OUTAGE_AFTER + 15.0]
+    assert link.cut_off()  # nobody can act yet: the clocks still hold
+    clock.now += 10.0
+    link.gateway_back(0)
+    assert not link.down and len(party.back) == 2  # their time starts over once they can act
+
+
+async def test_while_requests_fail_the_link_asks_discord_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Nothing may be sent while Discord is away (the tables' retries back off): the link's
+    own small request finds out Discord answers again, within a second or so."""
+    monkeypatch.setattr(link_module, "PROBE_EVERY", 0.02)
+    link = DiscordLink()
+    asked: list[int] = []
+    up_after = 3
+
+    async def probe() -> None:
+        asked.append(1)
+        if len(asked) >= up_after:
+            link.request_answered()  # as the request's own outcome tells the link
+            return
+        link.request_failed("ClientConnectorError: Cannot connect to host discord.test:443")
+        raise refused()
+
+    link.probe = probe
+    link.request_failed("ClientConnectorError: Cannot connect to host discord.test:443")
+    for _ in range(100):
+        if not link.down:
+            break
+        await asyncio.sleep(0.02)
+    assert not link.down and len(asked) == up_after
+    await asyncio.sleep(0.1)
+    assert len(asked) == up_after  # no more asking once it answers
+    link.close()
 
 
 def test_a_drop_is_one_warning_with_its_cause_whatever_the_tries(
