@@ -271,3 +271,20 @@ async def test_not_ready_while_a_shard_is_disconnected(monkeypatch: pytest.Monke
         assert not any(r.startswith("gateway") for r in await bot.readiness())
     finally:
         apply_proxies(Settings())
+
+
+def test_a_shard_tries_to_connect_again_within_seconds_however_long_discord_was_away() -> None:
+    """discord.py's own pace doubles to seventeen minutes; the bot's stops at a few seconds,
+    and starts over once the shard stayed connected."""
+    from bot.client import RECONNECT_CAP, ReconnectPace
+
+    clock = Clock()
+    pace = ReconnectPace(monotonic=clock)
+    waits = []
+    for _ in range(30):  # a long outage: a try every few seconds
+        waits.append(pace.delay())
+        clock.now += waits[-1]
+    assert waits[0] <= 0.5 and max(waits) <= RECONNECT_CAP
+    assert sum(waits[-5:]) >= 4 * RECONNECT_CAP * 0.8  # it settles at the cap, not beyond
+    clock.now += 120.0  # connected for two minutes, then dropped again
+    assert pace.delay() <= 0.5
