@@ -265,17 +265,19 @@ class Poker(commands.Cog):
             interaction.user.id, interaction.user.display_name, amount, chosen
         )
         loc = locale_of(interaction)
-        await reply(interaction, t("reply.joined", loc, seat=taken, amount=chips(amount, loc)))
+        await reply(interaction, t(table.kind.word("reply.joined"), loc, seat=taken,
+                                   amount=chips(amount, loc)))
 
     @poker.command(name="leave", description=command_text("command.poker.leave"))
     async def leave(self, interaction: Interaction) -> None:
         table = table_here(interaction)
         returned = await table.leave(interaction.user.id)
         loc = locale_of(interaction)
+        words = table.kind.word
         if returned is None:
-            await reply(interaction, t("reply.leaving_after_hand", loc))
+            await reply(interaction, t(words("reply.leaving_after_hand"), loc))
         else:
-            await reply(interaction, t("reply.left", loc, amount=chips(returned, loc)))
+            await reply(interaction, t(words("reply.left"), loc, amount=chips(returned, loc)))
 
     @poker.command(name="start", description=command_text("command.poker.start"))
     async def start(self, interaction: Interaction) -> None:
@@ -318,7 +320,8 @@ class Poker(commands.Cog):
         table = table_here(interaction)
         stack = await table.rebuy(interaction.user.id, read_chips(amount, "amount"))
         loc = locale_of(interaction)
-        await reply(interaction, t("reply.rebought", loc, stack=chips(stack, loc)))
+        await reply(interaction, t(table.kind.word("reply.rebought"), loc,
+                                   stack=chips(stack, loc)))
 
     @poker.command(name="cards", description=command_text("command.poker.cards"))
     async def cards(self, interaction: Interaction) -> None:
@@ -628,7 +631,8 @@ class Poker(commands.Cog):
         else:
             await reply(
                 interaction,
-                t("reply.kicked", loc, player=mention(user.id), amount=chips(returned, loc)),
+                t(table.kind.word("reply.kicked"), loc, player=mention(user.id),
+                  amount=chips(returned, loc)),
             )
 
     @poker.command(name="void", description=command_text("command.poker.void"))
@@ -638,12 +642,12 @@ class Poker(commands.Cog):
 
     @poker.command(name="close", description=command_text("command.poker.close"))
     async def close(self, interaction: Interaction) -> None:
-        returned = await self._hosted(interaction).close(interaction.user.id)
+        table = self._hosted(interaction)
+        returned = await table.close(interaction.user.id)
         loc = locale_of(interaction)
         total = sum(returned.values())
-        await reply(
-            interaction, t("reply.closed", loc, players=len(returned), amount=chips(total, loc))
-        )
+        await reply(interaction, t(table.kind.word("reply.closed"), loc, players=len(returned),
+                                   amount=chips(total, loc)))
 
     @poker.command(name="replay", description=command_text("command.poker.replay"))
     @app_commands.describe(hand=command_text("option.hand"))
