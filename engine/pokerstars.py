@@ -60,6 +60,7 @@ writer prints has been through it, so one parser's reading of a name is every pa
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -239,12 +240,21 @@ def safe_names(names: Sequence[str], *, fallback: str = "Player") -> tuple[str, 
 
 
 def _clean_table(name: str) -> str:
-    """A table name inside ``Table '...'``: no quote (it would end the name), no line break."""
-    out = []
+    """A table name inside ``Table '...'``, in the names' alphabet with spaces between words:
+    no quote (it would end the name), no ``#`` (``Seat #3 is the button`` is found by searching
+    the line), no parentheses or brackets (``(Play Money)``), no line break; and no ``N-max``,
+    which the table's size is read from.
+
+    >>> _clean_table("Friday night's #1 game (6-max)")
+    'Friday night s 1 game 6 max'
+    """
+    out: list[str] = []
     for char in unicodedata.normalize("NFKC", name):
-        printable = char == " " or (char.isprintable() and unicodedata.category(char)[0] != "Z")
-        out.append(char if printable and char not in "'\\#" else " ")
-    return " ".join("".join(out).split())[:48] or "Table"
+        kind = unicodedata.category(char)[0]
+        keep = kind in "LN" or char in _NAME_PUNCTUATION or (kind == "M" and out)
+        out.append(char if keep else " ")
+    text = re.sub(r"(?i)-max", " max", "".join(out))
+    return " ".join(text.split())[:48].strip() or "Table"
 
 
 # --- descriptions -----------------------------------------------------------------------------

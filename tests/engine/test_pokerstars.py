@@ -89,6 +89,7 @@ from tests.engine.test_phh import played_hands
 from tests.engine.test_straddle import straddled_tables
 
 HANDS = int(os.environ.get("POKERSTARS_HANDS", "1000"))
+HOSTILE_TABLE = "x' 2-max (Play Money) Seat #1 is the button"
 SINCE_2007 = 1_167_609_600  # the US daylight-saving rule the writer knows began that year
 CARD_TOKEN = re.compile(r"\[((?:[2-9TJQKA][cdhs] ?)+)\]")
 
@@ -164,7 +165,7 @@ def facts_for(hand: Hand, rng: random.Random, names: Sequence[str] | None = None
         small = config.big_blind // 2
     return HandFacts(
         hand_id=rng.randint(1, 10**12),
-        table_name=rng.choice(("Main", "Friday night's game", "#poker\n'x'")),
+        table_name=rng.choice(("Main", "Friday night's game", "#poker\n'x'", HOSTILE_TABLE)),
         seats=seats,
         names=tuple(names) if names is not None else tuple(f"P{i}" for i in range(n)),
         max_seats=max_seats,
@@ -253,6 +254,7 @@ def check_read(hand: Hand, facts: HandFacts, text: str) -> ReadHand:
     assert read.hand == facts.hand_id and read.game == config.game.code
     assert (read.small_blind, read.big_blind) == (facts.small_blind, facts.big_blind)
     assert read.max_seats == facts.max_seats
+    assert not re.search(r"['#()\[\]]|-max", read.table)
     assert read.play_money == (facts.tournament is None)
     if facts.tournament is not None:
         assert read.tournament == facts.tournament.tournament_id
@@ -307,8 +309,38 @@ def check_read(hand: Hand, facts: HandFacts, text: str) -> ReadHand:
         assert read.no_low == [s for s in range(1, len(hand.boards) + 1) if s not in halves]
     else:
         assert read.no_low == []
+    for section, name, _, what in read.shows:
+        if section:
+            check_description(hand, index[name], section, what)
     check_privacy(hand, facts, text)
     return read
+
+
+# The opening words of PokerStars' name for each category, most specific first.
+CATEGORY_WORDS = (
+    ("a Royal Flush", "royal_flush"), ("a straight flush, ", "straight_flush"),
+    ("a straight, ", "straight"), ("a flush, ", "flush"), ("a full house, ", "full_house"),
+    ("four of a kind, ", "four_of_a_kind"), ("three of a kind, ", "three_of_a_kind"),
+    ("two pair, ", "two_pair"), ("a pair of ", "pair"), ("high card ", "high_card"),
+)  # fmt: skip
+
+
+def check_description(hand: Hand, player: int, run: int, what: str) -> None:
+    """A hand shown at a showdown is named by its category on that run's board, with its low
+    (``HI: ...; LO: ...``) in a high-low game exactly when it has one."""
+    low = hand.low_rank(player, run)
+    if hand.game.has_low:
+        assert what.startswith("HI: ")
+        high, _, low_text = what[4:].partition("; LO: ")
+        assert bool(low_text) == (low is not None)
+        if low is not None:
+            assert low_text.split(",") == [format_card(c)[0] for c in low.cards]
+    else:
+        high = what
+    rank = hand.rank(player, run)
+    assert rank is not None
+    code = next(code for words, code in CATEGORY_WORDS if high.startswith(words))
+    assert code == rank.code, (what, rank.describe())
 
 
 def rebuilt(read: ReadHand, original: HandConfig) -> HandConfig:
@@ -564,6 +596,7 @@ def check_pokerkit(hand: Hand, facts: HandFacts, text: str, *, lone_checks: bool
     n = hand.n
     names = safe_names(facts.names)
     assert history.players == list(names)
+    assert (history.hand, history.seat_count) == (facts.hand_id, facts.max_seats)
     assert history.seats == list(facts.seats)
     assert history.starting_stacks == list(hand.config.stacks)
     blinds = [0] * n  # as posted: a short blind posts what he has
