@@ -394,15 +394,19 @@ def _check(hand: Hand, facts: HandFacts) -> None:
         raise EngineError("bad_config", field="viewer", value=repr(facts.viewer))
 
 
+def _button_seat(hand: Hand, facts: HandFacts) -> int:
+    if facts.button_seat is not None:
+        return facts.button_seat
+    # The engine's button is the last index (heads-up index 1, the small blind).
+    return facts.seats[1 if hand.n == 2 else hand.n - 1]
+
+
 def _header(hand: Hand, facts: HandFacts) -> list[str]:
     game = _GAME_NAMES[hand.game.code]
     stakes = f"({facts.small_blind}/{facts.big_blind})"
     when = _when(facts.started_at)
     table = _clean_table(facts.table_name)
-    button = facts.button_seat
-    if button is None:
-        # The engine's button is the last index (heads-up index 1, the small blind).
-        button = facts.seats[1 if hand.n == 2 else hand.n - 1]
+    button = _button_seat(hand, facts)
     tournament = facts.tournament
     if tournament is None:
         return [
@@ -648,9 +652,7 @@ def _summary_seats(
     result = hand.result
     assert result is not None
     seats = facts.seats
-    button = facts.button_seat
-    if button is None:
-        button = seats[1 if hand.n == 2 else hand.n - 1]
+    button = _button_seat(hand, facts)
     won_by_run: dict[tuple[int, int], int] = {}
     for award in awards:
         for player, chips in award.shares:
