@@ -1,4 +1,4 @@
-"""What a tournament's remaining prizes are worth to each player still in: a deal at the final table.
+"""What the prizes still unpaid are worth to each player still in: a deal at the final table.
 
 A deal ends a tournament early with prizes the players still in agree on. Two ways are offered:
 
