@@ -7,7 +7,7 @@ the seats and names, the button, the time, the tournament) and who asks for it. 
 no I/O and reads no clock: the time is passed in. Hands of one file are joined with
 :data:`HAND_SEPARATOR`, as PokerStars separates them.
 
-**What a file shows.** Only what the asker may see, the rule of ``/poker history``: the hands
+**What a file shows.** Only what the asker may see, the rule of ``/history hand``: the hands
 shown (:attr:`~engine.hand.HandResult.shown`: at showdown, tabled all in, or shown by a winner)
 and the asker's own hole cards (``Dealt to``, and his ``mucked [..]`` in the summary, as
 PokerStars writes a hero's mucked hand). A folded or mucked hand of anyone else is never
