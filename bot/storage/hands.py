@@ -18,7 +18,7 @@ So ``sum(wallets) + sum(seats) + sum(running hands' chips)`` never changes excep
 and burning, whatever moment a crash picks.
 
 Actions are appended with their sequence number, which must be the next one: a duplicate or a
-gap (two runners on one table, a retry after a timeout) is refused rather than stored. An
+gap (two processes running one table, a retry after a timeout) is refused rather than stored. An
 action is durable when ``append_action`` returns; the runtime acknowledges it only then.
 
 The deck order is stored in full from the start (it is needed to rebuild the hand) and must
