@@ -31,8 +31,9 @@ nobody called came back to him before the moment and is not counted): what he wo
 on average if the hand were dealt out from that moment every possible way. His **luck** is his
 actual net minus his all-in EV net, positive when the cards ran better than average. A player
 who folded before the moment has an all-in EV of nothing and no luck. A hand without that moment
-(it ended on a fold, or its last call came on the river with no card to come) has no all-in EV:
-nothing in it was left to chance, so its luck is nil and it is not one of the all-in hands.
+(it ended on a fold, or its last call came on the river with no card to come) has no all-in EV
+and is not one of the all-in hands; in a player's totals its all-in EV net is its actual net
+(no luck), as PokerTracker counts it.
 
 **Exact, and how it is stored.** Every board is counted, never sampled, and the figures are
 exact fractions of a chip: the players' expected chips add up to the pots exactly and their
