@@ -126,8 +126,8 @@ MUTANTS = (
     Mutant(
         "odd_chip_to_the_last_winner",
         "engine/hand.py",
-        "            shares[k][1] += unit",
-        "            shares[-1 - k][1] += unit",
+        "        shares[k][1] += chip_unit",
+        "        shares[-1 - k][1] += chip_unit",
         "odd chips go one unit each from the first winner left of the button (RULES 5, E7)",
         HAND_RULES + DIFF,
     ),
