@@ -19,6 +19,7 @@ Open once at start-up and pass the ``Database`` to the functions of the modules 
 - ``hands``: start, actions, result, void, rebuild (engine replay) and PHH export.
 - ``stats``: leaderboard, player statistics, recent hands.
 - ``tournaments``: registration, prize pools, the engine's saved state, places and prizes.
+- ``leagues``: a server's seasons, the tournaments that count, points and standings.
 - ``stats``: leaderboards (all time or a period), player statistics, recent hands.
 - ``sessions``: a table's session ledger (buy-ins, top-ups, cash-outs, stacks) and its reset.
 - ``invariant``: the chip invariant check.
@@ -35,6 +36,7 @@ from bot.storage import (
     hands,
     house,
     invariant,
+    leagues,
     leases,
     ledger,
     locales,
@@ -57,6 +59,7 @@ __all__ = [
     "hands",
     "house",
     "invariant",
+    "leagues",
     "leases",
     "ledger",
     "locales",
