@@ -68,6 +68,7 @@ log = logging.getLogger(__name__)
 # Cogs loaded at start-up; each module's ``setup(bot)`` adds its commands and buttons.
 EXTENSIONS: tuple[str, ...] = (
     "cogs.poker", "cogs.actions", "cogs.chips", "cogs.tournament", "cogs.history",
+    "cogs.league",
 )
 # A press or a form no handler took within this long is answered as out of date.
 ORPHAN_AFTER = 1.5

@@ -42,7 +42,6 @@ STANDARD = "standard"
 FLAT = "flat"
 PRESETS = (STANDARD, FLAT)
 # Points by place: as many places as a tournament can have players, each worth at most this.
-MAX_PLACES = MAX_TOURNAMENT_PLAYERS
 MAX_PLACE_POINTS = 1_000_000
 MAX_POINTS_TEXT = 4000
 HUNDREDTH = Decimal("0.01")
@@ -82,7 +81,7 @@ def hundredths_text(value: int) -> str:
 def read_points(text: object) -> PointsRule:
     """A league's points rule from its text, or the refusal that says what is wrong."""
     if not isinstance(text, str) or len(text) > MAX_POINTS_TEXT:
-        raise EngineError("bad_league_points", maximum=MAX_PLACES)
+        raise EngineError("bad_league_points", maximum=MAX_TOURNAMENT_PLAYERS)
     word = text.strip().lower()
     if word in PRESETS:
         return PointsRule(word)
@@ -90,15 +89,16 @@ def read_points(text: object) -> PointsRule:
     if parts and not parts[-1]:
         parts.pop()  # "25, 18, 15," is the same list
     if not parts or not all(parts):
-        raise EngineError("bad_league_points", maximum=MAX_PLACES)
-    if len(parts) > MAX_PLACES:
-        raise EngineError("league_too_many_places", places=len(parts), maximum=MAX_PLACES)
+        raise EngineError("bad_league_points", maximum=MAX_TOURNAMENT_PLAYERS)
+    if len(parts) > MAX_TOURNAMENT_PLAYERS:
+        raise EngineError("league_too_many_places", places=len(parts),
+                          maximum=MAX_TOURNAMENT_PLAYERS)
     values: list[int] = []
     for part in parts:
         if part.startswith("-"):
             raise EngineError("league_points_negative", value=part)
         if not _NUMBER.match(part):
-            raise EngineError("bad_league_points", maximum=MAX_PLACES)
+            raise EngineError("bad_league_points", maximum=MAX_TOURNAMENT_PLAYERS)
         value = int((Decimal(part) * 100).to_integral_value())
         if value > MAX_PLACE_POINTS * 100:
             raise EngineError("league_points_too_large", maximum=MAX_PLACE_POINTS)
@@ -107,7 +107,7 @@ def read_points(text: object) -> PointsRule:
         if worse > better:
             raise EngineError("league_points_rising", place=place)
     if not any(values):
-        raise EngineError("bad_league_points", maximum=MAX_PLACES)
+        raise EngineError("bad_league_points", maximum=MAX_TOURNAMENT_PLAYERS)
     return PointsRule("places", tuple(values))
 
 
@@ -153,7 +153,6 @@ def points_of(
 
 __all__ = [
     "FLAT",
-    "MAX_PLACES",
     "MAX_PLACE_POINTS",
     "PRESETS",
     "STANDARD",

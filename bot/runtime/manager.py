@@ -57,6 +57,7 @@ from bot.storage import (
     tables,
     tournaments,
 )
+from bot.storage.tournaments import LeagueEntry
 from engine.table import Table, TableOptions
 from engine.tournament import Tournament, TournamentConfig
 
@@ -321,9 +322,11 @@ class GameRuntime:
         name: str,
         config: TournamentConfig,
         settings: TournamentSettings,
+        league: LeagueEntry | None = None,
     ) -> LiveTournament:
         """Open registration in a channel (one tournament per channel, never where a cash
-        table plays: storage checks both in the transaction that opens it)."""
+        table plays: storage checks both in the transaction that opens it); ``league``: it
+        counts toward that league."""
         await self.ensure_guild(guild_id)
         self._refuse_taken(channel_id)
         state = Tournament(config, self.rng)
@@ -334,6 +337,7 @@ class GameRuntime:
                 config={**settings.to_json(), "engine": config.to_json()},
                 state=state.to_json(),
                 starts_at=None if settings.starts_at is None else int(settings.starts_at),
+                league=league,
             )
             live = LiveTournament(info, settings, state, self._services())
             self.registry.add_venue(live)

@@ -21,17 +21,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.storage.db import Database, Row, Tx, unix_now
-from bot.storage.errors import StorageError, check_id, check_setting
+from bot.storage.errors import StorageError, check_id, check_setting, from_json_text
 from bot.storage.ledger import require_guild
 from engine.bots.ids import is_house_or_bot
 from engine.errors import EngineError
 from engine.league import PointsRule, points_of, read_points
 
-MAX_LEAGUE_NAME = 50
+MAX_LEAGUE_NAME = 50  # heads an image and a podium: shorter than a tournament's
 MAX_OPEN_LEAGUES = 25  # per server: a list and a picker a person can read
-_COLUMNS = ("league_id, guild_id, host_id, name, points, starts_at, ends_at, closed,"
+_COLUMNS = ("league_id, guild_id, host_id, title, points, starts_at, ends_at, closed,"
             " created_at, closed_at")
 _BEHIND = 2**31  # a tournament he did not play: behind every place
 
@@ -116,7 +117,7 @@ async def create_league(
     now = unix_now() if now is None else now
     async with db.write() as tx:
         await require_guild(tx, guild_id)
-        if await tx.scalar("SELECT 1 FROM leagues WHERE guild_id = ? AND name = ?",
+        if await tx.scalar("SELECT 1 FROM leagues WHERE guild_id = ? AND title = ?",
                            (guild_id, name)):
             raise StorageError("league_name_taken")
         open_now = await tx.scalar(
@@ -124,7 +125,7 @@ async def create_league(
         if int(open_now or 0) >= MAX_OPEN_LEAGUES:
             raise StorageError("too_many_leagues", maximum=MAX_OPEN_LEAGUES)
         league_id = await tx.insert(
-            "INSERT INTO leagues (guild_id, host_id, name, points, starts_at, ends_at,"
+            "INSERT INTO leagues (guild_id, host_id, title, points, starts_at, ends_at,"
             " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING league_id",
             (guild_id, host_id, name, rule.text, starts_at, ends_at, now),
         )
@@ -144,7 +145,7 @@ async def find_league(db: Database, guild_id: int, name: str) -> League:
     check_id(guild_id, "guild_id")
     name = _check_name(name)
     row = await db.fetchone(
-        f"SELECT {_COLUMNS} FROM leagues WHERE guild_id = ? AND name = ?", (guild_id, name))
+        f"SELECT {_COLUMNS} FROM leagues WHERE guild_id = ? AND title = ?", (guild_id, name))
     if row is None:
         raise StorageError("unknown_league")
     return _league(row)
@@ -225,6 +226,19 @@ async def league_of(db: Database, tournament_id: int) -> League | None:
         (tournament_id,),
     )
     return None if row is None else _league(row)
+
+
+async def league_configs(db: Database, league_id: int, *, limit: int = 50) -> list[Any]:
+    """The runtime's settings of a league's latest tournaments (the names players had)."""
+    check_id(league_id, "league_id")
+    check_setting(limit, "limit", 1, 1000)
+    rows = await db.fetchall(
+        "SELECT t.config FROM tournaments t JOIN league_tournaments l"
+        " ON l.tournament_id = t.tournament_id WHERE l.league_id = ?"
+        " ORDER BY t.tournament_id DESC LIMIT ?",
+        (league_id, limit),
+    )
+    return [from_json_text(r[0]) for r in rows]
 
 
 async def award_points(
@@ -317,6 +331,7 @@ __all__ = [
     "create_league",
     "find_league",
     "join_league",
+    "league_configs",
     "league_of",
     "league_standings",
     "list_leagues",

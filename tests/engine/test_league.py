@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 from engine.errors import EngineError
 from engine.league import (
-    MAX_PLACES,
     PointsRule,
     hundredths_text,
     points_of,
     read_points,
 )
+from engine.limits import MAX_TOURNAMENT_PLAYERS
 
 STANDARD = read_points("standard")
 
@@ -28,7 +28,7 @@ STANDARD = read_points("standard")
         ("25, -18, 15", "league_points_negative"),
         ("-1", "league_points_negative"),
         ("25, 18, 20", "league_points_rising"),
-        (", ".join(["1"] * (MAX_PLACES + 1)), "league_too_many_places"),
+        (", ".join(["1"] * (MAX_TOURNAMENT_PLAYERS + 1)), "league_too_many_places"),
         ("25, 18.123", "bad_league_points"),
         ("25,,18", "bad_league_points"),
         ("nan", "bad_league_points"),

@@ -4,13 +4,13 @@
 -- ``points`` is the rule as text (engine/league.py: 'standard', 'flat', or '25, 18, 15').
 -- Points are integers of hundredths, computed once in the transaction that records a
 -- tournament's results and never again: a rule or a formula changed later changes no stored
--- point. A name is a server's own for good (closed leagues too), so standings by name are never
--- ambiguous.
+-- point. A title (the league's name) is a server's own for good (closed leagues too), so
+-- standings by name are never ambiguous.
 CREATE TABLE leagues (
     league_id   INTEGER PRIMARY KEY,
     guild_id    INTEGER NOT NULL REFERENCES guilds (guild_id),
     host_id     INTEGER NOT NULL,
-    name        TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 50),
+    title       TEXT NOT NULL CHECK (length(title) BETWEEN 1 AND 50),
     points      TEXT NOT NULL CHECK (length(points) BETWEEN 1 AND 4000),
     starts_at   INTEGER,
     ends_at     INTEGER CHECK (ends_at IS NULL OR starts_at IS NULL OR ends_at > starts_at),
@@ -18,7 +18,7 @@ CREATE TABLE leagues (
     created_at  INTEGER NOT NULL,
     closed_at   INTEGER
 ) STRICT;
-CREATE UNIQUE INDEX leagues_name ON leagues (guild_id, name);
+CREATE UNIQUE INDEX leagues_title ON leagues (guild_id, title);
 
 -- A tournament that counts toward a league, with the first level's big blind (the standard
 -- rule's b is the buy-in in those big blinds).
