@@ -7,13 +7,18 @@ again here, storage judges the rest in its transactions. Refusals are one epheme
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.ui.dynamic import DynamicItem
 
 from bot.amounts import read_time
 from bot.client import PokerBot
 from bot.errors import BotError, locale_of
+from bot.guards import GuardedItem
 from bot.i18n import t
 from bot.interact import command_text, defer, guild_id_of, reply, runtime_of
 from bot.leagues import (
@@ -24,7 +29,7 @@ from bot.leagues import (
     rule_text,
     standings_text,
 )
-from bot.presenter import safe_text
+from bot.presenter import chips, safe_text
 from bot.render import render_league
 from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
@@ -141,5 +146,45 @@ class Leagues(commands.Cog):
                                    league=safe_text(closed.name)))
 
 
+class EventRegister(GuardedItem, DynamicItem[discord.ui.Button[Any]],
+                    template=r"event:register:(?P<tournament>\d+)"):
+    """The Register button of a tournament's reminder (a DM): registers the presser as
+    ``/tournament register`` would, in the tournament's own server."""
+
+    def __init__(self, tournament_id: int, label: str = "Register") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
+                                           custom_id=f"event:register:{tournament_id}"))
+        self.tournament_id = tournament_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> EventRegister:
+        return cls(int(match["tournament"]))
+
+    async def handle(self, interaction: discord.Interaction[Any]) -> None:
+        runtime = runtime_of(interaction)
+        live = next((v for v in runtime.registry.tournaments()
+                     if v.tournament_id == self.tournament_id), None)
+        if live is None:
+            raise BotError("tournament_over")
+        await runtime.ensure_guild(live.guild_id)
+        entered = await live.register(interaction.user.id, interaction.user.display_name)
+        loc = locale_of(interaction)
+        await reply(interaction, t("event.registered", loc, name=safe_text(live.name),
+                                   buy_in=chips(live.state.config.buy_in, loc),
+                                   balance=chips(entered.balance, loc)))
+
+
+def register_view(tournament_id: int, locale: str) -> discord.ui.View:
+    """The reminder's one button."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(EventRegister(tournament_id, t("button.event_register", locale)))
+    return view
+
+
 async def setup(bot: PokerBot) -> None:
     await bot.add_cog(Leagues(bot))
+    bot.add_dynamic_items(EventRegister)
+    if bot.runtime is not None:
+        bot.runtime.calendar.register_view = register_view

@@ -71,6 +71,9 @@ class RuntimeOptions:
     # How often a running tournament notes that its clock is alive (one small write): after a
     # crash its level resumes with the time it had left at most this long before the crash.
     tournament_heartbeat: float = 2.0
+    # How long before a tournament's start the members who marked its calendar event
+    # "Interested" get a reminder with a Register button.
+    event_reminder: float = 600.0
     # A computer player answers after a pause drawn from this range (seconds), as a person
     # would: an instant answer reads as a machine and gives the others no time to follow.
     bot_pause: tuple[float, float] = (1.0, 3.0)
@@ -88,9 +91,9 @@ class RuntimeOptions:
     ) -> RuntimeOptions:
         """``POKER_NEXT_HAND_DELAY``, ``POKER_TIME_BANK``, ``POKER_TIME_BANK_REFILL``,
         ``POKER_TIME_BANK_CAP``, ``POKER_MIN_TIMER``, ``POKER_LEASE_SECONDS``,
-        ``POKER_REQUESTS_PER_SECOND``, ``POKER_BOT_PAUSE`` (the longest pause of a computer
-        player, in seconds; the shortest is a third of it): the environment wins over
-        ``.env``."""
+        ``POKER_REQUESTS_PER_SECOND``, ``POKER_EVENT_REMINDER``, ``POKER_BOT_PAUSE`` (the
+        longest pause of a computer player, in seconds; the shortest is a third of it): the
+        environment wins over ``.env``."""
         values = read_environment(environ, dotenv_path)
         defaults = cls()
         changes: dict[str, Any] = {}
@@ -100,6 +103,7 @@ class RuntimeOptions:
             ("POKER_TIME_BANK_REFILL", "time_bank_refill"),
             ("POKER_TIME_BANK_CAP", "time_bank_cap"),
             ("POKER_LEASE_SECONDS", "lease_seconds"),
+            ("POKER_EVENT_REMINDER", "event_reminder"),
         ):
             raw = values.get(name)
             if raw is not None:

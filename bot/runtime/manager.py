@@ -37,6 +37,7 @@ from bot.i18n import resolve_locale
 from bot.metrics import NO_METRICS, Live, Metrics
 from bot.presenter import labels_for, tournament_opening_text
 from bot.runtime.budget import RequestBudget
+from bot.runtime.calendar import TournamentCalendar
 from bot.runtime.cash import CashTable, check_bomb
 from bot.runtime.config import RuntimeOptions, TableConfig
 from bot.runtime.direct import DmChannels
@@ -102,6 +103,10 @@ class GameRuntime:
             self.options.requests_per_second * self.ownership.plan.share, metrics=metrics
         )
         self.dm_channels = DmChannels()
+        # Tournaments with a start time on the servers' calendars; the league cog gives it
+        # the reminder's Register button.
+        self.calendar = TournamentCalendar(client, self.options.event_reminder,
+                                           lambda tournament_id, locale: None)
         self.registry = Registry(self._over, lambda venue: self.venues.stale(venue))
         self._guilds: set[int] = set()  # servers whose economy is stored
         self._background: set[asyncio.Task[None]] = set()
@@ -162,6 +167,7 @@ class GameRuntime:
             budget=self.budget,
             dm_channels=self.dm_channels,
             metrics=self.metrics,
+            calendar=self.calendar,
         )
 
     def _live(self) -> Live:
@@ -443,6 +449,7 @@ class GameRuntime:
         )
         for task in list(self._background):
             task.cancel()
+        await self.calendar.close()
         # Every venue is stored and stopped: another process may take them over at once.
         await self.ownership.release()
         await self.db.close()

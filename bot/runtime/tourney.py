@@ -332,6 +332,7 @@ class LiveTournament:
             for table in list(self.tables.values()):
                 await table.pick_up(anew=anew)
         self._run_ticker()
+        self._follow_calendar()
 
     async def shutdown(self, drain: float = 0.0) -> None:
         """Stop (the bot is closing, or another process runs the server now): storage has
@@ -432,6 +433,7 @@ class LiveTournament:
         self.announce(events)
         self.deal_soon()
         self._run_ticker()
+        self._follow_calendar()
 
     async def pause(self, by: int) -> None:
         async with self.lock:
@@ -462,6 +464,7 @@ class LiveTournament:
             self._say(self.channels(), text)
             self._retire_tables()
             self._wind_up()
+            self._follow_calendar(cancelled=True)
             return refunds
 
     # -- the clock -----------------------------------------------------------------------------
@@ -546,6 +549,7 @@ class LiveTournament:
             self._say([self.channel_id], tournament_called_off_text(
                 self.name, len(refunds), self.locale, idle=True))
             self._wind_up()
+            self._follow_calendar(cancelled=True)
             return True
 
     async def _cancel_unstarted(self) -> None:
@@ -555,6 +559,7 @@ class LiveTournament:
         self._say([self.channel_id], tournament_called_off_text(self.name, len(refunds),
                                                                  self.locale))
         self._wind_up()
+        self._follow_calendar(cancelled=True)
 
     # -- transitions (its tables use these) ----------------------------------------------------
 
@@ -731,11 +736,17 @@ class LiveTournament:
                 self._retire_tables()
                 self.closed = True
                 self._wind_up()
+                self._follow_calendar()
 
     async def _dm_move(self, user_id: int, event: PlayerMoved, link: str) -> None:
         spoken = await self.services.locales([user_id])
         locale = resolve_locale(spoken.get(user_id, self.locale))
         self.direct.notify(user_id, moved_dm_text(event, self.name, link, locale))
+
+    def _follow_calendar(self, *, cancelled: bool = False) -> None:
+        """The server's calendar follows the tournament (``bot.runtime.calendar``)."""
+        if self.services.calendar is not None:
+            self.services.calendar.follow(self, cancelled=cancelled)
 
     def _retire_tables(self) -> None:
         for table in list(self.tables.values()):

@@ -43,3 +43,18 @@ CREATE TABLE league_points (
     PRIMARY KEY (tournament_id, user_id)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX league_points_by_league ON league_points (league_id, user_id);
+
+-- A tournament's scheduled event on the server's calendar (Discord's id, the status the bot
+-- last set: 1 scheduled, 2 active, 3 completed, 4 cancelled, 0 gone: deleted by a moderator)
+-- and whether its reminder went out; and the servers whose host was told once that without
+-- Manage Events no tournament goes on the calendar.
+CREATE TABLE tournament_events (
+    tournament_id  INTEGER PRIMARY KEY REFERENCES tournaments (tournament_id),
+    event_id       INTEGER NOT NULL,
+    status         INTEGER NOT NULL DEFAULT 1 CHECK (status IN (0, 1, 2, 3, 4)),
+    reminded       INTEGER NOT NULL DEFAULT 0 CHECK (reminded IN (0, 1))
+) STRICT;
+CREATE TABLE calendar_refusals (
+    guild_id  INTEGER PRIMARY KEY REFERENCES guilds (guild_id),
+    told_at   INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
