@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from bot.storage import Database, StorageError, economy, leagues, tournaments
+from bot.storage import Database, StorageError, calendar, economy, leagues, tournaments
 from bot.storage.leagues import MAX_OPEN_LEAGUES
 from bot.storage.tournaments import LeagueEntry, Placing
 from engine.bots.ids import bot_id
@@ -195,3 +195,23 @@ async def test_closing_a_league(db: Database) -> None:
     await refused(db, "league_closed", leagues.close_league(db, GUILD, league.league_id))
     await refused(db, "league_closed", night(3_000, name="Late"))
     assert [lg.name for lg in await leagues.list_leagues(db, GUILD)] == ["Spring"]
+
+
+async def test_a_reminder_and_the_missing_permission_are_told_once(db: Database) -> None:
+    """The calendar's claims: a reminder goes out once per tournament, the missing Manage
+    Events is told once per server, whatever runs them twice (a restart, two tasks)."""
+    info = await tournaments.create_tournament(
+        db, GUILD, CHANNEL, HOST, name="Night", kind="freeze_out", buy_in=0, max_players=9,
+        config={})
+    tid = info.tournament_id
+    assert await calendar.event_of(db, tid) is None
+    assert not await calendar.claim_reminder(db, tid)  # no event, nothing to remind of
+    await calendar.remember_event(db, tid, 77)
+    await calendar.remember_event(db, tid, 78)  # a second post is not remembered over it
+    assert await calendar.event_of(db, tid) == calendar.StoredEvent(tid, 77, calendar.SCHEDULED,
+                                                                    False)
+    assert [await calendar.claim_reminder(db, tid) for _ in range(3)] == [True, False, False]
+    await calendar.set_status(db, tid, calendar.GONE)
+    assert await calendar.event_of(db, tid) == calendar.StoredEvent(tid, 77, calendar.GONE,
+                                                                    True)
+    assert [await calendar.claim_refusal_notice(db, GUILD, 5) for _ in range(2)] == [True, False]
