@@ -174,7 +174,13 @@ async def close_league(
         league = await _get(tx, league_id)
         if league.guild_id != guild_id:
             raise StorageError("unknown_league")
-        if league.closed:
+        # The row is written (and so locked) before the tournaments are counted: a tournament
+        # joining at the same moment either committed first and is counted, or waits and
+        # finds the league closed (``join_league`` writes the same row).
+        if not await tx.execute(
+            "UPDATE leagues SET closed = 1, closed_at = ? WHERE league_id = ? AND closed = 0",
+            (now, league_id),
+        ):
             raise StorageError("league_closed")
         still = await tx.scalar(
             "SELECT COUNT(*) FROM league_tournaments l JOIN tournaments t"
@@ -184,8 +190,6 @@ async def close_league(
         )
         if still:
             raise StorageError("league_has_open_tournaments", tournaments=int(still))
-        await tx.execute(
-            "UPDATE leagues SET closed = 1, closed_at = ? WHERE league_id = ?", (now, league_id))
         return await _get(tx, league_id)
 
 
@@ -210,6 +214,12 @@ async def join_league(
         raise StorageError("league_over", ends_at=league.ends_at)
     if league.starts_at is not None and starts_at < league.starts_at:
         raise StorageError("league_not_begun", starts_at=league.starts_at)
+    # Written (and so locked) while still open: a close at the same moment waits for this
+    # transaction and then counts this tournament (``close_league``).
+    if not await tx.execute(
+        "UPDATE leagues SET closed = 0 WHERE league_id = ? AND closed = 0", (league_id,)
+    ):
+        raise StorageError("league_closed")
     await tx.execute(
         "INSERT INTO league_tournaments (tournament_id, league_id, big_blind) VALUES (?, ?, ?)",
         (tournament_id, league_id, big_blind),

@@ -4,6 +4,7 @@ a player's best entry, practice tournaments scoring nothing, and the standings' 
 
 from __future__ import annotations
 
+import asyncio
 import math
 
 import pytest
@@ -215,3 +216,25 @@ async def test_a_reminder_and_the_missing_permission_are_told_once(db: Database)
     assert await calendar.event_of(db, tid) == calendar.StoredEvent(tid, 77, calendar.GONE,
                                                                     True)
     assert [await calendar.claim_refusal_notice(db, GUILD, 5) for _ in range(2)] == [True, False]
+
+
+async def test_a_close_racing_a_new_tournament_never_strands_it(db: Database) -> None:
+    """Closing a league and opening a tournament in it at the same moment: either the
+    tournament is refused, or the close is; never a closed league with an open tournament."""
+    for round_no in range(6):
+        league = await leagues.create_league(db, GUILD, HOST, name=f"Race {round_no}")
+        opened, closed = await asyncio.gather(
+            tournaments.create_tournament(
+                db, GUILD, CHANNEL + 10 + round_no, HOST, name=f"Night {round_no}",
+                kind="freeze_out", buy_in=0, max_players=9, config={},
+                league=LeagueEntry(league.league_id, 20), enforce_limits=False),
+            leagues.close_league(db, GUILD, league.league_id),
+            return_exceptions=True,
+        )
+        outcomes = {type(opened).__name__, type(closed).__name__}
+        assert outcomes in ({"TournamentInfo", "StorageError"}, {"StorageError", "League"}), (
+            opened, closed)
+        now_closed = (await leagues.find_league(db, GUILD, f"Race {round_no}")).closed
+        assert now_closed != isinstance(closed, StorageError)
+        if now_closed:
+            assert isinstance(opened, StorageError) and opened.code == "league_closed"
