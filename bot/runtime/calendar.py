@@ -3,7 +3,8 @@
 The event is posted when the tournament opens (external, located at its channel), set active
 when play starts, completed when it ends, cancelled with it (completed, if it was already
 active: Discord lets an active event only complete). Members who mark it "Interested" get a DM
-``event_reminder`` seconds (ten minutes) before the start with a Register button; the list is
+``event_reminder`` seconds (ten minutes) before the start with a Register button (halfway to the
+start when the tournament opened later than that); the list is
 read from Discord then, so a restart loses nobody, and the reminder is claimed in storage
 before it goes, so nobody gets it twice.
 
@@ -201,7 +202,10 @@ class TournamentCalendar:
 
     async def _remind_at(self, live: LiveTournament, event_id: int) -> None:
         starts = float(live.settings.starts_at or 0)
-        await asyncio.sleep(max(0.0, starts - self.reminder_lead - now()))
+        # A tournament opened later than the lead before its start: halfway there, so that
+        # members have time to mark the event at all.
+        wait = starts - self.reminder_lead - now()
+        await asyncio.sleep(wait if wait > 0 else max(0.0, (starts - now()) / 2))
         try:
             if live.closed or live.state.state is not TournamentState.REGISTERING:
                 return
