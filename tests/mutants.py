@@ -51,6 +51,7 @@ STORAGE = (
     "tests/storage/test_tables.py",
     "tests/storage/test_ledger_properties.py",
 )
+HOUSE_CAP = ("tests/bot/test_house_cap.py",)
 
 
 @dataclass(frozen=True)
@@ -230,6 +231,23 @@ MUTANTS = (
         "                    int(r.won >= 0),",
         "hands won counts only hands where the player took chips from a pot",
         STORAGE,
+    ),
+    # The house's daily loss cap: a member farming the bots is stopped by it.
+    Mutant(
+        "house_cap_doubled",
+        "bot/runtime/cash.py",
+        "        return lost >= cap\n",
+        "        return lost >= 2 * cap\n",
+        "the house's bots stand up once they have lost the server's daily cap",
+        HOUSE_CAP,
+    ),
+    Mutant(
+        "house_cap_counts_the_last_second",
+        "bot/runtime/cash.py",
+        "        since = int(self.options.wall()) - DAY\n",
+        "        since = int(self.options.wall()) - 1\n",
+        "the house's daily cap counts every loss of the last 24 hours",
+        HOUSE_CAP,
     ),
 )
 

@@ -419,7 +419,8 @@ class CashTable(LiveTable[_Draft]):
             raise BotError("house_cap_reached", cap=chips(settings.house_loss_cap, self.locale))
 
     async def _house_over_cap(self, cap: int) -> bool:
-        lost = -await economy.house_net(self.db, self.guild_id, since=int(time.time()) - DAY)
+        since = int(self.options.wall()) - DAY
+        lost = -await economy.house_net(self.db, self.guild_id, since=since)
         return lost >= cap
 
     async def _bots_off_for_the_day(self) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,6 +79,9 @@ class RuntimeOptions:
     # operator's metrics (only while they are on; the full check runs at every start).
     invariant_interval: float = 300.0
     deck_factory: DeckFactory = field(default=shuffled_deck, compare=False)
+    # The wall clock (Unix seconds) the house's daily loss cap is counted back from; a test
+    # gives its own to put a loss exactly 23 or 25 hours in the past.
+    wall: Callable[[], float] = field(default=time.time, compare=False)
 
     @classmethod
     def from_env(
