@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
+from operator import sub
 from typing import Any, ClassVar, Final
 
 from engine.cards import FULL_DECK, Card, format_card
@@ -130,6 +131,9 @@ _TURN: Final = Street.TURN
 _RIVER: Final = Street.RIVER
 _SHOWDOWN: Final = Street.SHOWDOWN
 _COMPLETE: Final = Street.COMPLETE
+_BIG_BLIND_ANTE: Final = AnteKind.BIG_BLIND
+
+_CARD_IDS: Final = frozenset(FULL_DECK)
 
 
 def _require_int(name: str, value: object, *, minimum: int = 0) -> int:
@@ -762,9 +766,11 @@ class Hand:
         game = config.game
         positions = board_positions(n, game.hole_count)
         deck_t = tuple(deck)
-        if len(deck_t) <= positions[-1] or len(set(deck_t)) != len(deck_t):
+        cards = set(deck_t)
+        if len(deck_t) <= positions[-1] or len(cards) != len(deck_t):
             raise EngineError("bad_deck", reason="size_or_duplicates", size=len(deck_t))
-        if not all(type(c) is int and 0 <= c < 52 for c in deck_t):
+        # Plain ints only (a bool or a float would pass as a card id in a set's comparison).
+        if not cards <= _CARD_IDS or set(map(type, deck_t)) != {int}:
             raise EngineError("bad_deck", reason="bad_card")
         self.config = config
         self.game = game
@@ -1123,10 +1129,12 @@ class Hand:
     def _post_forced_bets(self) -> None:
         cfg = self.config
         n = self.n
-        bba = cfg.ante_kind is AnteKind.BIG_BLIND
+        bba = cfg.ante_kind is _BIG_BLIND_ANTE
 
         def post_antes() -> None:
             for i, ante in enumerate(cfg.antes):
+                if not ante:
+                    continue
                 amount = min(ante, self.stacks[i])
                 if amount:
                     self.stacks[i] -= amount
@@ -1140,6 +1148,8 @@ class Hand:
         if not bba:
             post_antes()
         for i, blind in enumerate(cfg.blinds):
+            if not blind:
+                continue
             amount = min(blind, self.stacks[i])
             if amount:
                 self._put(i, amount)
@@ -1325,26 +1335,30 @@ class Hand:
     # -- pots and showdown -----------------------------------------------------------------
 
     def _layers(self, amounts: Sequence[int]) -> list[Pot]:
-        pots: list[Pot] = []
-        dead = sum(self.pooled)
+        # From the smallest amount up, each level is a layer of (level - previous) chips from
+        # everyone who reached it; a layer the same players can win joins the one below it.
+        chips: list[int] = []
+        groups: list[tuple[int, ...]] = []
         previous = 0
-        for level in sorted(set(amounts)):
-            if level == 0:
-                continue
-            chunk = (level - previous) * sum(1 for a in amounts if a >= level)
+        for below, level in enumerate(sorted(amounts)):
+            if level == previous:
+                continue  # no chips, or a level already counted
+            chunk = (level - previous) * (len(amounts) - below)  # ``below`` amounts fall short
             eligible = tuple(j for j in range(self.n) if not self.folded[j] and amounts[j] >= level)
             previous = level
-            if pots and pots[-1].eligible == eligible:
-                pots[-1] = Pot(pots[-1].amount + chunk, eligible)
+            if groups and groups[-1] == eligible:
+                chips[-1] += chunk
             else:
-                pots.append(Pot(chunk, eligible))
+                chips.append(chunk)
+                groups.append(eligible)
+        dead = sum(self.pooled)
         if dead:
-            if pots:
-                pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+            if chips:
+                chips[0] += dead
             else:
-                live = tuple(j for j in range(self.n) if not self.folded[j])
-                pots.append(Pot(dead, live))
-        return pots
+                chips.append(dead)
+                groups.append(tuple(j for j in range(self.n) if not self.folded[j]))
+        return list(map(Pot, chips, groups))
 
     def _table(self, i: int) -> None:
         if i in self.shown:
@@ -1353,6 +1367,8 @@ class Hand:
         self._emit(HandShown(i, self.hole_cards(i)))
 
     def _split(self, amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
+        if len(winners) == 1:
+            return [(winners[0], amount)]
         unit = self.config.chip_unit
         units, loose = divmod(amount, unit)
         each, odd = divmod(units, len(winners))
@@ -1439,6 +1455,8 @@ class Hand:
         """RULES 6: the hands are shown in order, and a hand that can win no part of any pot it
         is in (no high as good as the best shown there, no low as good as the best low shown)
         is mucked unless its player asked to show."""
+        if self.shown.issuperset(remaining):
+            return  # every hand already face up (tabled for an all-in run-out): nothing to decide
         # Showing order: the river's last bettor or raiser, else (the river was checked through)
         # the first live seat left of the button; then clockwise.
         start = self.last_aggressor if self.last_aggressor is not None else remaining[0]
@@ -1469,7 +1487,7 @@ class Hand:
         stacks = tuple(self.stacks)
         self.result = HandResult(
             stacks=stacks,
-            net=tuple(s - s0 for s, s0 in zip(stacks, self.config.stacks, strict=True)),
+            net=tuple(map(sub, stacks, self.config.stacks)),
             pots=tuple(awards),
             shown=tuple(sorted(self.shown)),
             showdown=showdown,

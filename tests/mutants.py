@@ -134,8 +134,8 @@ MUTANTS = (
     Mutant(
         "dead_money_to_the_last_pot",
         "engine/hand.py",
-        "                pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)",
-        "                pots[-1] = Pot(pots[-1].amount + dead, pots[-1].eligible)",
+        "                chips[0] += dead",
+        "                chips[-1] += dead",
         "a big blind ante and a dead small blind go to the main pot (RULES 5)",
         HAND_RULES + DIFF,
     ),
