@@ -818,7 +818,7 @@ class Hand:
         self._ranks: dict[tuple[int, int, int], HandRank] = {}
         self._lows: dict[tuple[int, int, int], LowRank | None] = {}
         self._post_forced_bets()
-        self._emit(HoleCardsDealt(tuple(range(n))))
+        self.events.append(HoleCardsDealt(tuple(range(n))))
         if config.bomb_pot:
             self._end_round()  # nobody acts on a bomb: straight to the flop
         else:
@@ -888,7 +888,7 @@ class Hand:
     def pots(self) -> list[Pot]:
         """Main pot then side pots of the chips gathered so far (this street's bets excluded)."""
         gathered = [c - b for c, b in zip(self.contributions, self.bets, strict=True)]
-        return self._layers(gathered)
+        return [Pot(amount, eligible) for amount, eligible in self._layers(gathered)]
 
     def legal(self) -> Legal | None:
         i = self.to_act
@@ -909,16 +909,9 @@ class Hand:
             limit = self._pot_sized(i, min_to)
             if limit < max_to:
                 max_to, pot_limited = limit, True
-        legal = Legal(
-            player=i,
-            to_call=to_call,
-            can_raise=can_raise,
-            min_raise_to=min_to if can_raise else 0,
-            max_raise_to=max_to if can_raise else 0,
-            is_bet=high == 0,
-            raise_closed=closed,
-            pot_limited=pot_limited,
-        )
+        if not can_raise:
+            min_to = max_to = 0
+        legal = Legal(i, to_call, can_raise, min_to, max_to, high == 0, closed, pot_limited)
         # Every change of the betting state emits an event, so the event count dates the cache.
         self._legal, self._legal_for = legal, len(self.events)
         return legal
@@ -983,7 +976,7 @@ class Hand:
         kind, amount = self._validate(player, kind, action.amount)
         mark = len(self.events)
         self.actions.append(action)
-        self._act(player, kind, amount, auto=None)
+        self._act(player, kind, amount, None)
         if self.preselected:
             self._run_preselections()
         return self.events[mark:]
@@ -1116,9 +1109,6 @@ class Hand:
 
     # -- state changes ---------------------------------------------------------------------
 
-    def _emit(self, event: Event) -> None:
-        self.events.append(event)
-
     def _put(self, i: int, amount: int) -> None:
         self.stacks[i] -= amount
         self.bets[i] += amount
@@ -1143,7 +1133,7 @@ class Hand:
                     else:
                         self.contributions[i] += amount
                     self.all_in[i] = self.stacks[i] == 0
-                    self._emit(ForcedBet(i, "ante", amount, self.all_in[i]))
+                    self.events.append(ForcedBet(i, "ante", amount, self.all_in[i]))
 
         if not bba:
             post_antes()
@@ -1163,7 +1153,7 @@ class Hand:
                     label = "small_blind"
                 else:
                     label = "blind"  # a player posting to come in
-                self._emit(ForcedBet(i, label, amount, self.all_in[i]))
+                self.events.append(ForcedBet(i, label, amount, self.all_in[i]))
         if bba:
             post_antes()
         for i, dead in enumerate(cfg.dead_blinds):
@@ -1172,7 +1162,7 @@ class Hand:
                 self.stacks[i] -= amount
                 self.pooled[i] += amount
                 self.all_in[i] = self.stacks[i] == 0
-                self._emit(ForcedBet(i, "dead_blind", amount, self.all_in[i]))
+                self.events.append(ForcedBet(i, "dead_blind", amount, self.all_in[i]))
         self.high_bet = max(self.bets)
 
     def _next_index(self, i: int) -> int:
@@ -1215,13 +1205,13 @@ class Hand:
             self.preselected.pop(i, None)
         if kind is _FOLD:
             self.folded[i] = True
-            self._emit(ActionTaken(i, kind, 0, self.bets[i], self.stacks[i], False, auto))
+            self.events.append(ActionTaken(i, kind, 0, self.bets[i], self.stacks[i], False, auto))
         elif kind is _CHECK:
-            self._emit(ActionTaken(i, kind, 0, self.bets[i], self.stacks[i], False, auto))
+            self.events.append(ActionTaken(i, kind, 0, self.bets[i], self.stacks[i], False, auto))
         elif kind is _CALL:
             put = min(self.high_bet - self.bets[i], self.stacks[i])
             self._put(i, put)
-            self._emit(
+            self.events.append(
                 ActionTaken(i, kind, put, self.bets[i], self.stacks[i], self.all_in[i], auto)
             )
         else:
@@ -1237,7 +1227,7 @@ class Hand:
             self.high_bet = amount
             self.street_aggressor = i
             label = _BET if is_bet else _RAISE
-            self._emit(
+            self.events.append(
                 ActionTaken(i, label, amount, self.bets[i], self.stacks[i], self.all_in[i], auto)
             )
         self.acted[i] = True
@@ -1262,7 +1252,7 @@ class Hand:
             self.contributions[top] -= excess
             self.stacks[top] += excess
             self.all_in[top] = False
-            self._emit(BetReturned(top, excess))
+            self.events.append(BetReturned(top, excess))
 
     def _end_round(self) -> None:
         self.to_act = None
@@ -1287,9 +1277,9 @@ class Hand:
                 self._run_out(1)
             elif self.config.run_it_twice is RunItTwice.ASK:
                 self.run_choice_pending = True
-                self._emit(RunTwiceOffered(tuple(remaining), len(self.board)))
+                self.events.append(RunTwiceOffered(tuple(remaining), len(self.board)))
             else:
-                self._emit(RunCountChosen(2))
+                self.events.append(RunCountChosen(2))
                 self._run_out(2)
             return
         self._deal_next_street()
@@ -1315,7 +1305,7 @@ class Hand:
             for street, count in _STREETS_AFTER[dealt]:
                 cards = tuple(self.deck[next(positions)] for _ in range(count))
                 board += cards
-                self._emit(SecondRunDealt(street, cards))
+                self.events.append(SecondRunDealt(street, cards))
             self.second_board = board
             self.second_run_from = dealt
         self._showdown()
@@ -1330,13 +1320,16 @@ class Hand:
         else:
             self.street, cards = _RIVER, (deck[pos[4]],)
         self.board += cards
-        self._emit(StreetDealt(self.street, cards))
+        self.events.append(StreetDealt(self.street, cards))
 
     # -- pots and showdown -----------------------------------------------------------------
 
-    def _layers(self, amounts: Sequence[int]) -> list[Pot]:
-        # From the smallest amount up, each level is a layer of (level - previous) chips from
-        # everyone who reached it; a layer the same players can win joins the one below it.
+    def _layers(self, amounts: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
+        """The pots of ``amounts`` as (chips, eligible players), main pot first.
+
+        From the smallest amount up, each level is a layer of (level - previous) chips from
+        everyone who reached it; a layer the same players can win joins the one below it.
+        """
         chips: list[int] = []
         groups: list[tuple[int, ...]] = []
         previous = 0
@@ -1358,13 +1351,13 @@ class Hand:
             else:
                 chips.append(dead)
                 groups.append(tuple(j for j in range(self.n) if not self.folded[j]))
-        return list(map(Pot, chips, groups))
+        return list(zip(chips, groups, strict=True))
 
     def _table(self, i: int) -> None:
         if i in self.shown:
             return
         self.shown.add(i)
-        self._emit(HandShown(i, self.hole_cards(i)))
+        self.events.append(HandShown(i, self.hole_cards(i)))
 
     def _split(self, amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
         if len(winners) == 1:
@@ -1381,11 +1374,11 @@ class Hand:
 
     def _award_without_showdown(self, winner: int) -> None:
         awards: list[PotAwarded] = []
-        for index, pot in enumerate(self._layers(self.contributions)):
-            self.stacks[winner] += pot.amount
-            award = PotAwarded(index, pot.amount, pot.eligible, ((winner, pot.amount),), False)
+        for index, (amount, eligible) in enumerate(self._layers(self.contributions)):
+            self.stacks[winner] += amount
+            award = PotAwarded(index, amount, eligible, ((winner, amount),), False)
             awards.append(award)
-            self._emit(award)
+            self.events.append(award)
         self._finish(awards, showdown=False)
 
     def _halves(self, amount: int) -> tuple[int, int]:
@@ -1420,35 +1413,35 @@ class Hand:
         if self.second_board is None:
             self._show_or_muck(remaining, pots, highs[0], lows[0] if lows else None)
         awards: list[PotAwarded] = []
-        for index, pot in enumerate(pots):
-            if len(pot.eligible) == 1 or self.second_board is None:
-                runs: tuple[tuple[int, int], ...] = ((0, pot.amount),)
+        for index, (pot, eligible) in enumerate(pots):
+            if len(eligible) == 1 or self.second_board is None:
+                runs: tuple[tuple[int, int], ...] = ((0, pot),)
             else:
-                first, second = self._halves(pot.amount)
+                first, second = self._halves(pot)
                 runs = ((1, first), (2, second))
             for run, amount in runs:
                 board = max(run, 1) - 1
                 high, low = highs[board], lows[board] if lows else None
                 parts: tuple[tuple[str, int, dict[int, int]], ...] = (("", amount, high),)
-                if low is not None and len(pot.eligible) > 1 and any(low[j] for j in pot.eligible):
+                if low is not None and len(eligible) > 1 and any(low[j] for j in eligible):
                     high_half, low_half = self._halves(amount)
                     parts = (("high", high_half, high), ("low", low_half, low))
                 for half, part, values in parts:
                     if part == 0:
                         continue
-                    best = max(values[j] for j in pot.eligible)
-                    shares = self._split(part, [j for j in pot.eligible if values[j] == best])
+                    best = max(values[j] for j in eligible)
+                    shares = self._split(part, [j for j in eligible if values[j] == best])
                     for w, chips in shares:
                         self.stacks[w] += chips
-                    award = PotAwarded(index, part, pot.eligible, tuple(shares), True, run, half)
+                    award = PotAwarded(index, part, eligible, tuple(shares), True, run, half)
                     awards.append(award)
-                    self._emit(award)
+                    self.events.append(award)
         self._finish(awards, showdown=True)
 
     def _show_or_muck(
         self,
         remaining: list[int],
-        pots: list[Pot],
+        pots: list[tuple[int, tuple[int, ...]]],
         highs: dict[int, int],
         lows: dict[int, int] | None,
     ) -> None:
@@ -1464,7 +1457,7 @@ class Hand:
         best_high: dict[int, int] = {}
         best_low: dict[int, int] = {}
         for j in order:
-            mine = [k for k, pot in enumerate(pots) if j in pot.eligible]
+            mine = [k for k, (_, eligible) in enumerate(pots) if j in eligible]
             high = highs[j]
             low = lows[j] if lows is not None else 0
             can_win = any(
@@ -1477,7 +1470,7 @@ class Hand:
                     best_high[k] = max(best_high.get(k, high), high)
                     best_low[k] = max(best_low.get(k, low), low)
             else:
-                self._emit(HandMucked(j))
+                self.events.append(HandMucked(j))
 
     def _finish(self, awards: list[PotAwarded], showdown: bool) -> None:
         self.street = _COMPLETE
@@ -1485,16 +1478,10 @@ class Hand:
         self.bets = [0] * self.n
         self.preselected.clear()
         stacks = tuple(self.stacks)
-        self.result = HandResult(
-            stacks=stacks,
-            net=tuple(map(sub, stacks, self.config.stacks)),
-            pots=tuple(awards),
-            shown=tuple(sorted(self.shown)),
-            showdown=showdown,
-            voided=False,
-            boards=self.boards,
-        )
-        self._emit(HandEnded(stacks))
+        net = tuple(map(sub, stacks, self.config.stacks))
+        shown = tuple(sorted(self.shown))
+        self.result = HandResult(stacks, net, tuple(awards), shown, showdown, False, self.boards)
+        self.events.append(HandEnded(stacks))
 
     # -- inputs that are not betting decisions ---------------------------------------------
 
@@ -1514,7 +1501,7 @@ class Hand:
         self.street = Street.COMPLETE
         self.preselected.clear()
         self.run_choice_pending = False
-        self._emit(HandVoided(refunds, tuple(self.stacks)))
+        self.events.append(HandVoided(refunds, tuple(self.stacks)))
         self.result = HandResult(
             stacks=tuple(self.stacks),
             net=(0,) * self.n,
@@ -1568,7 +1555,7 @@ class Hand:
         mark = len(self.events)
         self.actions.append(action)
         self.run_choice_pending = False
-        self._emit(RunCountChosen(runs))
+        self.events.append(RunCountChosen(runs))
         self._run_out(runs)
         return self.events[mark:]
 
