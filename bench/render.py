@@ -7,7 +7,7 @@ Budgets (DESIGN.md): a 9-seat table drawn and PNG-encoded in at most 15 ms media
 ``Image.new`` of the same size and a default PNG save, so the ratio says how much the drawing
 adds on this machine, whatever its speed or load.
 
-The replay of a six-player hand (``/poker replay``: frames built, drawn and written as a GIF)
+The replay of a six-player hand (``/history replay``: frames built, drawn and written as a GIF)
 is timed against the 9-seat table image of the same run, whole and per frame, and must stay
 under its megabyte.
 """

@@ -13,6 +13,9 @@ peer measured in the same run.
   the cash table.
 - Render: the status board of that tournament at its start (twelve tables, 100 names) drawn and
   PNG-encoded, against the 9-seat table image of ``bench.render`` in the same run.
+- A deal by ICM at a final table of ten (``engine.icm``: exact over the sets of players, shares
+  to the chip), against PokerKit's ``calculate_icm``, which enumerates every finishing order, on
+  the same stacks and prizes (budget: 5 ms).
 
 Each figure is the best of ``--repeat`` runs, which filters out noise from other processes.
 """
@@ -28,16 +31,20 @@ import time
 import tracemalloc
 from collections.abc import Callable
 
+from pokerkit.analysis import calculate_icm
+
 from bot.presenter import tournament_view as view_from_status
 from bot.render import render_table, render_tournament, samples, warm_up
 from bot.render.tournament import TournamentView
 from engine.cards import FULL_DECK, Card
+from engine.icm import icm_shares, icm_values
 from engine.structures import payouts, structure
 from engine.table import Table, TableOptions
 from engine.tournament import Tournament, TournamentConfig
 from tests.engine.tournament_sim import casual_action
 
 STACK = 10_000
+ICM_BUDGET_MS = 5.0
 SEATS = 9
 
 
@@ -182,7 +189,26 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(image.png) / 1024:.0f} KB")
     print(f"  peer: the 9-seat table image, draw + PNG: median {table_ms:.1f} ms; ratio "
           f"{board_ms / table_ms:.2f}x")
+    icm_report(args.seed, args.runs)
     return 0
+
+
+def icm_report(seed: int, runs: int) -> None:
+    """A deal's ICM for ten players (``engine.icm``, over sets of players) against PokerKit's
+    ``calculate_icm`` (every finishing order), on the same stacks and prizes."""
+    rng = random.Random(seed)
+    stacks = [rng.randint(1_000, 200_000) for _ in range(10)]
+    prizes = sorted((rng.randint(100, 10_000) for _ in range(10)), reverse=True)
+    ours = icm_values(stacks, prizes)
+    theirs = calculate_icm(prizes, stacks)
+    assert all(abs(a - b) <= 1e-6 * max(1.0, b) for a, b in zip(ours, theirs, strict=True))
+    ours_ms = _median_ms(lambda: icm_shares(stacks, prizes), runs)
+    theirs_ms = _median_ms(lambda: calculate_icm(prizes, stacks), 1)  # seconds a call
+    budget = "within" if ours_ms <= ICM_BUDGET_MS else "OVER"
+    print(f"ICM deal, 10 players, 10 prizes, to the chip: median {ours_ms:.2f} ms "
+          f"({budget} the {ICM_BUDGET_MS:.0f} ms budget)")
+    print(f"  peer: PokerKit's calculate_icm, the same stacks: median {theirs_ms:.1f} ms; ratio "
+          f"{theirs_ms / ours_ms:,.0f}x faster")
 
 
 if __name__ == "__main__":

@@ -66,7 +66,9 @@ from bot.ui import DYNAMIC_ITEMS, build_view
 log = logging.getLogger(__name__)
 
 # Cogs loaded at start-up; each module's ``setup(bot)`` adds its commands and buttons.
-EXTENSIONS: tuple[str, ...] = ("cogs.poker", "cogs.actions", "cogs.chips", "cogs.tournament")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.poker", "cogs.actions", "cogs.chips", "cogs.tournament", "cogs.history",
+)
 # A press or a form no handler took within this long is answered as out of date.
 ORPHAN_AFTER = 1.5
 # How long /readyz waits for the database's answer (the probe itself gives up at 2 s).

@@ -48,9 +48,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any, TypeVar
 
-from prometheus_client import CollectorRegistry, Counter
-
-from bot.metrics import Metrics, PrometheusMetrics
+from bot.metrics import Metrics
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -159,8 +157,7 @@ class Heartbeat:
 
 class OpsServer:
     """``/metrics``, ``/healthz`` and ``/readyz`` on ``host:port`` (port 0: any free one; read
-    ``port`` once started). One endpoint a ``metrics``: its count of refused requests is
-    registered with them."""
+    ``port`` once started); what it refuses is counted in ``metrics``."""
 
     def __init__(
         self,
@@ -196,14 +193,6 @@ class OpsServer:
             "/healthz": self._healthz,
             "/readyz": self._readyz,
         }
-        registry = metrics.registry if isinstance(metrics, PrometheusMetrics) else None
-        self._refused = Counter(
-            "poker_ops_requests_refused",
-            "Requests to this endpoint refused (malformed: answered 400; timeout: no request"
-            " within the deadline; accept_failed: the process could not take the connection).",
-            ["reason"],
-            registry=registry if registry is not None else CollectorRegistry(),
-        )
         self._logged_at: float | None = None
         self._unlogged = 0
 
@@ -243,7 +232,7 @@ class OpsServer:
     def refuse(self, reason: str, detail: str, peer: str) -> None:
         """Count a refused request and log it: the first at once, then one line a minute at
         most, telling how many were refused since the last line and why the latest was."""
-        self._refused.labels(reason).inc()
+        self.metrics.ops_refused(reason)
         self._unlogged += 1
         now = self._monotonic()
         if self._logged_at is not None and now - self._logged_at < LOG_EVERY:

@@ -53,6 +53,9 @@ The metrics, by what they watch:
 ``poker_chip_invariant_holds``               1 when the last check of the chips held
 ``poker_chip_invariant_checked_seconds``     when it was made (Unix time)
 ``poker_event_loop_lag_seconds``             how late the event loop's heartbeat woke
+``poker_ops_requests_refused_total``         requests to the operator's endpoint refused, by
+                                             ``reason``: malformed (answered 400), timeout,
+                                             accept_failed
                                              (histogram)
 ===========================================  ==============================================
 
@@ -216,6 +219,9 @@ class Metrics:
 
     def loop_lag(self, seconds: float) -> None:
         pass
+
+    def ops_refused(self, reason: str) -> None:
+        """The operator's endpoint refused a request (``reason``: malformed, timeout, ...)."""
 
     # -- Discord's faults -------------------------------------------------------------------
 
@@ -398,6 +404,14 @@ class PrometheusMetrics(Metrics):
         self.unreachable = Gauge(
             "poker_discord_unreachable", "1 while Discord cannot be reached.", registry=r
         )
+        self.refused = Counter(
+            "poker_ops_requests_refused",
+            "Requests to the operator's endpoint refused (malformed: answered 400; timeout: no"
+            " request within the deadline; accept_failed: the process could not take the"
+            " connection).",
+            ["reason"],
+            registry=r,
+        )
 
     def shard(self, guild_id: int | None) -> str:
         return str(0 if guild_id is None else shard_of(guild_id, self._shard_count()))
@@ -544,6 +558,9 @@ class PrometheusMetrics(Metrics):
 
     def loop_lag(self, seconds: float) -> None:
         self.lag.observe(seconds)
+
+    def ops_refused(self, reason: str) -> None:
+        self.refused.labels(reason).inc()
 
     # -- Discord's faults -------------------------------------------------------------------
 

@@ -1,10 +1,10 @@
-"""A finished hand told again, step by step: the frames of ``/poker replay`` and its words.
+"""A finished hand told again, step by step: the frames of ``/history replay`` and its words.
 
 The hand is dealt again from its configuration and deck, one stored action at a time, and
 each thing players saw happen becomes a frame: the blinds in, every action, every street, the
 hands turned up for an all-in (with their chances, street by street), and the result.
 
-Privacy is the table's and ``/poker history``'s: a hole card appears only if its hand was
+Privacy is the table's and ``/history hand``'s: a hole card appears only if its hand was
 shown (``hand.result.shown``: at the showdown, when tabled all-in, or by a winner who chose
 to) and was never folded; mucked and folded hands stay face down or gone, and the board holds
 only the cards that were dealt (no card of the deck beyond them is read). The cards that were
@@ -486,6 +486,6 @@ def _outcome(played: PlayedHand, mucked: set[int], loc: object) -> list[Words]:
 
 def replay_image(played: PlayedHand, locale: object = None,
                  labels: Labels | None = None) -> tuple[Replay, RenderedAnimation]:
-    """The replay built and drawn: what ``/poker replay`` runs on the render thread."""
+    """The replay built and drawn: what ``/history replay`` runs on the render thread."""
     replay = build_replay(played, locale)
     return replay, render_replay(replay.view, labels or labels_for(locale))

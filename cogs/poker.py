@@ -42,15 +42,12 @@ from bot.presenter import (
     mention,
 )
 from bot.render import render_chart
-from bot.replay import replay_image
 from bot.runtime.cash import CashTable
-from bot.runtime.history import history_of, replay_of, stored_hand, verification
 from bot.runtime.kinds import Extra
-from bot.runtime.messenger import image_file, split_text
+from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
 from bot.runtime.reports import chart_labels, ledger_report, stored_names
 from bot.storage import economy, sessions
-from engine.commitment import Opening
 from engine.games import NLHE
 from engine.hand import AnteKind, ReopenMode, RunItTwice, StraddleMode
 from engine.limits import MAX_TABLE_SEATS
@@ -265,17 +262,19 @@ class Poker(commands.Cog):
             interaction.user.id, interaction.user.display_name, amount, chosen
         )
         loc = locale_of(interaction)
-        await reply(interaction, t("reply.joined", loc, seat=taken, amount=chips(amount, loc)))
+        await reply(interaction, t(table.kind.word("reply.joined"), loc, seat=taken,
+                                   amount=chips(amount, loc)))
 
     @poker.command(name="leave", description=command_text("command.poker.leave"))
     async def leave(self, interaction: Interaction) -> None:
         table = table_here(interaction)
         returned = await table.leave(interaction.user.id)
         loc = locale_of(interaction)
+        words = table.kind.word
         if returned is None:
-            await reply(interaction, t("reply.leaving_after_hand", loc))
+            await reply(interaction, t(words("reply.leaving_after_hand"), loc))
         else:
-            await reply(interaction, t("reply.left", loc, amount=chips(returned, loc)))
+            await reply(interaction, t(words("reply.left"), loc, amount=chips(returned, loc)))
 
     @poker.command(name="start", description=command_text("command.poker.start"))
     async def start(self, interaction: Interaction) -> None:
@@ -318,7 +317,8 @@ class Poker(commands.Cog):
         table = table_here(interaction)
         stack = await table.rebuy(interaction.user.id, read_chips(amount, "amount"))
         loc = locale_of(interaction)
-        await reply(interaction, t("reply.rebought", loc, stack=chips(stack, loc)))
+        await reply(interaction, t(table.kind.word("reply.rebought"), loc,
+                                   stack=chips(stack, loc)))
 
     @poker.command(name="cards", description=command_text("command.poker.cards"))
     async def cards(self, interaction: Interaction) -> None:
@@ -330,50 +330,6 @@ class Poker(commands.Cog):
         posted = await table.repost(interaction.user.id)
         key = "reply.reposted" if posted else "reply.repost_pending"
         await reply(interaction, t(key, locale_of(interaction)))
-
-    @poker.command(name="history", description=command_text("command.poker.history"))
-    @app_commands.describe(hand=command_text("option.hand"))
-    async def history(
-        self, interaction: Interaction, hand: app_commands.Range[int, 1] | None = None
-    ) -> None:
-        table = live_here(interaction)
-        number = None if hand is None else read_count(hand, "hand", 1, 2**53)
-        await defer(interaction)
-        found = await history_of(table, number, locale_of(interaction))
-        file = discord.File(io.BytesIO(found.phh.encode()), filename=f"hand-{found.hand_no}.phh")
-        await reply(interaction, found.text, file=file)
-
-    @poker.command(name="verify", description=command_text("command.poker.verify"))
-    @app_commands.describe(hand=command_text("option.hand"))
-    async def verify(self, interaction: Interaction, hand: app_commands.Range[int, 1]) -> None:
-        table = live_here(interaction)
-        number = read_count(hand, "hand", 1, 2**53)
-        await defer(interaction)
-        found = verification(
-            await stored_hand(table.db, table.table_id, number), interaction.user.id
-        )
-        loc = locale_of(interaction)
-        if not found.matches:
-            await reply(interaction, t("reply.verify_failed", loc, hand=found.hand_no,
-                                       digest=found.root))
-            return
-        # The proofs as a file anyone can check (docs/verify.md): the cards everybody saw, and
-        # the asking player's own cards in a file only he receives.
-        files = [_openings_file(f"hand-{found.hand_no}-proofs.txt", found.root, found.public)]
-        if found.own:
-            files.append(
-                _openings_file(f"hand-{found.hand_no}-my-cards.txt", found.root, found.own)
-            )
-        text = t(
-            "reply.verify_ok",
-            loc,
-            hand=found.hand_no,
-            root=found.root,
-            opened=len(found.public),
-        )
-        if found.own:
-            text += "\n" + t("reply.verify_own", loc)
-        await reply(interaction, text, files=files)
 
     # -- computer players ------------------------------------------------------------------
 
@@ -628,7 +584,8 @@ class Poker(commands.Cog):
         else:
             await reply(
                 interaction,
-                t("reply.kicked", loc, player=mention(user.id), amount=chips(returned, loc)),
+                t(table.kind.word("reply.kicked"), loc, player=mention(user.id),
+                  amount=chips(returned, loc)),
             )
 
     @poker.command(name="void", description=command_text("command.poker.void"))
@@ -638,40 +595,12 @@ class Poker(commands.Cog):
 
     @poker.command(name="close", description=command_text("command.poker.close"))
     async def close(self, interaction: Interaction) -> None:
-        returned = await self._hosted(interaction).close(interaction.user.id)
+        table = self._hosted(interaction)
+        returned = await table.close(interaction.user.id)
         loc = locale_of(interaction)
         total = sum(returned.values())
-        await reply(
-            interaction, t("reply.closed", loc, players=len(returned), amount=chips(total, loc))
-        )
-
-    @poker.command(name="replay", description=command_text("command.poker.replay"))
-    @app_commands.describe(hand=command_text("option.hand"))
-    @app_commands.checks.cooldown(5, 60.0)
-    async def replay(
-        self, interaction: Interaction, hand: app_commands.Range[int, 1] | None = None
-    ) -> None:
-        """A finished hand of this table as an animated image, street by street, with the hand
-        in words: the image's alt text, and in full in the message.
-
-        Private, as ``/poker history`` is, and it shows what that shows: the cards that were
-        shown, never a folded or mucked hand (``bot.replay``). Drawing a replay keeps the
-        render thread every table shares busy for a moment: a member may ask for a few in a
-        row (five a minute), not keep it busy.
-        """
-        table = live_here(interaction)
-        number = None if hand is None else read_count(hand, "hand", 1, 2**53)
-        await defer(interaction)
-        loc = locale_of(interaction)
-        played = await replay_of(table, guild_id_of(interaction), number, loc)
-        told, image = await render(replay_image, played, loc)
-        file = discord.File(
-            io.BytesIO(image.data), filename=image.filename, description=image.alt_text
-        )
-        first, *rest = split_text(told.text)
-        await reply(interaction, first, file=file)
-        for piece in rest:
-            await reply(interaction, piece)
+        await reply(interaction, t(table.kind.word("reply.closed"), loc, players=len(returned),
+                                   amount=chips(total, loc)))
 
 
 async def _ledger_table(interaction: Interaction) -> tuple[CashTable | None, int]:
@@ -692,11 +621,6 @@ async def _ledger_table(interaction: Interaction) -> tuple[CashTable | None, int
             raise
         return None, table_id
     return table, table.table_id
-
-
-def _openings_file(name: str, root: str, openings: Sequence[Opening]) -> discord.File:
-    lines = [f"root {root}", *(opening.to_text() for opening in openings)]
-    return discord.File(io.BytesIO(("\n".join(lines) + "\n").encode()), filename=name)
 
 
 def _blinds(text: str) -> tuple[int, int]:

@@ -69,10 +69,16 @@ from engine.games import Game, HandMaking
 from engine.low import LOW_BIT, LOWEST_THREE
 
 __all__ = [
+    "RANK_CLASSES",
     "boards_array",
+    "flush_values",
+    "high_values_by_ranks",
     "high_values_on_boards",
+    "low_values_by_ranks",
     "low_values_on_boards",
     "omaha_values_on_boards",
+    "rank_class",
+    "rank_classes",
     "values_on_boards",
 ]
 
@@ -188,27 +194,77 @@ def values_on_boards(holes: Sequence[Sequence[Card]], boards: Boards) -> Values:
     value. Raises ``EngineError("bad_hand", reason="batch", size=...)`` otherwise.
     """
     _check_batch(holes, boards, range(2, 3))
+    return _high_values(HandMaking.ANY_FIVE, holes, boards)
+
+
+def _high_values(making: HandMaking, holes: Sequence[Sequence[Card]], boards: Boards) -> Values:
+    """Each hand's value on each board: its value by the board's ranks (flushes aside), raised
+    to its flush on the boards holding three or more cards of a suit."""
     values = np.empty((len(holes), len(boards)), dtype=np.uint16)
     if not len(boards):
         return values
     ranks = boards >> 2
-    suits = boards & 3
     index = _multiset_index(np.sort(ranks, axis=1))
     flush_suit = _FLUSH_SUIT[_SUIT_FIELD[boards].sum(axis=1, dtype=np.uint16)]
     could = np.flatnonzero(flush_suit < 4)
     flush_suit = flush_suit[could]
-    in_suit = suits[could] == flush_suit[:, None]
+    in_suit = (boards[could] & 3) == flush_suit[:, None]
     board_mask = np.where(in_suit, _BIT[ranks[could]], 0).sum(axis=1, dtype=np.uint16)
-    flushes = _flush_table()
-    for row, (first, second) in zip(values, holes, strict=True):
-        low, high = sorted((first >> 2, second >> 2))
-        row[:] = _pair_table(low, high)[index]
-        hole_mask = np.zeros(4, dtype=np.uint16)
-        hole_mask[first & 3] |= 1 << (first >> 2)
-        hole_mask[second & 3] |= 1 << (second >> 2)
-        flush = flushes[board_mask | hole_mask[flush_suit]]
-        row[could] = np.maximum(row[could], flush)
+    flushes = _Flushes(making, flush_suit, board_mask)
+    for row, hole in zip(values, holes, strict=True):
+        row[:] = _by_ranks(making, hole)[index]
+        row[could] = np.maximum(row[could], flushes.of(hole))
     return values
+
+
+def _by_ranks(making: HandMaking, hole: Sequence[Card]) -> Values:
+    """A hand's value without a flush, by the board's rank class (see :func:`rank_classes`)."""
+    if making is HandMaking.ANY_FIVE:
+        low, high = sorted((hole[0] >> 2, hole[1] >> 2))
+        return _pair_table(low, high)
+    best: Values | None = None
+    for first, second in combinations(hole, 2):
+        low, high = sorted((first >> 2, second >> 2))
+        table = _omaha_pair_table(low, high)
+        best = table.copy() if best is None else np.maximum(best, table, out=best)
+    assert best is not None
+    return best
+
+
+class _Flushes:
+    """The flushes hands make with boards whose cards of suit ``suits[b]`` (one that holds
+    three or more of them) have the rank mask ``masks[b]``.
+
+    Hold'em: the suit's cards of the board and the hand together, through the flush table.
+    Omaha: exactly two hole cards of the suit with three of the board's (see the module doc);
+    the board's threes are looked up once for every hand.
+    """
+
+    def __init__(self, making: HandMaking, suits: npt.NDArray[np.intp], masks: Values) -> None:
+        self.making = making
+        self.suits = suits
+        self.masks = masks
+        self.table = _flush_table()
+        self.threes = None if making is HandMaking.ANY_FIVE else _mask_threes()[masks]
+
+    def of(self, hole: Sequence[Card]) -> Values:
+        """The best flush (straight flush included) of ``hole`` on each board, 0 for none."""
+        if self.threes is None:
+            hole_mask = np.zeros(4, dtype=np.uint16)
+            for card in hole:
+                hole_mask[card & 3] |= 1 << (card >> 2)
+            flush: Values = self.table[self.masks | hole_mask[self.suits]]
+            return flush
+        best = np.zeros(len(self.suits), dtype=np.uint16)
+        for first, second in combinations(hole, 2):
+            if first & 3 == second & 3:
+                mine = np.flatnonzero(self.suits == first & 3)
+                pair = np.uint16(1 << (first >> 2) | 1 << (second >> 2))
+                # Threes of the board's suit never hold the pair's ranks (one card each); the
+                # padding threes (0) leave two bits, which the table values 0.
+                flush = self.table[self.threes[mine] | pair].max(axis=1)
+                best[mine] = np.maximum(best[mine], flush)
+        return best
 
 
 # --- Omaha: two hole cards and three board cards ------------------------------------------
@@ -277,31 +333,7 @@ def omaha_values_on_boards(holes: Sequence[Sequence[Card]], boards: Boards) -> V
     :func:`engine.evaluator.omaha_rank_value`. Checked and refused as
     :func:`values_on_boards`."""
     _check_batch(holes, boards, range(2, 6))
-    values = np.zeros((len(holes), len(boards)), dtype=np.uint16)
-    if not len(boards):
-        return values
-    ranks = boards >> 2
-    index = _multiset_index(np.sort(ranks, axis=1))
-    flush_suit = _FLUSH_SUIT[_SUIT_FIELD[boards].sum(axis=1, dtype=np.uint16)]
-    could = np.flatnonzero(flush_suit < 4)
-    flush_suit = flush_suit[could]
-    in_suit = (boards[could] & 3) == flush_suit[:, None]
-    board_mask = np.where(in_suit, _BIT[ranks[could]], 0).sum(axis=1, dtype=np.uint16)
-    board_threes = _mask_threes()[board_mask]
-    flushes = _flush_table()
-    for row, hole in zip(values, holes, strict=True):
-        for first, second in combinations(hole, 2):
-            low, high = sorted((first >> 2, second >> 2))
-            np.maximum(row, _omaha_pair_table(low, high)[index], out=row)
-            if first & 3 == second & 3:
-                mine = np.flatnonzero(flush_suit == first & 3)
-                pair = np.uint16(1 << (first >> 2) | 1 << (second >> 2))
-                # Threes of the board's suit never hold the pair's ranks (one card each); the
-                # padding threes (0) leave two bits, which the table values 0.
-                flush = flushes[board_threes[mine] | pair].max(axis=1)
-                at = could[mine]
-                row[at] = np.maximum(row[at], flush)
-    return values
+    return _high_values(HandMaking.TWO_PLUS_THREE, holes, boards)
 
 
 # --- eight-or-better lows -------------------------------------------------------------------
@@ -310,21 +342,28 @@ _LOW_CARD_MASK: Final = np.array([1 << bit if bit >= 0 else 0 for bit in LOW_BIT
 _LOWEST_THREE: Final = np.array(LOWEST_THREE, dtype=np.uint16)
 
 
+_LOW_RANK_MASK: Final = _LOW_CARD_MASK[::4]  # by rank: cards are rank * 4 + suit
+
+
 def low_values_on_boards(holes: Sequence[Sequence[Card]], boards: Boards) -> Values:
     """``values[h, b]``: the eight-or-better low of exactly two of ``holes[h]`` and three of
     ``boards[b]``, equal to :func:`engine.low.low_value` (0 for none). Checked and refused as
     :func:`values_on_boards`."""
     _check_batch(holes, boards, range(2, 6))
-    values = np.zeros((len(holes), len(boards)), dtype=np.uint16)
-    if not len(boards):
-        return values
     board_mask = np.bitwise_or.reduce(_LOW_CARD_MASK[boards], axis=1)
+    return _lows(holes, board_mask)
+
+
+def _lows(holes: Sequence[Sequence[Card]], board_masks: Values) -> Values:
+    """Each hand's low with boards of the given low-rank masks (a board's low is a function of
+    the set of its ranks from ace to eight)."""
+    values = np.zeros((len(holes), len(board_masks)), dtype=np.uint16)
     for row, hole in zip(values, holes, strict=True):
         bits = sorted({LOW_BIT[c] for c in hole if LOW_BIT[c] >= 0})
-        best = np.full(len(boards), 256, dtype=np.uint16)
+        best = np.full(len(board_masks), 256, dtype=np.uint16)
         for a, b in combinations(bits, 2):
             pair = (1 << a) | (1 << b)
-            three = _LOWEST_THREE[board_mask & (0xFF ^ pair)]
+            three = _LOWEST_THREE[board_masks & (0xFF ^ pair)]
             np.minimum(best, np.where(three > 0, three | pair, 256), out=best)
         row[:] = np.where(best < 256, 256 - best, 0)
     return values
@@ -336,3 +375,71 @@ def high_values_on_boards(game: Game, holes: Sequence[Sequence[Card]], boards: B
     if game.hand_making is HandMaking.ANY_FIVE:
         return values_on_boards(holes, boards)
     return omaha_values_on_boards(holes, boards)
+
+
+# --- by the board's ranks, for counting boards in classes -------------------------------
+
+RANK_CLASSES: Final = comb(_RANKS + _BOARD - 1, _BOARD)
+"""How many multisets of five ranks there are (6,188), the rank classes of boards."""
+
+_EMPTY: Final = np.empty((0, _BOARD), dtype=np.uint8)
+
+
+@cache
+def rank_classes() -> npt.NDArray[np.intp]:
+    """Every multiset of five ranks, one ascending row each, row ``k`` being rank class ``k``
+    (:func:`rank_class`). The thirteen of five equal ranks are no board's."""
+    multisets, index = _board_multisets()
+    rows = np.empty_like(multisets)
+    rows[index] = multisets
+    rows.flags.writeable = False
+    return rows
+
+
+def rank_class(ranks: npt.NDArray[np.integer]) -> npt.NDArray[np.intp]:
+    """The rank class of each row of five ranks (0..12, in any order)."""
+    return _multiset_index(np.sort(ranks, axis=1))
+
+
+def high_values_by_ranks(game: Game, holes: Sequence[Sequence[Card]]) -> Values:
+    """``values[h, k]``: the high value of ``holes[h]``, flushes aside, with a board of rank
+    class ``k``; that is its value on every board of those ranks on which it makes no flush.
+
+    Where a board holds three or more cards of one suit (at most one suit can), a hand's value
+    is the larger of this and its :func:`flush_values`; elsewhere it is this. Hands are
+    checked as :func:`high_values_on_boards` checks them.
+    """
+    making = game.hand_making
+    _check_batch(holes, _EMPTY, range(2, 3) if making is HandMaking.ANY_FIVE else range(2, 6))
+    values = np.empty((len(holes), RANK_CLASSES), dtype=np.uint16)
+    for row, hole in zip(values, holes, strict=True):
+        row[:] = _by_ranks(making, hole)
+    return values
+
+
+def flush_values(
+    game: Game, holes: Sequence[Sequence[Card]], suits: npt.NDArray[np.intp], masks: Values
+) -> Values:
+    """``values[h, b]``: the best flush (straight flush included) ``holes[h]`` makes, as the
+    game makes hands, with a board whose cards of suit ``suits[b]`` are the ranks of the 13-bit
+    mask ``masks[b]`` (three to five of them); 0 when it makes none."""
+    making = game.hand_making
+    _check_batch(holes, _EMPTY, range(2, 3) if making is HandMaking.ANY_FIVE else range(2, 6))
+    flushes = _Flushes(making, suits, masks)
+    values = np.empty((len(holes), len(masks)), dtype=np.uint16)
+    for row, hole in zip(values, holes, strict=True):
+        row[:] = flushes.of(hole)
+    return values
+
+
+@cache
+def _class_low_masks() -> Values:
+    masks: Values = np.bitwise_or.reduce(_LOW_RANK_MASK[rank_classes()], axis=1)
+    return _frozen(masks)
+
+
+def low_values_by_ranks(holes: Sequence[Sequence[Card]]) -> Values:
+    """``values[h, k]``: the eight-or-better low of ``holes[h]`` with a board of rank class
+    ``k`` (a low never depends on suits). Checked as :func:`low_values_on_boards`."""
+    _check_batch(holes, _EMPTY, range(2, 6))
+    return _lows(holes, _class_low_masks())

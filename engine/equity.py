@@ -61,18 +61,40 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import chain, combinations
+from functools import cache
+from itertools import chain, combinations, combinations_with_replacement
 from typing import Any, Final
 
 import numpy as np
+import numpy.typing as npt
 
-from engine.bulk_eval import Boards, high_values_on_boards, low_values_on_boards
+from engine.bulk_eval import (
+    Boards,
+    Values,
+    flush_values,
+    high_values_by_ranks,
+    high_values_on_boards,
+    low_values_by_ranks,
+    low_values_on_boards,
+    rank_class,
+    rank_classes,
+)
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.games import NLHE, Game
 from engine.hand import Hand, HandEnded, HandShown, StreetDealt
 
-__all__ = ["SAMPLES", "Equity", "HandEquity", "RunOutStage", "equity", "run_out_equities"]
+__all__ = [
+    "SAMPLES",
+    "BoardCount",
+    "Equity",
+    "HandEquity",
+    "RunOutStage",
+    "count_boards",
+    "equity",
+    "run_out_equities",
+    "run_out_start",
+]
 
 _Z_99: Final = 2.5758293035489  # two-sided 99% point of the normal distribution
 _TOLERANCE: Final = 0.005  # half a percentage point
@@ -170,17 +192,22 @@ def equity(
     possible = math.comb(len(rest), missing)
     exact = possible <= samples
     if exact:
-        tails = np.fromiter(
-            chain.from_iterable(combinations(rest, missing)),
-            dtype=np.uint8,
-            count=possible * missing,
-        ).reshape(possible, missing)
-        boards = _with_prefix(prefix, tails)
+        boards = _every_board(rest, prefix)
     else:
         boards = _sample_boards(rest, missing, samples, random.Random(seed), prefix)
     if game.has_low:
         return _tally_high_low(holes, boards, exact, game)
     return _tally(holes, boards, exact, game)
+
+
+def _every_board(rest: Sequence[Card], prefix: tuple[Card, ...]) -> Boards:
+    """``prefix`` completed by every set of cards of ``rest`` that makes five, one row each."""
+    missing = 5 - len(prefix)
+    possible = math.comb(len(rest), missing)
+    tails = np.fromiter(
+        chain.from_iterable(combinations(rest, missing)), dtype=np.uint8, count=possible * missing
+    ).reshape(possible, missing)
+    return _with_prefix(prefix, tails)
 
 
 def _check(
@@ -352,16 +379,7 @@ def run_out_equities(
     >>> [(len(s.board), f"{s.equity.hands[0].equity:.2f}") for s in run_out_equities(hand)]
     [(0, '0.83'), (3, '0.92'), (4, '0.95')]
     """
-    start: int | None = None
-    dealt = 0
-    for event in hand.events:
-        if isinstance(event, StreetDealt):
-            dealt += len(event.cards)
-        elif isinstance(event, HandShown) and dealt < 5:
-            start = dealt
-            break
-        elif isinstance(event, HandEnded):
-            break
+    start = run_out_start(hand)
     if start is None:
         return ()
     players = tuple(j for j in range(hand.n) if not hand.folded[j])
@@ -377,3 +395,192 @@ def run_out_equities(
             figures = equity(holes, shown, seen, samples=samples, seed=seed, game=hand.game)
             stages.append(RunOutStage(run, shown, players, figures))
     return tuple(stages)
+
+
+def run_out_start(hand: Hand) -> int | None:
+    """How many board cards were out when nobody could bet any more and the live hands were
+    tabled with cards still to come (0, 3 or 4); None when the hand has not come to that (it
+    ended before, or on the river, or is still being bet).
+
+    >>> from engine.cards import FULL_DECK
+    >>> from engine.hand import HandConfig
+    >>> hand = Hand(HandConfig.standard((100, 100), 1, 2), FULL_DECK)
+    >>> run_out_start(hand)
+    >>> _ = hand.go_all_in(1), hand.call(0)
+    >>> run_out_start(hand)
+    0
+    """
+    dealt = 0
+    for event in hand.events:
+        if isinstance(event, StreetDealt):
+            dealt += len(event.cards)
+        elif isinstance(event, HandShown) and dealt < 5:
+            return dealt
+        elif isinstance(event, HandEnded):
+            break
+    return None
+
+
+# --- every board, counted in classes ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BoardCount:
+    """Every board still possible, in classes of boards on which each hand has one value:
+    hand ``h`` has the high value ``highs[h, c]`` (and the low ``lows[h, c]`` in a high-low
+    game, else ``lows`` is None) on each of the ``counts[c]`` boards of class ``c``; the counts
+    add up to ``boards``, the number of boards still possible."""
+
+    highs: Values
+    lows: Values | None
+    counts: npt.NDArray[np.int64]
+    boards: int
+
+
+def count_boards(
+    holes: Sequence[Sequence[Card]],
+    board: Sequence[Card] = (),
+    dead: Sequence[Card] = (),
+    *,
+    game: Game = NLHE,
+    by_ranks: bool = True,
+) -> BoardCount:
+    """Every board still possible, counted exactly (never sampled), each hand valued on each.
+
+    With part of the board out (three or four cards) at most 1,081 boards are left and each is
+    a class of its own. With none out there are up to C(48, 5) = 1,712,304, too many to value
+    one by one within a few milliseconds, so they are counted in classes (``by_ranks``; False
+    lists them one by one, for tests and benchmarks):
+
+    - Without three cards of a suit on the board no flush can be made (two hole cards of one
+      suit and two board cards make four; Omaha takes three board cards), so every hand's
+      value, high and low, depends only on the board's five ranks: one class per multiset of
+      ranks (:func:`engine.bulk_eval.rank_classes`), holding the boards of those ranks the
+      cards left can make, the product over ranks of C(cards left of the rank, times it
+      appears).
+    - A board holds three or more cards of at most one suit. Such a board, in suit ``s``, is
+      ``k`` cards of ``s`` (a set of ranks) with ``5 - k`` cards of the other suits (a
+      multiset of ranks, made in as many ways as above from the cards left outside ``s``); a
+      hand's value on it is the larger of its value by the five ranks and its flush with the
+      ``k`` suited ranks. Where that raises some hand's value the pair is a class of its own,
+      taken out of its rank class; elsewhere its boards stay in the rank class, whose values
+      they share.
+
+    Some 6,000 rank classes and a few thousand to a few tens of thousands of flush classes
+    replace up to 1.7 million boards.
+
+    >>> from engine.cards import parse_cards
+    >>> count = count_boards([parse_cards("AsAh"), parse_cards("KsKh")])
+    >>> count.boards, int(count.counts.sum()), count.highs.shape[1] < 40_000
+    (1712304, 1712304, True)
+    """
+    known = _check(holes, board, dead, 1, game.hole_count)
+    rest = [Card(c) for c in range(52) if c not in known]
+    prefix = tuple(board)
+    possible = math.comb(len(rest), 5 - len(prefix))
+    if prefix or not by_ranks:
+        boards = _every_board(rest, prefix)
+        lows = low_values_on_boards(holes, boards) if game.has_low else None
+        counts = np.ones(len(boards), dtype=np.int64)
+        return BoardCount(high_values_on_boards(game, holes, boards), lows, counts, possible)
+    return _count_by_ranks(holes, rest, game, possible)
+
+
+# C(n, k) for the cards of a rank left (n, at most four) and the times a board holds it (k).
+_COMB: Final = np.array([[math.comb(n, k) for k in range(6)] for n in range(5)], dtype=np.int64)
+
+
+def _rank_counts(rows: npt.NDArray[np.intp]) -> npt.NDArray[np.intp]:
+    """How many times each of the 13 ranks appears in each row of ranks."""
+    counts = np.zeros((len(rows), 13), dtype=np.intp)
+    for column in rows.T:
+        counts[np.arange(len(rows)), column] += 1
+    return counts
+
+
+def _ways(rank_counts: npt.NDArray[np.intp], left: npt.NDArray[np.intp]) -> npt.NDArray[np.int64]:
+    """In how many ways the cards left (``left[..., r]`` of rank ``r``) make each multiset of
+    ranks (``rank_counts[m, r]`` of rank ``r``)."""
+    ways: npt.NDArray[np.int64] = np.prod(_COMB[left[..., None, :], rank_counts], axis=-1)
+    return ways
+
+
+@dataclass(frozen=True, slots=True)
+class _Suited:
+    """Boards holding ``k`` cards of a suit: every set of ``k`` ranks (``masks``), every
+    multiset of ``5 - k`` ranks for the other cards (``filler_counts``, by rank), and the rank
+    class of each pair (``classes[set, filler]``)."""
+
+    masks: Values
+    filler_counts: npt.NDArray[np.intp]
+    classes: npt.NDArray[np.intp]
+
+
+@cache
+def _suited(k: int) -> _Suited:
+    sets = np.array(list(combinations(range(13), k)), dtype=np.intp)
+    multisets = list(combinations_with_replacement(range(13), 5 - k))
+    fillers = np.array(multisets, dtype=np.intp).reshape(len(multisets), 5 - k)
+    five = np.concatenate(
+        [np.repeat(sets, len(fillers), axis=0), np.tile(fillers, (len(sets), 1))], axis=1
+    )
+    suited = _Suited(
+        (1 << sets).sum(axis=1).astype(np.uint16),
+        _rank_counts(fillers),
+        rank_class(five).reshape(len(sets), len(fillers)),
+    )
+    for array in (suited.masks, suited.filler_counts, suited.classes):
+        array.flags.writeable = False
+    return suited
+
+
+@cache
+def _class_rank_counts() -> npt.NDArray[np.intp]:
+    counts = _rank_counts(rank_classes())
+    counts.flags.writeable = False
+    return counts
+
+
+def _count_by_ranks(
+    holes: Sequence[Sequence[Card]], rest: Sequence[Card], game: Game, possible: int
+) -> BoardCount:
+    """``count_boards`` with no board out, in rank and flush classes (see there)."""
+    unknown = np.zeros((4, 13), dtype=np.intp)  # by suit and rank: is the card left?
+    for card in rest:
+        unknown[card & 3, card >> 2] = 1
+    left = unknown.sum(axis=0)
+    counts = _ways(_class_rank_counts(), left)
+    plain = high_values_by_ranks(game, holes)
+    suit_masks = (unknown << np.arange(13)).sum(axis=1)
+    highs: list[Values] = []
+    ways: list[npt.NDArray[np.int64]] = []
+    classes: list[npt.NDArray[np.intp]] = []
+    for k in (3, 4, 5):
+        table = _suited(k)
+        # The sets of k ranks each suit has left, and the flushes they give.
+        fits = (table.masks[None, :] & ~suit_masks[:, None]) == 0
+        suits, sets = np.nonzero(fits)
+        flushes = flush_values(game, holes, suits, table.masks[sets])
+        made = flushes.max(axis=0) > 0
+        suits, sets, flushes = suits[made], sets[made], flushes[:, made]
+        # Each with every filler the other suits can make, in so many ways.
+        filler_ways = _ways(table.filler_counts, left - unknown)[suits]
+        cls = table.classes[sets]
+        by_ranks = plain[:, cls]
+        value = np.maximum(by_ranks, flushes[:, :, None])
+        raised = (value != by_ranks).any(axis=0) & (filler_ways > 0)
+        highs.append(value[:, raised])
+        ways.append(filler_ways[raised])
+        classes.append(cls[raised])
+    flush_classes, flush_ways = np.concatenate(classes), np.concatenate(ways)
+    # Exact: float64 holds whole numbers to 2 ** 53, and no count comes near C(48, 5).
+    taken = np.bincount(flush_classes, weights=flush_ways, minlength=len(counts))
+    counts = counts - taken.astype(np.int64)
+    some = counts > 0
+    lows = low_values_by_ranks(holes) if game.has_low else None
+    return BoardCount(
+        np.concatenate([plain[:, some], *highs], axis=1),
+        None if lows is None else np.concatenate([lows[:, some], lows[:, flush_classes]], axis=1),
+        np.concatenate([counts[some], flush_ways]),
+        possible,
+    )

@@ -748,11 +748,104 @@ def deck_from_cards(
         positions = second_run_positions(players, 5 - len(second_run), hole_count)
         for pos, card in zip(positions, second_run, strict=True):
             slots[pos] = card
-    used = {c for c in slots if c is not None}
-    if len(used) != sum(c is not None for c in slots):
+    placed = [c for c in slots if c is not None]
+    used = set(placed)
+    if len(used) != len(placed):
         raise EngineError("bad_deck", reason="duplicate_card")
     spare = iter([c for c in filler if c not in used])
     return tuple(c if c is not None else next(spare) for c in slots)
+
+
+# --- paying a pot -------------------------------------------------------------------------
+
+PotPart = tuple[int, str, int, list[tuple[int, int]]]
+"""One part of a pot as :func:`pay_pot` pays it: the run whose board settles it (0 when the
+board was dealt once, else 1 or 2), the half (``"high"``, ``"low"``, or ``""`` for all of it),
+its chips, and each winner's ``(player, chips)``."""
+
+
+def split_chips(amount: int, winners: Sequence[int], chip_unit: int) -> list[tuple[int, int]]:
+    """RULES 5: ``amount`` shared equally among ``winners`` in whole chip units, the odd units
+    one each to the first winners clockwise from the button (index order), and chips below one
+    unit to the first of them.
+
+    >>> split_chips(1000, [3, 1, 2], 10)       # E7: C, D and E split 1,000 with a unit of 10
+    [(1, 340), (2, 330), (3, 330)]
+    """
+    if len(winners) == 1:
+        return [(winners[0], amount)]
+    units, loose = divmod(amount, chip_unit)
+    each, odd = divmod(units, len(winners))
+    ordered = sorted(winners)  # index order is clockwise from the button
+    shares = [[w, each * chip_unit] for w in ordered]
+    for k in range(odd):
+        shares[k][1] += chip_unit
+    shares[0][1] += loose
+    return [(w, s) for w, s in shares]
+
+
+def halve(amount: int, chip_unit: int) -> tuple[int, int]:
+    """A pot cut in two (two runs, or high and low): the first half takes the odd chip unit
+    and any chips below one unit.
+
+    >>> halve(35, 10), halve(40, 10)
+    ((25, 10), (20, 20))
+    """
+    units, loose = divmod(amount, chip_unit)
+    first = (units + 1) // 2 * chip_unit + loose
+    return first, amount - first
+
+
+def best_hands(
+    eligible: Sequence[int], highs: dict[int, int], lows: dict[int, int] | None
+) -> tuple[list[int], list[int]]:
+    """Who of ``eligible`` holds the best high hand and who the best qualifying low on one
+    board, by their values (the low list is empty when none of them has a low, or the game
+    has none: ``lows`` None)."""
+    best = max(highs[j] for j in eligible)
+    high = [j for j in eligible if highs[j] == best]
+    if lows is None:
+        return high, []
+    best_low = max(lows[j] for j in eligible)
+    return high, [j for j in eligible if lows[j] == best_low] if best_low else []
+
+
+def pay_pot(
+    amount: int,
+    eligible: Sequence[int],
+    winners: Sequence[tuple[Sequence[int], Sequence[int]]],
+    chip_unit: int,
+) -> list[PotPart]:
+    """How one pot is paid once the board is out, given for each run's board (one, or two when
+    it was run twice) the best high hands and the best lows among ``eligible``
+    (:func:`best_hands`).
+
+    Run twice, the pot is halved, one half per run, the first run's half taking the odd unit
+    (:func:`halve`), being the half dealt first. In a high-low game the pot, or each run's half,
+    is halved again between the best high and the best low, the high half taking the odd unit;
+    with no low among the players in it the high hand takes it all. Each part is split among
+    its winners by RULES 5 (:func:`split_chips`). A pot only one player can win is not cut, and
+    a part of no chips is left out.
+
+    >>> pay_pot(30, (0, 1, 2), [([1], [0, 2]), ([2], [])], 1)
+    [(1, 'high', 8, [(1, 8)]), (1, 'low', 7, [(0, 4), (2, 3)]), (2, '', 15, [(2, 15)])]
+    """
+    if len(eligible) == 1 or len(winners) == 1:
+        runs: tuple[tuple[int, int], ...] = ((0, amount),)
+    else:
+        first, second = halve(amount, chip_unit)
+        runs = ((1, first), (2, second))
+    parts: list[PotPart] = []
+    for run, run_amount in runs:
+        high, low = winners[max(run, 1) - 1]
+        pieces: tuple[tuple[str, int, Sequence[int]], ...] = (("", run_amount, high),)
+        if low and len(eligible) > 1:
+            high_half, low_half = halve(run_amount, chip_unit)
+            pieces = (("high", high_half, high), ("low", low_half, low))
+        for half, part, who in pieces:
+            if part:
+                parts.append((run, half, part, split_chips(part, who, chip_unit)))
+    return parts
 
 
 # --- the hand -----------------------------------------------------------------------------
@@ -1359,19 +1452,6 @@ class Hand:
         self.shown.add(i)
         self.events.append(HandShown(i, self.hole_cards(i)))
 
-    def _split(self, amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
-        if len(winners) == 1:
-            return [(winners[0], amount)]
-        unit = self.config.chip_unit
-        units, loose = divmod(amount, unit)
-        each, odd = divmod(units, len(winners))
-        ordered = sorted(winners)  # index order is clockwise from the button
-        shares = [[w, each * unit] for w in ordered]
-        for k in range(odd):
-            shares[k][1] += unit
-        shares[0][1] += loose
-        return [(w, s) for w, s in shares]
-
     def _award_without_showdown(self, winner: int) -> None:
         awards: list[PotAwarded] = []
         for index, (amount, eligible) in enumerate(self._layers(self.contributions)):
@@ -1381,23 +1461,9 @@ class Hand:
             self.events.append(award)
         self._finish(awards, showdown=False)
 
-    def _halves(self, amount: int) -> tuple[int, int]:
-        """A pot cut in two (two runs, or high and low): the first half takes the odd chip unit
-        and any chips below one unit."""
-        units, loose = divmod(amount, self.config.chip_unit)
-        first = (units + 1) // 2 * self.config.chip_unit + loose
-        return first, amount - first
-
     def _showdown(self) -> None:
-        """Every pot to its best hands, by RULES 5 and 6 and the game's split.
-
-        Run twice, each pot is halved, one half per run (the first run's half taking the odd
-        unit, being the half dealt first), and every live hand is already face up. In a
-        high-low game each pot, or each run's half, is halved again between the best high and
-        the best low among the players in it, the high half taking the odd unit; with no low
-        among them the high hand takes it all. Each part is split among its winners by RULES 5.
-        A pot only one player can win is not cut.
-        """
+        """Every pot to its best hands, by RULES 5 and 6 and the game's split (:func:`pay_pot`).
+        Run twice, every live hand is already face up."""
         self.street = _SHOWDOWN
         remaining = [j for j in range(self.n) if not self.folded[j]]
         game = self.game
@@ -1413,29 +1479,18 @@ class Hand:
         if self.second_board is None:
             self._show_or_muck(remaining, pots, highs[0], lows[0] if lows else None)
         awards: list[PotAwarded] = []
-        for index, (pot, eligible) in enumerate(pots):
-            if len(eligible) == 1 or self.second_board is None:
-                runs: tuple[tuple[int, int], ...] = ((0, pot),)
-            else:
-                first, second = self._halves(pot)
-                runs = ((1, first), (2, second))
-            for run, amount in runs:
-                board = max(run, 1) - 1
-                high, low = highs[board], lows[board] if lows else None
-                parts: tuple[tuple[str, int, dict[int, int]], ...] = (("", amount, high),)
-                if low is not None and len(eligible) > 1 and any(low[j] for j in eligible):
-                    high_half, low_half = self._halves(amount)
-                    parts = (("high", high_half, high), ("low", low_half, low))
-                for half, part, values in parts:
-                    if part == 0:
-                        continue
-                    best = max(values[j] for j in eligible)
-                    shares = self._split(part, [j for j in eligible if values[j] == best])
-                    for w, chips in shares:
-                        self.stacks[w] += chips
-                    award = PotAwarded(index, part, eligible, tuple(shares), True, run, half)
-                    awards.append(award)
-                    self.events.append(award)
+        unit = self.config.chip_unit
+        for index, (amount, eligible) in enumerate(pots):
+            winners = [
+                best_hands(eligible, highs[k], lows[k] if lows else None)
+                for k in range(len(highs))
+            ]
+            for run, half, part, shares in pay_pot(amount, eligible, winners, unit):
+                for w, chips in shares:
+                    self.stacks[w] += chips
+                award = PotAwarded(index, part, eligible, tuple(shares), True, run, half)
+                awards.append(award)
+                self.events.append(award)
         self._finish(awards, showdown=True)
 
     def _show_or_muck(

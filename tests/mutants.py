@@ -84,8 +84,8 @@ MUTANTS = (
     Mutant(
         "result_destroying_chips_accepted",
         "bot/storage/hands.py",
-        'if total != hand["chips"]:',
-        'if total > hand["chips"]:',
+        "    if total != expected:",
+        "    if total > expected:",
         "a hand result must hand back exactly the chips the hand holds",
         STORAGE,
     ),
@@ -126,8 +126,8 @@ MUTANTS = (
     Mutant(
         "odd_chip_to_the_last_winner",
         "engine/hand.py",
-        "            shares[k][1] += unit",
-        "            shares[-1 - k][1] += unit",
+        "        shares[k][1] += chip_unit",
+        "        shares[-1 - k][1] += chip_unit",
         "odd chips go one unit each from the first winner left of the button (RULES 5, E7)",
         HAND_RULES + DIFF,
     ),
@@ -168,8 +168,9 @@ MUTANTS = (
     Mutant(
         "showdown_without_the_river",
         "engine/hand.py",
-        "values = {j: rank_value(self.hole_cards(j) + self.board) for j in remaining}",
-        "values = {j: rank_value(self.hole_cards(j) + self.board[:4]) for j in remaining}",
+        "highs = [{j: high_value(holes[j], board) for j in remaining} for board in self.boards]",
+        "highs = [{j: high_value(holes[j], board[:4]) for j in remaining}"
+        " for board in self.boards]",
         "the best five of seven cards: both hole cards and the whole board (RULES 6)",
         HAND_RULES + DIFF + EVALUATOR,
     ),

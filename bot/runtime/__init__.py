@@ -25,7 +25,7 @@
   connections): what the clocks and the messengers wait on during an outage.
 - ``ownership``: which guilds this process serves (shards, database leases).
 - ``recovery``: rebuilding tables and hands from storage.
-- ``history``: finished hands as stored (``/poker history``, ``verify``, ``replay``).
+- ``history``: finished hands as stored (``/history hand``, ``verify``, ``replay``).
 - ``reports``: the ledger, statistics and leaderboards in words and charts.
 - ``rendering``: drawing images off the event loop.
 - ``results``: what storage records when a hand ends.

@@ -22,6 +22,7 @@ from storage, which is the authority.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -30,7 +31,7 @@ from typing import Any
 
 from bot.errors import BotError
 from bot.i18n import t
-from bot.presenter import chips, mention, result_content
+from bot.presenter import TableMessage, chips, mention, result_content
 from bot.runtime.config import TableConfig
 from bot.runtime.faults import log_failure
 from bot.runtime.kinds import CASH, PRACTICE
@@ -734,7 +735,7 @@ class CashTable(LiveTable[_Draft]):
                 lines = [t("notice.closed", self.locale, host=mention(by or self.host_id))]
             lines += [
                 t(
-                    "notice.closed_returned",
+                    self.kind.word("notice.closed_returned"),
                     self.locale,
                     player=mention(uid),
                     amount=chips(amount, self.locale),
@@ -838,6 +839,11 @@ class PracticeTable(CashTable):
     table closes itself once no person is seated."""
 
     kind = PRACTICE
+
+    def _dress(self, message: TableMessage) -> TableMessage:
+        """Its message says, on top, that its chips are play chips."""
+        return dataclasses.replace(
+            message, head="\n".join([t("table.practice", self.locale), message.head]))
 
     async def _check_house(self) -> None:
         """Play chips: the house pays nothing, so nothing limits it."""

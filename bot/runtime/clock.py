@@ -19,8 +19,8 @@ decision is not charged). The messenger sends that message when the outage ends
 
 A player the table has marked away (he timed out before) gets no time: the clock acts at once.
 When the table's timer runs out and the player has a reserve left, the clock calls ``on_bank``
-(the runner shows the new deadline); when all his time is gone it calls ``on_expiry`` with the
-decision, and the runner applies the timeout under its lock (checking the decision is still the
+(the table shows the new deadline); when all his time is gone it calls ``on_expiry`` with the
+decision, and the table applies the timeout under its lock (checking the decision is still the
 current one).
 """
 
@@ -76,7 +76,7 @@ class DecisionClock:
         name: str = "clock",
     ) -> None:
         self.options = options
-        self.banks = banks  # the table's stored reserves, by player (the runner saves them)
+        self.banks = banks  # the table's stored reserves, by player (the table saves them)
         self.on_expiry = on_expiry
         self.on_bank = on_bank
         self.name = name

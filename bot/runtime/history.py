@@ -1,7 +1,7 @@
 """A table's past hands: finding one by number, telling it, replaying it, and what verifying it
 may reveal.
 
-``/poker history`` and ``/poker replay`` are built here (:func:`history_of`, :func:`replay_of`),
+``/history hand`` and ``/history replay`` are built here (:func:`history_of`, :func:`replay_of`),
 not in the cog, so tests reach them: each shows what was shown at the table, never a folded or
 mucked hand. A hand is told at the stakes it was played at (a tournament's blinds rise).
 
@@ -26,7 +26,7 @@ from bot.storage import Database, hands, stats
 from bot.storage.hands import StoredHand
 from engine.commitment import Opening, hole_positions, seen_positions
 
-HISTORY_DEPTH = 100  # hands a table looks back through for /poker history and verify
+HISTORY_DEPTH = 100  # hands a table looks back through for /history hand and verify
 
 
 async def stored_hand(db: Database, table_id: int, number: int | None) -> StoredHand:
@@ -98,7 +98,7 @@ class HandHistory:
 
 
 async def history_of(table: LiveTable[Any], number: int | None, locale: object) -> HandHistory:
-    """Hand ``number`` of ``table`` (the last finished one when None), for ``/poker history``."""
+    """Hand ``number`` of ``table`` (the last finished one when None), for ``/history hand``."""
     stored = require_finished(await stored_hand(table.db, table.table_id, number),
                               voided="history_voided")
     names = [display_name(table.names, p.user_id, locale) for p in stored.players]

@@ -40,7 +40,9 @@ class TableKind:
       clock waits for nobody);
     - ``away_notice``: the catalog key that tells the channel a player is away;
     - ``channel_lost_notice``: the catalog key that tells each player by DM the bot lost the
-      table's channel (and what happens now).
+      table's channel (and what happens now);
+    - ``words``: the catalog keys this kind says its own way (``word``): a practice table's
+      chips are play chips and never reach a wallet, so its replies never speak of one.
 
     Everything else — the hand, the clock, the run-out, the buttons, the DMs — is the same.
     """
@@ -53,9 +55,14 @@ class TableKind:
     channel_lost_notice: str
     refused: str = "tournament_rules"
     refusals: Mapping[Extra, str] = field(default_factory=dict)
+    words: Mapping[str, str] = field(default_factory=dict)
 
     def allows(self, extra: Extra) -> bool:
         return extra in self.extras
+
+    def word(self, key: str) -> str:
+        """The catalog key this kind says ``key`` with (its own, or the common one)."""
+        return self.words.get(key, key)
 
     def require(self, extra: Extra) -> None:
         """Refuse ``extra`` here with its reason, unless this kind plays it."""
@@ -92,6 +99,10 @@ PRACTICE = TableKind(
     away_notice="notice.timed_out",
     channel_lost_notice="notice.channel_lost",
     refusals={Extra.LEDGER: "practice_no_ledger"},
+    words={key: f"{key}_practice" for key in (
+        "reply.joined", "reply.left", "reply.leaving_after_hand", "reply.rebought",
+        "reply.kicked", "reply.closed", "notice.closed_returned",
+    )},
 )
 TABLE_KINDS = (CASH, PRACTICE, TOURNAMENT)
 

@@ -3,9 +3,11 @@
 A :class:`LiveTable` owns the hand being played at one table: the deal, every decision and
 pre-selection, the decision clock and time bank, time-outs, the all-in run-out street by street
 with each hand's chances, the result and its retry, the table message, the hole cards by DM and
-reposts. Two machines ride beside it, each with one job and its own tests, as the decision clock
-(:mod:`bot.runtime.clock`) does: the computer players' turns (:mod:`bot.runtime.turns`) and the
-vote on running it twice (:mod:`bot.runtime.runvote`). Every input runs under the table's lock
+reposts. Machines ride beside it, each with one job, callbacks in and its own tests, as the
+decision clock (:mod:`bot.runtime.clock`) does: the computer players' turns
+(:mod:`bot.runtime.turns`), the vote on running it twice (:mod:`bot.runtime.runvote`), the hand
+that just ended (:mod:`bot.runtime.lasthand`) and the wait for storage when the database is away
+(:mod:`bot.runtime.waiting`). Every input runs under the table's lock
 (a tournament's tables share the tournament's), so no two ever interleave, and each goes
 **draft → store → adopt**: the engine changes a draft (refusing bad input before anything
 changes), storage takes the change in one transaction, and only then does the draft become the

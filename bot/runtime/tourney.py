@@ -34,7 +34,7 @@ import dataclasses
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -99,10 +99,44 @@ KINDS = ("freeze_out", "time_limited")
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
 
 
-def now() -> float:
-    """The tournament clock's time: Unix seconds, so that another process (after a crash, or
-    a lease taken over) reads the same clock."""
-    return time.time()
+# A host clock this far from the tournament clock has jumped (a correction, a time set by hand).
+JUMP = 2.0
+
+
+class SteadyClock:
+    """Unix seconds that never jump: the host's clock read once, then carried on by the
+    monotonic clock.
+
+    A tournament's levels, breaks and time limit run on Unix seconds, so that another process
+    (after a crash, or a lease taken over) reads the same clock. Read straight from the host,
+    a clock that jumps an hour ahead would end six levels at once, and one set back would
+    hold a level for an hour; carried on by the monotonic clock, a level lasts its minutes
+    whatever the host's clock does. A jump is logged once, as a WARNING (the operator should
+    fix the host's time; a restart then reads it afresh).
+    """
+
+    def __init__(
+        self,
+        wall: Callable[[], float] = time.time,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._wall = wall
+        self._monotonic = monotonic
+        self._start_wall = wall()
+        self._start = monotonic()
+        self._told = 0.0  # the jump last reported
+
+    def __call__(self) -> float:
+        moment = self._start_wall + (self._monotonic() - self._start)
+        jump = self._wall() - moment
+        if abs(jump) >= JUMP and abs(jump - self._told) >= JUMP:
+            self._told = jump
+            log.warning("the host's clock is %+.0f s from the tournaments' clock (it jumped);"
+                        " levels keep their own pace", jump)
+        return moment
+
+
+now = SteadyClock()
 
 
 @dataclass(slots=True)

@@ -18,7 +18,7 @@ So ``sum(wallets) + sum(seats) + sum(running hands' chips)`` never changes excep
 and burning, whatever moment a crash picks.
 
 Actions are appended with their sequence number, which must be the next one: a duplicate or a
-gap (two runners on one table, a retry after a timeout) is refused rather than stored. An
+gap (two processes running one table, a retry after a timeout) is refused rather than stored. An
 action is durable when ``append_action`` returns; the runtime acknowledges it only then.
 
 The deck order is stored in full from the start (it is needed to rebuild the hand) and must
@@ -70,6 +70,7 @@ from engine.errors import EngineError
 from engine.hand import Action, Hand, HandConfig
 from engine.limits import MAX_SEATS
 from engine.phh import dump_played_hand
+from engine.pokerstars import HandFacts, TournamentFacts, write_hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -1118,6 +1119,24 @@ def phh_extra(stored: StoredHand) -> dict[str, object]:
     return extra
 
 
+async def finished_hand(db: Database, hand_id: int) -> tuple[StoredHand, Hand]:
+    """A finished hand as stored and as the engine replays it, for the exports.
+
+    Raises ``hand_not_finished`` (running or voided) and ``hand_corrupt`` when the replay does
+    not end with the stored finishing stacks.
+    """
+    stored = await load_hand(db, hand_id)
+    if stored.status != "finished":
+        raise StorageError("hand_not_finished", hand_id=hand_id, status=stored.status)
+    hand = rebuild_hand(stored)
+    result = hand.result
+    if result is None or list(result.stacks) != list(stored.final_stacks or ()):
+        # The replay must end where the stored result says, or the export would tell a story
+        # different from the chips that actually moved.
+        raise StorageError("hand_corrupt", hand_id=hand_id, detail="finishing stacks differ")
+    return stored, hand
+
+
 async def export_phh(
     db: Database,
     hand_id: int,
@@ -1133,15 +1152,7 @@ async def export_phh(
     tournament a tournament hand was played in (PHH's ``event``). Raises ``hand_corrupt``
     if the stored hand does not replay to its stored result.
     """
-    stored = await load_hand(db, hand_id)
-    if stored.status != "finished":
-        raise StorageError("hand_not_finished", hand_id=hand_id, status=stored.status)
-    hand = rebuild_hand(stored)
-    result = hand.result
-    if result is None or list(result.stacks) != list(stored.final_stacks or ()):
-        # The replay must end where the stored result says, or the export would tell a story
-        # different from the chips that actually moved.
-        raise StorageError("hand_corrupt", hand_id=hand_id, detail="finishing stacks differ")
+    stored, hand = await finished_hand(db, hand_id)
     names = phh_players(stored) if players is None else list(players)
     # An EngineError here (say "phh_unsupported" for a posted dead blind) passes through: the
     # hand is sound, PHH just cannot say it.
@@ -1149,3 +1160,70 @@ async def export_phh(
     if event is not None and stored.tournament_id is not None:
         extra["event"] = event
     return dump_played_hand(hand, reveal_all=reveal_all, players=names, extra=extra)
+
+
+def pokerstars_facts(
+    stored: StoredHand,
+    *,
+    names: Sequence[str],
+    table_name: str,
+    max_seats: int,
+    small_blind: int,
+    viewer_id: int | None = None,
+    buy_in: int = 0,
+) -> HandFacts:
+    """What :func:`engine.pokerstars.write_hand` needs besides the replayed hand, from what
+    storage knows of it and what the table says.
+
+    ``names`` are the players' names in player-index order (pass a whole session's roster
+    through ``engine.pokerstars.safe_names`` first, so a name stays the same from hand to
+    hand). ``max_seats`` is the table's seat count, ``small_blind`` the small blind of the
+    stakes the hand was dealt at (a tournament's level), ``viewer_id`` the asker (his hole
+    cards are written; None writes only what everybody saw), ``buy_in`` a tournament's.
+    The hand is numbered by its storage id (unique across every table, as trackers need).
+    """
+    players = sorted(stored.players, key=lambda p: p.player)
+    viewer = next((p.player for p in players if p.user_id == viewer_id), None)
+    tournament = None
+    if stored.tournament_id is not None:
+        tournament = TournamentFacts(stored.tournament_id, stored.level or 1, buy_in)
+    return HandFacts(
+        hand_id=stored.hand_id,
+        table_name=table_name,
+        seats=tuple(p.seat_no for p in players),
+        names=tuple(names),
+        max_seats=max([max_seats, *(p.seat_no for p in players)]),
+        started_at=stored.started_at,
+        small_blind=small_blind,
+        big_blind=int(stored.config["big_blind"]),
+        button_seat=stored.button_seat,
+        tournament=tournament,
+        viewer=viewer,
+    )
+
+
+async def export_pokerstars(
+    db: Database,
+    hand_id: int,
+    *,
+    names: Sequence[str],
+    table_name: str,
+    max_seats: int,
+    small_blind: int,
+    viewer_id: int | None = None,
+    buy_in: int = 0,
+) -> str:
+    """A finished hand in the text PokerStars writes (``engine.pokerstars``): the hands shown
+    and ``viewer_id``'s own cards, nothing else. Arguments as :func:`pokerstars_facts`; raises
+    as :func:`finished_hand`."""
+    stored, hand = await finished_hand(db, hand_id)
+    facts = pokerstars_facts(
+        stored,
+        names=names,
+        table_name=table_name,
+        max_seats=max_seats,
+        small_blind=small_blind,
+        viewer_id=viewer_id,
+        buy_in=buy_in,
+    )
+    return write_hand(hand, facts)

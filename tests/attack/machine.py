@@ -187,6 +187,8 @@ SUBCOMMANDS = (
     "verify", "verify", "history", "settings", "settings", "kick", "kick", "void", "join",
     "bomb", "bomb", "ledger", "ledger", "rules", "sitout",
 )
+# The hands of a table are looked up under /history (the rest of SUBCOMMANDS is /poker's).
+LOOKED_UP = {"history": ("history", "hand"), "verify": ("history", "verify")}
 RUN_TWICE = ("off", "ask", "always", "", "ASK", "twice", "ask ")
 STRADDLES = ("off", "utg", "button", "", "UTG", "always", "next")
 NEW_PLAYERS = ("wait_for_bb", "post_bb", "deal_in", "", "WAIT_FOR_BB", "x" * 120)
@@ -1442,9 +1444,10 @@ class AttackMachine(RuleBasedStateMachine):
         sub = data.draw(st.sampled_from(SUBCOMMANDS), label="subcommand")
         user = self.pick_host(data, live_table, user, sub)
         options = self.draw_poker_options(data, sub, channel)
+        name, command = LOOKED_UP.get(sub, ("poker", sub))
         self.step(
-            f"{user.name} in #{channel.name}: /poker {sub} {self.show(options)}",
-            lambda: self._send(user, channel, "poker", sub, options),
+            f"{user.name} in #{channel.name}: /{name} {command} {self.show(options)}",
+            lambda: self._send(user, channel, name, command, options),
         )
 
     def draw_poker_options(
@@ -1550,9 +1553,10 @@ class AttackMachine(RuleBasedStateMachine):
         live_table = self.cash_table_in(channel)
         last = live_table.table.hand_number if live_table is not None else 1
         options = {"hand": max(1, last - back)}
+        name, command = LOOKED_UP[sub]
         self.step(
-            f"{user.name} in #{channel.name}: /poker {sub} {self.show(options)}",
-            lambda: self._send(user, channel, "poker", sub, options),
+            f"{user.name} in #{channel.name}: /{name} {command} {self.show(options)}",
+            lambda: self._send(user, channel, name, command, options),
         )
 
     @rule(data=st.data())

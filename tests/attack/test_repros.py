@@ -67,7 +67,7 @@ async def test_check_4_an_odd_raise_typed_in_the_form_is_refused_politely(
 async def test_check_2_the_shuffle_check_does_not_show_folded_hands(
     game: Game, world: AttackWorld, recorder: HandRecorder
 ) -> None:
-    """``/poker verify`` prints the whole deck in deal order, so anyone can read the hole cards
+    """``/history verify`` prints the whole deck in deal order, so anyone can read the hole cards
     of players who folded and never showed (deck[i], deck[i + n])."""
     alice, bob, carol = world.members[:3]
     await game.ok(alice, "poker", "create")
@@ -79,7 +79,7 @@ async def test_check_2_the_shuffle_check_does_not_show_folded_hands(
         await game.ok(await game.wait_turn(), "fold")
     await game.wait_result(1)
     mark = game.fake.mark()
-    reply = await game.slash(bob, "poker", "verify", hand=1)
+    reply = await game.slash(bob, "history", "verify", hand=1)
     assert reply.ephemeral
     shown = recorder.shown_now()
     leaks = [

@@ -1,4 +1,4 @@
-"""``/poker replay`` never draws a card that was not shown (issue "Hardening, round 2", item 11).
+"""``/history replay`` never draws a card that was not shown (issue "Hardening, round 2", item 11).
 
 The method is non-interference: take a finished hand, deal it again from a deck in which every
 card nobody saw is swapped for another card nobody saw (the folded hands, a hand that won

@@ -173,7 +173,7 @@ async def test_the_longest_result_of_the_largest_table_reaches_the_channel(
         shares = sum(1 for pot in hand.result.pots for _, share in pot.shares if share)
         assert shares >= 40  # ten pots split among 10, 9, 8 ... players
         assert text.count(" wins ") == shares, text[:400]
-        assert "/poker verify hand:1" in text, [m.content[:30] for m in posts[start:]]
+        assert "/history verify hand:1" in text, [m.content[:30] for m in posts[start:]]
         failed = [r for r in fake.requests if r.status >= 400 and "/messages" in r.path
                   and r.status != 403]
         assert not failed, failed
@@ -215,8 +215,9 @@ async def test_replies_that_draw_or_build_a_file_are_deferred(
     monkeypatch.setattr(bot.interact, "render", slow_render)
     monkeypatch.setattr(hands, "export_phh", slow_export)
     monkeypatch.setattr(stats, "recent_hands", slow_lookup)
-    for subcommand, options in (("cards", {}), ("history", {"hand": 1}), ("verify", {"hand": 1})):
-        handle = await game.fake.slash(alice, game.channel, "poker", subcommand=subcommand,
+    for name, subcommand, options in (("poker", "cards", {}), ("history", "hand", {"hand": 1}),
+                                      ("history", "verify", {"hand": 1})):
+        handle = await game.fake.slash(alice, game.channel, name, subcommand=subcommand,
                                        options=options)
         first = await handle.response(timeout=3)
         assert first.type == 5 and first.ephemeral, (subcommand, first)

@@ -66,7 +66,7 @@ async def test_verifying_a_hand_never_shows_a_folded_hand(
         for viewer in world.users:
             reply = await settled(
                 await fake.slash(
-                    viewer, game.channel, "poker", subcommand="verify", options={"hand": 1}
+                    viewer, game.channel, "history", subcommand="verify", options={"hand": 1}
                 )
             )
             assert reply.ephemeral

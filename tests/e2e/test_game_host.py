@@ -77,20 +77,20 @@ async def test_the_host_runs_the_table(game: Game) -> None:
     await game.wait_hand(3)
 
     # History of a finished hand: the summary and a PHH file with only shown cards.
-    reply = await game.slash(bob, "poker", "history", hand=2)
+    reply = await game.slash(bob, "history", "hand", hand=2)
     assert reply.ephemeral and reply.content.startswith("**Hand #2**")
     (phh,) = reply.attachments
     text = phh.data.decode()
     assert phh.filename == "hand-2.phh" and "finishing_stacks" in text
     # A voided hand has no history: history says it was voided, as replay does, and never
     # that it "isn't finished yet".
-    voided_history = await game.slash(bob, "poker", "history", hand=1)
+    voided_history = await game.slash(bob, "history", "hand", hand=1)
     assert voided_history.ephemeral
     assert voided_history.content == t("error.history_voided", hand=1)
     assert voided_history.content != t("error.hand_not_finished", hand=1)
     # Verify: the cards everybody saw are opened against the root posted during the hand, with
     # proofs anyone can check; nothing of an unshown hand is opened or written.
-    reply = await game.slash(carol, "poker", "verify", hand=2)
+    reply = await game.slash(carol, "history", "verify", hand=2)
     root = re.search(r"Merkle root\): `([0-9a-f]{64})`", reply.content)
     assert root and root[1] == second.deck_digest, reply.content
     posted = [

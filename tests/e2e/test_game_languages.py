@@ -140,7 +140,7 @@ async def test_each_player_reads_his_language_and_the_channel_the_servers(game: 
         assert re.fullmatch(r"你(過牌了|让牌了|跟注 [\d,]+)。", answer), answer
     result = await fake.wait_for_message(_is_result(1, "**第 {hand} 手：結果**"),  # type: ignore[arg-type]
                                          channel=game.channel, kinds=("create",), timeout=20)
-    assert "贏得" in result.content and "/poker verify hand:1" in result.content
+    assert "贏得" in result.content and "/history verify hand:1" in result.content
     assert (result.attachment("table.png").description or "").startswith("撲克牌桌，第 1 手")
 
     # Each player's client language is kept for his DMs.

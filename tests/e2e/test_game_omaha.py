@@ -194,11 +194,11 @@ async def test_a_bomb_pot_history_verify_and_replay_at_omaha(game: Game) -> None
     await game.wait_idle()
     assert hand.result is not None and not hand.result.shown
 
-    reply = await game.slash(bob, "poker", "history", hand=1)
+    reply = await game.slash(bob, "history", "hand", hand=1)
     (phh,) = reply.attachments
     assert "variant = 'PO'" in phh.data.decode()
 
-    reply = await game.slash(bob, "poker", "verify", hand=1)
+    reply = await game.slash(bob, "history", "verify", hand=1)
     # His own cards come in a file of his own, all four of them, and none of Alice's.
     (proofs,) = [a for a in reply.attachments if "my-cards" in a.filename]
     text = proofs.data.decode()
@@ -207,7 +207,7 @@ async def test_a_bomb_pot_history_verify_and_replay_at_omaha(game: Game) -> None
     assert not any(f" {format_card(c)} " in text
                    for c in hand.hole_cards(players.index(alice.id)))
 
-    reply = await game.slash(alice, "poker", "replay", hand=1)
+    reply = await game.slash(alice, "history", "replay", hand=1)
     assert reply.ephemeral and reply.attachments
     assert reply.attachments[0].filename.endswith((".gif", ".png", ".webp"))
 

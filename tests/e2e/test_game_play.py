@@ -77,7 +77,7 @@ async def test_three_players_play_whole_hands_by_slash_commands(game: Game) -> N
     await game.passive_round(1)
     result = await game.wait_result(1)
     assert result.attachment("table.png").open_image().size == (1280, 800)
-    assert "wins" in result.content and "/poker verify hand:1" in result.content
+    assert "wins" in result.content and "/history verify hand:1" in result.content
 
     # Hand 2 is dealt by itself; Carol is not told again that her DMs are closed.
     await game.wait_hand(2)

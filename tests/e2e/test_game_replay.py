@@ -1,4 +1,4 @@
-"""``/poker replay`` over the fake Discord: six players play a hand, then a player replays it.
+"""``/history replay`` over the fake Discord: six players play a hand, then a player replays it.
 The animation arrives privately within Discord's limits (the fake refuses anything beyond
 them), its alt text tells the hand, and no folded or mucked hand is in either; a hand of
 another table, a voided hand and a hand still running are refused in words."""
@@ -87,7 +87,7 @@ async def test_a_hand_is_replayed_privately_with_only_what_was_shown(
     await _play_first_hand(game, users)
     await game.wait_result(1)
 
-    handle = await game.fake.slash(bob, game.channel, "poker", subcommand="replay",
+    handle = await game.fake.slash(bob, game.channel, "history", subcommand="replay",
                                    options={"hand": 1})
     reply = await settled(handle, timeout=60)
     assert reply.ephemeral and reply.content.startswith("**Replay of hand #1** · blinds 5/10")
@@ -122,23 +122,23 @@ async def test_a_hand_is_replayed_privately_with_only_what_was_shown(
     assert {by_index[i] for i in range(6) if hand.folded[i]} == {u.id for u in users[3:]}
 
     # Refused, in words: a hand the table never had, no table here, another server's channel.
-    missing = await game.slash(bob, "poker", "replay", hand=99)
+    missing = await game.slash(bob, "history", "replay", hand=99)
     assert missing.ephemeral and missing.content == t("error.no_such_hand", hand=99)
-    lobby = await game.slash(carol, "poker", "replay", hand=1,
+    lobby = await game.slash(carol, "history", "replay", hand=1,
                              channel=game.world.guild.channel("lobby"))
     assert lobby.content == t("error.no_table")
-    elsewhere = await game.slash(alice, "poker", "replay", hand=1, channel=other.channel("poker"))
+    elsewhere = await game.slash(alice, "history", "replay", hand=1, channel=other.channel("poker"))
     assert elsewhere.content == t("error.no_table")
 
     # A voided hand has nothing to replay, and a running one is not over.
     await game.wait_hand(2)
     await game.ok(alice, "poker", "void")
-    voided = await game.slash(carol, "poker", "replay", hand=2)
+    voided = await game.slash(carol, "history", "replay", hand=2)
     assert voided.content == t("error.replay_voided", hand=2)
     await game.wait_hand(3)
-    running = await game.slash(dave, "poker", "replay", hand=3)
+    running = await game.slash(dave, "history", "replay", hand=3)
     assert running.content == t("error.hand_not_finished", hand=3)
     # Without a number: the last finished hand, hand 1.
-    latest = await game.slash(erin, "poker", "replay")
+    latest = await game.slash(erin, "history", "replay")
     assert latest.content.startswith("**Replay of hand #1**")
     await game.ok(alice, "poker", "pause")

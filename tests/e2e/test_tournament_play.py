@@ -71,17 +71,17 @@ async def test_a_tournament_hand_has_its_history_proofs_and_replay(game: Game) -
     mine = await game.slash(bob, "poker", "cards")
     assert mine.ephemeral and cards_text(hand.hole_cards(index)) in mine.content
 
-    history = await game.slash(bob, "poker", "history", hand=1)
+    history = await game.slash(bob, "history", "hand", hand=1)
     assert history.ephemeral and history.content.startswith("**Hand #1**")
     assert t("history.tournament", name="Friday", level=1) in history.content
     (phh,) = history.attachments
     assert "event = 'Friday'" in phh.data.decode()
 
-    proofs = await game.slash(alice, "poker", "verify", hand=1)
+    proofs = await game.slash(alice, "history", "verify", hand=1)
     root = re.search(r"Merkle root\): `([0-9a-f]{64})`", proofs.content)
     assert root and root[1] == stored.deck_digest, proofs.content
 
-    replay = await game.slash(bob, "poker", "replay", hand=1)
+    replay = await game.slash(bob, "history", "replay", hand=1)
     assert replay.ephemeral and replay.content.startswith("**Replay of hand #1** · blinds 10/20")
     (gif,) = replay.attachments
     assert gif.data.startswith(b"GIF89a")

@@ -203,17 +203,19 @@ async def test_replies_that_draw_or_build_a_file_are_deferred_at_a_tournament_ta
         return await real_export(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(bot.interact, "render", slow_render)
-    # /poker replay imports the renderer when it runs.
+    # /history replay imports the renderer when it runs.
     monkeypatch.setattr(bot.runtime.rendering, "render", slow_replay_render)
     monkeypatch.setattr(hands, "export_phh", slow_export)
     asked = (("cards", {}), ("history", {"hand": 1}), ("replay", {"hand": 1}),
              ("verify", {"hand": 1}))
     for subcommand, options in asked:
-        handle = await game.fake.slash(alice, game.channel, "poker", subcommand=subcommand,
+        name, command = ("poker", "cards") if subcommand == "cards" else (
+            "history", "hand" if subcommand == "history" else subcommand)
+        handle = await game.fake.slash(alice, game.channel, name, subcommand=command,
                                        options=options)
         first_answer = await handle.response(timeout=3)
         assert first_answer.type == DEFERRED and first_answer.ephemeral, (
-            f"/poker {subcommand} at a tournament table must be deferred first",
+            f"/{name} {command} at a tournament table must be deferred first",
             first_answer)
         final = await settled(handle)
         assert final.ephemeral and final.content and not final.content.startswith(

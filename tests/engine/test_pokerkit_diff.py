@@ -66,6 +66,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine.hand
 from engine.cards import Card, parse_cards
 from engine.hand import (
     Action,
@@ -617,12 +618,12 @@ def test_odd_chips_by_chip_unit_are_checked_against_the_rules(
     assert duel.finish() and duel.normalised == [CASE_ODD_CHIPS_ONE_UNIT_EACH]
     assert duel.state is not None and list(duel.state.stacks)[1:4] == [1004, 1003, 1003]
 
-    def odd_chip_to_the_last(hand: Hand, amount: int, winners: Sequence[int]) -> list[Any]:
-        shares = split(hand, amount, winners)
+    def odd_chip_to_the_last(amount: int, winners: Sequence[int], unit: int) -> list[Any]:
+        shares = split(amount, winners, unit)
         return [*shares[1:], shares[0]] if len(shares) > 1 else shares
 
-    split = Hand._split
-    monkeypatch.setattr(Hand, "_split", odd_chip_to_the_last)
+    split = engine.hand.split_chips
+    monkeypatch.setattr(engine.hand, "split_chips", odd_chip_to_the_last)
     with pytest.raises(Mismatch, match=r"RULES\.md 5"):
         play().finish()
 

@@ -277,15 +277,15 @@ def test_pot_limit_raises_match_pokerkit_street_by_street() -> None:
     assert duel.finish()
 
 
-def _odd_unit_to_the_low_half(self: Hand, amount: int) -> tuple[int, int]:
+def _odd_unit_to_the_low_half(amount: int, chip_unit: int) -> tuple[int, int]:
     """A planted bug: the odd chip unit goes to the second half (the low one)."""
-    units, loose = divmod(amount, self.config.chip_unit)
-    second = (units + 1) // 2 * self.config.chip_unit + loose
+    units, loose = divmod(amount, chip_unit)
+    second = (units + 1) // 2 * chip_unit + loose
     return amount - second, second
 
 
 def test_the_odd_chip_in_the_low_half_is_a_mismatch(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(Hand, "_halves", _odd_unit_to_the_low_half)
+    monkeypatch.setattr("engine.hand.halve", _odd_unit_to_the_low_half)
     config = HandConfig.standard((101, 101, 101), 1, 2, game=PLO8)
     holes = ("Ad3h9s9c", "KdKhJsTs", "As5h6sQd")
     duel = Duel(config, _deck(config, holes, SIDE_POT_BOARD))

@@ -14,19 +14,17 @@ never above the cap, and so no wallet, seat or prize pool is either.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 from unittest import mock
 
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.storage import Database, StorageError, economy, hands, invariant, tables, tournaments
 from bot.storage.hands import HandSeat, PlayerResult
 from bot.storage.tournaments import Placing
-from tests.pgserver import PostgresServer
-from tests.storage.conftest import deck_and_commitment
+from tests.storage.conftest import deck_and_commitment, snapshot
+from tests.storage.model_kit import on_both_backends
 
 GUILD = 1_000_000_001
 HOST = 500
@@ -288,12 +286,6 @@ class World:
         assert guild.pools == sum(pools.values()) <= CAP
 
 
-async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
-    return {
-        name: sorted((tuple(r) for r in await db.fetchall(f'SELECT * FROM "{name}"')), key=repr)
-        for name in await db.table_names()
-    }
-
 
 OPERATIONS = (
     ("grant",) * 3 + ("claim_daily",) * 2 + ("remove", "transfer") + ("buy_in",) * 3
@@ -303,7 +295,7 @@ OPERATIONS = (
 )
 
 
-async def run(data: st.DataObject, url: str = "sqlite:///:memory:") -> None:
+async def run(data: st.DataObject, url: str) -> None:
     db = await Database.open(url)
     try:
         with mock.patch("bot.storage.ledger.MAX_CIRCULATION", CAP):
@@ -322,26 +314,6 @@ async def run(data: st.DataObject, url: str = "sqlite:///:memory:") -> None:
         await db.close()
 
 
-@settings(
-    max_examples=80,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(st.data())
-def test_every_chip_that_comes_back_is_credited_and_none_passes_the_cap(
-    data: st.DataObject,
-) -> None:
-    asyncio.run(run(data))
-
-
-@settings(
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(st.data())
-def test_every_chip_that_comes_back_is_credited_and_none_passes_the_cap_on_postgresql(
-    postgres_server: PostgresServer, data: st.DataObject
-) -> None:
-    """The same model, each example on a new PostgreSQL database."""
-    postgres_server.run_on_a_new_database(lambda url: run(data, url))
+_TESTS = on_both_backends(run, examples=80, postgres_examples=25)
+test_every_chip_that_comes_back_is_credited_and_none_passes_the_cap = _TESTS[0]
+test_every_chip_that_comes_back_is_credited_and_none_passes_the_cap_on_postgresql = _TESTS[1]

@@ -4,6 +4,7 @@ every finished one exports as PHH that ``python -m engine.phh check`` accepts.""
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -166,3 +167,47 @@ async def test_unfinished_hands_rebuild_and_finished_hands_export(
     assert check.returncode == 0, check.stdout + check.stderr
     last = check.stdout.strip().splitlines()[-1]
     assert last.startswith(f"{len(finished)} hands, {len(finished)} match"), last
+
+
+async def test_finished_hands_export_as_pokerstars_text_for_each_asker(db_path: Path) -> None:
+    """``export_pokerstars`` writes the stored hand, numbered by its storage id, with the
+    players at their seats and only the asker's own hole cards beside the hands shown."""
+    from engine.cards import format_card
+    from tests.engine.pokerstars_reader import chip_flow, read_hand
+
+    finished, _ = await _play_hands(db_path, 8, seed=77)
+    db = await Database.open(f"sqlite:///{db_path}")
+    try:
+        for hand_id in finished:
+            stored = await hands.load_hand(db, hand_id)
+            hand = hands.rebuild_hand(stored)
+            assert hand.result is not None
+            players = sorted(stored.players, key=lambda p: p.player)
+            names = [f"user {p.user_id}" for p in players]
+            shown = {format_card(c) for j in hand.result.shown for c in hand.hole_cards(j)}
+            board = {format_card(c) for b in hand.boards for c in b}
+            for asker in (None, *(p.user_id for p in players)):
+                text = await hands.export_pokerstars(
+                    db, hand_id, names=names, table_name="Main", max_seats=6, small_blind=5,
+                    viewer_id=asker,
+                )  # fmt: skip
+                read = read_hand(text)
+                assert read.hand == hand_id and read.play_money
+                assert read.seats == {f"user_{p.user_id}": p.seat_no for p in players}
+                flow = chip_flow(read)
+                assert [flow[f"user_{p.user_id}"] for p in players] == [
+                    p.final_stack for p in players
+                ]
+                own = {
+                    format_card(c)
+                    for p in players
+                    if p.user_id == asker
+                    for c in hand.hole_cards(p.player)
+                }
+                dealt = {format_card(c) for cards in read.dealt.values() for c in cards}
+                assert dealt == own
+                cards = re.findall(r"\[((?:[2-9TJQKA][cdhs] ?)+)\]", text)
+                written = {c for group in cards for c in group.split()}
+                assert written == shown | board | own
+    finally:
+        await db.close()

@@ -16,19 +16,17 @@ they lost in finished hands of the economy.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 from unittest import mock
 
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.storage import Database, StorageError, economy, hands, invariant, tables
 from bot.storage.hands import HandSeat, PlayerResult
 from engine.bots.ids import HOUSE_ID, bot_id, is_bot
-from tests.pgserver import PostgresServer
-from tests.storage.conftest import deck_and_commitment
+from tests.storage.conftest import deck_and_commitment, snapshot
+from tests.storage.model_kit import on_both_backends
 
 GUILD = 1_000_000_001
 HOST = 500
@@ -333,12 +331,6 @@ class World:
             }
 
 
-async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
-    return {
-        name: sorted((tuple(r) for r in await db.fetchall(f'SELECT * FROM "{name}"')), key=repr)
-        for name in await db.table_names()
-    }
-
 
 OPERATIONS = (
     ("buy_in",) * 5
@@ -352,7 +344,7 @@ OPERATIONS = (
 )
 
 
-async def run(data: st.DataObject, url: str = "sqlite:///:memory:") -> None:
+async def run(data: st.DataObject, url: str) -> None:
     db = await Database.open(url)
     try:
         cap = data.draw(st.sampled_from(CAPS), label="cap")
@@ -372,26 +364,6 @@ async def run(data: st.DataObject, url: str = "sqlite:///:memory:") -> None:
         await db.close()
 
 
-@settings(
-    max_examples=80,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(st.data())
-def test_the_house_and_practice_tables_keep_every_chip_accounted_for(
-    data: st.DataObject,
-) -> None:
-    asyncio.run(run(data))
-
-
-@settings(
-    max_examples=20,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(st.data())
-def test_the_house_and_practice_tables_keep_every_chip_accounted_for_on_postgresql(
-    postgres_server: PostgresServer, data: st.DataObject
-) -> None:
-    """The same model, each example on a new PostgreSQL database."""
-    postgres_server.run_on_a_new_database(lambda url: run(data, url))
+_TESTS = on_both_backends(run, examples=80, postgres_examples=20)
+test_the_house_and_practice_tables_keep_every_chip_accounted_for = _TESTS[0]
+test_the_house_and_practice_tables_keep_every_chip_accounted_for_on_postgresql = _TESTS[1]

@@ -14,14 +14,12 @@ removals the model saw succeed.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import random
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.storage import Database, StorageError, economy, hands, invariant, tables
@@ -31,7 +29,8 @@ from engine.cards import FULL_DECK
 from engine.commitment import DeckCommitment
 from engine.hand import Hand, HandConfig
 from engine.limits import MAX_CHIPS
-from tests.pgserver import PostgresServer
+from tests.storage.conftest import snapshot
+from tests.storage.model_kit import on_both_backends
 from tests.storage.test_hands_engine import _choose, _player_results
 
 GUILD = 1_000_000_001
@@ -615,13 +614,6 @@ class World:
         assert guild.wallets + guild.seats + guild.hands == self.minted - self.burned
 
 
-async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table."""
-    return {
-        name: sorted((tuple(r) for r in await db.fetchall(f'SELECT * FROM "{name}"')), key=repr)
-        for name in await db.table_names()
-    }
-
 
 # Weights: table operations and hands need several buy-ins to get going.
 OPERATIONS = (
@@ -634,7 +626,7 @@ OPERATIONS = (
 )
 
 
-async def run(data: st.DataObject, url: str = "sqlite:///:memory:") -> None:
+async def run(data: st.DataObject, url: str) -> None:
     db = await Database.open(url)
     try:
         await economy.ensure_guild(db, GUILD, now=0)
@@ -671,25 +663,6 @@ async def run(data: st.DataObject, url: str = "sqlite:///:memory:") -> None:
         await db.close()
 
 
-@settings(
-    max_examples=100,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(st.data())
-def test_random_operations_keep_every_chip_accounted_for(data: st.DataObject) -> None:
-    asyncio.run(run(data))
-
-
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(st.data())
-def test_random_operations_keep_every_chip_accounted_for_on_postgresql(
-    postgres_server: PostgresServer, data: st.DataObject
-) -> None:
-    """The same model, each example on a new PostgreSQL database."""
-
-    postgres_server.run_on_a_new_database(lambda url: run(data, url))
+_TESTS = on_both_backends(run, examples=100, postgres_examples=40)
+test_random_operations_keep_every_chip_accounted_for = _TESTS[0]
+test_random_operations_keep_every_chip_accounted_for_on_postgresql = _TESTS[1]

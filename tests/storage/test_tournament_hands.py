@@ -159,6 +159,14 @@ async def test_a_tournament_hand_moves_no_chip_and_is_stored_like_a_cash_hand(
     ]
     phh = await hands.export_phh(db, hand_id, event="Friday")
     assert "level = 1" in phh and f"tournament = {r.tid}" in phh and "event = 'Friday'" in phh
+    names = [f"p{p.player}" for p in sorted(finished.players, key=lambda p: p.player)]
+    stars = await hands.export_pokerstars(
+        db, hand_id, names=names, table_name=f"{r.tid} 1", max_seats=6, small_blind=5,
+        buy_in=100,
+    )  # fmt: skip
+    head = stars.split("\n", 2)[:2]
+    assert head[0].startswith(f"PokerStars Hand #{hand_id}: Tournament #{r.tid}, 100+0 ")
+    assert " - Level I (5/" in head[0] and head[1].startswith(f"Table '{r.tid} 1' 6-max Seat #")
     assert [h.hand_id for h in await stats.recent_hands(db, await r.table_id(1))] == [hand_id]
     # Tournament chips are not cash: no statistics were counted for it.
     assert await db.fetchall("SELECT * FROM player_totals") == []

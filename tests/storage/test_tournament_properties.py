@@ -12,16 +12,14 @@ model, and every finished tournament paid out exactly its pool.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.storage import Database, StorageError, economy, invariant, tournaments
 from bot.storage.tournaments import Placing
 from engine.tournament import DEFAULT_PAYOUTS
-from tests.pgserver import PostgresServer
+from tests.storage.model_kit import on_both_backends
 
 from .conftest import snapshot
 
@@ -254,7 +252,7 @@ OPERATIONS = (
 )
 
 
-async def run(data: st.DataObject, url: str = "sqlite:///:memory:") -> None:
+async def run(data: st.DataObject, url: str) -> None:
     db = await Database.open(url)
     try:
         await economy.ensure_guild(db, GUILD, now=0)
@@ -271,25 +269,6 @@ async def run(data: st.DataObject, url: str = "sqlite:///:memory:") -> None:
         await db.close()
 
 
-@settings(
-    max_examples=100,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(st.data())
-def test_any_sequence_keeps_every_chip_and_pays_exactly_the_pool(data: st.DataObject) -> None:
-    asyncio.run(run(data))
-
-
-@settings(
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-@given(st.data())
-def test_any_sequence_keeps_every_chip_and_pays_exactly_the_pool_on_postgresql(
-    postgres_server: PostgresServer, data: st.DataObject
-) -> None:
-    """The same model, each example on a new PostgreSQL database."""
-
-    postgres_server.run_on_a_new_database(lambda url: run(data, url))
+_TESTS = on_both_backends(run, examples=100, postgres_examples=25)
+test_any_sequence_keeps_every_chip_and_pays_exactly_the_pool = _TESTS[0]
+test_any_sequence_keeps_every_chip_and_pays_exactly_the_pool_on_postgresql = _TESTS[1]
