@@ -8,7 +8,8 @@ session's roster, in the order they first played, made safe by
 :func:`engine.pokerstars.safe_names` (no name can hold a phrase of the format).
 
 **Bounded.** A session may hold 100,000 hands, and the zip must fit the file Discord takes
-(10 MB, more on a boosted server). So the hands are read from storage a page at a time
+(10 MB, more on a boosted server; never more than :data:`MAX_BYTES` here). So the hands are
+read from storage a page at a time
 (:data:`PAGE` hands, ``bot.storage.sessions.session_page``), each written into the zip on a
 temporary file as soon as it is replayed, and never held beyond its page: what stays in
 memory is a page, the zip's directory and the buffers of two temporary files, which spill to
@@ -42,6 +43,7 @@ from bot.storage.sessions import Page, SessionHands
 from engine.pokerstars import HAND_SEPARATOR, safe_names, write_hand
 
 __all__ = [
+    "MAX_BYTES",
     "PAGE",
     "SPOOL",
     "ExportFile",
@@ -55,6 +57,10 @@ __all__ = [
 
 PAGE: Final = 200
 """Hands read and written at a time."""
+MAX_BYTES: Final = 25 * 1024 * 1024
+"""The largest zip built, whatever Discord would take (a server boosted to level 3 takes 100
+MB): the zip's directory stays in memory while it is built, about half a kilobyte a hand, so a
+25 MB file of some 35,000 hands holds some 20 MB at its end, and a bigger one would hold more."""
 SPOOL: Final = 1 << 20
 """Bytes a temporary file holds in memory before it moves to disk."""
 

@@ -26,6 +26,7 @@ from bot.i18n import t
 from bot.presenter import chips, display_name, mention, safe_text
 from bot.replay import PlayedHand
 from bot.runtime.export import (
+    MAX_BYTES,
     ExportFile,
     SessionFacts,
     TableFacts,
@@ -264,7 +265,8 @@ async def export_of(
     Refused, each with its reason: a session of another server (said as no such session: this
     server has none of that number), a practice table's (play chips), one with no finished
     hand (in the range asked), one he was dealt no hand of, a range upside down, one whose zip
-    would pass ``ask.limit`` (with how many hands would fit), and an export while
+    would pass ``ask.limit`` or :data:`~bot.runtime.export.MAX_BYTES` (with how many hands
+    would fit), and an export while
     :data:`EXPORTS_AT_ONCE` others are being built."""
     if ask.low is not None and ask.high is not None and ask.low > ask.high:
         raise BotError("export_bad_range", low=ask.low, high=ask.high)
@@ -279,14 +281,15 @@ async def export_of(
     kind = "tournament" if scope.tournament_id is not None else "table"
     number = scope.tournament_id if scope.tournament_id is not None else scope.table_id
     stem = f"{kind}-{number}-hands-{count.first}-{count.last}"
+    limit = min(ask.limit, MAX_BYTES)
     fixed, each = floor_size(stem)
-    if fixed + count.hands * each > ask.limit:
-        raise too_large_error(ask.limit, (ask.limit - fixed) // each)
+    if fixed + count.hands * each > limit:
+        raise too_large_error(limit, (limit - fixed) // each)
     _SLOTS.take()
     try:
         roster = await sessions.session_roster(db, scope)
-        facts = await _session_facts(db, registry, scope, ask, roster, locale, channel_name,
-                                     stem)
+        facts = await _session_facts(db, registry, scope, ask.user_id, roster, locale,
+                                     channel_name, stem, limit)
         built = await build_export(db, scope, roster, facts)
     finally:
         _SLOTS.give_back()
@@ -325,11 +328,12 @@ async def _session_facts(
     db: Database,
     registry: LiveTables,
     scope: SessionHands,
-    ask: ExportAsk,
+    viewer_id: int,
     roster: Sequence[int],
     locale: object,
     channel_name: Callable[[int], str | None],
     stem: str,
+    limit: int,
 ) -> SessionFacts:
     """Names, tables, stakes and buy-in of the session, from storage and, for the freshest
     names, its live tables."""
@@ -363,11 +367,11 @@ async def _session_facts(
         def small_blind_at(level: int | None) -> int:
             return options.small_blind
     return SessionFacts(
-        viewer_id=ask.user_id,
+        viewer_id=viewer_id,
         names={user_id: display_name(names, user_id, locale) for user_id in roster},
         tables=tables,
         small_blind_at=small_blind_at,
-        limit=ask.limit,
+        limit=limit,
         stem=stem,
         buy_in=buy_in,
         event=event,

@@ -292,3 +292,49 @@ async def test_the_stakes_are_the_hands_own_and_the_tables_where_it_posts_none(
     fallback = hands.pokerstars_facts(bombed, names=names, table_name="t", max_seats=9,
                                       small_blind=3)
     assert (fallback.small_blind, fallback.big_blind) == (3, 10)
+
+
+async def test_a_server_that_takes_bigger_files_gets_no_bigger_export_than_the_cap(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server boosted to take 100 MB is held to what an export builds at most (its directory
+    is in memory while it is built)."""
+    await session_of(db, 20)
+    whole = await export(db, ask())
+    cap = whole.file.size // 2
+    monkeypatch.setattr(history, "MAX_BYTES", cap)
+    capped = await refused(db, ask(limit=100 * 1024 * 1024))
+    assert capped.code == "export_too_large"
+    assert capped.params["megabytes"] == f"{cap / (1 << 20):.3g}"
+
+
+async def test_a_tournament_is_one_session_with_its_number_level_and_buy_in(
+    db: Database,
+) -> None:
+    """A tournament's table names the whole tournament: every table's hands, each headed
+    with the tournament's number, the level and the buy-in, as PokerStars writes them."""
+    from tests.storage.test_tournament_hands import running
+
+    r = await running(db)
+    for number in (1, 2):
+        hand_id, results, summary, _ = await r.all_in_hand(number)
+        await hands.record_tournament_hand(db, hand_id, summary, results, save=r.save())
+    player = (await hands.load_hand(db, r.hand_ids[1])).players[0].user_id
+    built = await export(db, ask(user=player, session=await r.table_id(2)))
+    assert built.tournament and built.file.hands == 2
+    assert built.file.filename == f"tournament-{r.tid}-hands-1-1.zip"
+    files = opened(built.file)
+    (text,) = [body for name, body in files.items() if name.endswith(".txt")]
+    reads = [read_hand(block) for block in split_hands(text)]
+    assert [read.hand for read in reads] == [r.hand_ids[1], r.hand_ids[2]]
+    for read in reads:
+        assert (read.tournament, read.buy_in, read.level) == (r.tid, "100+0", "I")
+        assert (read.small_blind, read.big_blind) == (10, 20) and not read.play_money
+    tables = [await r.table_id(n) for n in (1, 2)]
+    assert sorted(name.rsplit("/", 1)[1] for name in files if name.endswith(".phh")) == sorted(
+        f"table-{table}-hand-1.phh" for table in tables)
+    assert all("event = 'Friday'" in body for name, body in files.items()
+               if name.endswith(".phh"))
+    # Its players alone may have it, as for a cash session.
+    assert (await refused(db, ask(user=999, session=await r.table_id(1)))).code == (
+        "export_not_played")
