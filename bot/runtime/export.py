@@ -8,9 +8,9 @@ session's roster, in the order they first played, made safe by
 :func:`engine.pokerstars.safe_names` (no name can hold a phrase of the format).
 
 **Bounded.** A session may hold 100,000 hands, and the zip must fit the file Discord takes
-(10 MB, more on a boosted server; never more than :data:`MAX_BYTES` here). So the hands are
-read from storage a page at a time
-(:data:`PAGE` hands, ``bot.storage.sessions.session_page``), each written into the zip on a
+(10 MB, more on a boosted server; never more than :data:`LARGEST_ZIP` here). So the hands
+are read from storage a page at a time (:data:`PAGE` hands,
+``bot.storage.sessions.session_page``), each written into the zip on a
 temporary file as soon as it is replayed, and never held beyond its page: what stays in
 memory is a page, the zip's directory and the buffers of two temporary files, which spill to
 disk past :data:`SPOOL` bytes. The PHH files go into the zip as they come; the PokerStars text
@@ -43,7 +43,7 @@ from bot.storage.sessions import Page, SessionHands
 from engine.pokerstars import HAND_SEPARATOR, safe_names, write_hand
 
 __all__ = [
-    "MAX_BYTES",
+    "LARGEST_ZIP",
     "PAGE",
     "SPOOL",
     "ExportFile",
@@ -57,7 +57,7 @@ __all__ = [
 
 PAGE: Final = 200
 """Hands read and written at a time."""
-MAX_BYTES: Final = 25 * 1024 * 1024
+LARGEST_ZIP: Final = 25 * 1024 * 1024
 """The largest zip built, whatever Discord would take (a server boosted to level 3 takes 100
 MB): the zip's directory stays in memory while it is built, about half a kilobyte a hand, so a
 25 MB file of some 35,000 hands holds some 20 MB at its end, and a bigger one would hold more."""

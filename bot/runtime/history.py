@@ -26,7 +26,7 @@ from bot.i18n import t
 from bot.presenter import chips, display_name, mention, safe_text
 from bot.replay import PlayedHand
 from bot.runtime.export import (
-    MAX_BYTES,
+    LARGEST_ZIP,
     ExportFile,
     SessionFacts,
     TableFacts,
@@ -265,7 +265,7 @@ async def export_of(
     Refused, each with its reason: a session of another server (said as no such session: this
     server has none of that number), a practice table's (play chips), one with no finished
     hand (in the range asked), one he was dealt no hand of, a range upside down, one whose zip
-    would pass ``ask.limit`` or :data:`~bot.runtime.export.MAX_BYTES` (with how many hands
+    would pass ``ask.limit`` or :data:`~bot.runtime.export.LARGEST_ZIP` (with how many hands
     would fit), and an export while
     :data:`EXPORTS_AT_ONCE` others are being built."""
     if ask.low is not None and ask.high is not None and ask.low > ask.high:
@@ -281,7 +281,7 @@ async def export_of(
     kind = "tournament" if scope.tournament_id is not None else "table"
     number = scope.tournament_id if scope.tournament_id is not None else scope.table_id
     stem = f"{kind}-{number}-hands-{count.first}-{count.last}"
-    limit = min(ask.limit, MAX_BYTES)
+    limit = min(ask.limit, LARGEST_ZIP)
     fixed, each = floor_size(stem)
     if fixed + count.hands * each > limit:
         raise too_large_error(limit, (limit - fixed) // each)

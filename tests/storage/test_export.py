@@ -302,7 +302,7 @@ async def test_a_server_that_takes_bigger_files_gets_no_bigger_export_than_the_c
     await session_of(db, 20)
     whole = await export(db, ask())
     cap = whole.file.size // 2
-    monkeypatch.setattr(history, "MAX_BYTES", cap)
+    monkeypatch.setattr(history, "LARGEST_ZIP", cap)
     capped = await refused(db, ask(limit=100 * 1024 * 1024))
     assert capped.code == "export_too_large"
     assert capped.params["megabytes"] == f"{cap / (1 << 20):.3g}"
