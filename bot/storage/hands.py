@@ -983,30 +983,38 @@ def _stored_deck(text: str) -> tuple[Card, ...]:
         return ()
 
 
+_PLAYER_COLUMNS = (
+    "player, user_id, seat_no, starting_stack, final_stack, contributed, won, vpip, pfr,"
+    f" showdown, {', '.join(STAT_FLAGS)}"
+)
+
+
+def _stored_player(p: Row) -> StoredPlayer:
+    return StoredPlayer(
+        player=p[0],
+        user_id=p[1],
+        seat_no=p[2],
+        starting_stack=p[3],
+        final_stack=p[4],
+        contributed=p[5],
+        won=p[6],
+        vpip=_flag(p[7]),
+        pfr=_flag(p[8]),
+        showdown=_flag(p[9]),
+        saw_flop=_flag(p[10]),
+        went_to_showdown=_flag(p[11]),
+        won_at_showdown=_flag(p[12]),
+        three_bet_chance=_flag(p[13]),
+        three_bet=_flag(p[14]),
+    )
+
+
 async def _load(tx: Tx, row: Row) -> StoredHand:
     hand_id = row["hand_id"]
     players = tuple(
-        StoredPlayer(
-            player=p[0],
-            user_id=p[1],
-            seat_no=p[2],
-            starting_stack=p[3],
-            final_stack=p[4],
-            contributed=p[5],
-            won=p[6],
-            vpip=_flag(p[7]),
-            pfr=_flag(p[8]),
-            showdown=_flag(p[9]),
-            saw_flop=_flag(p[10]),
-            went_to_showdown=_flag(p[11]),
-            won_at_showdown=_flag(p[12]),
-            three_bet_chance=_flag(p[13]),
-            three_bet=_flag(p[14]),
-        )
+        _stored_player(p)
         for p in await tx.fetchall(
-            "SELECT player, user_id, seat_no, starting_stack, final_stack, contributed, won,"
-            f" vpip, pfr, showdown, {', '.join(STAT_FLAGS)} FROM hand_players"
-            " WHERE hand_id = ? ORDER BY player",
+            f"SELECT {_PLAYER_COLUMNS} FROM hand_players WHERE hand_id = ? ORDER BY player",
             (hand_id,),
         )
     )
@@ -1016,6 +1024,13 @@ async def _load(tx: Tx, row: Row) -> StoredHand:
             "SELECT action FROM hand_actions WHERE hand_id = ? ORDER BY seq", (hand_id,)
         )
     )
+    return _stored_hand(row, players, actions)
+
+
+def _stored_hand(
+    row: Row, players: tuple[StoredPlayer, ...], actions: tuple[Any, ...]
+) -> StoredHand:
+    hand_id = row["hand_id"]
     return StoredHand(
         hand_id=hand_id,
         guild_id=row["guild_id"],
@@ -1049,6 +1064,49 @@ async def load_hand(db: Database, hand_id: int) -> StoredHand:
         if row is None:
             raise StorageError("unknown_hand", hand_id=hand_id)
         return await _load(tx, row)
+
+
+MAX_HANDS_AT_ONCE = 500  # hands one read may load: a page of an export, never a session
+
+
+async def load_hands(db: Database, hand_ids: Sequence[int]) -> list[StoredHand]:
+    """Several hands in the order given, from one snapshot and three queries (what a page of
+    an export reads: loading a session hand by hand would take a round trip each). At most
+    :data:`MAX_HANDS_AT_ONCE`; an unknown id is ``unknown_hand``."""
+    ids = [check_id(hand_id, "hand_id") for hand_id in hand_ids]
+    if len(ids) > MAX_HANDS_AT_ONCE:
+        raise StorageError("bad_setting", name="hand_ids", value=len(ids))
+    if not ids:
+        return []
+    marks = ", ".join("?" * len(ids))
+    async with db.read() as tx:
+        rows = {
+            int(row["hand_id"]): row
+            for row in await tx.fetchall(
+                f"SELECT {_HAND_COLUMNS} FROM hands WHERE hand_id IN ({marks})", ids
+            )
+        }
+        players: dict[int, list[StoredPlayer]] = {hand_id: [] for hand_id in rows}
+        for p in await tx.fetchall(
+            f"SELECT hand_id, {_PLAYER_COLUMNS} FROM hand_players WHERE hand_id IN ({marks})"
+            " ORDER BY hand_id, player",
+            ids,
+        ):
+            players[int(p[0])].append(_stored_player(p[1:]))
+        actions: dict[int, list[Any]] = {hand_id: [] for hand_id in rows}
+        for a in await tx.fetchall(
+            f"SELECT hand_id, action FROM hand_actions WHERE hand_id IN ({marks})"
+            " ORDER BY hand_id, seq",
+            ids,
+        ):
+            actions[int(a[0])].append(from_json_text(a[1]))
+    missing = next((hand_id for hand_id in ids if hand_id not in rows), None)
+    if missing is not None:
+        raise StorageError("unknown_hand", hand_id=missing)
+    return [
+        _stored_hand(rows[hand_id], tuple(players[hand_id]), tuple(actions[hand_id]))
+        for hand_id in ids
+    ]
 
 
 async def unfinished_hands(db: Database, table_id: int | None = None) -> list[StoredHand]:
@@ -1119,22 +1177,53 @@ def phh_extra(stored: StoredHand) -> dict[str, object]:
     return extra
 
 
-async def finished_hand(db: Database, hand_id: int) -> tuple[StoredHand, Hand]:
-    """A finished hand as stored and as the engine replays it, for the exports.
+def replayed(stored: StoredHand) -> Hand:
+    """A finished hand as the engine replays it, for the exports.
 
     Raises ``hand_not_finished`` (running or voided) and ``hand_corrupt`` when the replay does
     not end with the stored finishing stacks.
     """
-    stored = await load_hand(db, hand_id)
     if stored.status != "finished":
-        raise StorageError("hand_not_finished", hand_id=hand_id, status=stored.status)
+        raise StorageError("hand_not_finished", hand_id=stored.hand_id, status=stored.status)
     hand = rebuild_hand(stored)
     result = hand.result
     if result is None or list(result.stacks) != list(stored.final_stacks or ()):
         # The replay must end where the stored result says, or the export would tell a story
         # different from the chips that actually moved.
-        raise StorageError("hand_corrupt", hand_id=hand_id, detail="finishing stacks differ")
-    return stored, hand
+        raise StorageError("hand_corrupt", hand_id=stored.hand_id,
+                           detail="finishing stacks differ")
+    return hand
+
+
+async def finished_hand(db: Database, hand_id: int) -> tuple[StoredHand, Hand]:
+    """A finished hand as stored and as the engine replays it (see :func:`replayed`)."""
+    stored = await load_hand(db, hand_id)
+    return stored, replayed(stored)
+
+
+def viewer_index(stored: StoredHand, viewer_id: int | None) -> int | None:
+    """The asker's player index in the hand, None if he was not dealt in (or nobody asks)."""
+    return next((p.player for p in stored.players if p.user_id == viewer_id), None)
+
+
+def phh_text(
+    stored: StoredHand,
+    hand: Hand,
+    *,
+    reveal_all: bool = False,
+    players: Sequence[str] | None = None,
+    event: str | None = None,
+    viewer_id: int | None = None,
+) -> str:
+    """:func:`export_phh` of a hand already loaded and replayed (:func:`replayed`)."""
+    names = phh_players(stored) if players is None else list(players)
+    # An EngineError here (say "phh_unsupported" for a posted dead blind) passes through: the
+    # hand is sound, PHH just cannot say it.
+    extra = phh_extra(stored)
+    if event is not None and stored.tournament_id is not None:
+        extra["event"] = event
+    return dump_played_hand(hand, reveal_all=reveal_all, players=names, extra=extra,
+                            viewer=viewer_index(stored, viewer_id))
 
 
 async def export_phh(
@@ -1144,22 +1233,28 @@ async def export_phh(
     reveal_all: bool = False,
     players: Sequence[str] | None = None,
     event: str | None = None,
+    viewer_id: int | None = None,
 ) -> str:
     """A finished hand as PHH text, finishing stacks included, through the engine's writer.
 
     Unshown hole cards are written ``????`` unless ``reveal_all`` (only for the server's own
-    archive). ``players`` replaces the user ids as the players' names; ``event`` names the
-    tournament a tournament hand was played in (PHH's ``event``). Raises ``hand_corrupt``
-    if the stored hand does not replay to its stored result.
+    archive); ``viewer_id``'s own are written too (a file for him alone). ``players`` replaces
+    the user ids as the players' names; ``event`` names the tournament a tournament hand was
+    played in (PHH's ``event``). Raises ``hand_corrupt`` if the stored hand does not replay to
+    its stored result.
     """
     stored, hand = await finished_hand(db, hand_id)
-    names = phh_players(stored) if players is None else list(players)
-    # An EngineError here (say "phh_unsupported" for a posted dead blind) passes through: the
-    # hand is sound, PHH just cannot say it.
-    extra = phh_extra(stored)
-    if event is not None and stored.tournament_id is not None:
-        extra["event"] = event
-    return dump_played_hand(hand, reveal_all=reveal_all, players=names, extra=extra)
+    return phh_text(stored, hand, reveal_all=reveal_all, players=players, event=event,
+                    viewer_id=viewer_id)
+
+
+def posted_small_blind(config: HandConfig) -> int | None:
+    """The small blind a hand's configuration posts at the small blind's place, None when it
+    posts none there (a bomb pot, a dead small blind, heads-up after a bust): the stakes' small
+    blind must then come from the table (``LiveTable.small_blind_at``)."""
+    if config.bomb_pot:
+        return None
+    return config.blinds[(config.big_blind_index - 1) % config.players] or None
 
 
 def pokerstars_facts(
@@ -1178,12 +1273,15 @@ def pokerstars_facts(
     ``names`` are the players' names in player-index order (pass a whole session's roster
     through ``engine.pokerstars.safe_names`` first, so a name stays the same from hand to
     hand). ``max_seats`` is the table's seat count, ``small_blind`` the small blind of the
-    stakes the hand was dealt at (a tournament's level), ``viewer_id`` the asker (his hole
-    cards are written; None writes only what everybody saw), ``buy_in`` a tournament's.
-    The hand is numbered by its storage id (unique across every table, as trackers need).
+    stakes the hand was dealt at (a tournament's level: ``LiveTable.small_blind_at``), for a
+    hand whose configuration posts none at its place (:func:`posted_small_blind`),
+    ``viewer_id`` the asker (his hole cards are written; None writes only what everybody saw),
+    ``buy_in`` a tournament's. The hand is numbered by its storage id (unique across every
+    table, as trackers need).
     """
     players = sorted(stored.players, key=lambda p: p.player)
-    viewer = next((p.player for p in players if p.user_id == viewer_id), None)
+    posted = posted_small_blind(HandConfig.from_json(stored.config))
+    viewer = viewer_index(stored, viewer_id)
     tournament = None
     if stored.tournament_id is not None:
         tournament = TournamentFacts(stored.tournament_id, stored.level or 1, buy_in)
@@ -1194,7 +1292,7 @@ def pokerstars_facts(
         names=tuple(names),
         max_seats=max([max_seats, *(p.seat_no for p in players)]),
         started_at=stored.started_at,
-        small_blind=small_blind,
+        small_blind=small_blind if posted is None else posted,
         big_blind=int(stored.config["big_blind"]),
         button_seat=stored.button_seat,
         tournament=tournament,

@@ -304,3 +304,189 @@ def _series(
         tuple(numbers),
         {u: tuple(picture.get(u) for picture in pictures) for u in everyone},
     )
+
+
+# --- a session's hands, for an export ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SessionHands:
+    """The finished hands of one session, as an export reads them: a cash table's current
+    session (its last, once closed: hands numbered from ``first_hand``), or every hand of a
+    tournament (``tournament_id``), whatever table it was dealt at. ``low``/``high`` narrow it
+    to the hands numbered between them (a tournament's tables number their hands each from 1,
+    so a range there takes those numbers at every table)."""
+
+    guild_id: int
+    table_id: int | None  # a cash table's; None for a tournament
+    tournament_id: int | None
+    practice: bool
+    first_hand: int
+    low: int | None = None
+    high: int | None = None
+
+    def where(self) -> tuple[str, tuple[object, ...]]:
+        """The condition on ``h`` (hands) that selects them, and its parameters."""
+        params: list[object]
+        if self.tournament_id is not None:
+            sql, params = "h.tournament_id = ?", [self.tournament_id]
+        else:
+            sql, params = "h.table_id = ? AND h.hand_no >= ?", [self.table_id, self.first_hand]
+        if self.low is not None:
+            sql += " AND h.hand_no >= ?"
+            params.append(self.low)
+        if self.high is not None:
+            sql += " AND h.hand_no <= ?"
+            params.append(self.high)
+        return sql + " AND h.status = 'finished'", tuple(params)
+
+
+def _check_range(low: int | None, high: int | None) -> None:
+    for bound in (low, high):
+        if bound is not None:
+            check_id(bound, "hand")
+
+
+async def table_session(
+    db: Database, table_id: int, *, low: int | None = None, high: int | None = None
+) -> SessionHands:
+    """The session of table ``table_id``: its current one (a closed table's last), or its
+    tournament's when it is a tournament's table; ``low``/``high`` as :class:`SessionHands`."""
+    check_id(table_id, "table_id")
+    _check_range(low, high)
+    row = await db.fetchone(
+        "SELECT guild_id, tournament_id, practice, session_hand FROM poker_tables"
+        " WHERE table_id = ?",
+        (table_id,),
+    )
+    if row is None:
+        raise StorageError("unknown_table", table_id=table_id)
+    if row[1] is not None:
+        return await tournament_session(db, int(row[1]), low=low, high=high)
+    return SessionHands(
+        guild_id=int(row[0]),
+        table_id=table_id,
+        tournament_id=None,
+        practice=bool(row[2]),
+        first_hand=int(row[3]) + 1,
+        low=low,
+        high=high,
+    )
+
+
+async def tournament_session(
+    db: Database, tournament_id: int, *, low: int | None = None, high: int | None = None
+) -> SessionHands:
+    """Every hand of a tournament, as one session."""
+    check_id(tournament_id, "tournament_id")
+    _check_range(low, high)
+    guild_id = await db.fetchone(
+        "SELECT guild_id FROM tournaments WHERE tournament_id = ?", (tournament_id,)
+    )
+    if guild_id is None:
+        raise StorageError("unknown_tournament", tournament_id=tournament_id)
+    return SessionHands(
+        guild_id=int(guild_id[0]),
+        table_id=None,
+        tournament_id=tournament_id,
+        practice=False,
+        first_hand=1,
+        low=low,
+        high=high,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SessionTable:
+    table_id: int
+    channel_id: int
+    max_seats: int
+    config: Any  # as stored: a cash table's options and players' names
+
+
+async def session_tables(db: Database, scope: SessionHands) -> list[SessionTable]:
+    """The tables the session's hands were dealt at (every table of a tournament)."""
+    params: tuple[int | None]
+    if scope.tournament_id is not None:
+        sql, params = "tournament_id = ?", (scope.tournament_id,)
+    else:
+        sql, params = "table_id = ?", (scope.table_id,)
+    rows = await db.fetchall(
+        f"SELECT table_id, channel_id, max_seats, config FROM poker_tables WHERE {sql}"
+        " ORDER BY table_id",
+        params,
+    )
+    return [
+        SessionTable(int(row[0]), int(row[1]), int(row[2]), from_json_text(row[3]))
+        for row in rows
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionCount:
+    """How many finished hands a session holds, of them how many ``user_id`` was dealt in,
+    and the range of their numbers."""
+
+    hands: int
+    played: int
+    first: int | None
+    last: int | None
+
+
+async def count_session(db: Database, scope: SessionHands, user_id: int) -> SessionCount:
+    check_id(user_id, "user_id")
+    where, params = scope.where()
+    row = await db.fetchone(
+        "SELECT COUNT(*), MIN(h.hand_no), MAX(h.hand_no),"
+        " SUM(CASE WHEN EXISTS (SELECT 1 FROM hand_players hp WHERE hp.hand_id = h.hand_id"
+        " AND hp.user_id = ?) THEN 1 ELSE 0 END)"
+        f" FROM hands h WHERE {where}",
+        (user_id, *params),
+    )
+    assert row is not None  # an aggregate always gives its row
+    return SessionCount(
+        hands=int(row[0] or 0),
+        played=int(row[3] or 0),
+        first=None if row[1] is None else int(row[1]),
+        last=None if row[2] is None else int(row[2]),
+    )
+
+
+async def session_roster(db: Database, scope: SessionHands) -> list[int]:
+    """Everybody dealt into the session's hands, by the first hand each played (then by id):
+    the order names are made safe in, so a player's name is the same in every hand of a file."""
+    where, params = scope.where()
+    rows = await db.fetchall(
+        "SELECT hp.user_id, MIN(h.hand_id) AS first FROM hands h"
+        f" JOIN hand_players hp ON hp.hand_id = h.hand_id WHERE {where}"
+        " GROUP BY hp.user_id ORDER BY first, hp.user_id",
+        params,
+    )
+    return [int(row[0]) for row in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """Where a page of a session's hands ends: the next page starts after it."""
+
+    hand_id: int = 0
+    hand_no: int = 0
+
+
+async def session_page(
+    db: Database, scope: SessionHands, after: Page = Page(), *, limit: int = 200
+) -> list[Page]:
+    """The next ``limit`` hands of the session after ``after``, in the order they were dealt:
+    a page, so that no reader ever holds a whole session. A cash table's hands go by their
+    number (its index), a tournament's by their id (the tournament's index keeps it)."""
+    where, params = scope.where()
+    if scope.tournament_id is not None:
+        where += " AND h.hand_id > ? ORDER BY h.hand_id"
+        params += (after.hand_id,)
+    else:
+        where += " AND h.hand_no > ? ORDER BY h.hand_no"
+        params += (after.hand_no,)
+    rows = await db.fetchall(
+        f"SELECT h.hand_id, h.hand_no FROM hands h WHERE {where} LIMIT ?", (*params, limit)
+    )
+    return [Page(int(row[0]), int(row[1])) for row in rows]
