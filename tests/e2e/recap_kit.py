@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from bot.storage import Database, hands
 from engine.allin_ev import all_in_ev
 from tests.e2e.game_kit import Game, until
-from tests.timing import scaled
 from tests.fakediscord import FakeChannel, FakeMessage
+from tests.timing import scaled
 
 RECAP = "**Recap of the night**"
 ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069")

@@ -41,7 +41,7 @@ from tests.e2e.tournament_kit import (
     register,
     wait_over,
 )
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
+from tests.fakediscord import FakeDiscord, FakeGuild, FakeUser
 
 pytestmark = pytest.mark.timeout(240)
 
