@@ -138,8 +138,8 @@ async def test_a_night_of_five_ends_with_one_recap_that_settles_the_ledger(game:
         dm = await game.fake.wait_for_message(
             lambda m: m.content.startswith("Your night at"), channel=user, timeout=20)
         assert f"(recap #{recap_id}): net " in dm.content
-        mine = next(r for r in rows if r.name == user.name)
-        assert f"net {'+' if mine.net > 0 else ''}{mine.net:,}" in dm.content
+        his = next(r for r in rows if r.name == user.name)
+        assert f"net {'+' if his.net > 0 else ''}{his.net:,}" in dm.content
     assert not any(m.content.startswith("Your night") for m in game.fake.dm_messages(world.carol))
     stored = await recaps.get_recap(game.db, recap_id)
     assert stored.state == "posted" and stored.table_id == table_id
