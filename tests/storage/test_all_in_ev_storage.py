@@ -139,7 +139,7 @@ async def test_stats_equal_a_second_reading_of_the_stored_hands(db: Database) ->
         players = list(USERS[:3])
         rng.shuffle(players)
         # The first hands as if stored before all-in EV was kept: unknown, never guessed.
-        await store(db, hand, channel + k, counted=k >= 4, users=tuple(players + [704]))
+        await store(db, hand, channel + k, counted=k >= 4, users=(*players, 704))
     for user in USERS[:3]:
         found = await stats.player_stats(db, GUILD, user, series=True)
         reading, line = await second_reading(db, user)
