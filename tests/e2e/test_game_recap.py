@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
+from bot.runtime.reports import signed
 from bot.storage import recaps, sessions
 from bot.storage.errors import StorageUnavailable
 from tests.e2e.game_kit import Game, running_game, until
@@ -109,6 +110,13 @@ async def test_a_night_of_five_ends_with_one_recap_that_settles_the_ledger(game:
         assert mine.net == r.net  # a session's net is the sum of its hands'
     assert sum(r.luck or 0 for r in rows) == 0
     assert any(r.all_in for r in rows)
+    # /chips stats says the same of each player's hands, with the count of all-in hands.
+    for user in world.users:
+        mine = again[user.id]
+        stats = await game.slash(world.bob, "chips", "stats", user=user)
+        assert (f"All-in EV: net {signed(mine.net, 'en')} · all-in EV net {signed(mine.ev, 'en')}"
+                f" · luck {signed(mine.luck, 'en')} ({mine.all_in} all-in hands)"
+                ) in stats.content.split("\n"), stats.content
     # Who pays whom: the same transfers in the text and the CSV, every net settled to zero.
     players, transfers = recap_csv(message)
     assert {int(p["user_id"]): int(p["net"]) for p in players} == nets
@@ -313,6 +321,14 @@ async def test_a_tournament_ends_with_its_recap_in_its_channel(game: Game) -> No
         mine = again[names[name]]
         assert (amount(ev), amount(luck), int(all_in)) == (mine.ev, mine.luck, mine.all_in)
     assert "Who pays whom" not in text  # a tournament's prizes are paid already
+    # The player's own tournament figures, in tournament chips, apart from his wallet's.
+    for user in players:
+        mine = again[user.id]
+        stats = (await game.slash(user, "chips", "stats")).content.split("\n")
+        net, ev, luck = (signed(v, "en") for v in (mine.net, mine.ev, mine.luck))
+        assert (f"Tournaments, in tournament chips: net {net} · all-in EV net {ev} · luck {luck}"
+                f" ({mine.all_in} all-in hands)") in stats, stats
+        assert not any(line.startswith("All-in EV") for line in stats)
     assert [a for a in message.attachments if a.filename.endswith(".gif")]
     assert await assert_no_hidden_card_in_public(game, live) >= 0
     assert len(recaps_in(game, game.channel, "**Recap** · Friday")) == 1
