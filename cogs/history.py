@@ -1,6 +1,7 @@
 """``/history``: a table's finished hands, as only what was shown at the table: told with its
 hand history file (PHH or PokerStars' text), replayed as an animation, its shuffle verified,
-and a whole session exported as a zip that trackers import.
+a whole session exported as a zip that trackers import; and the recap of a night again
+(``bot.runtime.recaps``).
 
 Each reply is private and shows what everybody at the table saw: the board and the hands
 shown, never a folded or mucked hand; the asker's own cards come to him alone. The hands are
@@ -23,6 +24,7 @@ from bot.errors import BotError, locale_of
 from bot.i18n import t
 from bot.interact import command_text, defer, guild_id_of, live_here, reply, runtime_of
 from bot.replay import replay_image
+from bot.runtime.cash import CashTable
 from bot.runtime.history import (
     ExportAsk,
     HistoryFormat,
@@ -32,7 +34,9 @@ from bot.runtime.history import (
     stored_hand,
     verification,
 )
+from bot.runtime.kinds import Extra
 from bot.runtime.messenger import split_text
+from bot.runtime.recaps import recap_for
 from bot.runtime.rendering import render
 from engine.commitment import Opening
 
@@ -178,6 +182,37 @@ class History(commands.Cog):
         )
         first, *rest = split_text(told.text)
         await reply(interaction, first, file=file)
+        for piece in rest:
+            await reply(interaction, piece)
+
+    @history.command(name="recap", description=command_text("command.history.recap"))
+    @app_commands.describe(session=command_text("option.recap_session"))
+    @app_commands.checks.cooldown(3, 60.0)
+    async def recap(
+        self, interaction: Interaction, session: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        """The recap of a session or tournament again, privately: ``session`` (the number the
+        recap gives), or the last one played in this channel.
+
+        Its players may see it from any channel of the server, whatever the host chose: it is
+        their night. Anybody else sees it only where it was posted for everybody (so a host
+        who turned recaps off keeps them among the players). A practice table has none: play
+        chips. Each one draws a replay on the render thread every table shares: three a
+        minute.
+        """
+        guild_id = guild_id_of(interaction)
+        number = None if session is None else read_count(session, "session", 1, 2**53)
+        runtime = runtime_of(interaction)
+        here = runtime.registry.venue_in(interaction.channel_id)
+        practice = isinstance(here, CashTable) and not here.kind.allows(Extra.LEDGER)
+        await defer(interaction)
+        loc = locale_of(interaction)
+        found = await recap_for(
+            runtime.db, guild_id=guild_id, channel_id=interaction.channel_id or 0,
+            user_id=interaction.user.id, session=number, practice_here=practice, locale=loc,
+        )
+        first, *rest = [piece for piece in split_text(found.text) if piece.strip()]
+        await reply(interaction, first, files=found.files())
         for piece in rest:
             await reply(interaction, piece)
 

@@ -105,6 +105,17 @@ class PlayerResult:
     won_at_showdown: bool | None = None
     three_bet_chance: bool | None = None
     three_bet: bool | None = None
+    all_in_ev_net: int | None = None  # his all-in EV net, if in the hand at the all-in moment
+
+
+@dataclass(frozen=True, slots=True)
+class AllInRecord:
+    """A hand's all-in EV as counted when it was settled (migration 0010): ``exact`` is
+    ``AllInEV.to_json()`` when the hand came to the all-in moment, None when it did not. Each
+    player's all-in EV net in whole chips rides in his ``PlayerResult.all_in_ev_net``; a hand
+    stored without a record has an unknown all-in EV."""
+
+    exact: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +135,7 @@ class StoredPlayer:
     won_at_showdown: bool | None = None
     three_bet_chance: bool | None = None
     three_bet: bool | None = None
+    all_in_ev_net: int | None = None
 
 
 # The statistics flags beyond VPIP and PFR, as PlayerResult, StoredPlayer and hand_players name
@@ -157,6 +169,8 @@ class StoredHand:
     tournament_id: int | None = None  # a tournament's hand (its stacks are tournament chips)
     level: int | None = None  # ... dealt at this level
     practice: bool = False  # dealt at a practice table (its stacks are play chips)
+    all_in_counted: bool = False  # its all-in EV was counted when it was settled
+    all_in_ev: Any = None  # AllInEV.to_json() when it came to the all-in moment
 
     @property
     def commitment(self) -> DeckCommitment | None:
@@ -475,11 +489,51 @@ def _check_results(results: Sequence[PlayerResult]) -> None:
         for name in STAT_FLAGS:
             if not isinstance(getattr(r, name), bool | None):
                 raise StorageError("bad_players", reason="flag", field=name)
+        if r.all_in_ev_net is not None and (
+            isinstance(r.all_in_ev_net, bool) or not isinstance(r.all_in_ev_net, int)
+        ):
+            raise StorageError("bad_amount", field="all_in_ev_net", value=repr(r.all_in_ev_net))
         # Flags that contradict each other would skew every percentage built on them.
         if (r.three_bet and not r.three_bet_chance) or (
             r.won_at_showdown and not r.went_to_showdown
         ) or (r.went_to_showdown and r.saw_flop is False):
             raise StorageError("bad_players", reason="flags_disagree", player=r.player)
+
+
+def _check_all_in(
+    all_in: AllInRecord | None, players: Sequence[PlayerResult]
+) -> tuple[int, str | None]:
+    """The hand's ``all_in_counted`` and ``all_in_ev`` columns. Every player's all-in EV net,
+    or his net where he has none, must add up to zero (the table's luck is zero in every
+    hand), and only a hand that came to the all-in moment has any."""
+    if all_in is not None and not isinstance(all_in, AllInRecord):
+        raise StorageError("bad_json", field="all_in", detail=repr(all_in)[:50])
+    exact = None if all_in is None else all_in.exact
+    if exact is None:
+        if any(r.all_in_ev_net is not None for r in players):
+            raise StorageError("bad_players", reason="all_in_without_moment")
+        return int(all_in is not None), None
+    total = sum(
+        r.won - r.contributed if r.all_in_ev_net is None else r.all_in_ev_net for r in players
+    )
+    if total != 0:
+        raise StorageError("bad_players", reason="all_in_ev_not_zero", total=total)
+    return 1, to_json_text(exact, "all_in")
+
+
+async def _store_all_in(
+    tx: Tx, hand_id: int, counted: tuple[int, str | None], players: Sequence[PlayerResult]
+) -> None:
+    await tx.execute(
+        "UPDATE hands SET all_in_counted = ?, all_in_ev = ? WHERE hand_id = ?",
+        (*counted, hand_id),
+    )
+    for r in players:
+        if r.all_in_ev_net is not None:
+            await tx.execute(
+                "UPDATE hand_players SET all_in_ev_net = ? WHERE hand_id = ? AND player = ?",
+                (r.all_in_ev_net, hand_id, r.player),
+            )
 
 
 async def _return_to_seats(
@@ -546,6 +600,7 @@ async def record_hand_result(
     pot: int | None = None,
     departures: Sequence[int] = (),
     save: TableSave | None = None,
+    all_in: AllInRecord | None = None,
     now: int | None = None,
 ) -> None:
     """Finish a hand: finishing stacks back to the seats, result and statistics, the players
@@ -553,11 +608,13 @@ async def record_hand_result(
 
     ``result`` is any JSON value (or an object with ``to_json()``); ``pot`` defaults to the sum
     of the contributions. The finishing stacks must add up to the chips the hand holds (a
-    practice hand's: to its starting stacks). A practice hand counts in no statistic, and the
-    house and its bots in none at all.
+    practice hand's: to its starting stacks). ``all_in``: the hand's all-in EV (None: not
+    counted, so unknown). A practice hand counts in no statistic and keeps no all-in EV, and
+    the house and its bots count in none at all.
     """
     check_id(hand_id, "hand_id")
     _check_results(players)
+    counted = _check_all_in(all_in, players)
     departing = _check_departures(departures)
     checked = check_save(save)
     if len({r.player for r in players}) != len(players):
@@ -626,6 +683,8 @@ async def record_hand_result(
                     int(r.pfr),
                 ),
             )
+        if not hand["practice"]:
+            await _store_all_in(tx, hand_id, counted, players)
         await _depart_and_save(tx, hand, departing, checked, now)
 
 
@@ -704,10 +763,12 @@ async def close_table(
     reason: str = "table closed",
     first_seq: int | None = None,
     actions: Sequence[object] = (),
+    recap: bool = True,
     now: int | None = None,
 ) -> dict[int, int]:
-    """Close a table, voiding its running hand ``hand_id`` first, in one transaction; {user
-    id: chips returned to the wallet}."""
+    """Close a table, voiding its running hand ``hand_id`` first, in one transaction (which
+    ends its session: stored for its recap, posted unless ``recap`` is off); {user id: chips
+    returned to the wallet}."""
     check_id(table_id, "table_id")
     checked = None if hand_id is None else _check_void(
         hand_id, reason, actor_id, first_seq, actions
@@ -720,7 +781,7 @@ async def close_table(
             if owner != table_id:
                 raise StorageError("unknown_hand", hand_id=hand_id, table_id=table_id)
             await _void_in(tx, hand_id, checked, now)
-        return await close_in(tx, table_id, actor_id=actor_id, now=now)
+        return await close_in(tx, table_id, actor_id=actor_id, now=now, recap=recap)
 
 
 # --- tournament hands ---------------------------------------------------------------------------
@@ -832,6 +893,7 @@ async def record_tournament_hand(
     *,
     save: TournamentSave,
     pot: int | None = None,
+    all_in: AllInRecord | None = None,
     now: int | None = None,
 ) -> None:
     """Finish a tournament hand with the tournament's state after it (eliminations, moves,
@@ -839,9 +901,11 @@ async def record_tournament_hand(
 
     The finishing stacks must add up to the starting ones: tournament chips are neither
     created nor destroyed by a hand. Statistics are not counted (they are about wallet
-    chips)."""
+    chips); the all-in EV is kept (``all_in``, in tournament chips) for the player's own
+    tournament figures and the tournament's recap."""
     check_id(hand_id, "hand_id")
     _check_results(players)
+    counted = _check_all_in(all_in, players)
     if len({r.player for r in players}) != len(players):
         raise StorageError("bad_players", reason="duplicate_player")
     result_text = to_json_text(result, "result")
@@ -876,6 +940,7 @@ async def record_tournament_hand(
             " WHERE hand_id = ?",
             (pot, result_text, now, hand_id),
         )
+        await _store_all_in(tx, hand_id, counted, players)
         await write_tournament_save(tx, int(hand["tournament_id"]), checked, now)
 
 
@@ -963,7 +1028,7 @@ _HAND_COLUMNS = (
     "hand_id, guild_id, table_id, hand_no, status, config, deck, deck_salt, deck_digest,"
     " deck_scheme,"
     " button_seat, chips, pot, result, void_reason, started_at, ended_at, tournament_id, level,"
-    " practice"
+    " practice, all_in_counted, all_in_ev"
 )
 
 
@@ -985,7 +1050,7 @@ def _stored_deck(text: str) -> tuple[Card, ...]:
 
 _PLAYER_COLUMNS = (
     "player, user_id, seat_no, starting_stack, final_stack, contributed, won, vpip, pfr,"
-    f" showdown, {', '.join(STAT_FLAGS)}"
+    f" showdown, {', '.join(STAT_FLAGS)}, all_in_ev_net"
 )
 
 
@@ -1006,6 +1071,7 @@ def _stored_player(p: Row) -> StoredPlayer:
         won_at_showdown=_flag(p[12]),
         three_bet_chance=_flag(p[13]),
         three_bet=_flag(p[14]),
+        all_in_ev_net=p[15],
     )
 
 
@@ -1054,6 +1120,8 @@ def _stored_hand(
         tournament_id=row["tournament_id"],
         level=row["level"],
         practice=bool(row["practice"]),
+        all_in_counted=bool(row["all_in_counted"]),
+        all_in_ev=None if row["all_in_ev"] is None else from_json_text(row["all_in_ev"]),
     )
 
 

@@ -18,6 +18,11 @@ A reset stores where the new session begins (``poker_tables.session_entry`` and
 ``session_hand``, migration 0006): the last ledger entry and hand number before it. Reset while a
 hand runs, the session begins with that hand (its stacks are carried as they were dealt), so a
 hand is never split between two sessions.
+
+The transaction that ends a session (a reset, or the table closing: ``tables.close_in``) also
+stores its end for the recap (:func:`end_session_in`, ``bot.storage.recaps``): its hands and each
+player's figures as the ledger reads them then, so the recap says exactly what the ledger said,
+and is posted once whatever moment a crash picks.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.storage import recaps
 from bot.storage.db import Database, Tx, unix_now
 from bot.storage.errors import StorageError, check_id, from_json_text
 from bot.storage.ledger import Reason
@@ -135,9 +141,10 @@ async def latest_table_in_channel(db: Database, guild_id: int, channel_id: int) 
 
 
 async def reset_session(
-    db: Database, table_id: int, *, actor_id: int, now: int | None = None
+    db: Database, table_id: int, *, actor_id: int, recap: bool = True, now: int | None = None
 ) -> SessionStart:
-    """Begin a new session of an open table's ledger now, or with the running hand."""
+    """Begin a new session of an open table's ledger now, or with the running hand; the one
+    that ends is stored for its recap (posted unless ``recap`` is off)."""
     check_id(table_id, "table_id")
     check_id(actor_id, "actor_id")
     now = unix_now() if now is None else now
@@ -168,6 +175,7 @@ async def reset_session(
                 )
             )
             last_hand = int(table["hand_count"])
+        await end_session_in(tx, table_id, last_hand=last_hand, recap=recap, now=now)
         await tx.execute(
             "UPDATE poker_tables SET session_entry = ?, session_hand = ?,"
             " session_started_at = ?, session_reset_by = ? WHERE table_id = ?",
@@ -180,43 +188,106 @@ async def session_ledger(db: Database, table_id: int) -> Session:
     """The table's current session (its last one, for a closed table), from one snapshot."""
     check_id(table_id, "table_id")
     async with db.read() as tx:
-        table = await _table(tx, table_id)
-        entry, last_hand = int(table["session_entry"]), int(table["session_hand"])
-        carried: dict[int, int] = {}
-        if entry:
-            for user_id, into, out in await tx.fetchall(
-                "SELECT user_id, SUM(CASE WHEN dest LIKE 'seat:%' THEN amount ELSE 0 END),"
-                " SUM(CASE WHEN source LIKE 'seat:%' THEN amount ELSE 0 END)"
-                " FROM ledger WHERE table_id = ? AND entry_id <= ? AND user_id IS NOT NULL"
-                " GROUP BY user_id",
-                (table_id, entry),
-            ):
-                balance = int(into) - int(out)
-                if balance:
-                    carried[int(user_id)] = balance
-        moves = await tx.fetchall(
-            "SELECT entry_id, reason, user_id, amount FROM ledger"
-            " WHERE table_id = ? AND entry_id > ? AND reason IN (?, ?, ?, ?)"
-            " ORDER BY entry_id",
-            (table_id, entry, *_IN, *sorted(_OUT)),
-        )
-        ends = await tx.fetchall(
-            "SELECT hand_id, MIN(entry_id) FROM ledger"
-            " WHERE table_id = ? AND entry_id > ? AND reason IN (?, ?) GROUP BY hand_id",
-            (table_id, entry, *_HAND_ENDS),
-        )
-        played = await tx.fetchall(
-            "SELECT h.hand_id, h.hand_no, h.status, hp.user_id, hp.starting_stack,"
-            " hp.final_stack FROM hands h JOIN hand_players hp ON hp.hand_id = h.hand_id"
-            " WHERE h.table_id = ? AND h.hand_no > ? AND h.status <> 'running'",
-            (table_id, last_hand),
-        )
-        seats = await tx.fetchall(
-            "SELECT s.user_id, s.stack + COALESCE(hp.starting_stack, 0) FROM seats s"
-            " LEFT JOIN hand_players hp ON hp.hand_id = s.hand_id AND hp.user_id = s.user_id"
-            " WHERE s.table_id = ?",
-            (table_id,),
-        )
+        return await read_session(tx, table_id)
+
+
+async def end_session_in(
+    tx: Tx, table_id: int, *, last_hand: int, recap: bool, now: int
+) -> int | None:
+    """In the transaction that ends the table's current session (its hands up to
+    ``last_hand``): store it for its recap; the recap's id (None at a practice table, whose
+    chips are play chips: no ledger, no recap)."""
+    practice = await tx.scalar("SELECT practice FROM poker_tables WHERE table_id = ?",
+                               (table_id,))
+    if practice:
+        return None
+    session = await read_session(tx, table_id)
+    return await recaps.insert_recap(
+        tx,
+        guild_id=session.guild_id,
+        channel_id=session.channel_id,
+        table_id=table_id,
+        hands=(session.first_hand, last_hand, session.hands),
+        figures=session_figures(session),
+        post=recap,
+        now=now,
+    )
+
+
+# The figures a recap keeps of a session's players, in this order.
+_FIGURES = ("user_id", "carried", "buy_ins", "top_ups", "cash_outs", "stack", "seated")
+
+
+def session_figures(session: Session) -> dict[str, Any]:
+    """The session as its recap stores it: each player's ledger figures, and what else the
+    ledger says of it (JSON)."""
+    return {
+        "players": [[int(getattr(p, name)) for name in _FIGURES] for p in session.players],
+        "voided": session.voided,
+        "started_at": session.started_at,
+        "reset_by": session.reset_by,
+    }
+
+
+def figures_players(figures: object) -> tuple[SessionPlayer, ...]:
+    """The players a recap stored (:func:`session_figures`), biggest winner first."""
+    rows = figures.get("players") if isinstance(figures, dict) else None
+    if not isinstance(rows, list):
+        raise StorageError("bad_json", field="figures", detail="no players")
+    try:
+        players = [
+            SessionPlayer(
+                user_id=int(user_id), carried=int(carried), buy_ins=int(buy_ins),
+                top_ups=int(top_ups), cash_outs=int(cash_outs), stack=int(stack),
+                seated=bool(seated),
+            )
+            for user_id, carried, buy_ins, top_ups, cash_outs, stack, seated in rows
+        ]
+    except (TypeError, ValueError) as exc:
+        raise StorageError("bad_json", field="figures", detail=str(exc)[:50]) from None
+    players.sort(key=lambda p: (-p.net, p.user_id))
+    return tuple(players)
+
+
+async def read_session(tx: Tx, table_id: int) -> Session:
+    """:func:`session_ledger` in an open transaction."""
+    table = await _table(tx, table_id)
+    entry, last_hand = int(table["session_entry"]), int(table["session_hand"])
+    carried: dict[int, int] = {}
+    if entry:
+        for user_id, into, out in await tx.fetchall(
+            "SELECT user_id, SUM(CASE WHEN dest LIKE 'seat:%' THEN amount ELSE 0 END),"
+            " SUM(CASE WHEN source LIKE 'seat:%' THEN amount ELSE 0 END)"
+            " FROM ledger WHERE table_id = ? AND entry_id <= ? AND user_id IS NOT NULL"
+            " GROUP BY user_id",
+            (table_id, entry),
+        ):
+            balance = int(into) - int(out)
+            if balance:
+                carried[int(user_id)] = balance
+    moves = await tx.fetchall(
+        "SELECT entry_id, reason, user_id, amount FROM ledger"
+        " WHERE table_id = ? AND entry_id > ? AND reason IN (?, ?, ?, ?)"
+        " ORDER BY entry_id",
+        (table_id, entry, *_IN, *sorted(_OUT)),
+    )
+    ends = await tx.fetchall(
+        "SELECT hand_id, MIN(entry_id) FROM ledger"
+        " WHERE table_id = ? AND entry_id > ? AND reason IN (?, ?) GROUP BY hand_id",
+        (table_id, entry, *_HAND_ENDS),
+    )
+    played = await tx.fetchall(
+        "SELECT h.hand_id, h.hand_no, h.status, hp.user_id, hp.starting_stack,"
+        " hp.final_stack FROM hands h JOIN hand_players hp ON hp.hand_id = h.hand_id"
+        " WHERE h.table_id = ? AND h.hand_no > ? AND h.status <> 'running'",
+        (table_id, last_hand),
+    )
+    seats = await tx.fetchall(
+        "SELECT s.user_id, s.stack + COALESCE(hp.starting_stack, 0) FROM seats s"
+        " LEFT JOIN hand_players hp ON hp.hand_id = s.hand_id AND hp.user_id = s.user_id"
+        " WHERE s.table_id = ?",
+        (table_id,),
+    )
     stacks = {int(user_id): int(chips) for user_id, chips in seats}
     hands: dict[int, tuple[int, str, list[tuple[int, int]]]] = {}
     for hand_id, hand_no, status, user_id, start, final in played:
