@@ -47,6 +47,7 @@ from bot.runtime import export
 from bot.runtime.history import ExportAsk, export_of
 from bot.storage import Database, economy, hands, sessions
 from bot.storage.hands import StoredHand
+from bot.storage.scopes import SessionHands
 from engine.pokerstars import write_hand
 from tests.storage.export_kit import play_session
 
@@ -75,21 +76,21 @@ async def _session(db: Database, count: int) -> int:
     return played.table_id
 
 
-async def _pages(db: Database, scope: sessions.SessionHands) -> AsyncIterator[list[StoredHand]]:
+async def _pages(db: Database, scope: SessionHands) -> AsyncIterator[list[StoredHand]]:
     after = sessions.Page()
     while page := await sessions.session_page(db, scope, after, limit=export.PAGE):
         after = page[-1]
         yield await hands.load_hands(db, [p.hand_id for p in page])
 
 
-async def _read(db: Database, scope: sessions.SessionHands) -> str:
+async def _read(db: Database, scope: SessionHands) -> str:
     count = 0
     async for page in _pages(db, scope):
         count += len(page)
     return f"{count:,} hands"
 
 
-async def _phh(db: Database, scope: sessions.SessionHands) -> str:
+async def _phh(db: Database, scope: SessionHands) -> str:
     written = 0
     async for page in _pages(db, scope):
         for stored in page:
@@ -107,7 +108,7 @@ async def _export(db: Database, limit: int = 10 * MB) -> str:
     return f"zip {built.file.size / MB:.2f} MB, {built.file.hands:,} hands"
 
 
-async def _all_at_once(db: Database, scope: sessions.SessionHands) -> str:
+async def _all_at_once(db: Database, scope: SessionHands) -> str:
     """The peer that holds everything: every hand, then every text, then the zip in memory."""
     ids = []
     async for page in _pages(db, scope):

@@ -39,7 +39,8 @@ from typing import IO, Final
 from bot.errors import BotError
 from bot.storage import Database, hands, sessions
 from bot.storage.hands import StoredHand
-from bot.storage.sessions import Page, SessionHands
+from bot.storage.scopes import SessionHands
+from bot.storage.sessions import Page
 from engine.pokerstars import HAND_SEPARATOR, safe_names, write_hand
 
 __all__ = [

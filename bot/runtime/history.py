@@ -34,12 +34,13 @@ from bot.runtime.export import (
     floor_size,
     too_large_error,
 )
+from bot.runtime.recaps import session_named
 from bot.runtime.reports import stored_names
 from bot.runtime.table import LiveTable
 from bot.runtime.tourney import LiveTournament
-from bot.storage import Database, StorageError, hands, sessions, stats, tournaments
+from bot.storage import Database, hands, recaps, sessions, stats, tournaments
 from bot.storage.hands import StoredHand
-from bot.storage.sessions import SessionHands
+from bot.storage.scopes import SessionHands
 from engine.commitment import Opening, hole_positions, seen_positions
 from engine.pokerstars import safe_names
 from engine.table import TableOptions
@@ -228,9 +229,9 @@ class LiveTables(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class ExportAsk:
-    """Who asks for an export, from where, and of what: ``session`` a table's number (its
-    current or last session; a tournament's table: the whole tournament), None for this
-    channel's; ``low``/``high`` the hand numbers to keep; ``limit`` the most bytes the reply's
+    """Who asks for an export, from where, and of what: ``session`` the number of the recap
+    a session ended with (a cash session's or a tournament's), None for this channel's;
+    ``low``/``high`` the hand numbers to keep; ``limit`` the most bytes the reply's
     file may take (the interaction's ``attachment_size_limit``)."""
 
     guild_id: int
@@ -297,31 +298,24 @@ async def export_of(
 
 
 async def _session_asked(db: Database, registry: LiveTables, ask: ExportAsk) -> SessionHands:
-    """The session named (a table's number), else this channel's: its live table's, its open
-    tournament's, else the last cash table that closed here. Another server's is no session."""
-    try:
-        if ask.session is not None:
-            scope = await sessions.table_session(db, ask.session, low=ask.low, high=ask.high)
-        elif (live := registry.find_in(ask.channel_id)) is not None:
-            scope = await sessions.table_session(db, live.table_id, low=ask.low, high=ask.high)
-        elif (tournament := registry.tournament_in(ask.channel_id)) is not None:
-            scope = await sessions.tournament_session(db, tournament.tournament_id,
-                                                      low=ask.low, high=ask.high)
-        else:
-            closed = None
-            if ask.channel_id is not None:
-                closed = await sessions.latest_table_in_channel(db, ask.guild_id,
-                                                                ask.channel_id)
-            if closed is None:
-                raise BotError("no_table")
-            scope = await sessions.table_session(db, closed, low=ask.low, high=ask.high)
-    except StorageError as refused:
-        if refused.code not in ("unknown_table", "unknown_tournament"):
-            raise
-        scope = None
-    if scope is None or scope.guild_id != ask.guild_id:
-        raise BotError("export_no_session", session=ask.session or 0)
-    return scope
+    """The session named (the number of the recap it ended with), else this channel's: its
+    live table's current session, its open tournament, the last session that ended here, else
+    the last cash table that closed here (before recaps were kept)."""
+    range_ = {"low": ask.low, "high": ask.high}
+    if ask.session is not None:
+        return recaps.session_of(await session_named(db, ask.guild_id, ask.session), **range_)
+    if (live := registry.find_in(ask.channel_id)) is not None:
+        return await sessions.table_session(db, live.table_id, **range_)
+    if (tournament := registry.tournament_in(ask.channel_id)) is not None:
+        return await sessions.tournament_session(db, tournament.tournament_id, **range_)
+    if ask.channel_id is not None:
+        ended = await recaps.latest_in_channel(db, ask.guild_id, ask.channel_id)
+        if ended is not None:
+            return recaps.session_of(await recaps.get_recap(db, ended), **range_)
+        closed = await sessions.latest_table_in_channel(db, ask.guild_id, ask.channel_id)
+        if closed is not None:
+            return await sessions.table_session(db, closed, **range_)
+    raise BotError("no_table")
 
 
 async def _session_facts(

@@ -366,6 +366,21 @@ async def _ready(value: object) -> object:
 # --- shown again -----------------------------------------------------------------------------
 
 
+async def session_named(db: Database, guild_id: int, number: int) -> Recap:
+    """The session that ended under recap ``number``, as ``/history recap`` and
+    ``/history export`` name one; another server's is no session here: it is not even said
+    to exist."""
+    try:
+        recap = await recaps.get_recap(db, number)
+    except StorageError as exc:
+        if exc.code == "unknown_recap":
+            raise BotError("no_such_recap", session=number) from None
+        raise
+    if recap.guild_id != guild_id:
+        raise BotError("no_such_recap", session=number)
+    return recap
+
+
 async def recap_for(
     db: Database, *, guild_id: int, channel_id: int, user_id: int, session: int | None,
     practice_here: bool, locale: object,
@@ -379,15 +394,7 @@ async def recap_for(
         if found is None:
             raise BotError("no_recap_here")
         session = found
-    try:
-        recap = await recaps.get_recap(db, session)
-    except StorageError as exc:
-        if exc.code == "unknown_recap":
-            raise BotError("no_such_recap", session=session) from None
-        raise
-    # Another server's session is nobody's business here: it is not even said to exist.
-    if recap.guild_id != guild_id:
-        raise BotError("no_such_recap", session=session)
+    recap = await session_named(db, guild_id, session)
     if recap.state == "empty":
         raise BotError("recap_no_hands", session=session)
     public_here = recap.state == "posted" and recap.channel_id == channel_id

@@ -31,6 +31,7 @@ from typing import Any
 
 from bot.storage.db import Database, Row, Tx, unix_now
 from bot.storage.errors import StorageError, check_id, from_json_text, to_json_text
+from bot.storage.scopes import SessionHands
 from bot.storage.stats import ALL_IN_FIGURES, LUCK, AllInFigures, all_in_figures
 
 # Discord keeps a message's nonce "for the past few minutes": the fake takes two, and so does
@@ -261,13 +262,18 @@ async def played_in(db: Database, recap: Recap, user_id: int) -> bool:
 
 # --- its figures -----------------------------------------------------------------------------
 
-def _hands_of(recap: Recap) -> tuple[str, tuple[object, ...]]:
-    """The WHERE clause (on ``h``) and parameters selecting the recap's finished hands."""
-    if recap.tournament_id is not None:
-        return "h.tournament_id = ? AND h.status = 'finished'", (recap.tournament_id,)
-    return (
-        "h.table_id = ? AND h.hand_no BETWEEN ? AND ? AND h.status = 'finished'",
-        (recap.table_id, recap.first_hand, recap.last_hand),
+def session_of(recap: Recap, *, low: int | None = None, high: int | None = None) -> SessionHands:
+    """The session a recap covers, as its hands are read (``low``/``high`` as
+    :class:`~bot.storage.scopes.SessionHands`). A practice table's sessions have no recap."""
+    return SessionHands(
+        guild_id=recap.guild_id,
+        table_id=recap.table_id,
+        tournament_id=recap.tournament_id,
+        practice=False,
+        first_hand=recap.first_hand or 1,
+        last_hand=recap.last_hand,
+        low=low,
+        high=high,
     )
 
 
@@ -291,7 +297,7 @@ async def load_recap(db: Database, recap_id: int) -> Recap:
             )
             practice = bool(owner is not None and owner["practice"])
         config = None if owner is None else from_json_text(owner["config"])
-        where, params = _hands_of(recap)
+        where, params = session_of(recap).where()
         players = {
             int(r[0]): all_in_figures(r[1:])
             for r in await tx.fetchall(

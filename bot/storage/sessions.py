@@ -35,6 +35,7 @@ from bot.storage import recaps
 from bot.storage.db import Database, Tx, unix_now
 from bot.storage.errors import StorageError, check_id, from_json_text
 from bot.storage.ledger import Reason
+from bot.storage.scopes import SessionHands
 
 _IN = {Reason.BUY_IN.value: "buy_ins", Reason.TOP_UP.value: "top_ups"}
 _OUT = frozenset({Reason.LEAVE.value, Reason.TABLE_CLOSE.value})
@@ -378,38 +379,6 @@ def _series(
 
 
 # --- a session's hands, for an export ------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SessionHands:
-    """The finished hands of one session, as an export reads them: a cash table's current
-    session (its last, once closed: hands numbered from ``first_hand``), or every hand of a
-    tournament (``tournament_id``), whatever table it was dealt at. ``low``/``high`` narrow it
-    to the hands numbered between them (a tournament's tables number their hands each from 1,
-    so a range there takes those numbers at every table)."""
-
-    guild_id: int
-    table_id: int | None  # a cash table's; None for a tournament
-    tournament_id: int | None
-    practice: bool
-    first_hand: int
-    low: int | None = None
-    high: int | None = None
-
-    def where(self) -> tuple[str, tuple[object, ...]]:
-        """The condition on ``h`` (hands) that selects them, and its parameters."""
-        params: list[object]
-        if self.tournament_id is not None:
-            sql, params = "h.tournament_id = ?", [self.tournament_id]
-        else:
-            sql, params = "h.table_id = ? AND h.hand_no >= ?", [self.table_id, self.first_hand]
-        if self.low is not None:
-            sql += " AND h.hand_no >= ?"
-            params.append(self.low)
-        if self.high is not None:
-            sql += " AND h.hand_no <= ?"
-            params.append(self.high)
-        return sql + " AND h.status = 'finished'", tuple(params)
 
 
 def _check_range(low: int | None, high: int | None) -> None:

@@ -22,7 +22,7 @@ from pokerkit import HandHistory
 
 from bot.errors import BotError, coded_message
 from bot.i18n import t
-from bot.storage import hands, sessions
+from bot.storage import hands, recaps, sessions
 from engine.cards import format_card
 from tests.e2e.game_kit import Game, running_game, settled
 from tests.e2e.harness import World
@@ -150,10 +150,6 @@ async def test_a_played_session_exports_as_a_zip_with_only_what_each_player_may_
     # The worst member: he watched and played nothing.
     watcher = await game.slash(dave, "history", "export")
     assert watcher.ephemeral and watcher.content == refusal("export_not_played")
-    # Another server's session, named by its number from a channel there.
-    elsewhere = await game.slash(alice, "history", "export", session=table_id,
-                                 channel=other.channel("poker"))
-    assert elsewhere.content == refusal("export_no_session", session=table_id)
     # A hand number of this table asked at another table: that table has no such hand.
     side = game.world.guild.channel("side")
     await game.ok(dave, "poker", "create", channel=side)
@@ -171,6 +167,21 @@ async def test_a_played_session_exports_as_a_zip_with_only_what_each_player_may_
         assert (await game.slash(bob, "history", "export")).attachments
     spam = await game.slash(bob, "history", "export")
     assert spam.ephemeral and spam.content.startswith("Slow down")
+
+    # The session ends (a ledger reset): the number its recap gives names it, here only.
+    played = {len(split_hands(text)) for text in texts.values()}
+    await game.poker(alice, "ledger", reset=True)
+    ended = await recaps.latest_in_channel(game.db, game.world.guild.id, game.channel.id)
+    assert ended is not None
+    named = await game.slash(carol, "history", "export", session=ended)
+    assert named.content.startswith("Hands #1 to #") and named.attachments, named.content
+    with zipfile.ZipFile(BytesIO(named.attachments[0].data)) as archive:
+        (text,) = [archive.read(n).decode() for n in archive.namelist() if n.endswith(".txt")]
+    assert {len(split_hands(text))} == played
+    # Another server's session, named by its number from a channel there.
+    elsewhere = await game.slash(alice, "history", "export", session=ended,
+                                 channel=other.channel("poker"))
+    assert elsewhere.content == refusal("no_such_recap", session=ended)
 
 
 async def test_a_zip_past_the_servers_file_limit_is_refused_with_what_to_ask_for(

@@ -81,22 +81,26 @@ async def play_session(
     game: Game = NLHE,
     run_it_twice: RunItTwice = RunItTwice.OFF,
     host: int = 500,
+    table_id: int | None = None,
 ) -> PlayedSession:
     """``hands_count`` hands of ``game`` at a new table in ``channel``. With
     ``pokerkit_splits`` only deals whose pots PokerKit would split exactly as we do are kept
     (another deck is drawn otherwise: PokerKit gives a split pot's odd chip to the first
     winner, RULES.md to the first left of the button), so that PokerKit's play of the file
-    must end where ours did."""
+    must end where ours did. ``table_id``: more hands at that table, its players seated."""
     names = dict(names or {})
-    table = await tables.create_table(db, guild, channel, host, config=table_config(names),
-                                      min_buy_in=100, max_buy_in=2_000, max_seats=9,
-                                      practice=practice)
+    if table_id is None:
+        table_id = (await tables.create_table(db, guild, channel, host,
+                                              config=table_config(names), min_buy_in=100,
+                                              max_buy_in=2_000, max_seats=9,
+                                              practice=practice)).table_id
+        for user in users:
+            if not practice:
+                await economy.grant(db, guild, user, 10_000_000, actor_id=host)
+            await tables.buy_in(db, table_id, user, BUY_IN)
+    table = await tables.get_table(db, table_id)
     played = PlayedSession(table.table_id, tuple(users), names)
-    for user in users:
-        if not practice:
-            await economy.grant(db, guild, user, 10_000_000, actor_id=host)
-        await tables.buy_in(db, table.table_id, user, BUY_IN)
-    seat_of = {s.user_id: s.seat_no for s in (await tables.get_table(db, table.table_id)).seats}
+    seat_of = {s.user_id: s.seat_no for s in table.seats}
     for number in range(hands_count):
         info = await tables.get_table(db, table.table_id)
         for seat in info.seats:

@@ -27,7 +27,7 @@ from bot.runtime import export as export_module
 from bot.runtime import history
 from bot.runtime.export import ExportFile
 from bot.runtime.history import ExportAsk, SessionExport, export_of
-from bot.storage import Database, economy, hands, sessions
+from bot.storage import Database, economy, hands, recaps, sessions
 from engine.cards import Card, format_card
 from engine.hand import HandConfig
 from tests.engine.pokerstars_reader import read_hand, split_hands
@@ -53,19 +53,34 @@ def channel_names(channel: int) -> str:
     return "friday night" if channel == CHANNEL else ""
 
 
-async def export(db: Database, request: ExportAsk) -> SessionExport:
-    return await export_of(db, NOBODY_LIVE, request, "en", channel_names)  # type: ignore[arg-type]
+async def export(db: Database, request: ExportAsk, live: Any = NOBODY_LIVE) -> SessionExport:
+    return await export_of(db, live, request, "en", channel_names)
 
 
-async def refused(db: Database, request: ExportAsk) -> BotError:
+async def refused(db: Database, request: ExportAsk, live: Any = NOBODY_LIVE) -> BotError:
     with pytest.raises(BotError) as caught:
-        await export(db, request)
+        await export(db, request, live)
     return caught.value
 
 
 def opened(file: ExportFile) -> dict[str, str]:
     with zipfile.ZipFile(file.file) as archive:
         return {name: archive.read(name).decode() for name in archive.namelist()}
+
+
+def open_table(played: PlayedSession) -> SimpleNamespace:
+    """The live tables of a channel where ``played``'s table is open."""
+    table = SimpleNamespace(table_id=played.table_id, names={})
+    return SimpleNamespace(find_in=lambda channel: table if channel == CHANNEL else None,
+                           tournament_in=lambda channel: None)
+
+
+async def ended_session(db: Database, played: PlayedSession) -> int:
+    """End the table's session by a ledger reset; the number its recap gives it."""
+    await sessions.reset_session(db, played.table_id, actor_id=USERS[0])
+    ended = await recaps.latest_in_channel(db, GUILD, CHANNEL)
+    assert ended is not None
+    return ended
 
 
 async def session_of(db: Database, hands_count: int, seed: int = 7, **kwargs: Any) -> PlayedSession:
@@ -78,14 +93,13 @@ async def session_of(db: Database, hands_count: int, seed: int = 7, **kwargs: An
 
 async def test_another_servers_session_is_no_session_here(db: Database) -> None:
     played = await session_of(db, 3)
+    ended = await ended_session(db, played)
     await economy.ensure_guild(db, OTHER_GUILD)
-    elsewhere = await refused(db, ask(session=played.table_id, guild=OTHER_GUILD, channel=1))
-    assert (elsewhere.code, elsewhere.params) == ("export_no_session",
-                                                  {"session": played.table_id})
-    # A number no table has reads the same: nobody learns which numbers exist elsewhere.
-    missing = await refused(db, ask(session=played.table_id + 1000))
-    assert (missing.code, missing.params) == ("export_no_session",
-                                              {"session": played.table_id + 1000})
+    elsewhere = await refused(db, ask(session=ended, guild=OTHER_GUILD, channel=1))
+    assert (elsewhere.code, elsewhere.params) == ("no_such_recap", {"session": ended})
+    # A number no session has reads the same: nobody learns which numbers exist elsewhere.
+    missing = await refused(db, ask(session=ended + 1000))
+    assert (missing.code, missing.params) == ("no_such_recap", {"session": ended + 1000})
     # And a channel with no table never had a session.
     assert (await refused(db, ask(channel=CHANNEL + 1))).code == "no_table"
 
@@ -112,7 +126,30 @@ async def test_an_empty_range_and_a_range_upside_down_are_refused(db: Database) 
 async def test_a_new_session_has_nothing_to_export_until_a_hand_ends(db: Database) -> None:
     played = await session_of(db, 2)
     await sessions.reset_session(db, played.table_id, actor_id=USERS[0])
-    assert (await refused(db, ask())).code == "export_empty"
+    assert (await refused(db, ask(), open_table(played))).code == "export_empty"
+
+
+async def test_a_session_that_ended_is_exported_by_its_recaps_number(db: Database) -> None:
+    """The night a reset closed is still taken home: named by the number its recap gives
+    (the same as ``/history recap``'s), it holds its own hands and not the next session's."""
+    played = await session_of(db, 3)
+    ended = await ended_session(db, played)
+    assert (await recaps.get_recap(db, ended)).last_hand == 3
+    more = await play_session(db, random.Random(8), guild=GUILD, channel=CHANNEL, users=USERS,
+                              hands_count=2, names=NAMES, table_id=played.table_id)
+    assert more.table_id == played.table_id
+    built = await export(db, ask(session=ended))
+    assert (built.file.hands, built.first, built.last) == (3, 1, 3)
+    current = await export(db, ask(), open_table(played))
+    assert (current.file.hands, current.first, current.last) == (2, 4, 5)
+    # Once the table is gone from the channel, the channel's last ended session is the
+    # default: the one the reset closed.
+    assert (await export(db, ask())).file.hands == 3
+    # A range inside the ended session stays inside it.
+    part = await export(db, ask(session=ended, low=2, high=9))
+    assert (part.file.hands, part.first, part.last) == (2, 2, 3)
+    # Its players alone may have it.
+    assert (await refused(db, ask(user=999, session=ended))).code == "export_not_played"
 
 
 async def test_a_crowd_of_exports_is_refused_beyond_the_ones_being_built(
@@ -311,7 +348,7 @@ async def test_a_server_that_takes_bigger_files_gets_no_bigger_export_than_the_c
 async def test_a_tournament_is_one_session_with_its_number_level_and_buy_in(
     db: Database,
 ) -> None:
-    """A tournament's table names the whole tournament: every table's hands, each headed
+    """A tournament's channel gives the whole tournament: every table's hands, each headed
     with the tournament's number, the level and the buy-in, as PokerStars writes them."""
     from tests.storage.test_tournament_hands import running
 
@@ -320,7 +357,9 @@ async def test_a_tournament_is_one_session_with_its_number_level_and_buy_in(
         hand_id, results, summary, _ = await r.all_in_hand(number)
         await hands.record_tournament_hand(db, hand_id, summary, results, save=r.save())
     player = (await hands.load_hand(db, r.hand_ids[1])).players[0].user_id
-    built = await export(db, ask(user=player, session=await r.table_id(2)))
+    lobby = SimpleNamespace(find_in=lambda channel: None,
+                            tournament_in=lambda channel: SimpleNamespace(tournament_id=r.tid))
+    built = await export(db, ask(user=player), lobby)
     assert built.tournament and built.file.hands == 2
     assert built.file.filename == f"tournament-{r.tid}-hands-1-1.zip"
     files = opened(built.file)
@@ -336,5 +375,4 @@ async def test_a_tournament_is_one_session_with_its_number_level_and_buy_in(
     assert all("event = 'Friday'" in body for name, body in files.items()
                if name.endswith(".phh"))
     # Its players alone may have it, as for a cash session.
-    assert (await refused(db, ask(user=999, session=await r.table_id(1)))).code == (
-        "export_not_played")
+    assert (await refused(db, ask(user=999), lobby)).code == "export_not_played"
