@@ -35,7 +35,7 @@ from bot.runtime.export import (
     too_large_error,
 )
 from bot.runtime.recaps import session_named
-from bot.runtime.reports import stored_names
+from bot.runtime.reports import stored_names, stored_stakes
 from bot.runtime.table import LiveTable
 from bot.runtime.tourney import LiveTournament
 from bot.storage import Database, hands, recaps, sessions, stats, tournaments
@@ -43,8 +43,6 @@ from bot.storage.hands import StoredHand
 from bot.storage.scopes import SessionHands
 from engine.commitment import Opening, hole_positions, seen_positions
 from engine.pokerstars import safe_names
-from engine.table import TableOptions
-from engine.tournament import TournamentConfig
 
 HISTORY_DEPTH = 100  # hands a table looks back through for /history hand and verify
 
@@ -333,7 +331,7 @@ async def _session_facts(
     names, its live tables."""
     names: dict[int, str] = {}
     tables: dict[int, TableFacts] = {}
-    options: TableOptions | None = None
+    config: object = None
     for table in await sessions.session_tables(db, scope):
         names.update(stored_names(table.config))
         tables[table.table_id] = TableFacts(
@@ -341,25 +339,15 @@ async def _session_facts(
         live = registry.find_in(table.channel_id)
         if live is not None and live.table_id == table.table_id:
             names.update(live.names)
-        if scope.tournament_id is None and isinstance(table.config, Mapping):
-            options = TableOptions.from_json(dict(table.config["options"]))
-    event, buy_in = None, 0
-    small_blind_at: Callable[[int | None], int]
+        config = table.config
+    event, buy_in, state = None, 0, None
     if scope.tournament_id is not None:
         info = await tournaments.get_tournament(db, scope.tournament_id)
         names = {**stored_names(info.config), **names}
-        event, buy_in = info.name, info.buy_in
-        if not isinstance(info.state, Mapping):  # not started: it has dealt no hand
+        event, buy_in, state = info.name, info.buy_in, info.state
+        if not isinstance(state, Mapping):  # not started: it has dealt no hand
             raise BotError("export_empty")
-        config = TournamentConfig.from_json(info.state["config"])
-
-        def small_blind_at(level: int | None) -> int:
-            return config.level_options(level or 1)[0]
-    else:
-        assert options is not None  # a cash table stores its options
-
-        def small_blind_at(level: int | None) -> int:
-            return options.small_blind
+    small_blind_at = stored_stakes(config, state)
     return SessionFacts(
         viewer_id=viewer_id,
         names={user_id: display_name(names, user_id, locale) for user_id in roster},

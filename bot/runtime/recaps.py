@@ -50,6 +50,7 @@ from bot.runtime.reports import (
     recap_text,
     settlement,
     stored_names,
+    stored_stakes,
 )
 from bot.storage import Database, StorageError, hands, recaps, tournaments
 from bot.storage.hands import StoredHand
@@ -106,6 +107,7 @@ async def read_recap(db: Database, recap_id: int, locale: object) -> RecapPost:
     recap = await recaps.load_recap(db, recap_id)
     names = stored_names(recap.config)
     tables: dict[int, int] = {}
+    state = None
     if recap.tournament_id is None:
         players = figures_players(recap.figures)
         lines = tuple(
@@ -116,7 +118,7 @@ async def read_recap(db: Database, recap_id: int, locale: object) -> RecapPost:
         name = None
     else:
         info = await tournaments.get_tournament(db, recap.tournament_id)
-        name = info.name
+        name, state = info.name, info.state
         tables = {t.table_id: t.table_no for t in
                   await tournaments.tournament_tables(db, recap.tournament_id, open_only=False)}
         lines = _tournament_lines(recap)
@@ -140,7 +142,7 @@ async def read_recap(db: Database, recap_id: int, locale: object) -> RecapPost:
     )
     replay = None
     if pot_hand is not None:
-        played = _played(pot_hand, names, recap.config, locale)
+        played = _played(pot_hand, names, recap.config, locale, stored_stakes(recap.config, state))
         if played is not None:
             _, replay = await render(replay_image, played, locale)
     csv = None if transfers is None else ledger_csv(players, names, locale, transfers)
@@ -187,7 +189,8 @@ def _swing(stored: StoredHand, table_no: int | None) -> SwingFacts | None:
 
 
 def _played(
-    stored: StoredHand, names: dict[int, str], config: Any, locale: object
+    stored: StoredHand, names: dict[int, str], config: Any, locale: object,
+    small_blind_at: Callable[[int | None], int],
 ) -> PlayedHand | None:
     """The biggest pot as the replay draws it (None if it cannot be dealt again)."""
     try:
@@ -200,7 +203,7 @@ def _played(
             names=tuple(display_name(names, p.user_id, locale) for p in players),
             seat_count=_seat_count(config, stored),
             button_seat=stored.button_seat,
-            small_blind=_small_blind(config, stored),
+            small_blind=small_blind_at(stored.level),
         )
     except (StorageError, EngineError, ValueError) as exc:
         log.warning("recap: hand %d cannot be replayed (%s)", stored.hand_id, exc)
@@ -215,17 +218,6 @@ def _seat_count(config: Any, stored: StoredHand) -> int:
         return max(seats, TournamentConfig.from_json(dict(config["engine"])).seats)
     except (KeyError, TypeError, ValueError, EngineError):
         return seats
-
-
-def _small_blind(config: Any, stored: StoredHand) -> int:
-    """The stakes' small blind (for a hand whose small blind was dead); 0 if unknown."""
-    try:
-        if stored.tournament_id is None:
-            return TableOptions.from_json(dict(config["options"])).small_blind
-        engine = TournamentConfig.from_json(dict(config["engine"]))
-        return engine.level_options(stored.level or 1)[0]
-    except (KeyError, TypeError, ValueError, EngineError):
-        return 0
 
 
 # --- posting once ----------------------------------------------------------------------------

@@ -22,18 +22,21 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.i18n import bidi_balanced, isolate, t
 from bot.presenter import chips, display_name, safe_text
 from bot.render import ChartLabels, ChartSeries, ChartView
-from bot.render.labels import catalog_words
+from bot.render.labels import catalog_words, format_percent
 from bot.runtime.messenger import MESSAGE_LIMIT
 from bot.storage.sessions import Session, SessionPlayer
 from bot.storage.stats import AllInFigures, Period, PlayerStats, Ratio
+from engine.errors import EngineError
 from engine.settlement import Transfer, settle
+from engine.table import TableOptions
+from engine.tournament import TournamentConfig
 
 # What a spreadsheet takes for the start of a formula (or of a command, for the old DDE
 # ones): a name beginning so is written with a leading apostrophe, which shows it as text.
@@ -76,6 +79,21 @@ def stored_names(config: object) -> dict[int, str]:
         if str(key).isdigit() and isinstance(value, str):
             names[int(key)] = value
     return names
+
+
+def stored_stakes(config: object, tournament_state: object = None) -> Callable[[int | None], int]:
+    """The small blind a stored hand was dealt at, by its level: a tournament's from its saved
+    state (``tournament_state``: its levels as last changed), a cash table's from the options
+    its table stored (``config``); 0 where neither can be read."""
+    try:
+        if isinstance(tournament_state, Mapping):
+            levels = TournamentConfig.from_json(dict(tournament_state["config"]))
+            return lambda level: levels.level_options(level or 1)[0]
+        options = config.get("options") if isinstance(config, Mapping) else None
+        small = TableOptions.from_json(dict(options)).small_blind if options else 0
+    except (KeyError, TypeError, ValueError, EngineError):
+        small = 0
+    return lambda level: small
 
 
 # --- the ledger ------------------------------------------------------------------------------
@@ -419,7 +437,7 @@ def recap_text(facts: RecapFacts, names: Mapping[int, str], locale: object) -> s
     if facts.swing is not None:
         swing = facts.swing
         lines.append(t("recap.swing", locale, hand=_hand_words(swing, locale),
-                       player=who(swing.user_id), share=f"{100 * swing.share:.1f}",
+                       player=who(swing.user_id), share=format_percent(swing.share),
                        stake=chips(swing.stake, locale), ev=signed(swing.ev_net, locale),
                        net=signed(swing.net, locale), luck=signed(swing.luck, locale)))
     if facts.transfers is not None:
