@@ -16,7 +16,7 @@ import pytest
 
 from bot.i18n import t
 from bot.runtime.reports import signed
-from bot.storage import recaps, sessions
+from bot.storage import economy, recaps, sessions
 from bot.storage.errors import StorageUnavailable
 from tests.e2e.game_kit import Game, running_game, until
 from tests.e2e.harness import World, make_world
@@ -335,3 +335,36 @@ async def test_a_tournament_ends_with_its_recap_in_its_channel(game: Game) -> No
     dm = await game.fake.wait_for_message(lambda m: m.content.startswith("Your Friday"),
                                           channel=world.alice, timeout=20)
     assert "(recap #1): place " in dm.content.translate(ISOLATES)
+
+
+async def test_a_table_that_closes_itself_idle_posts_its_recap(game: Game) -> None:
+    """The third way a session ends: everybody left and the server's idle time ran out. The
+    close stores the recap with the session; it is posted once, its nets the ledger's."""
+    world = game.world
+    alice, bob = world.alice, world.bob
+    live = await game.open_table(alice, bob, buy_in=1_000)
+    await game.ok(alice, "poker", "start")
+    await shove_and_call(game, 1, 1)
+    await pause_between_hands(game)
+    for user in (alice, bob):
+        if live.table.player(user.id) is not None:
+            await game.ok(user, "poker", "leave")
+    await economy.update_settings(game.db, world.guild.id, idle_close=60)
+    assert live.empty_since is not None
+    mark = game.fake.mark()
+    # Not yet idle long enough: nothing closes, nothing is owed.
+    assert await game.runtime.close_idle_tables(now=live.empty_since + 59) == []
+    assert await recaps.latest_in_channel(game.db, world.guild.id, game.channel.id) is None
+    assert await game.runtime.close_idle_tables(now=live.empty_since + 61) == [live.table_id]
+    text = await the_recap(game, mark)
+    await all_posted(game)
+    assert len(recaps_in(game, game.channel)) == 1
+    ledger = await sessions.session_ledger(game.db, live.table_id)
+    assert [r.net for r in recap_rows(text)] == [p.net for p in ledger.players]
+    recap_id = await recaps.latest_in_channel(game.db, world.guild.id, game.channel.id)
+    assert recap_id is not None
+    assert (await recaps.get_recap(game.db, recap_id)).state == "posted"
+    # A second sweep finds the table gone: no second recap.
+    assert await game.runtime.close_idle_tables(now=live.empty_since + 120) == []
+    await all_posted(game)
+    assert len(recaps_in(game, game.channel)) == 1
