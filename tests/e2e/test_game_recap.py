@@ -16,9 +16,9 @@ import pytest
 
 from bot.i18n import t
 from bot.runtime.reports import signed
-from bot.storage import economy, recaps, sessions
+from bot.storage import economy, hands, recaps, sessions, stats
 from bot.storage.errors import StorageUnavailable
-from tests.e2e.game_kit import Game, running_game, until
+from tests.e2e.game_kit import Game, running_game, settled, until
 from tests.e2e.harness import World, make_world
 from tests.e2e.recap_kit import (
     ISOLATES,
@@ -368,3 +368,39 @@ async def test_a_table_that_closes_itself_idle_posts_its_recap(game: Game) -> No
     assert await game.runtime.close_idle_tables(now=live.empty_since + 120) == []
     await all_posted(game)
     assert len(recaps_in(game, game.channel)) == 1
+
+
+async def test_an_all_in_called_is_replayed_with_each_shown_hands_chances_by_street(
+    game: Game,
+) -> None:
+    """Through the bot: a hand that went to showdown all in is replayed with the chances of
+    the two hands shown on every street, in its words and its image's alt text; a third
+    player who folded is named in none of them."""
+    world = game.world
+    alice, bob, carol = world.alice, world.bob, world.carol
+    await game.open_table(alice, bob, carol, buy_in=1_000)
+    await game.ok(alice, "poker", "start")
+    await shove_and_call(game, 1, 1)
+    await pause_between_hands(game)
+    stored = await hands.load_hand(
+        game.db, (await stats.recent_hands(game.db, game.live_table().table_id))[0].hand_id)
+    hand = hands.rebuild_hand(stored)
+    assert hand.result is not None and len(hand.result.shown) == 2
+    folded = next(p.user_id for p in stored.players if p.player not in hand.result.shown)
+    names = {u.id: u.name for u in (alice, bob, carol)}
+    handle = await game.fake.slash(carol, game.channel, "history", subcommand="replay",
+                                   options={"hand": 1})
+    reply = await settled(handle, timeout=60)
+    told = "\n".join([reply.content, *(m.content for m in handle.followups[1:])])
+    odds = [line for line in told.split("\n") if " · odds " in line]
+    # One line a street from the deal to the river (no street is skipped when all in).
+    assert [line.split(" ")[0] for line in odds] == ["Pre-flop", "Flop", "Turn", "River"]
+    shown = {names[p.user_id] for p in stored.players if p.player in hand.result.shown}
+    for line in odds:
+        said = line.split(" · odds ", 1)[1].split(": ", 1)[0]
+        assert all(name in said for name in shown) and names[folded] not in said, line
+        assert all(re.search(rf"{re.escape(name)} ≈?[\d.]+%", said) for name in shown), line
+    alt = reply.attachments[0].description or ""
+    said_in_alt = [part.split(": ", 1)[0].split(". ", 1)[0] for part in alt.split(" · odds ")[1:]]
+    assert len(said_in_alt) == 4, alt
+    assert all(names[folded] not in said for said in said_in_alt), alt
