@@ -182,6 +182,7 @@ class TableConfig:
     bomb_every: int = 0
     bomb_amount: int = 0
     skip_big_blind: set[int] = field(default_factory=set)
+    recap: bool = True  # post the recap of a session when it ends (the host may turn it off)
 
     def copy(self) -> TableConfig:
         """A copy to change as a draft (its dicts and sets are its own)."""
@@ -221,6 +222,7 @@ class TableConfig:
             "bomb_every": self.bomb_every,
             "bomb_amount": self.bomb_amount,
             "skip_big_blind": sorted(self.skip_big_blind),
+            "recap": self.recap,
         }
 
     @classmethod
@@ -241,4 +243,5 @@ class TableConfig:
             bomb_every=int(data.get("bomb_every", 0)),
             bomb_amount=int(data.get("bomb_amount", 0)),
             skip_big_blind={int(u) for u in data.get("skip_big_blind") or ()},
+            recap=bool(data.get("recap", True)),
         )
