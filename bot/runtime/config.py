@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,6 +82,9 @@ class RuntimeOptions:
     # operator's metrics (only while they are on; the full check runs at every start).
     invariant_interval: float = 300.0
     deck_factory: DeckFactory = field(default=shuffled_deck, compare=False)
+    # The wall clock (Unix seconds) the house's daily loss cap is counted back from; a test
+    # gives its own to put a loss exactly 23 or 25 hours in the past.
+    wall: Callable[[], float] = field(default=time.time, compare=False)
 
     @classmethod
     def from_env(
@@ -182,6 +186,7 @@ class TableConfig:
     bomb_every: int = 0
     bomb_amount: int = 0
     skip_big_blind: set[int] = field(default_factory=set)
+    recap: bool = True  # post the recap of a session when it ends (the host may turn it off)
 
     def copy(self) -> TableConfig:
         """A copy to change as a draft (its dicts and sets are its own)."""
@@ -221,6 +226,7 @@ class TableConfig:
             "bomb_every": self.bomb_every,
             "bomb_amount": self.bomb_amount,
             "skip_big_blind": sorted(self.skip_big_blind),
+            "recap": self.recap,
         }
 
     @classmethod
@@ -241,4 +247,5 @@ class TableConfig:
             bomb_every=int(data.get("bomb_every", 0)),
             bomb_amount=int(data.get("bomb_amount", 0)),
             skip_big_blind={int(u) for u in data.get("skip_big_blind") or ()},
+            recap=bool(data.get("recap", True)),
         )

@@ -62,7 +62,8 @@ from bot.runtime.faults import log_failure
 from bot.runtime.kinds import TOURNAMENT
 from bot.runtime.messenger import TableMessenger
 from bot.runtime.play import Clicks
-from bot.runtime.results import player_results, result_summary
+from bot.runtime.recaps import RecapPoster
+from bot.runtime.results import settled_hand
 from bot.runtime.table import SOON, LiveTable, TableServices
 from bot.storage import StorageError, hands, tournaments
 from bot.storage.errors import StorageUnavailable
@@ -735,6 +736,7 @@ class LiveTournament:
             elif isinstance(event, TournamentFinished):
                 self._retire_tables()
                 self.closed = True
+                self._recap_after()
                 self._wind_up()
                 self._follow_calendar()
 
@@ -751,6 +753,14 @@ class LiveTournament:
     def _retire_tables(self) -> None:
         for table in list(self.tables.values()):
             table.retire()
+
+    def _recap_after(self) -> None:
+        """Once the results went out in the lobby, post the recap that finishing stored."""
+        services = self.services
+        poster = RecapPoster(services.db, services.client, services.dm_channels,
+                             services.locales)
+        locale = self.locale
+        self.voice(self.channel_id).then(lambda: poster.post_soon(self.guild_id, locale))
 
     def _wind_up(self) -> None:
         """Over or cancelled: the clock stops, the last messages go out, it is forgotten."""
@@ -908,9 +918,10 @@ class TournamentTable(LiveTable[Tournament]):
         if draft.is_over and draft.standings:
             settings.winning_hand = _winning_hand(hand, self.table, draft.standings[0].player_id)
         closed = [e.table for e in events if isinstance(e, TableBroken)]
+        settled = await settled_hand(hand)
         await hands.record_tournament_hand(
-            self.db, self.hand_id, result_summary(hand), player_results(hand),
-            save=tournament.save(draft, settings, closed=closed),
+            self.db, self.hand_id, settled.summary, settled.players,
+            save=tournament.save(draft, settings, closed=closed), all_in=settled.all_in,
         )
         tournament.adopt(draft, settings)
         return events

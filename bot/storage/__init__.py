@@ -22,6 +22,8 @@ Open once at start-up and pass the ``Database`` to the functions of the modules 
 - ``leagues``: a server's seasons, the tournaments that count, points and standings.
 - ``stats``: leaderboards (all time or a period), player statistics, recent hands.
 - ``sessions``: a table's session ledger (buy-ins, top-ups, cash-outs, stacks) and its reset.
+- ``recaps``: the recap of each session that ended and tournament that finished, posted once.
+- ``scopes``: which hands make one session (a cash table's between two ends, a tournament).
 - ``invariant``: the chip invariant check.
 - ``leases``: which process runs each server's tables.
 - ``backup``: online backup of the live file.
@@ -41,6 +43,7 @@ from bot.storage import (
     ledger,
     locales,
     postgres,
+    recaps,
     sessions,
     sqlite,
     stats,
@@ -65,6 +68,7 @@ __all__ = [
     "locales",
     "parse_database_url",
     "postgres",
+    "recaps",
     "sessions",
     "sqlite",
     "stats",

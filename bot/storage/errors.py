@@ -81,6 +81,11 @@ INTERNAL_CODES = frozenset(
         "prizes_mismatch",
         "pool_mismatch",
         "not_tournament_table",
+        # A recap asked for by id is looked up by the runtime first (``no_such_recap``).
+        "unknown_recap",
+        # The engine's all-in EV and settlement refuse only what a bug would give them.
+        "bad_all_in_ev",
+        "bad_nets",
     }
 )
 

@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage import leagues
+from bot.storage import leagues, recaps
 from bot.storage.db import Database, Row, Tx, unix_now
 from bot.storage.errors import (
     StorageError,
@@ -901,6 +901,21 @@ async def _finish_in(
         (now, state_text, tournament_id),
     )
     await _close_all_tables(tx, tournament_id, now)
+    # Its recap is owed from the moment it is over (posted in its own channel, the lobby).
+    paid = {int(r[0]): int(r[1]) for r in await tx.fetchall(
+        "SELECT user_id, paid FROM tournament_entries WHERE tournament_id = ?", (tournament_id,)
+    )}
+    await recaps.insert_recap(
+        tx,
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        tournament_id=int(tournament_id),
+        played=await recaps.finished_tournament_hands(tx, int(tournament_id)),
+        figures={"players": [[p.user_id, p.place, p.tied, p.prize, paid.get(p.user_id, 0)]
+                             for p in sorted(placings, key=lambda p: (p.place, p.user_id))]},
+        post=True,
+        now=now,
+    )
 
 
 async def tournament_tables(

@@ -30,6 +30,8 @@ TABLES: tuple[tuple[str, str | None], ...] = (
     ("player_totals", None),
     ("user_locales", None),
     ("tournament_entries", None),
+    # After the tables and tournaments its rows name; owed recaps are posted by the target.
+    ("recaps", "recap_id"),
     ("leagues", "league_id"),
     ("league_tournaments", None),
     ("league_points", None),
