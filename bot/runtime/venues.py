@@ -87,6 +87,7 @@ class Venues:
         self._adopting: set[int] = set()
         self._adoption: asyncio.Task[None] | None = None
         self._unrestorable: set[tuple[str, int]] = set()
+        self._reloading: set[tuple[str, int]] = set()
         self._lease_keeper: asyncio.Task[None] | None = None
         self._kinds = (
             _VenueKind("table", tables.open_table_guilds, self._restore_table),
@@ -122,7 +123,8 @@ class Venues:
             for kind in self._kinds:
                 for venue_id, guild_id in (await kind.open_guilds(self.db)).items():
                     key = (kind.name, venue_id)
-                    if self.registry.knows(key) or key in self._unrestorable:
+                    if (self.registry.knows(key) or key in self._unrestorable
+                            or key in self._reloading):
                         continue
                     if not await self.ownership.serves(guild_id):
                         continue
@@ -161,22 +163,28 @@ class Venues:
     async def _reload(self, venue: Venue) -> None:
         key = venue.venue_key
         restore = {kind.name: kind.restore for kind in self._kinds}[key[0]]
-        self.registry.drop_venue(venue)
-        await venue.shutdown()
-        delay = 0.5
-        while True:
-            await self.db.health.wait_available()
-            try:
-                async with self.lock:
-                    if self.registry.knows(key):
-                        return
-                    fresh = await restore(key[1])
-                    self.registry.add_venue(fresh)
-                break
-            except Exception as exc:
-                log_failure(log, exc, "%s %d: could not be taken up again", *key)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 30.0)
+        # Out of the registry while it reloads, the venue would look abandoned to the lease
+        # keeper, which would adopt it as a venue of a dead process and post its table anew.
+        self._reloading.add(key)
+        try:
+            self.registry.drop_venue(venue)
+            await venue.shutdown()
+            delay = 0.5
+            while True:
+                await self.db.health.wait_available()
+                try:
+                    async with self.lock:
+                        if self.registry.knows(key):
+                            return
+                        fresh = await restore(key[1])
+                        self.registry.add_venue(fresh)
+                    break
+                except Exception as exc:
+                    log_failure(log, exc, "%s %d: could not be taken up again", *key)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 30.0)
+        finally:
+            self._reloading.discard(key)
         log.warning("%s %d: taken up again from storage (it may have held more)", *key)
         await self.start(fresh, anew=False)  # its players look at the message they have
 
