@@ -73,7 +73,7 @@ def venues_with(restored: list[StoredVenue]) -> tuple[Venues, Registry, Health, 
 
     venues = Venues(cast(Any, None), cast(Any, db), cast(Any, Ownership()), registry,
                     services=lambda: cast(Any, None), keep=tasks.add, guilds=set())
-    venues._kinds = (_VenueKind("tournament", open_guilds, restore),)
+    venues._kinds = cast(Any, (_VenueKind("tournament", open_guilds, restore),))
     return venues, registry, health, tasks
 
 
@@ -102,7 +102,7 @@ async def test_the_lease_keeper_leaves_a_reloading_venue_to_its_reload() -> None
 
 async def test_a_venue_nobody_reloads_is_still_adopted() -> None:
     restored: list[StoredVenue] = []
-    venues, registry, health, tasks = venues_with(restored)
+    venues, _, _, tasks = venues_with(restored)
     assert await venues.adopt() == [KEY]
     await asyncio.gather(*tasks)
     assert len(restored) == 1 and restored[0].starts == [True]
