@@ -939,6 +939,12 @@ class _TournamentTable(Table):
             raise EngineError("hand_in_progress", hand_number=self.hand_number)
         return self._unseat(seat, "moved")
 
+    def readmit(self, player_id: PlayerId) -> None:
+        """He left in the hand just played and is back before the next: he owes nothing, as if
+        he had never left (the blinds have not moved past his seat since)."""
+        _, occupant = self._find(player_id)
+        occupant.owes_sb = occupant.owes_bb = False
+
     def add_chips(self, player_id: PlayerId, amount: int) -> int:
         """A rebuy or an add-on lands on his stack, which he is not playing in a hand; his
         stack afterwards."""
@@ -1704,7 +1710,7 @@ class Tournament:
         came_back = entry.pending
         if came_back:
             entry.pending = False
-            events.extend(self._seat(player_id, c.rebuy_stack, entry.table, entry.seat))
+            events.extend(self._seat(entry, c.rebuy_stack))
             number = self.table_of(player_id)
             assert number is not None
         else:
@@ -2035,15 +2041,19 @@ class Tournament:
         )
         return number
 
-    def _seat(self, pid: PlayerId, chips: int, table: int | None, seat: int | None
-              ) -> list[TableEvent]:
-        """Sit a player coming back after a rebuy: at ``seat`` of ``table`` if it is still
-        free, else where a late registrant would sit."""
-        if table in self._tables and seat in self._tables[table].free_seats():
-            self._tables[table].join(pid, chips, seat=seat)
+    def _seat(self, entry: _Entry, chips: int) -> list[TableEvent]:
+        """Sit a player coming back after a rebuy: in his seat if it is still free (back
+        before his table deals again, he plays on as if he had never busted; later, he is dealt
+        in as a late registrant is), else where a late registrant would sit."""
+        pid, number = entry.player_id, entry.table
+        if number in self._tables and entry.seat in self._tables[number].free_seats():
+            table = self._tables[number]
+            table.join(pid, chips, seat=entry.seat)
+            if table.hand_number == entry.busted_hand:
+                table.readmit(pid)
             return []
         number, opened = self._table_for_newcomer()
-        self._tables[number].join(pid, chips)
+        self._tables[number].join(entry.player_id, chips)
         return opened
 
     def _final_table_event(self) -> list[TableEvent]:
