@@ -976,6 +976,8 @@ class Tournament:
         self._current: dict[PlayerId, _Entry] = {}
         # Each hand's eliminations (and each group of late answers to a rebuy offer), in order.
         self._eliminations: list[list[_Entry]] = []
+        self._in = 0  # entries not eliminated (counted: asked after every hand)
+        self._pending: dict[PlayerId, _Entry] = {}  # offered a rebuy, by when they busted
         self._rebuys_open = config.rebuys > 0
         self._add_on_state = ""  # "", then "open" once rebuys' last level ends, then "closed"
         self._rebuys_taken = 0
@@ -1111,7 +1113,7 @@ class Tournament:
 
     def pending(self) -> tuple[PlayerId, ...]:
         """Busted players offered a rebuy who have not answered (seated nowhere meanwhile)."""
-        return tuple(e.player_id for e in self._entries if e.pending)
+        return tuple(self._pending)
 
     def can_rebuy(self, player_id: PlayerId, now: float) -> bool:
         """Whether ``rebuy`` would take his rebuy at ``now``."""
@@ -1134,7 +1136,7 @@ class Tournament:
         shares out (``engine.icm``)."""
         prizes = self._config.payouts.prizes(self.prize_pool, self.entrants,
                                              self._config.prize_unit)
-        return prizes[: len(self.players_left())]
+        return prizes[: self._in]
 
     @property
     def level(self) -> int:
@@ -1334,6 +1336,9 @@ class Tournament:
             t._absent = set(data["absent"])
             t._entries = [_Entry.from_json(row) for row in data["entries"]]
             t._current = {e.player_id: e for e in t._entries}  # the latest entry of each
+            t._in = sum(e.eliminated_hand is None for e in t._entries)
+            t._pending = {e.player_id: e for e in sorted(t._entries, key=lambda e: e.bust)
+                          if e.pending}
             if "formats" in data:
                 t._eliminations = [[t._entries[int(k)] for k in group]
                                    for group in data["eliminations"]]
@@ -1420,6 +1425,7 @@ class Tournament:
                        head=self._config.bounty)
         self._entries.append(entry)
         self._current[player_id] = entry
+        self._in += 1
         if late:
             number, opened = self._table_for_newcomer()
             events.extend(opened)
@@ -1443,6 +1449,7 @@ class Tournament:
         if entry is None:
             raise EngineError("not_registered", player=player_id)
         self._entries.remove(entry)
+        self._in -= 1
         return [PlayerUnregistered(player_id, self.entrants, self.prize_pool)]
 
     def start(self, now: float) -> list[TableEvent]:
@@ -1650,7 +1657,7 @@ class Tournament:
                 self._absent.discard(e.player_id)
                 events.extend(self._pay_bounty(entry, result, players))
                 if self._rebuys_open and entry.rebuys < self._config.rebuys:
-                    entry.pending = True
+                    self._wait(entry, True)
                     c = self._config
                     events.append(RebuyOffered(e.player_id, entry.number, c.rebuy_cost,
                                                c.rebuy_stack, c.rebuys - entry.rebuys, number,
@@ -1659,7 +1666,7 @@ class Tournament:
                     group.append(entry)
             if group:
                 events.extend(self._eliminate(group))
-        if len(self.players_left()) <= 1:
+        if self._in <= 1:
             events.extend(self._finish("last_player"))
             return events
         events.extend(self._balance())
@@ -1709,7 +1716,7 @@ class Tournament:
         events: list[TableEvent] = []
         came_back = entry.pending
         if came_back:
-            entry.pending = False
+            self._wait(entry, False)
             events.extend(self._seat(entry, c.rebuy_stack))
             number = self.table_of(player_id)
             assert number is not None
@@ -1773,7 +1780,7 @@ class Tournament:
         for table in self._tables.values():
             if table.hand is not None:
                 raise EngineError("hand_in_progress", hand_number=table.hand_number)
-        if self.registration_open or self._rebuys_open or self.add_on_open or self.pending():
+        if self.registration_open or self._rebuys_open or self.add_on_open or self._pending:
             raise EngineError("deal_pool_open")
         for pid, prize in prizes.items():
             entry = self._current.get(pid)
@@ -1856,10 +1863,10 @@ class Tournament:
         if not entry.pending:
             raise EngineError("rebuy_not_pending", player=player_id)
         self._see(now)
-        entry.pending = False
+        self._wait(entry, False)
         events: list[TableEvent] = [RebuyDeclined(player_id, entry.number, reason)]
         events.extend(self._eliminate([entry]))
-        if len(self.players_left()) <= 1:
+        if self._in <= 1:
             events.extend(self._finish("last_player"))
             return events
         events.extend(self._balance())
@@ -1869,18 +1876,18 @@ class Tournament:
         """Rebuys close: every player still waiting to answer an offer is out, ranked among
         themselves by when they busted (later is better), then by stacks as in one hand."""
         self._rebuys_open = False
-        waiting = [e for e in self._entries if e.pending]
+        waiting = list(self._pending.values())
         events: list[TableEvent] = [
             RebuysClosed(tuple(e.player_id for e in waiting), self.prize_pool)
         ]
         for entry in waiting:
-            entry.pending = False
+            self._wait(entry, False)
             events.append(RebuyDeclined(entry.player_id, entry.number, "closed"))
         if waiting:
             # Balancing waits for the next hand settled: a tick may come in the middle of
             # dealing one.
             events.extend(self._eliminate(waiting))
-            if len(self.players_left()) <= 1:
+            if self._in <= 1:
                 events.extend(self._finish("last_player"))
         return events
 
@@ -1888,7 +1895,16 @@ class Tournament:
         self._add_on_state = "closed"
         return AddOnClosed(self._add_ons_taken, self.prize_pool)
 
+    def _wait(self, entry: _Entry, waiting: bool) -> None:
+        """He busted and is offered a rebuy (``waiting``), or that offer is over."""
+        entry.pending = waiting
+        if waiting:
+            self._pending[entry.player_id] = entry
+        else:
+            del self._pending[entry.player_id]
+
     def _eliminate(self, group: list[_Entry]) -> list[TableEvent]:
+        self._in -= len(group)
         for entry in group:
             entry.eliminated_hand = entry.busted_hand
             self._absent.discard(entry.player_id)
@@ -1931,7 +1947,7 @@ class Tournament:
         seats = self._config.seats
         # A busted player who may still rebuy keeps room for himself: a table is broken only
         # when he would fit too.
-        waiting = len(self.pending())
+        waiting = len(self._pending)
         while len(self._tables) > 1:
             sizes = {n: t.size for n, t in self._tables.items()}
             if sum(sizes.values()) + waiting <= (len(sizes) - 1) * seats:
@@ -2057,7 +2073,7 @@ class Tournament:
         return opened
 
     def _final_table_event(self) -> list[TableEvent]:
-        if self._final_table or len(self._tables) != 1 or self.pending():
+        if self._final_table or len(self._tables) != 1 or self._pending:
             return []
         self._final_table = True
         ((number, table),) = self._tables.items()
@@ -2088,7 +2104,7 @@ class Tournament:
         return RegistrationClosed(self.entrants, self.prize_pool)
 
     def _eliminated_events(self, group: list[_Entry]) -> list[TableEvent]:
-        left = len(self.players_left())
+        left = self._in
         out: list[TableEvent] = []
         for places, tied_group in _rank_by(group, _bust_key, left + 1):
             for entry in tied_group:
