@@ -698,7 +698,7 @@ class RebuyDeclined(TableEvent):
 @dataclass(frozen=True, slots=True)
 class RebuysClosed(TableEvent):
     type: ClassVar[str] = "rebuys_closed"
-    eliminated: tuple[PlayerId, ...]  # busted players who had not answered the offer
+    eliminated: tuple[PlayerId, ...]  # busted players yet to answer an offer, as they busted
     prize_pool: int
 
 
@@ -1112,7 +1112,8 @@ class Tournament:
         return len(self._entries) >= self._config.max_players
 
     def pending(self) -> tuple[PlayerId, ...]:
-        """Busted players offered a rebuy who have not answered (seated nowhere meanwhile)."""
+        """Busted players offered a rebuy who have not answered (seated nowhere meanwhile), in
+        the order they busted."""
         return tuple(self._pending)
 
     def can_rebuy(self, player_id: PlayerId, now: float) -> bool:

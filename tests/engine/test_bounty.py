@@ -17,7 +17,7 @@ from tests.engine.test_omaha_rules_examples import rigged as rigged_omaha
 
 
 def test_t3_a_tie_splits_the_bounty_as_the_pot_odd_unit_first_left_of_the_button() -> None:
-    """RULES 7, T3: A (first left of the button) and C tie with A-K; B busts."""
+    """RULES 7, T4: A (first left of the button) and C tie with A-K; B busts."""
     hand = rigged(HandConfig.standard((1000, 1000, 1000), 10, 20),
                   ["AhKd", "2c3d", "AsKc"], "9h9d4c7sQd")
     all_in_pre_flop(hand)
@@ -26,7 +26,7 @@ def test_t3_a_tie_splits_the_bounty_as_the_pot_odd_unit_first_left_of_the_button
 
 
 def test_t3_the_bounty_follows_the_side_pot_holding_the_last_chips() -> None:
-    """RULES 7, T3: A (200 chips) wins the main pot with aces, C's kings beat B's queens for the
+    """RULES 7, T4: A (200 chips) wins the main pot with aces, C's kings beat B's queens for the
     side pot; B's last chips were in the side pot: C takes all of B's bounty."""
     hand = rigged(HandConfig.standard((200, 500, 1000), 10, 20),
                   ["AsAh", "QsQh", "KsKh"], "2c7d9h5s3c")

@@ -1,6 +1,6 @@
 """The numbered tournament-format examples of docs/rules.md section 7 (T1-T6), figure for figure:
-rebuys and the add-on in a bounty tournament, late answers to a rebuy offer, a knockout bounty
-split as its pot, a progressive knockout's odd chips, re-entry, and a deal."""
+rebuys and the add-on in a bounty tournament, late answers to a rebuy offer, re-entry, a
+knockout bounty split as its pot, a progressive knockout's odd chips, and a deal."""
 
 from __future__ import annotations
 
@@ -59,48 +59,15 @@ def test_t2_players_still_answering_when_rebuys_close_rank_by_when_they_busted()
     t = rebuy_tournament("abcd", rebuys=1)
     shootout(t, now=1, winner="a", shovers=["d"], button=t.table.seat_of("a"))
     shootout(t, now=2, winner="a", shovers=["c"])
-    assert t.pending() == ("c", "d")
+    assert t.pending() == ("d", "c")  # in the order they busted
     events = t.tick(now=LEVEL_2)
-    assert of_type(events, RebuysClosed)[0].eliminated == ("c", "d")
+    assert of_type(events, RebuysClosed)[0].eliminated == ("d", "c")
     places = {e.player_id: (e.place, e.hand_number) for e in of_type(events, PlayerEliminated)}
     assert places == {"c": (3, 2), "d": (4, 1)}
     assert_books(t)
 
 
-def test_t3_a_knockout_bounty_split_as_the_pot() -> None:
-    """The tie of T3 played at a tournament: the bounty events pay 13 and 12."""
-    t = started("abc", bounty=25)
-    button = t.table.seat_of("c")
-    order = [t.table.seat(s).player_id for s in t.table.next_plan(button).seats]  # type: ignore[union-attr]
-    first, busted, third = order
-    events, _ = all_in(t, 1, {first: "AhKd", busted: "2c3d", third: "AsKc"}, "9h9d4c7sQd",
-                       button=button)
-    paid = {(e.player_id, e.from_player): e.amount for e in of_type(events, BountyWon)
-            if e.reason == "knockout"}
-    assert paid == {(first, busted): 13, (third, busted): 12}
-    assert_books(t)
-
-
-def test_t4_a_progressive_knockout_odd_chips_and_the_winners_own_bounty() -> None:
-    t = started("abc", bounty=25, bounty_kind=BountyKind.PROGRESSIVE)
-    won: list[BountyWon] = []
-    won += of_type(shootout(t, now=1, winner="a", shovers=["b"], button=t.table.seat_of("a")),
-                   BountyWon)
-    assert t.bounty_on("a") == 37
-    won += of_type(shootout(t, now=2, winner="c", shovers=["a"]), BountyWon)  # a doubles c up
-    assert "a" in t.players_left()
-    events = shootout(t, now=3, winner="c", shovers=["a"])
-    won += of_type(events, BountyWon)
-    assert of_type(events, TournamentFinished)
-    rows = [(e.player_id, e.from_player, e.amount, e.onto_head, e.reason) for e in won]
-    assert rows == [("a", "b", 13, 12, "knockout"), ("c", "a", 19, 18, "knockout"),
-                    ("c", "c", 43, 0, "own")]
-    assert sum(e.amount for e in won) == 75 == t.bounties_paid
-    assert {s.player_id: s.bounties for s in t.standings} == {"c": 62, "a": 13, "b": 0}
-    assert_books(t)
-
-
-def test_t5_re_entry_is_a_new_entry_with_a_fresh_stack_and_a_place_of_its_own() -> None:
+def test_t3_re_entry_is_a_new_entry_with_a_fresh_stack_and_a_place_of_its_own() -> None:
     t = started("abc", late_registration_level=1, reentries=1, bounty=20)
     shootout(t, now=1, winner="a", shovers=["c"], button=t.table.seat_of("a"))
     assert t.knocked_out() == ("c",)
@@ -124,6 +91,39 @@ def test_t5_re_entry_is_a_new_entry_with_a_fresh_stack_and_a_place_of_its_own() 
     rows = [(s.player_id, s.entry, s.place) for s in t.standings]
     assert rows == [("a", 1, 1), ("b", 1, 2), ("c", 2, 3), ("c", 1, 4)]
     assert sum(s.prize for s in t.standings) == t.prize_pool == 4 * 80
+    assert_books(t)
+
+
+def test_t4_a_knockout_bounty_split_as_the_pot() -> None:
+    """The tie of T4 played at a tournament: the bounty events pay 13 and 12."""
+    t = started("abc", bounty=25)
+    button = t.table.seat_of("c")
+    order = [t.table.seat(s).player_id for s in t.table.next_plan(button).seats]  # type: ignore[union-attr]
+    first, busted, third = order
+    events, _ = all_in(t, 1, {first: "AhKd", busted: "2c3d", third: "AsKc"}, "9h9d4c7sQd",
+                       button=button)
+    paid = {(e.player_id, e.from_player): e.amount for e in of_type(events, BountyWon)
+            if e.reason == "knockout"}
+    assert paid == {(first, busted): 13, (third, busted): 12}
+    assert_books(t)
+
+
+def test_t5_a_progressive_knockout_odd_chips_and_the_winners_own_bounty() -> None:
+    t = started("abc", bounty=25, bounty_kind=BountyKind.PROGRESSIVE)
+    won: list[BountyWon] = []
+    won += of_type(shootout(t, now=1, winner="a", shovers=["b"], button=t.table.seat_of("a")),
+                   BountyWon)
+    assert t.bounty_on("a") == 37
+    won += of_type(shootout(t, now=2, winner="c", shovers=["a"]), BountyWon)  # a doubles c up
+    assert "a" in t.players_left()
+    events = shootout(t, now=3, winner="c", shovers=["a"])
+    won += of_type(events, BountyWon)
+    assert of_type(events, TournamentFinished)
+    rows = [(e.player_id, e.from_player, e.amount, e.onto_head, e.reason) for e in won]
+    assert rows == [("a", "b", 13, 12, "knockout"), ("c", "a", 19, 18, "knockout"),
+                    ("c", "c", 43, 0, "own")]
+    assert sum(e.amount for e in won) == 75 == t.bounties_paid
+    assert {s.player_id: s.bounties for s in t.standings} == {"c": 62, "a": 13, "b": 0}
     assert_books(t)
 
 
