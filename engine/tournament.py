@@ -405,7 +405,7 @@ class TournamentConfig:
         rebuy_chips = None if self.rebuy_chips is None else _int("rebuy_chips", self.rebuy_chips, 1)
         for name, chips in (("rebuy_chips", rebuy_chips or 0), ("add_on", add_on)):
             if chips % unit:
-                raise EngineError("amount_not_multiple", option=name, value=chips, chip_unit=unit)
+                raise EngineError("format_not_multiple", option=name, value=chips, chip_unit=unit)
         for name, price in (("rebuy_price", self.rebuy_price),
                             ("add_on_price", self.add_on_price)):
             if price is not None:
@@ -1763,8 +1763,7 @@ class Tournament:
         """The add-on's deadline (the caller's) has come: nobody may take it any more."""
         if self._state is not TournamentState.RUNNING:
             raise EngineError("not_running")
-        if self._add_on_state != "open":
-            raise EngineError("add_on_closed" if self._add_on_state else "add_on_not_open")
+        self._check_add_on_window()
         self._see(now)
         return [self._close_add_on()]
 
@@ -1836,8 +1835,7 @@ class Tournament:
         entry = self._in_play(player_id)
         if not self._config.add_on:
             raise EngineError("no_add_on")
-        if self._add_on_state != "open":
-            raise EngineError("add_on_closed" if self._add_on_state else "add_on_not_open")
+        self._check_add_on_window()
         if entry.add_on:
             raise EngineError("add_on_taken")
         if entry.pending:
@@ -1848,6 +1846,12 @@ class Tournament:
         if table.hand is not None and player_id in table.hand_players:
             raise EngineError("hand_in_progress", hand_number=table.hand_number)
         return entry
+
+    def _check_add_on_window(self) -> None:
+        if not self._add_on_state:
+            raise EngineError("add_on_not_open")
+        if self._add_on_state == "closed":
+            raise EngineError("add_on_closed")
 
     def _in_play(self, player_id: PlayerId) -> _Entry:
         entry = self._current.get(player_id)
