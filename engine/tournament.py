@@ -518,9 +518,7 @@ class TournamentConfig:
                 prize_unit=data.get("prize_unit", 1),
                 reopen=ReopenMode(data.get("reopen", "tda")),
                 game=game_by_code(data.get("game", NLHE.code)),
-                **{name: data[name] for name in _FORMAT_OPTIONS if name in data
-                   and name != "bounty_kind"},
-                bounty_kind=BountyKind(data.get("bounty_kind", BountyKind.KNOCKOUT.value)),
+                **_formats_from_json(data),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError("bad_tournament", field="json", value=str(exc)) from None
@@ -546,6 +544,13 @@ _FORMAT_OPTIONS = ("rebuys", "rebuy_levels", "rebuy_chips", "rebuy_price", "add_
 _FORMAT_DEFAULTS: dict[str, object] = {
     f.name: f.default for f in fields(TournamentConfig) if f.name in _FORMAT_OPTIONS
 }
+
+
+def _formats_from_json(data: dict[str, Any]) -> dict[str, Any]:
+    formats = {name: data[name] for name in _FORMAT_OPTIONS if name in data}
+    if "bounty_kind" in formats:
+        formats["bounty_kind"] = BountyKind(formats["bounty_kind"])
+    return formats
 
 
 class TournamentState(StrEnum):
@@ -899,12 +904,12 @@ class _Entry:
     def from_json(cls, row: Sequence[Any]) -> _Entry:
         pid, late, out, stack, order, table, moves, *rest = row
         entry = cls(pid, bool(late), out, int(stack), int(order), table, int(moves))
-        if rest:  # stored before the formats: a freeze-out's first entries
+        if rest:
             (number, rebuys, add_on, head, bounties, pending, busted, bust, seat) = rest
             entry.number, entry.rebuys, entry.add_on = int(number), int(rebuys), bool(add_on)
             entry.head, entry.bounties, entry.pending = int(head), int(bounties), bool(pending)
             entry.busted_hand, entry.bust, entry.seat = busted, int(bust), seat
-        else:
+        else:  # stored before the formats: a freeze-out's, where a bust was an elimination
             entry.busted_hand = out
         return entry
 
@@ -1211,6 +1216,11 @@ class Tournament:
     def seconds_to_next_level(self, now: float) -> float | None:
         return self._position(now)[2]
 
+    def _time_over(self, now: float) -> bool:
+        """A time-limited tournament's time has run out at ``now``."""
+        limit = self._config.time_limit
+        return limit is not None and self._clock.elapsed(now) >= limit
+
     def seconds_left(self, now: float) -> float | None:
         """A time-limited tournament's remaining seconds of play (None: no time limit)."""
         limit = self._config.time_limit
@@ -1401,10 +1411,7 @@ class Tournament:
             self._state is TournamentState.REGISTERING
             or (
                 self.level_at(now) <= self._config.late_registration_level
-                and (
-                    self._config.time_limit is None
-                    or self._clock.elapsed(now) < self._config.time_limit
-                )
+                and not self._time_over(now)
             )
         )
         if not open_now:
@@ -1511,8 +1518,7 @@ class Tournament:
                 events.append(BreakStarted(level, to_next or 0.0))
         if self._registration_open and level > self._config.late_registration_level:
             events.append(self._close_registration())
-        limit = self._config.time_limit
-        time_over = limit is not None and self._clock.elapsed(now) >= limit
+        time_over = self._time_over(now)
         period = self._config.rebuy_levels
         if self._rebuys_open and (level > period or time_over):
             events.extend(self._close_rebuys())
@@ -1810,9 +1816,8 @@ class Tournament:
             raise EngineError("no_rebuys")
         if count is not None and count != entry.rebuys:
             raise EngineError("rebuy_stale", rebuys=entry.rebuys)
-        limit = c.time_limit
         if (not self._rebuys_open or self.level_at(now) > c.rebuy_levels
-                or (limit is not None and self._clock.elapsed(now) >= limit)):
+                or self._time_over(now)):
             raise EngineError("rebuy_closed")
         if entry.rebuys >= c.rebuys:
             raise EngineError("rebuy_limit", rebuys=c.rebuys)
