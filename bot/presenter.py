@@ -955,6 +955,8 @@ def place_text(standing: Standing, locale: object = None) -> str:
     line = t(key, locale, place=standing.place, player=mention(int(standing.player_id)))
     if standing.prize:
         line += t("tournament.place_prize", locale, prize=chips(standing.prize, locale))
+    if standing.bounties:
+        line += t("tournament.place_bounties", locale, amount=chips(standing.bounties, locale))
     return line
 
 

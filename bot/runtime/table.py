@@ -125,6 +125,8 @@ class TableServices:
     budget: RequestBudget = field(default_factory=lambda: RequestBudget(40))
     dm_channels: DmChannels = field(default_factory=DmChannels)
     metrics: Metrics = NO_METRICS
+    # Opens a tournament as ``/tournament create`` does (a repeating sit-and-go's next one).
+    open_tournament: Callable[..., Awaitable[Any]] | None = None
 
 
 class TableRegistry(Protocol):
@@ -137,6 +139,8 @@ class TableRegistry(Protocol):
     def venue_over(self, venue: Any) -> None: ...
 
     def venue_stale(self, venue: Any) -> None: ...
+
+    def venue_moved(self, venue: Any, old_channel: int) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
