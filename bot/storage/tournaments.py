@@ -279,6 +279,8 @@ async def write_save(tx: Tx, tournament_id: int, save: _CheckedSave, now: int) -
         await _close_table(tx, tournament_id, table_no, now)
     for payment in save.payments:
         await _pay(tx, row, payment, now)
+    if save.payments:
+        row = await _row(tx, tournament_id)  # the pool they changed
     if save.placings is not None:
         await _finish_in(tx, row, save.placings, save.state_text, now)
 
