@@ -279,6 +279,7 @@ class Tournaments(commands.Cog):
         )
         if sit_and_go:
             # Its seat draw must fit the server's tables (each repeat is counted anew).
+            await runtime.ensure_guild(guild_id)
             most = (await economy.get_settings(runtime.db, guild_id)).max_tables
             if config.tables_for(players) > most:
                 raise BotError("sit_and_go_tables", players=players,

@@ -435,3 +435,25 @@ async def test_the_servers_tournament_caps_count_every_repeat(game: Game) -> Non
     assert game.runtime.registry.tournament_in(game.channel.id) is None
     open_ = [v for v in game.runtime.registry.tournaments() if not v.closed]
     assert sorted(v.name for v in open_) == ["Turbo", "Turbo #2"]
+
+
+async def test_a_cancel_after_bounties_were_paid_gives_back_exactly_the_pool(game: Game) -> None:
+    """A bounty won is the winner's: a cancel then gives each entrant what he paid in less the
+    bounties won off his head, and every chip of the pool goes back."""
+    alice, bob, carol = game.world.alice, game.world.bob, game.world.carol
+    live = await create(game, alice, structure=LONG)
+    await tournament(game, alice, "format", bounty=30, rebuys=1, rebuy_levels=2)
+    await register(game, alice, bob, carol)
+    await game.ok(alice, "tournament", "start")
+    players = Players(game, live, policy=duel(live, alice, bob))
+    await players.play_until(lambda: live.state.bounties_paid > 0, timeout=60)
+    pool = await pool_is_the_ledgers(game, live.tournament_id)
+    assert pool == 300 - 30
+    wallets = {u.id: await game.balance(u) for u in (alice, bob, carol)}
+    await game.ok(alice, "tournament", "cancel")
+    after = {u.id: await game.balance(u) for u in (alice, bob, carol)}
+    assert sum(after.values()) - sum(wallets.values()) == pool
+    assert (await stored(game.db, live)).pool == 0
+    await invariant.verify_invariant(game.db)
+    # Everyone ends where he began, but for the bounty that changed hands.
+    assert sum(after.values()) == 3 * STARTING_BALANCE
