@@ -169,11 +169,11 @@ async def test_a_rebuy_between_hands_is_a_ledger_row_and_the_worst_member_is_ref
     assert await pool_is_the_ledgers(game, live.tournament_id) == 400
     assert (await ledger_reasons(game, buyer)).count("tournament_rebuy") == 1
     assert live.state.tables[1].player(buyer.id).stack == 2000
-    # Past the count, even back at the starting stack.
+    # Past the count: refused for that before his stack is looked at.
     assert live.state.rebuys_of(buyer.id) == 1
-    reply = await tournament(game, rich, "rebuy")
-    assert reply.startswith("You may rebuy only at or below")
-    assert live.state.config.rebuys == 1
+    assert await tournament(game, buyer, "rebuy") == "You've made all 1 of your rebuys."
+    assert await game.balance(buyer) == before - 100
+    assert await pool_is_the_ledgers(game, live.tournament_id) == 400
 
 
 async def test_rebuys_close_with_their_period(game: Game) -> None:
@@ -307,9 +307,9 @@ async def test_a_reentry_is_a_new_entry_while_late_registration_lasts(game: Game
     assert live.state.table_of(out.id) is not None  # seated, a fresh stack
     assert await pool_is_the_ledgers(game, live.tournament_id) == 400
     assert (await stored(game.db, live)).entrants == 4
-    # Knocked out again: a second re-entry is past the count.
-    other = bob if out is alice else alice
-    players.policy = duel(live, out, other)
+    # Knocked out again (everyone shoves now, so it ends soon): a second re-entry is past
+    # the count.
+    players.policy = duel(live, alice, bob, carol)
     await players.play_until(
         lambda: (out.id in {int(p) for p in live.state.knocked_out()}
         and live.state.entries_of(out.id) == 2 and out.id not in live.state.players_left())
