@@ -284,8 +284,9 @@ class Tournaments(commands.Cog):
             if config.tables_for(players) > most:
                 raise BotError("sit_and_go_tables", players=players,
                                tables=config.tables_for(players), maximum=most)
-        if players > seats and not interaction.app_permissions.create_public_threads:
-            # Several tables play in threads under this channel.
+        if (players > seats or repeat) and not interaction.app_permissions.create_public_threads:
+            # Several tables play in threads under this channel, as a repeating sit-and-go
+            # does once it starts (the channel is the next one's).
             raise BotError("bot_missing_permissions", permissions=("create_public_threads",))
         settings = TournamentSettings(
             kind=chosen,

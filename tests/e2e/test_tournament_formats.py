@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from bot.i18n import t
 from bot.runtime import formats
 from bot.runtime.tourney import LiveTournament
 from bot.storage import economy, invariant, tournaments
@@ -29,6 +30,7 @@ from tests.e2e.tournament_kit import (
     wait_over,
 )
 from tests.fakediscord import FakeUser
+from tests.fakediscord.models import CREATE_PUBLIC_THREADS, MEMBER_PERMISSIONS
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -121,6 +123,13 @@ async def test_repeat_is_a_sit_and_gos_and_a_sit_and_go_must_fit_the_servers_tab
     reply = await tournament(game, alice, "create", name="A", kind="sit_and_go", buy_in=10,
                              starting_stack=1000, late_levels=1, max_players=6)
     assert "no start time and no late registration" in reply
+    # A repeating one plays in a thread once it starts: no thread, no repeat.
+    game.channel.bot_permissions = MEMBER_PERMISSIONS & ~CREATE_PUBLIC_THREADS
+    reply = await tournament(game, alice, "create", name="A", kind="sit_and_go", buy_in=10,
+                             starting_stack=1000, max_players=2, repeat=True)
+    assert reply == t("error.bot_missing_permissions",
+                      permissions=t("permission.create_public_threads")), reply
+    game.channel.bot_permissions = None
     await economy.update_settings(game.db, game.world.guild.id, max_tables=2)
     reply = await tournament(game, alice, "create", name="A", kind="sit_and_go", buy_in=10,
                              starting_stack=1000, max_players=27, seats_per_table=9)
