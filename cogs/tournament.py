@@ -34,7 +34,7 @@ from bot.presenter import chips, game_name, results_text, safe_text, tournament_
 from bot.presenter import tournament_view as board_view
 from bot.render import render_tournament
 from bot.render.tournament import TournamentView
-from bot.runtime.formats import format_lines
+from bot.runtime.formats import format_lines, format_tags
 from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
 from bot.runtime.tourney import KINDS, LiveTournament, TournamentSettings, now
@@ -141,6 +141,10 @@ def _stored_engine(info: TournamentInfo, rng: Any) -> Tournament | None:
 def _format_of(config: TournamentConfig, settings: TournamentSettings, loc: object) -> list[str]:
     return format_lines(config, loc, sit_and_go=settings.kind == "sit_and_go",
                         repeat=settings.repeat)
+
+
+def _tags_of(config: TournamentConfig, settings: TournamentSettings, loc: object) -> list[str]:
+    return format_tags(config, loc, sit_and_go=settings.kind == "sit_and_go")
 
 
 def _bought(key: str, tournament: LiveTournament, user_id: int, loc: object) -> str:
@@ -452,11 +456,11 @@ class Tournaments(commands.Cog):
             live = next((r for r in runtime.registry.tournaments(guild_id) if r.name == title),
                         None)
         if live is not None:
-            view = self._live_view(live)
+            view = self._live_view(live, loc)
             formats = _format_of(live.state.config, live.settings, loc)
         else:
             info = await tournaments.find_tournament(runtime.db, guild_id, title)
-            view = self._stored_view(info, runtime.rng)
+            view = self._stored_view(info, runtime.rng, loc)
             engine = _stored_engine(info, runtime.rng)
             formats = [] if engine is None else _format_of(
                 engine.config, TournamentSettings.from_json(info.config), loc)
@@ -465,21 +469,23 @@ class Tournaments(commands.Cog):
         await reply(interaction, "\n".join([image.alt_text, *formats]), file=image_file(image))
 
     @staticmethod
-    def _live_view(tournament: LiveTournament) -> TournamentView:
+    def _live_view(tournament: LiveTournament, loc: object) -> TournamentView:
         engine = tournament.state
         away = [p for p in engine.players_left() if engine.is_absent(p)]
         return board_view(engine.status(now()), tournament.settings.names, name=tournament.name,
-                          config=engine.config, away=away)
+                          config=engine.config, away=away,
+                          format_tags=_tags_of(engine.config, tournament.settings, loc))
 
     @staticmethod
-    def _stored_view(info: TournamentInfo, rng: Any) -> TournamentView:
+    def _stored_view(info: TournamentInfo, rng: Any, loc: object) -> TournamentView:
         engine = _stored_engine(info, rng)
         if engine is None:
             raise BotError("unknown_tournament")
         settings = TournamentSettings.from_json(info.config)
         phase = "cancelled" if info.status == "cancelled" else None
         return board_view(engine.status(now()), settings.names, name=info.name,
-                          config=engine.config, phase=phase)
+                          config=engine.config, phase=phase,
+                          format_tags=_tags_of(engine.config, settings, loc))
 
     @tournament.command(name="list", description=command_text("command.tournament.list"))
     async def list_(self, interaction: Interaction) -> None:

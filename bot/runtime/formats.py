@@ -90,6 +90,25 @@ def format_lines(config: TournamentConfig, locale: object, *, sit_and_go: bool =
     return lines
 
 
+def format_tags(config: TournamentConfig, locale: object, *, sit_and_go: bool = False
+                ) -> list[str]:
+    """The formats in a few words each, for the status board's header."""
+    tags: list[str] = []
+    if sit_and_go:
+        tags.append(t("board.format_sit_and_go", locale))
+    if config.rebuys:
+        tags.append(t("board.format_rebuys", locale, rebuys=config.rebuys))
+    if config.add_on:
+        tags.append(t("board.format_add_on", locale))
+    if config.reentries:
+        tags.append(t("board.format_reentries", locale, reentries=config.reentries))
+    if config.bounty:
+        key = ("board.format_progressive" if config.bounty_kind is BountyKind.PROGRESSIVE
+               else "board.format_bounty")
+        tags.append(t(key, locale, bounty=chips(config.bounty, locale)))
+    return tags
+
+
 def format_news(event: object, scene: TournamentScene) -> list[News]:
     """How the formats' events are told in the tournament's channels (the offers and the
     add-on's buttons go by DM: :mod:`bot.runtime.tourney`)."""
@@ -147,6 +166,7 @@ __all__ = [
     "add_on_offer_text",
     "format_lines",
     "format_news",
+    "format_tags",
     "is_reentry",
     "payments_of",
     "rebuy_offer_text",

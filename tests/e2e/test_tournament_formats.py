@@ -111,6 +111,7 @@ async def test_a_practice_tournament_has_no_bounty_and_a_format_is_fixed_at_the_
     assert info.state["config"]["rebuys"] == 1
     status = await game.slash(bob, "tournament", "status")
     assert "Rebuys: up to 1 each" in status.content
+    assert "Rebuys ×1." in status.content  # the board's own words, in its description
 
 
 async def test_repeat_is_a_sit_and_gos_and_a_sit_and_go_must_fit_the_servers_tables(
