@@ -380,14 +380,19 @@ class LiveTournament:
                 await table.pick_up(anew=anew)
         self._run_ticker()
 
-    def _renew_deadlines(self) -> None:
+    def _renew_deadlines(self, *, resumed: bool = False) -> None:
         """Deadlines are kept in memory: after a restart each open offer, and an open add-on,
-        gets its whole time again (more time to answer, never a chip lost)."""
+        gets its whole time again (more time to answer, never a chip lost); so does each after
+        a pause (nobody is out for not answering while the clock stood still)."""
         moment = now()
         for player in self.state.pending():
-            self.offers.setdefault(int(player), moment + REBUY_ANSWER)
-        if self.state.add_on_open and self.add_on_until is None:
-            self.add_on_until = self._add_on_deadline(moment)
+            if resumed:
+                self.offers[int(player)] = max(self.offers.get(int(player), 0.0),
+                                               moment + REBUY_ANSWER)
+            else:
+                self.offers.setdefault(int(player), moment + REBUY_ANSWER)
+        if self.state.add_on_open and (self.add_on_until is None or resumed):
+            self.add_on_until = max(self.add_on_until or 0.0, self._add_on_deadline(moment))
 
     async def shutdown(self, drain: float = 0.0) -> None:
         """Stop (the bot is closing, or another process runs the server now): storage has
@@ -653,6 +658,7 @@ class LiveTournament:
             draft = copy_of(self.state, self.rng)
             events = draft.resume(now(), by)
             await self.commit(draft, self.settings, events)
+            self._renew_deadlines(resumed=True)
             for table in self.tables.values():
                 table.messenger.unblock()
 
@@ -738,7 +744,7 @@ class LiveTournament:
             events = draft.tick(moment)
             if events:
                 await self.commit(draft, self.settings, events)
-        if self.running:
+        if self.running and not self.state.paused:
             await self._expire_answers(moment)
         if moment - self._beat_at >= self.options.tournament_heartbeat and not self.closed:
             self._beat_at = moment

@@ -249,6 +249,27 @@ async def test_an_offer_not_answered_in_time_eliminates_him(
         timeout=10)
 
 
+async def test_nobody_is_out_for_not_answering_while_the_tournament_is_paused(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.runtime.tourney.REBUY_ANSWER", 0.5)
+    alice, bob = game.world.alice, game.world.bob
+    live = await create(game, alice, structure=LONG)
+    await tournament(game, alice, "format", rebuys=1, rebuy_levels=2)
+    await register(game, alice, bob)
+    await game.ok(alice, "tournament", "start")
+    players = Players(game, live, policy=always_all_in)
+    await players.play_until(lambda: bool(live.state.pending()), timeout=60)
+    await game.ok(alice, "tournament", "pause")
+    await asyncio.sleep(2.0)  # four times his time to answer
+    assert live.state.pending() and not live.state.knocked_out()
+    await game.ok(alice, "tournament", "resume")
+    # His whole time again from the resume, then out.
+    assert live.state.pending()
+    info = await wait_over(game, live, timeout=20)
+    assert info.pool == 0
+
+
 # --- the add-on -------------------------------------------------------------------------------
 
 
