@@ -297,6 +297,10 @@ async def test_the_add_on_once_while_open_and_never_after(
     assert await game.balance(bob) == before - 50
     assert (await ledger_reasons(game, bob)).count("tournament_add_on") == 1
     assert await pool_is_the_ledgers(game, live.tournament_id) == 250
+    # Its time runs while the tournament plays, not while it is paused.
+    await asyncio.sleep(1.0)
+    assert live.state.add_on_open
+    await game.ok(alice, "tournament", "resume")
     await until(lambda: not live.state.add_on_open, timeout=20, what="the add-on's end")
     assert await tournament(game, alice, "addon") == "The add-on is closed."
     assert await pool_is_the_ledgers(game, live.tournament_id) == 250
