@@ -578,7 +578,8 @@ class LiveTournament:
         moment = now()
         if isinstance(event, RebuyOffered):
             user = int(event.player_id)
-            deadline = moment + REBUY_ANSWER
+            # A practice bot never answers: its offer ends at the next tick.
+            deadline = moment if is_bot(user) else moment + REBUY_ANSWER
             self.offers[user] = deadline
             used = self.state.config.rebuys - event.rebuys_left
             self.direct.spawn(self._dm_offer(user, "rebuy", event.price, event.chips,

@@ -492,3 +492,18 @@ async def test_a_cancel_after_bounties_were_paid_gives_back_exactly_the_pool(gam
     await invariant.verify_invariant(game.db)
     # Everyone ends where he began, but for the bounty that changed hands.
     assert sum(after.values()) == 3 * STARTING_BALANCE
+
+
+async def test_a_practice_bot_offered_a_rebuy_is_out_at_once(game: Game) -> None:
+    """Bots never answer a DM: a practice tournament with rebuys does not wait a minute on
+    each busted bot."""
+    alice = game.world.alice
+    live = await create(game, alice, buy_in=0, bots=3,
+                        structure="100/200 2, 1000/2000 30")
+    reply = await tournament(game, alice, "format", rebuys=1, rebuy_levels=1)
+    assert "Rebuys: up to 1 each" in reply
+    await game.ok(alice, "tournament", "start")
+    # Over well inside the two minutes rebuys stay open.
+    info = await wait_over(game, live, timeout=45)
+    assert info.pool == 0 and info.buy_in == 0
+    assert len(info.entries) == 3
