@@ -385,14 +385,28 @@ class LiveTournament:
         gets its whole time again (more time to answer, never a chip lost); so does each after
         a pause (nobody is out for not answering while the clock stood still)."""
         moment = now()
+        config = self.state.config
         for player in self.state.pending():
+            if not resumed and int(player) not in self.offers:
+                # A DM sent by the process that died may never have gone out: sent again.
+                used = self.state.rebuys_of(player)
+                self.direct.spawn(self._dm_offer(
+                    int(player), "rebuy", config.rebuy_cost, config.rebuy_stack,
+                    config.rebuys - used, moment + REBUY_ANSWER, used))
             if resumed:
                 self.offers[int(player)] = max(self.offers.get(int(player), 0.0),
                                                moment + REBUY_ANSWER)
             else:
                 self.offers.setdefault(int(player), moment + REBUY_ANSWER)
         if self.state.add_on_open and (self.add_on_until is None or resumed):
+            fresh = self.add_on_until is None
             self.add_on_until = max(self.add_on_until or 0.0, self._add_on_deadline(moment))
+            waiting = set(self.state.pending())
+            for player in self.state.players_left() if fresh else ():
+                if player not in waiting and not self.state.took_add_on(player):
+                    self.direct.spawn(self._dm_offer(int(player), "add_on",
+                                                     config.add_on_cost, config.add_on, 0,
+                                                     self.add_on_until, 0))
 
     async def shutdown(self, drain: float = 0.0) -> None:
         """Stop (the bot is closing, or another process runs the server now): storage has

@@ -39,6 +39,10 @@ REBUY_STRUCTURE = "10/20 0.3, break 0.15, " + FAST.split(", ", 1)[1]
 
 
 ADD_ON_OPEN = "The add-on is open"
+# Refusals that no other move would change: the next player is asked (a flood of commands
+# would starve the bot's tables).
+NOT_HIS = ("It's not your turn.", "You're not in this hand.",
+           "No hand is being played right now.")
 HAND_IN_PLAY = "A hand is being played: wait for it to end."
 ACTED = ("You checked", "You called", "You're all-in", "You folded", "You bet", "You raised")
 
@@ -73,8 +77,9 @@ async def play_round(run: Field, process: asyncio.subprocess.Process) -> bool:
                 reply = await command(run.fake, process, user, channel, name)
                 if reply is None:
                     return False
-                if reply.startswith(ACTED):
+                if reply.startswith(ACTED) or reply in NOT_HIS:
                     break
+    await asyncio.sleep(0.05)
     for number, user in enumerate(run.players):
         if not user.dms_open:
             if await ask(run, process, user, "rebuy", {}) is None:
@@ -151,7 +156,7 @@ async def run_killed_then_finished(
     async with bot_process(fake, tmp_path, log, kill_after=boundary) as first:
         await fake.wait_for_session(timeout=30)
         if await setup(run, first):
-            for _ in range(400):
+            for _ in range(1500):
                 if not await play_round(run, first):
                     break
         with contextlib.suppress(TimeoutError):
@@ -163,7 +168,7 @@ async def run_killed_then_finished(
     async with bot_process(fake, tmp_path, log) as second:
         await fake.wait_for_session(timeout=30)
         assert await setup(run, second)
-        for _ in range(400):
+        for _ in range(1500):
             found = await check_chips(tmp_path / "poker.db", members)
             if sum(info.status == "finished" for info in found) >= until_finished:
                 break
