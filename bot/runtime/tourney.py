@@ -714,7 +714,7 @@ class LiveTournament:
                          self.state.seconds_left(moment)):
                 if wait is not None:
                     waits.append(wait)
-        if self.running:
+        if self.running and not self.state.paused:  # answers wait out a pause
             waits.extend(deadline - moment for deadline in self.offers.values())
             if self.add_on_until is not None:
                 waits.append(self.add_on_until - moment)
