@@ -16,6 +16,9 @@ peer measured in the same run.
 - A deal by ICM at a final table of ten (``engine.icm``: exact over the sets of players, shares
   to the chip), against PokerKit's ``calculate_icm``, which enumerates every finishing order, on
   the same stacks and prizes (budget: 5 ms).
+- A 1,000-player progressive knockout (a bounty of 50 in each buy-in of 100) played to the end
+  on the engine alone, as the freeze-out above is: hands a second, against the same 1,000
+  players as a freeze-out (the same hands: a bounty changes no decision).
 
 Each figure is the best of ``--repeat`` runs, which filters out noise from other processes.
 """
@@ -40,7 +43,12 @@ from engine.cards import FULL_DECK, Card
 from engine.icm import icm_shares, icm_values
 from engine.structures import payouts, structure
 from engine.table import Table, TableOptions
-from engine.tournament import Tournament, TournamentConfig
+from engine.tournament import (
+    MAX_TOURNAMENT_PLAYERS,
+    BountyKind,
+    Tournament,
+    TournamentConfig,
+)
 from tests.engine.tournament_sim import casual_action
 
 STACK = 10_000
@@ -48,7 +56,7 @@ ICM_BUDGET_MS = 5.0
 SEATS = 9
 
 
-def _config(players: int) -> TournamentConfig:
+def _config(players: int, bounty: int = 0) -> TournamentConfig:
     return TournamentConfig(
         buy_in=100,
         starting_stack=STACK,
@@ -56,6 +64,8 @@ def _config(players: int) -> TournamentConfig:
         payouts=payouts("standard", max_players=players),
         max_players=players,
         seats=SEATS,
+        bounty=bounty,
+        bounty_kind=BountyKind.PROGRESSIVE if bounty else BountyKind.KNOCKOUT,
     )
 
 
@@ -64,10 +74,13 @@ def _decks(seed: int, count: int) -> list[list[Card]]:
     return [rng.sample(FULL_DECK, 52) for _ in range(count)]
 
 
-def run_tournament(players: int, seed: int, decks: list[list[Card]]) -> tuple[int, Tournament]:
-    """Deal every table in turn until the tournament ends; the hands dealt."""
+def run_tournament(
+    players: int, seed: int, decks: list[list[Card]], bounty: int = 0
+) -> tuple[int, Tournament]:
+    """Deal every table in turn until the tournament ends; the hands dealt. ``bounty``: a
+    progressive knockout with that bounty in each buy-in."""
     rng = random.Random(seed)
-    t = Tournament(_config(players), rng=seed)
+    t = Tournament(_config(players, bounty), rng=seed)
     for k in range(players):
         t.register(k, now=0)
     t.start(now=0)
@@ -190,7 +203,32 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  peer: the 9-seat table image, draw + PNG: median {table_ms:.1f} ms; ratio "
           f"{board_ms / table_ms:.2f}x")
     icm_report(args.seed, args.runs)
+    knockout_report(args.seed, decks)
     return 0
+
+
+def knockout_report(seed: int, decks: list[list[Card]]) -> None:
+    """A 1,000-player progressive knockout played to the end on the engine alone: every
+    bounty paid (by the half paid at once and the half onto the eliminator's head, the winner
+    taking his own last), the books checked at the end."""
+    players, bounty = MAX_TOURNAMENT_PLAYERS, 50
+    start = time.perf_counter()
+    hands, t = run_tournament(players, seed, decks, bounty=bounty)
+    seconds = time.perf_counter() - start
+    assert t.is_over and len(t.standings) == players
+    assert t.bounties_paid == players * bounty and t.bounties_on_heads == 0
+    assert sum(s.prize for s in t.standings) == t.prize_pool == players * (100 - bounty)
+    # The peer: the same field as a freeze-out, which deals the same hands (a bounty changes no
+    # decision): the ratio is what the bounties cost.
+    start = time.perf_counter()
+    same, _ = run_tournament(players, seed, decks)
+    plain = time.perf_counter() - start
+    assert same == hands
+    print(f"{players:,}-player progressive knockout, {SEATS}-handed, to the end: {hands:,} "
+          f"hands, {players * bounty:,} in bounties paid, {seconds:.1f} s -> "
+          f"{hands / seconds:,.0f} hands/s")
+    print(f"  peer: the same {players:,} players as a freeze-out, the same hands: {plain:.1f} s "
+          f"-> {hands / plain:,.0f} hands/s; ratio {plain / seconds:.2f}x")
 
 
 def icm_report(seed: int, runs: int) -> None:

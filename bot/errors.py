@@ -47,9 +47,10 @@ RETRY_CAP = 15.0
 ANSWERED = "poker_answered"
 # Refusal parameters that are chip amounts: written as the reader's locale writes numbers.
 AMOUNT_PARAMS = frozenset({"amount", "maximum", "minimum", "to_call", "chip_unit", "balance",
-                           "stack", "circulation", "room"})
+                           "stack", "circulation", "room", "bounty", "price", "total",
+                           "expected"})
 # Parameters that name an option or a setting: shown in the reader's words, not as identifiers.
-NAME_PARAMS = frozenset({"option", "name", "field"})
+NAME_PARAMS = frozenset({"option", "name", "field", "needs"})
 
 
 class BotError(CodedError):

@@ -897,9 +897,11 @@ def tournament_view(
     config: TournamentConfig,
     away: Collection[PlayerId] = (),
     phase: str | None = None,
+    format_tags: Sequence[str] = (),
 ) -> TournamentView:
     """The engine's status as the status board draws it (raw names: images and alt text
-    render no markdown). ``phase`` overrides the engine's (a cancelled tournament)."""
+    render no markdown). ``phase`` overrides the engine's (a cancelled tournament);
+    ``format_tags``: its formats in a word each (``bot.runtime.formats.format_tags``)."""
 
     def called(player: PlayerId) -> str:
         return names.get(player) or str(player)
@@ -944,6 +946,7 @@ def tournament_view(
         if status.state.value == "registering" else (),
         standings=tuple(PlaceLine(s.place, called(s.player_id), s.prize, s.tied)
                         for s in status.standings),
+        format_tags=tuple(format_tags),
     )
 
 
@@ -964,6 +967,8 @@ def place_text(standing: Standing, locale: object = None) -> str:
     line = t(key, locale, place=standing.place, player=mention(int(standing.player_id)))
     if standing.prize:
         line += t("tournament.place_prize", locale, prize=chips(standing.prize, locale))
+    if standing.bounties:
+        line += t("tournament.place_bounties", locale, amount=chips(standing.bounties, locale))
     return line
 
 

@@ -25,6 +25,7 @@ from bot.interact import (
     hunt_rabbit,
     play,
     preselect,
+    reply,
     runtime_of,
     show_cards,
     show_my_cards,
@@ -262,6 +263,33 @@ class RaiseModal(PokerModal):
         )
 
 
+class TournamentOfferButton(_TableItem, actions=("t_rebuy", "t_decline", "t_add_on")):
+    """A tournament's offer sent by DM: rebuy (the ``arg`` is the rebuys he had when offered,
+    so a second press of one offer buys nothing), decline it, or take the add-on. The id names
+    the tournament; the presser acts for himself only."""
+
+    needs_ref = False
+
+    async def handle(self, interaction: discord.Interaction[Any]) -> None:
+        runtime = runtime_of(interaction)
+        tournament = next((v for v in runtime.registry.tournaments()
+                           if v.tournament_id == self.table_id), None)
+        if tournament is None:
+            raise BotError("tournament_over")
+        user = interaction.user.id
+        loc = locale_of(interaction)
+        if self.action == "t_rebuy":
+            await tournament.rebuy(user, self.arg if self.arg is not None else -1)
+            text = t("reply.tournament_rebought_dm", loc)
+        elif self.action == "t_decline":
+            await tournament.decline_rebuy(user)
+            text = t("reply.tournament_declined", loc)
+        else:
+            await tournament.add_on(user)
+            text = t("reply.tournament_added_on_dm", loc)
+        await reply(interaction, text)
+
+
 def build_view(table_id: int, buttons: Sequence[ButtonSpec]) -> discord.ui.View | None:
     """The components for a message's buttons (None when there are none)."""
     if not buttons:
@@ -284,7 +312,7 @@ def build_view(table_id: int, buttons: Sequence[ButtonSpec]) -> discord.ui.View 
 
 DYNAMIC_ITEMS: tuple[type[_TableItem], ...] = (
     DecisionButton, RaiseFormButton, PreselectButton, RunVoteButton, ShowButton, RabbitButton,
-    CardsButton, BackButton, StraddleButton,
+    CardsButton, BackButton, StraddleButton, TournamentOfferButton,
 )
 # The kind of button that carries each action.
 _KIND_OF: dict[str, type[_TableItem]] = {

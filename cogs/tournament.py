@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.amounts import read_chips, read_count, read_time
+from bot.amounts import read_chips, read_count, read_optional_chips, read_time
 from bot.client import PokerBot
 from bot.errors import BotError, locale_of
 from bot.i18n import t
@@ -35,14 +35,16 @@ from bot.presenter import chips, game_name, results_text, safe_text, tournament_
 from bot.presenter import tournament_view as board_view
 from bot.render import render_tournament
 from bot.render.tournament import TournamentView
+from bot.runtime.formats import format_lines, format_tags
 from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
 from bot.runtime.tourney import KINDS, LiveTournament, TournamentSettings, now
-from bot.storage import leagues, tournaments
+from bot.storage import economy, leagues, tournaments
 from bot.storage.leagues import MAX_LEAGUE_NAME
 from bot.storage.tournaments import MAX_NAME, LeagueEntry, TournamentInfo
 from engine.bots import GAMES as BOT_GAMES
 from engine.bots.ids import bot_id
+from engine.bounty import BountyKind
 from engine.errors import EngineError
 from engine.games import NLHE
 from engine.hand import AnteKind
@@ -50,12 +52,16 @@ from engine.limits import MAX_LEVELS, MAX_TABLE_SEATS, MAX_TOURNAMENT_PLAYERS
 from engine.structures import MAX_MINUTES
 from engine.structures import payouts as read_payouts
 from engine.structures import structure as read_structure
-from engine.tournament import Tournament, TournamentConfig
+from engine.tournament import MAX_REBUYS, MAX_REENTRIES, Tournament, TournamentConfig
 
 Interaction = discord.Interaction[PokerBot]
 
 KIND_CHOICES = [
     app_commands.Choice(name=command_text(f"choice.kind.{kind}"), value=kind) for kind in KINDS
+]
+BOUNTY_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.bounty_kind.{kind.value}"), value=kind.value)
+    for kind in BountyKind
 ]
 ANTE_CHOICES = [
     app_commands.Choice(name=command_text(f"choice.ante.{kind.value}"), value=kind.value)
@@ -147,6 +153,22 @@ async def _league_entry(interaction: Interaction, league: object, robots: int,
     if not may_run(interaction, found):
         raise BotError("not_league_host")
     return LeagueEntry(found.league_id, big_blind), found.name
+def _format_of(config: TournamentConfig, settings: TournamentSettings, loc: object) -> list[str]:
+    return format_lines(config, loc, sit_and_go=settings.kind == "sit_and_go",
+                        repeat=settings.repeat)
+
+
+def _tags_of(config: TournamentConfig, settings: TournamentSettings, loc: object) -> list[str]:
+    return format_tags(config, loc, sit_and_go=settings.kind == "sit_and_go")
+
+
+def _bought(key: str, tournament: LiveTournament, user_id: int, loc: object) -> str:
+    """A rebuy's or an add-on's answer: his stack now and the prize pool."""
+    engine = tournament.state
+    number = engine.table_of(user_id)
+    seat = engine.tables[number].player(user_id) if number is not None else None
+    return t(key, loc, stack=chips(seat.stack if seat is not None else 0, loc),
+             pool=chips(engine.prize_pool, loc))
 
 
 # A practice tournament's bots enter one by one as anyone does: a hundred is plenty.
@@ -182,6 +204,7 @@ class Tournaments(commands.Cog):
         bot_level=command_text("option.bot_level"),
         game=command_text("option.game"),
         league=command_text("option.league"),
+        repeat=command_text("option.repeat"),
     )
     @app_commands.choices(kind=KIND_CHOICES, ante=ANTE_CHOICES, bot_level=BOT_LEVEL_CHOICES,
                           game=GAME_CHOICES)
@@ -207,6 +230,7 @@ class Tournaments(commands.Cog):
         bot_level: str = "regular",
         game: str = NLHE.code,
         league: app_commands.Range[str, 1, MAX_LEAGUE_NAME] | None = None,
+        repeat: bool = False,
     ) -> None:
         guild_id = guild_id_of(interaction)
         runtime = runtime_of(interaction)
@@ -229,6 +253,12 @@ class Tournaments(commands.Cog):
             raise BotError("bots_freeroll")
         if robots and dealt.code not in BOT_GAMES:
             raise BotError("bots_holdem_only")
+        sit_and_go = chosen == "sit_and_go"
+        if not isinstance(repeat, bool) or (repeat and not sit_and_go):
+            raise BotError("repeat_sit_and_go_only")
+        if sit_and_go and (starts_at is not None or late):
+            # It starts the moment it fills, with nobody to come later.
+            raise BotError("sit_and_go_starts_when_full")
         limits = runtime.options
         clock = read_count(limits.default_timer if timer is None else timer, "timer",
                            limits.min_timer, limits.max_timer)
@@ -266,9 +296,18 @@ class Tournaments(commands.Cog):
             max_players=players,
             seats=seats,
             game=dealt,
+            start_when_full=sit_and_go,
         )
-        if players > seats and not interaction.app_permissions.create_public_threads:
-            # Several tables play in threads under this channel.
+        if sit_and_go:
+            # Its seat draw must fit the server's tables (each repeat is counted anew).
+            await runtime.ensure_guild(guild_id)
+            most = (await economy.get_settings(runtime.db, guild_id)).max_tables
+            if config.tables_for(players) > most:
+                raise BotError("sit_and_go_tables", players=players,
+                               tables=config.tables_for(players), maximum=most)
+        if (players > seats or repeat) and not interaction.app_permissions.create_public_threads:
+            # Several tables play in threads under this channel, as a repeating sit-and-go
+            # does once it starts (the channel is the next one's).
             raise BotError("bot_missing_permissions", permissions=("create_public_threads",))
         settings = TournamentSettings(
             kind=chosen,
@@ -278,6 +317,7 @@ class Tournaments(commands.Cog):
             payouts=paid,
             ends_at=end,
             starts_at=start,
+            repeat=repeat,
         )
         await runtime.ensure_guild(guild_id)
         season = await _league_entry(interaction, league, robots, levels[0].big_blind)
@@ -332,7 +372,67 @@ class Tournaments(commands.Cog):
                                    amount=chips(tournament.state.config.buy_in, loc),
                                    balance=chips(balance, loc)))
 
+    @tournament.command(name="rebuy", description=command_text("command.tournament.rebuy"))
+    async def rebuy(self, interaction: Interaction) -> None:
+        tournament = _tournament_here(interaction)
+        await tournament.rebuy(interaction.user.id)
+        await reply(interaction, _bought("reply.tournament_rebought", tournament,
+                                         interaction.user.id, locale_of(interaction)))
+
+    @tournament.command(name="addon", description=command_text("command.tournament.addon"))
+    async def addon(self, interaction: Interaction) -> None:
+        tournament = _tournament_here(interaction)
+        await tournament.add_on(interaction.user.id)
+        await reply(interaction, _bought("reply.tournament_added_on", tournament,
+                                         interaction.user.id, locale_of(interaction)))
+
     # -- the host ------------------------------------------------------------------------------
+
+    @tournament.command(name="format", description=command_text("command.tournament.format"))
+    @app_commands.describe(
+        rebuys=command_text("option.rebuys"),
+        rebuy_levels=command_text("option.rebuy_levels"),
+        rebuy_chips=command_text("option.rebuy_chips"),
+        rebuy_price=command_text("option.rebuy_price"),
+        add_on=command_text("option.add_on"),
+        add_on_price=command_text("option.add_on_price"),
+        reentries=command_text("option.reentries"),
+        bounty=command_text("option.bounty"),
+        bounty_kind=command_text("option.bounty_kind"),
+    )
+    @app_commands.choices(bounty_kind=BOUNTY_CHOICES)
+    async def format_(
+        self,
+        interaction: Interaction,
+        rebuys: app_commands.Range[int, 0, MAX_REBUYS] = 0,
+        rebuy_levels: app_commands.Range[int, 0, MAX_LEVELS] = 0,
+        rebuy_chips: app_commands.Range[int, 1] | None = None,
+        rebuy_price: app_commands.Range[int, 0] | None = None,
+        add_on: app_commands.Range[int, 0] = 0,
+        add_on_price: app_commands.Range[int, 0] | None = None,
+        reentries: app_commands.Range[int, 0, MAX_REENTRIES] = 0,
+        bounty: app_commands.Range[int, 0] = 0,
+        bounty_kind: str = BountyKind.KNOCKOUT.value,
+    ) -> None:
+        tournament = _hosted(interaction)
+        changes: dict[str, Any] = {
+            "rebuys": read_count(rebuys, "rebuys", 0, MAX_REBUYS),
+            "rebuy_levels": read_count(rebuy_levels, "rebuy_levels", 0, MAX_LEVELS),
+            "rebuy_chips": read_optional_chips(rebuy_chips, "rebuy_chips"),
+            "rebuy_price": read_optional_chips(rebuy_price, "rebuy_price", allow_zero=True),
+            "add_on": read_chips(add_on, "add_on", allow_zero=True),
+            "add_on_price": read_optional_chips(add_on_price, "add_on_price", allow_zero=True),
+            "reentries": read_count(reentries, "reentries", 0, MAX_REENTRIES),
+            "bounty": read_chips(bounty, "bounty", allow_zero=True),
+            "bounty_kind": _choice(bounty_kind, tuple(k.value for k in BountyKind),
+                                   "bounty_kind"),
+        }
+        await tournament.set_format(changes)
+        loc = locale_of(interaction)
+        lines = _format_of(tournament.state.config, tournament.settings, loc)
+        await reply(interaction, t("reply.tournament_format", loc,
+                                   name=safe_text(tournament.name))
+                    + "\n" + "\n".join(lines or [t("format.freeze_out", loc)]))
 
     @tournament.command(name="start", description=command_text("command.tournament.start"))
     async def start(self, interaction: Interaction) -> None:
@@ -369,38 +469,44 @@ class Tournaments(commands.Cog):
         guild_id = guild_id_of(interaction)
         runtime = runtime_of(interaction)
         loc = locale_of(interaction)
+        live: LiveTournament | None
         if name is None:
-            tournament = _tournament_here(interaction)
-            view = self._live_view(tournament)
+            live = _tournament_here(interaction)
         else:
             title = _name(name)
             live = next((r for r in runtime.registry.tournaments(guild_id) if r.name == title),
                         None)
-            if live is not None:
-                view = self._live_view(live)
-            else:
-                info = await tournaments.find_tournament(runtime.db, guild_id, title)
-                view = self._stored_view(info, runtime.rng)
+        if live is not None:
+            view = self._live_view(live, loc)
+            formats = _format_of(live.state.config, live.settings, loc)
+        else:
+            info = await tournaments.find_tournament(runtime.db, guild_id, title)
+            view = self._stored_view(info, runtime.rng, loc)
+            engine = _stored_engine(info, runtime.rng)
+            formats = [] if engine is None else _format_of(
+                engine.config, TournamentSettings.from_json(info.config), loc)
         await defer(interaction)
         image = await render(render_tournament, view, tournament_labels(loc))
-        await reply(interaction, image.alt_text, file=image_file(image))
+        await reply(interaction, "\n".join([image.alt_text, *formats]), file=image_file(image))
 
     @staticmethod
-    def _live_view(tournament: LiveTournament) -> TournamentView:
+    def _live_view(tournament: LiveTournament, loc: object) -> TournamentView:
         engine = tournament.state
         away = [p for p in engine.players_left() if engine.is_absent(p)]
         return board_view(engine.status(now()), tournament.settings.names, name=tournament.name,
-                          config=engine.config, away=away)
+                          config=engine.config, away=away,
+                          format_tags=_tags_of(engine.config, tournament.settings, loc))
 
     @staticmethod
-    def _stored_view(info: TournamentInfo, rng: Any) -> TournamentView:
+    def _stored_view(info: TournamentInfo, rng: Any, loc: object) -> TournamentView:
         engine = _stored_engine(info, rng)
         if engine is None:
             raise BotError("unknown_tournament")
         settings = TournamentSettings.from_json(info.config)
         phase = "cancelled" if info.status == "cancelled" else None
         return board_view(engine.status(now()), settings.names, name=info.name,
-                          config=engine.config, phase=phase)
+                          config=engine.config, phase=phase,
+                          format_tags=_tags_of(engine.config, settings, loc))
 
     @tournament.command(name="list", description=command_text("command.tournament.list"))
     async def list_(self, interaction: Interaction) -> None:
@@ -438,6 +544,8 @@ class Tournaments(commands.Cog):
         loc = locale_of(interaction)
         text = results_text(info.name, engine.standings, loc,
                             winning_hand=settings.winning_hand, reason=engine.finish_reason)
+        head, _, rest = text.partition("\n")
+        text = "\n".join([head, *_format_of(engine.config, settings, loc), rest])
         await reply(interaction, text[:2000])
 
 

@@ -21,6 +21,16 @@ dealt in from its next hand). When everyone fits at one table, that is the final
 Between hands nothing happens on its own: the caller deals (``start_hand``), settles
 (``finish_hand``) and calls ``tick`` when convenient; every change returns the events it caused.
 
+The formats home games play are options of the same tournament (RULES.md 7): rebuys and an
+add-on (``rebuy``, ``decline_rebuy``, ``expire_rebuy``, ``add_on``, ``close_add_on``), re-entry
+(``register`` again after being knocked out: a new *entry*, numbered per player, each with its own
+place), knockout and progressive bounties (paid as ``BountyWon`` events the moment they are won,
+from the bounty part of the buy-ins), a sit-and-go that starts itself when its last seat is taken
+(``start_when_full``), and a deal that ends the tournament with agreed prizes (``deal``). Every
+amount of money that moves is in an event, so a caller's ledger can follow it to the chip:
+whatever is paid in (buy-ins, rebuys, add-ons) always equals the prize pool, plus the bounties
+paid, plus the bounties still on heads.
+
 >>> from engine.cards import FULL_DECK
 >>> config = TournamentConfig(buy_in=100, starting_stack=1000, seats=6,
 ...                           levels=(BlindLevel(10, 20, 20, minutes=10),))
@@ -44,10 +54,11 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from engine.bounty import BountyKind, bounty_shares, progressive_halves
 from engine.cards import Card
 from engine.errors import EngineError
 from engine.games import GAMES, NLHE, Game, game_by_code
-from engine.hand import AnteKind, Event, Hand, ReopenMode
+from engine.hand import AnteKind, Event, Hand, HandResult, ReopenMode
 from engine.limits import MAX_CHIPS, MAX_LEVELS, MAX_TABLE_SEATS, MAX_TOURNAMENT_PLAYERS
 from engine.seating import NewPlayerPolicy, PlayerId, clockwise
 from engine.table import PlayerBusted, PlayerLeft, Table, TableEvent, TableOptions
@@ -55,18 +66,29 @@ from engine.table import PlayerBusted, PlayerLeft, Table, TableEvent, TableOptio
 __all__ = [
     "DEFAULT_PAYOUTS",
     "MAX_LEVELS",
+    "MAX_REBUYS",
+    "MAX_REENTRIES",
     "MAX_TABLE_SEATS",
     "MAX_TOURNAMENT_PLAYERS",
+    "AddOnClosed",
+    "AddOnOpened",
     "BlindLevel",
+    "BountyKind",
+    "BountyWon",
     "BreakStarted",
     "FinalTable",
     "LevelStarted",
     "PayoutTable",
     "PlayerAbsent",
+    "PlayerAddedOn",
     "PlayerEliminated",
     "PlayerMoved",
+    "PlayerRebought",
     "PlayerRegistered",
     "PlayerUnregistered",
+    "RebuyDeclined",
+    "RebuyOffered",
+    "RebuysClosed",
     "RegistrationClosed",
     "Standing",
     "TableBroken",
@@ -85,6 +107,11 @@ __all__ = [
     "level_table_options",
 ]
 
+MAX_REBUYS = 100
+"""Rebuys one entry may make at most (the chip and pool limits usually bind far sooner)."""
+
+MAX_REENTRIES = 100
+"""Times one player may enter again at most."""
 
 
 def _int(name: str, value: object, minimum: int = 0) -> int:
@@ -300,6 +327,19 @@ class TournamentConfig:
     prize_unit: int = 1
     reopen: ReopenMode = ReopenMode.TDA
     game: Game = NLHE  # every table of the tournament deals it, from the first hand to the last
+    # Rebuys and the add-on (RULES.md 7): each entry may rebuy ``rebuys`` times while the clock
+    # shows a level up to ``rebuy_levels`` (the break after it included); the add-on opens when
+    # that level's play ends. None: the starting stack's chips, the buy-in's price.
+    rebuys: int = 0
+    rebuy_levels: int = 0
+    rebuy_chips: int | None = None
+    rebuy_price: int | None = None
+    add_on: int = 0  # chips (0: no add-on)
+    add_on_price: int | None = None
+    reentries: int = 0  # times a knocked-out player may enter again, during late registration
+    bounty: int = 0  # of each buy-in (and each rebuy's price), put on the player's head
+    bounty_kind: BountyKind = BountyKind.KNOCKOUT
+    start_when_full: bool = False  # a sit-and-go: starts the moment ``max_players`` register
 
     def __post_init__(self) -> None:
         _int("buy_in", self.buy_in)
@@ -347,6 +387,98 @@ class TournamentConfig:
         for number, lv in enumerate(self.levels, start=1):
             _check_playable(number, lv, self.ante_kind, chip_unit=unit, reopen=self.reopen,
                             seats=seats, game=self.game)
+        self._check_formats(players)
+
+    def _check_formats(self, players: int) -> None:
+        """Rebuys, the add-on, re-entries, bounties, a sit-and-go: each option on its own, then
+        against the others (an option that would do nothing is refused, naming what it needs),
+        then the most chips and money a full field could put in against the chip limit."""
+        unit = self.chip_unit
+        rebuys = _int("rebuys", self.rebuys)
+        reentries = _int("reentries", self.reentries)
+        for name, count, most in (("rebuys", rebuys, MAX_REBUYS),
+                                  ("reentries", reentries, MAX_REENTRIES)):
+            if count > most:
+                raise EngineError("format_limit", option=name, value=count, maximum=most)
+        period = _int("rebuy_levels", self.rebuy_levels)
+        add_on = _int("add_on", self.add_on)
+        rebuy_chips = None if self.rebuy_chips is None else _int("rebuy_chips", self.rebuy_chips, 1)
+        for name, chips in (("rebuy_chips", rebuy_chips or 0), ("add_on", add_on)):
+            if chips % unit:
+                raise EngineError("format_not_multiple", option=name, value=chips, chip_unit=unit)
+        for name, price in (("rebuy_price", self.rebuy_price),
+                            ("add_on_price", self.add_on_price)):
+            if price is not None:
+                _int(name, price)
+        if not isinstance(self.bounty_kind, BountyKind):
+            raise EngineError("bad_tournament", field="bounty_kind", value=repr(self.bounty_kind))
+        if not isinstance(self.start_when_full, bool):
+            raise EngineError("bad_tournament", field="start_when_full",
+                              value=repr(self.start_when_full))
+        unused = [
+            ("rebuy_levels", bool(period), "rebuys", bool(rebuys or add_on)),
+            ("rebuy_chips", self.rebuy_chips is not None, "rebuys", bool(rebuys)),
+            ("rebuy_price", self.rebuy_price is not None, "rebuys", bool(rebuys)),
+            ("add_on_price", self.add_on_price is not None, "add_on", bool(add_on)),
+            ("reentries", bool(reentries), "late_registration_level",
+             bool(self.late_registration_level)),
+            ("bounty_kind", self.bounty_kind is not BountyKind.KNOCKOUT, "bounty",
+             bool(self.bounty)),
+        ]
+        for option, given, needs, present in unused:
+            if given and not present:
+                raise EngineError("format_option_unused", option=option, needs=needs)
+        if (rebuys or add_on) and not period:
+            raise EngineError("rebuy_levels_missing")
+        if period >= len(self.levels):
+            # The last level lasts for ever: rebuys open through it would never close.
+            raise EngineError("rebuy_levels_too_many", rebuy_levels=period,
+                              maximum=len(self.levels) - 1)
+        bounty = _int("bounty", self.bounty)
+        if bounty:
+            if not self.buy_in:
+                raise EngineError("bounty_without_buy_in", bounty=bounty)
+            prices = [("buy_in", self.buy_in)] + ([("rebuy_price", self.rebuy_cost)] if rebuys
+                                                  else [])
+            for option, price in prices:
+                if bounty > price:
+                    raise EngineError("bounty_too_large", bounty=bounty, option=option,
+                                      price=price)
+        if rebuys or add_on:
+            chips = self.starting_stack + rebuys * self.rebuy_stack + add_on
+            if chips * players > MAX_CHIPS:
+                raise EngineError("tournament_rebuy_chips_too_large", amount=chips,
+                                  players=players, maximum=MAX_CHIPS)
+            paid = self.buy_in + rebuys * self.rebuy_cost + (self.add_on_cost if add_on else 0)
+            if paid * players > MAX_CHIPS:
+                raise EngineError("tournament_rebuy_pool_too_large", amount=paid,
+                                  players=players, maximum=MAX_CHIPS)
+
+    @property
+    def rebuy_stack(self) -> int:
+        """The chips a rebuy buys."""
+        return self.starting_stack if self.rebuy_chips is None else self.rebuy_chips
+
+    @property
+    def rebuy_cost(self) -> int:
+        """What a rebuy costs (``bounty`` of it goes on the player's head)."""
+        return self.buy_in if self.rebuy_price is None else self.rebuy_price
+
+    @property
+    def add_on_cost(self) -> int:
+        """What the add-on costs (all of it goes to the prize pool)."""
+        return self.buy_in if self.add_on_price is None else self.add_on_price
+
+    @property
+    def formats(self) -> dict[str, Any]:
+        """The format options that differ from a freeze-out's, JSON-safe (what ``to_json``
+        adds, so a freeze-out's stored config is unchanged)."""
+        out: dict[str, Any] = {}
+        for name in _FORMAT_OPTIONS:
+            value = getattr(self, name)
+            if value != _FORMAT_DEFAULTS[name]:
+                out[name] = value.value if isinstance(value, BountyKind) else value
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -364,6 +496,7 @@ class TournamentConfig:
             "reopen": self.reopen.value,
             # Written only for another game: a Hold'em tournament's stored config is unchanged.
             **({"game": self.game.code} if self.game != NLHE else {}),
+            **self.formats,
         }
 
     @classmethod
@@ -385,6 +518,7 @@ class TournamentConfig:
                 prize_unit=data.get("prize_unit", 1),
                 reopen=ReopenMode(data.get("reopen", "tda")),
                 game=game_by_code(data.get("game", NLHE.code)),
+                **_formats_from_json(data),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError("bad_tournament", field="json", value=str(exc)) from None
@@ -405,6 +539,20 @@ class TournamentConfig:
         return max(1, -(-players // self.seats))
 
 
+_FORMAT_OPTIONS = ("rebuys", "rebuy_levels", "rebuy_chips", "rebuy_price", "add_on",
+                   "add_on_price", "reentries", "bounty", "bounty_kind", "start_when_full")
+_FORMAT_DEFAULTS: dict[str, object] = {
+    f.name: f.default for f in fields(TournamentConfig) if f.name in _FORMAT_OPTIONS
+}
+
+
+def _formats_from_json(data: dict[str, Any]) -> dict[str, Any]:
+    formats = {name: data[name] for name in _FORMAT_OPTIONS if name in data}
+    if "bounty_kind" in formats:
+        formats["bounty_kind"] = BountyKind(formats["bounty_kind"])
+    return formats
+
+
 class TournamentState(StrEnum):
     REGISTERING = "registering"
     RUNNING = "running"
@@ -420,6 +568,9 @@ class Standing:
     chips: int  # at the end (0 once eliminated)
     eliminated_in_hand: int | None  # that table's hand number
     eliminated_at_table: int | None = None
+    entry: int = 1  # which of the player's entries this is (2: his first re-entry)
+    bounties: int = 0  # bounty money he won with this entry, his own head's at the end included
+    deal: bool = False  # his prize was agreed in a deal
 
     def to_json(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -437,6 +588,7 @@ class PlayerRegistered(TableEvent):
     late: bool
     seat: int | None  # late registration: his seat at once
     table: int | None = None  # ... at this table
+    entry: int = 1  # 2 and up: he entered again after being knocked out (a re-entry)
 
 
 @dataclass(frozen=True, slots=True)
@@ -497,9 +649,110 @@ class PlayerEliminated(TableEvent):
     player_id: PlayerId
     place: int | None  # None while late registration may still add players below him
     tied: int
-    hand_number: int
+    hand_number: int  # the hand he busted in (at ``table``), even when he was out later
     starting_stack: int
     table: int = 1
+    entry: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RebuyOffered(TableEvent):
+    """He busted while rebuys are open and has rebuys left: he is out only once he declines, his
+    time to answer runs out (the caller's clock: ``decline_rebuy`` / ``expire_rebuy``) or rebuys
+    close; until then ``rebuy`` seats him again."""
+
+    type: ClassVar[str] = "rebuy_offered"
+    player_id: PlayerId
+    entry: int
+    price: int
+    chips: int
+    rebuys_left: int
+    table: int
+    hand_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRebought(TableEvent):
+    """``price`` moves from his wallet: ``to_prize_pool`` to the prize pool, ``to_bounty`` onto
+    his own head; ``chips`` land on his stack (``stack`` after), at ``table`` and ``seat``."""
+
+    type: ClassVar[str] = "player_rebought"
+    player_id: PlayerId
+    entry: int
+    price: int
+    to_prize_pool: int
+    to_bounty: int
+    chips: int
+    stack: int
+    rebuys: int  # this entry's rebuys so far, this one included
+    prize_pool: int
+    table: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RebuyDeclined(TableEvent):
+    """The rebuy offered to him is over: he is eliminated (a ``PlayerEliminated`` follows)."""
+
+    type: ClassVar[str] = "rebuy_declined"
+    player_id: PlayerId
+    entry: int
+    reason: str  # "declined", "expired" or "closed" (rebuys closed first)
+
+
+@dataclass(frozen=True, slots=True)
+class RebuysClosed(TableEvent):
+    type: ClassVar[str] = "rebuys_closed"
+    eliminated: tuple[PlayerId, ...]  # busted players yet to answer an offer, as they busted
+    prize_pool: int
+
+
+@dataclass(frozen=True, slots=True)
+class AddOnOpened(TableEvent):
+    """Every player still in may take the add-on once, until ``close_add_on``."""
+
+    type: ClassVar[str] = "add_on_opened"
+    players: tuple[PlayerId, ...]
+    chips: int
+    price: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerAddedOn(TableEvent):
+    """``price`` moves from his wallet to the prize pool; ``chips`` land on his stack."""
+
+    type: ClassVar[str] = "player_added_on"
+    player_id: PlayerId
+    entry: int
+    price: int
+    chips: int
+    stack: int
+    prize_pool: int
+    table: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class AddOnClosed(TableEvent):
+    type: ClassVar[str] = "add_on_closed"
+    taken: int  # add-ons taken in all
+    prize_pool: int
+
+
+@dataclass(frozen=True, slots=True)
+class BountyWon(TableEvent):
+    """``amount`` is paid now from the bounties to his wallet; ``onto_head`` (a progressive
+    knockout) goes onto his own head, which is ``head`` afterwards."""
+
+    type: ClassVar[str] = "bounty_won"
+    player_id: PlayerId
+    entry: int
+    from_player: PlayerId  # whose head it was (himself: his own, at the end)
+    from_entry: int
+    amount: int
+    onto_head: int
+    head: int
+    reason: str  # "knockout", or "own": the bounty still on his head when the tournament ended
 
 
 @dataclass(frozen=True, slots=True)
@@ -560,7 +813,7 @@ class TimeUp(TableEvent):
 @dataclass(frozen=True, slots=True)
 class TournamentFinished(TableEvent):
     type: ClassVar[str] = "tournament_finished"
-    reason: str  # "last_player" or "time"
+    reason: str  # "last_player", "time" or "deal"
     standings: tuple[Standing, ...]
 
     def to_json(self) -> dict[str, Any]:
@@ -611,6 +864,13 @@ class TournamentStatus:
     players: tuple[PlayerId, ...]  # still in (everyone registered, before the start)
     tables: tuple[TableStatus, ...]
     standings: tuple[Standing, ...]  # once finished
+    rebuys_open: bool = False
+    add_on_open: bool = False
+    pending: tuple[PlayerId, ...] = ()  # busted, offered a rebuy, not answered yet
+    rebuys: int = 0  # taken in all
+    add_ons: int = 0
+    bounties: tuple[tuple[PlayerId, int], ...] = ()  # on the heads of the players still in
+    bounties_paid: int = 0
 
 
 # --- the tournament -----------------------------------------------------------------------
@@ -621,10 +881,37 @@ class _Entry:
     player_id: PlayerId
     late: bool
     eliminated_hand: int | None = None
-    starting_stack: int = 0  # at the start of the hand he was eliminated in
+    starting_stack: int = 0  # at the start of the hand he busted in
     order: int = 0  # clockwise from that hand's button: who gets odd chips of a shared prize
-    table: int | None = None  # where he was eliminated
+    table: int | None = None  # where he busted
     moves: int = 0  # times he changed tables
+    number: int = 1  # the player's first entry, second (his first re-entry), ...
+    rebuys: int = 0
+    add_on: bool = False
+    head: int = 0  # the bounty on his head
+    bounties: int = 0  # bounty money he has won
+    pending: bool = False  # busted, offered a rebuy he has not answered
+    busted_hand: int | None = None  # the hand he last busted in (at ``table``)
+    bust: int = 0  # which settled hand that was (of the whole tournament): ranks late answers
+    seat: int | None = None  # his seat then (a rebuy sits him there again if it is free)
+
+    def to_json(self) -> list[Any]:
+        return [self.player_id, self.late, self.eliminated_hand, self.starting_stack, self.order,
+                self.table, self.moves, self.number, self.rebuys, self.add_on, self.head,
+                self.bounties, self.pending, self.busted_hand, self.bust, self.seat]
+
+    @classmethod
+    def from_json(cls, row: Sequence[Any]) -> _Entry:
+        pid, late, out, stack, order, table, moves, *rest = row
+        entry = cls(pid, bool(late), out, int(stack), int(order), table, int(moves))
+        if rest:
+            (number, rebuys, add_on, head, bounties, pending, busted, bust, seat) = rest
+            entry.number, entry.rebuys, entry.add_on = int(number), int(rebuys), bool(add_on)
+            entry.head, entry.bounties, entry.pending = int(head), int(bounties), bool(pending)
+            entry.busted_hand, entry.bust, entry.seat = busted, int(bust), seat
+        else:  # stored before the formats: a freeze-out's, where a bust was an elimination
+            entry.busted_hand = out
+        return entry
 
 
 @dataclass(slots=True)
@@ -657,6 +944,23 @@ class _TournamentTable(Table):
             raise EngineError("hand_in_progress", hand_number=self.hand_number)
         return self._unseat(seat, "moved")
 
+    def readmit(self, player_id: PlayerId) -> None:
+        """He left in the hand just played and is back before the next: he owes nothing, as if
+        he had never left (the blinds have not moved past his seat since)."""
+        _, occupant = self._find(player_id)
+        occupant.owes_sb = occupant.owes_bb = False
+
+    def add_chips(self, player_id: PlayerId, amount: int) -> int:
+        """A rebuy or an add-on lands on his stack, which he is not playing in a hand; his
+        stack afterwards."""
+        _, occupant = self._find(player_id)
+        if self._in_hand(player_id):
+            raise EngineError("hand_in_progress", hand_number=self.hand_number)
+        self._check_room(amount)
+        occupant.stack += amount
+        self._chips_in += amount
+        return occupant.stack
+
 
 class Tournament:
     """A tournament from registration to prizes. Time is passed in as seconds (any epoch).
@@ -672,9 +976,19 @@ class Tournament:
         self._rng = rng if isinstance(rng, random.Random) else random.Random(rng)
         self._tables: dict[int, _TournamentTable] = {}
         self._next_table = 1
-        self._entries: dict[PlayerId, _Entry] = {}
-        # Each hand's eliminations, in the order the hands were settled.
+        # Every entry in the order they were made; each player's latest one.
+        self._entries: list[_Entry] = []
+        self._current: dict[PlayerId, _Entry] = {}
+        # Each hand's eliminations (and each group of late answers to a rebuy offer), in order.
         self._eliminations: list[list[_Entry]] = []
+        self._in = 0  # entries not eliminated (counted: asked after every hand)
+        self._pending: dict[PlayerId, _Entry] = {}  # offered a rebuy, by when they busted
+        self._rebuys_open = config.rebuys > 0
+        self._add_on_state = ""  # "", then "open" once rebuys' last level ends, then "closed"
+        self._rebuys_taken = 0
+        self._add_ons_taken = 0
+        self._bounties_paid = 0
+        self._busts = 0  # hands settled with a bust in them
         self._state = TournamentState.REGISTERING
         self._clock = _Clock()
         self._level = 1
@@ -736,11 +1050,99 @@ class Tournament:
 
     @property
     def entrants(self) -> int:
+        """Entries made (a re-entry counts again): the field the payout table is chosen by."""
         return len(self._entries)
 
     @property
     def prize_pool(self) -> int:
-        return self._config.buy_in * len(self._entries)
+        """Every buy-in, rebuy and add-on paid in, less the bounty part of each."""
+        c = self._config
+        return ((c.buy_in - c.bounty) * len(self._entries)
+                + (c.rebuy_cost - c.bounty) * self._rebuys_taken
+                + c.add_on_cost * self._add_ons_taken)
+
+    @property
+    def paid_in(self) -> int:
+        """Money paid in so far: buy-ins (re-entries too), rebuys and add-ons. It always equals
+        ``prize_pool + bounties_paid + bounties_on_heads``."""
+        c = self._config
+        return (c.buy_in * len(self._entries) + c.rebuy_cost * self._rebuys_taken
+                + c.add_on_cost * self._add_ons_taken)
+
+    @property
+    def chips_issued(self) -> int:
+        """Tournament chips handed out so far: the stacks at every table add up to this."""
+        c = self._config
+        return (c.starting_stack * len(self._entries) + c.rebuy_stack * self._rebuys_taken
+                + c.add_on * self._add_ons_taken)
+
+    @property
+    def bounties_paid(self) -> int:
+        return self._bounties_paid
+
+    @property
+    def bounties_on_heads(self) -> int:
+        return sum(e.head for e in self._entries)
+
+    def bounty_on(self, player_id: PlayerId) -> int:
+        """The bounty on his head now (0: none, or he is out)."""
+        entry = self._current.get(player_id)
+        return entry.head if entry is not None else 0
+
+    def entries_of(self, player_id: PlayerId) -> int:
+        """How many times he has entered (0: never)."""
+        entry = self._current.get(player_id)
+        return entry.number if entry is not None else 0
+
+    def rebuys_of(self, player_id: PlayerId) -> int:
+        """The rebuys his current entry has made."""
+        entry = self._current.get(player_id)
+        return entry.rebuys if entry is not None else 0
+
+    def took_add_on(self, player_id: PlayerId) -> bool:
+        entry = self._current.get(player_id)
+        return entry is not None and entry.add_on
+
+    @property
+    def rebuys_open(self) -> bool:
+        """Rebuys are open (as of the last ``tick``)."""
+        return self._rebuys_open and self._state is TournamentState.RUNNING
+
+    @property
+    def add_on_open(self) -> bool:
+        return self._add_on_state == "open" and self._state is TournamentState.RUNNING
+
+    @property
+    def is_full(self) -> bool:
+        return len(self._entries) >= self._config.max_players
+
+    def pending(self) -> tuple[PlayerId, ...]:
+        """Busted players offered a rebuy who have not answered (seated nowhere meanwhile), in
+        the order they busted."""
+        return tuple(self._pending)
+
+    def can_rebuy(self, player_id: PlayerId, now: float) -> bool:
+        """Whether ``rebuy`` would take his rebuy at ``now``."""
+        try:
+            self._check_rebuy(player_id, now, None)
+        except EngineError:
+            return False
+        return True
+
+    def can_add_on(self, player_id: PlayerId) -> bool:
+        """Whether ``add_on`` would take his add-on now."""
+        try:
+            self._check_add_on(player_id)
+        except EngineError:
+            return False
+        return True
+
+    def unpaid_prizes(self) -> tuple[int, ...]:
+        """The prizes of the places the players still in will take, best first: what a deal
+        shares out (``engine.icm``)."""
+        prizes = self._config.payouts.prizes(self.prize_pool, self.entrants,
+                                             self._config.prize_unit)
+        return prizes[: self._in]
 
     @property
     def level(self) -> int:
@@ -775,11 +1177,17 @@ class Tournament:
         return self._standings
 
     def players_left(self) -> tuple[PlayerId, ...]:
-        return tuple(p for p, e in self._entries.items() if e.eliminated_hand is None)
+        """Players still in: with chips, or busted and offered a rebuy they have not answered."""
+        return tuple(e.player_id for e in self._entries if e.eliminated_hand is None)
+
+    def knocked_out(self) -> tuple[PlayerId, ...]:
+        """Players who entered and are out (every entry of theirs eliminated): those who may
+        enter again, where re-entry is allowed."""
+        return tuple(p for p, e in self._current.items() if e.eliminated_hand is not None)
 
     def moves_of(self, player_id: PlayerId) -> int:
-        """How many times he has changed tables."""
-        entry = self._entries.get(player_id)
+        """How many times he has changed tables (this entry)."""
+        entry = self._current.get(player_id)
         return entry.moves if entry is not None else 0
 
     def is_absent(self, player_id: PlayerId) -> bool:
@@ -807,6 +1215,11 @@ class Tournament:
 
     def seconds_to_next_level(self, now: float) -> float | None:
         return self._position(now)[2]
+
+    def _time_over(self, now: float) -> bool:
+        """A time-limited tournament's time has run out at ``now``."""
+        limit = self._config.time_limit
+        return limit is not None and self._clock.elapsed(now) >= limit
 
     def seconds_left(self, now: float) -> float | None:
         """A time-limited tournament's remaining seconds of play (None: no time limit)."""
@@ -836,6 +1249,7 @@ class Tournament:
         chips = sum(stacks.values()) if stacks else self._config.starting_stack * len(left)
         leader = max(stacks, key=lambda p: stacks[p]) if stacks else None
         running = self._state is TournamentState.RUNNING
+        holding = len(stacks) if stacks else len(left)  # a busted player waiting holds none
         return TournamentStatus(
             state=self._state,
             level=level,
@@ -852,7 +1266,7 @@ class Tournament:
             entrants=self.entrants,
             players_left=len(left),
             chips_in_play=chips,
-            average_stack=chips // len(left) if left else 0,
+            average_stack=chips // holding if holding else 0,
             largest_stack=stacks[leader] if leader is not None else 0,
             chip_leader=leader,
             prize_pool=self.prize_pool,
@@ -872,6 +1286,14 @@ class Tournament:
                 for number, t in sorted(self._tables.items())
             ),
             standings=self._standings,
+            rebuys_open=self.rebuys_open,
+            add_on_open=self.add_on_open,
+            pending=self.pending(),
+            rebuys=self._rebuys_taken,
+            add_ons=self._add_ons_taken,
+            bounties=tuple((e.player_id, e.head) for e in self._entries
+                           if e.eliminated_hand is None and self._config.bounty),
+            bounties_paid=self._bounties_paid,
         )
 
     # -- persistence -----------------------------------------------------------------------
@@ -880,6 +1302,7 @@ class Tournament:
         """The whole tournament, JSON-safe; like :meth:`Table.to_json`, without the hands in
         progress (store their config, deck and actions)."""
         clock = self._clock
+        position = {id(e): k for k, e in enumerate(self._entries)}
         return {
             "config": self._config.to_json(),
             "state": self._state.value,
@@ -890,12 +1313,11 @@ class Tournament:
             "time_up": self._time_up,
             "final_table": self._final_table,
             "absent": sorted(self._absent, key=str),
-            "entries": [
-                [e.player_id, e.late, e.eliminated_hand, e.starting_stack, e.order, e.table,
-                 e.moves]
-                for e in self._entries.values()
-            ],
-            "eliminations": [[e.player_id for e in group] for group in self._eliminations],
+            "entries": [e.to_json() for e in self._entries],
+            # By position in "entries": a player may have several.
+            "eliminations": [[position[id(e)] for e in group] for group in self._eliminations],
+            "formats": [self._rebuys_open, self._add_on_state, self._rebuys_taken,
+                        self._add_ons_taken, self._bounties_paid, self._busts],
             "finish_reason": self._finish_reason,
             "standings": [s.to_json() for s in self._standings],
             "next_table": self._next_table,
@@ -923,10 +1345,20 @@ class Tournament:
             t._time_up = bool(data["time_up"])
             t._final_table = bool(data["final_table"])
             t._absent = set(data["absent"])
-            for pid, late, out, stack, order, table, moves in data["entries"]:
-                t._entries[pid] = _Entry(pid, bool(late), out, int(stack), int(order), table,
-                                         int(moves))
-            t._eliminations = [[t._entries[p] for p in group] for group in data["eliminations"]]
+            t._entries = [_Entry.from_json(row) for row in data["entries"]]
+            t._current = {e.player_id: e for e in t._entries}  # the latest entry of each
+            t._in = sum(e.eliminated_hand is None for e in t._entries)
+            t._pending = {e.player_id: e for e in sorted(t._entries, key=lambda e: e.bust)
+                          if e.pending}
+            if "formats" in data:
+                t._eliminations = [[t._entries[int(k)] for k in group]
+                                   for group in data["eliminations"]]
+                (rebuys_open, add_on_state, t._rebuys_taken, t._add_ons_taken,
+                 t._bounties_paid, t._busts) = data["formats"]
+                t._rebuys_open, t._add_on_state = bool(rebuys_open), str(add_on_state)
+            else:  # stored before the formats: one entry each, groups by player
+                t._eliminations = [[t._current[p] for p in group]
+                                   for group in data["eliminations"]]
             t._finish_reason = data["finish_reason"]
             t._standings = tuple(Standing(**s) for s in data["standings"])
             t._next_table = int(data["next_table"])
@@ -968,7 +1400,10 @@ class Tournament:
     # -- registration ----------------------------------------------------------------------
 
     def register(self, player_id: PlayerId, now: float) -> list[TableEvent]:
-        """Enter the tournament: before the start, or late while registration is open."""
+        """Enter the tournament: before the start, or late while registration is open; again,
+        as a new entry with a fresh stack and a place of its own, once knocked out, while
+        registration is open and ``reentries`` allow. A sit-and-go (``start_when_full``) starts
+        the moment its last seat is taken: the events then go on with the start's."""
         if isinstance(player_id, bool) or not isinstance(player_id, str | int):
             raise EngineError("bad_player", player=repr(player_id))
         # Judged at ``now`` without ticking, so a refusal loses no level or time-up event.
@@ -976,16 +1411,17 @@ class Tournament:
             self._state is TournamentState.REGISTERING
             or (
                 self.level_at(now) <= self._config.late_registration_level
-                and (
-                    self._config.time_limit is None
-                    or self._clock.elapsed(now) < self._config.time_limit
-                )
+                and not self._time_over(now)
             )
         )
         if not open_now:
             raise EngineError("registration_closed")
-        if player_id in self._entries:
-            raise EngineError("already_registered", player=player_id)
+        before = self._current.get(player_id)
+        if before is not None:
+            if before.eliminated_hand is None or not self._config.reentries:
+                raise EngineError("already_registered", player=player_id)
+            if before.number > self._config.reentries:
+                raise EngineError("reentry_limit", reentries=self._config.reentries)
         if len(self._entries) >= self._config.max_players:
             raise EngineError("tournament_full", max_players=self._config.max_players)
         self._see(now)
@@ -993,7 +1429,11 @@ class Tournament:
         late = self._state is TournamentState.RUNNING
         seat: int | None = None
         number: int | None = None
-        self._entries[player_id] = _Entry(player_id, late)
+        entry = _Entry(player_id, late, number=before.number + 1 if before else 1,
+                       head=self._config.bounty)
+        self._entries.append(entry)
+        self._current[player_id] = entry
+        self._in += 1
         if late:
             number, opened = self._table_for_newcomer()
             events.extend(opened)
@@ -1002,19 +1442,22 @@ class Tournament:
             table = self._tables[number]
             table.join(player_id, self._config.starting_stack)
             seat = table.seat_of(player_id)
-        events.append(
-            PlayerRegistered(player_id, self.entrants, self.prize_pool, late, seat, number)
-        )
+        events.append(PlayerRegistered(player_id, self.entrants, self.prize_pool, late, seat,
+                                       number, entry.number))
         if late:
             events.extend(self._balance())
+        elif self._config.start_when_full and self.is_full:
+            events.extend(self.start(now))
         return events
 
     def unregister(self, player_id: PlayerId) -> list[TableEvent]:
         if self._state is not TournamentState.REGISTERING:
             raise EngineError("registration_closed")
-        if player_id not in self._entries:
+        entry = self._current.pop(player_id, None)
+        if entry is None:
             raise EngineError("not_registered", player=player_id)
-        del self._entries[player_id]
+        self._entries.remove(entry)
+        self._in -= 1
         return [PlayerUnregistered(player_id, self.entrants, self.prize_pool)]
 
     def start(self, now: float) -> list[TableEvent]:
@@ -1023,7 +1466,7 @@ class Tournament:
             raise EngineError("already_started")
         if len(self._entries) < 2:
             raise EngineError("not_enough_players", registered=len(self._entries))
-        players = list(self._entries)
+        players = [e.player_id for e in self._entries]
         self._rng.shuffle(players)
         count = self._config.tables_for(len(players))
         drawn: list[tuple[int, int, PlayerId]] = []
@@ -1075,8 +1518,20 @@ class Tournament:
                 events.append(BreakStarted(level, to_next or 0.0))
         if self._registration_open and level > self._config.late_registration_level:
             events.append(self._close_registration())
-        limit = self._config.time_limit
-        if limit is not None and not self._time_up and self._clock.elapsed(now) >= limit:
+        time_over = self._time_over(now)
+        period = self._config.rebuy_levels
+        if self._rebuys_open and (level > period or time_over):
+            events.extend(self._close_rebuys())
+            if self.is_over:
+                return events
+        if (self._config.add_on and not self._add_on_state and not time_over
+                and (level > period or (level == period and on_break))):
+            self._add_on_state = "open"
+            c = self._config
+            holding = tuple(e.player_id for e in self._entries
+                            if e.eliminated_hand is None and not e.pending)
+            events.append(AddOnOpened(holding, c.add_on, c.add_on_cost))
+        if time_over and not self._time_up:
             self._time_up = True
             playing = tuple(
                 (n, t.hand_number) for n, t in sorted(self._tables.items()) if t.hand is not None
@@ -1084,6 +1539,8 @@ class Tournament:
             events.append(TimeUp(playing))
             if self._registration_open:
                 events.append(self._close_registration())
+            if self._add_on_state == "open":
+                events.append(self._close_add_on())
             if not playing:
                 events.extend(self._finish("time"))
         return events
@@ -1158,7 +1615,10 @@ class Tournament:
             raise EngineError("not_running")
         current = self._tables[number]
         players = current.hand_players
-        return self._settle(number, current.finish_hand(), players, now)
+        hand = current.hand
+        events = current.finish_hand()
+        assert hand is not None and hand.result is not None
+        return self._settle(number, events, players, now, hand.result)
 
     def void_hand(
         self, now: float, by: PlayerId | None = None, table: int | None = None
@@ -1169,7 +1629,7 @@ class Tournament:
             raise EngineError("not_running")
         current = self._tables[number]
         players = current.hand_players
-        return self._settle(number, current.void_hand(by), players, now)
+        return self._settle(number, current.void_hand(by), players, now, None)
 
     def balance(self) -> list[TableEvent]:
         """Break and balance tables as far as tables between hands allow (settling a hand and
@@ -1179,24 +1639,41 @@ class Tournament:
         return self._balance()
 
     def _settle(
-        self, number: int, events: list[TableEvent], players: tuple[PlayerId, ...], now: float
+        self,
+        number: int,
+        events: list[TableEvent],
+        players: tuple[PlayerId, ...],
+        now: float,
+        result: HandResult | None,
     ) -> list[TableEvent]:
         table = self._tables[number]
         hand_number = table.hand_number
         busted = [e for e in events if isinstance(e, PlayerBusted)]
         if busted:
+            assert result is not None  # a voided hand gives every chip back: nobody busts
+            self._busts += 1
             group: list[_Entry] = []
             for e in busted:
-                entry = self._entries[e.player_id]
-                entry.eliminated_hand = hand_number
+                entry = self._current[e.player_id]
+                entry.busted_hand = hand_number
+                entry.bust = self._busts
                 entry.starting_stack = e.starting_stack
                 entry.order = players.index(e.player_id)
                 entry.table = number
+                entry.seat = e.seat
                 self._absent.discard(e.player_id)
-                group.append(entry)
-            self._eliminations.append(group)
-            events.extend(self._eliminated_events(group, hand_number, number))
-        if len(self.players_left()) <= 1:
+                events.extend(self._pay_bounty(entry, result, players))
+                if self._rebuys_open and entry.rebuys < self._config.rebuys:
+                    self._wait(entry, True)
+                    c = self._config
+                    events.append(RebuyOffered(e.player_id, entry.number, c.rebuy_cost,
+                                               c.rebuy_stack, c.rebuys - entry.rebuys, number,
+                                               hand_number))
+                else:
+                    group.append(entry)
+            if group:
+                events.extend(self._eliminate(group))
+        if self._in <= 1:
             events.extend(self._finish("last_player"))
             return events
         events.extend(self._balance())
@@ -1207,7 +1684,7 @@ class Tournament:
 
     def set_absent(self, player_id: PlayerId, absent: bool = True) -> list[TableEvent]:
         """Mark a player away: he stays dealt in and the clock checks or folds for him."""
-        entry = self._entries.get(player_id)
+        entry = self._current.get(player_id)
         if entry is None or entry.eliminated_hand is not None:
             raise EngineError("not_playing", player=player_id)
         if absent:
@@ -1228,6 +1705,246 @@ class Tournament:
             events.extend(hand.timeout(hand.to_act))
         return events
 
+    # -- rebuys, the add-on, the deal ------------------------------------------------------
+
+    def rebuy(self, player_id: PlayerId, now: float, count: int | None = None) -> list[TableEvent]:
+        """Buy ``rebuy_chips`` for ``rebuy_price`` while rebuys are open at ``now``: a player
+        offered a rebuy after busting is seated again (his own seat if it is still free, else
+        as a late registrant is); a player with chips, at or below the starting stack and not
+        in a hand, gets them on his stack at once. ``count``, when given, is how many rebuys
+        he had made when he was offered this one: a second press of the same offer is refused
+        instead of buying twice."""
+        entry = self._check_rebuy(player_id, now, count)
+        self._see(now)
+        c = self._config
+        entry.rebuys += 1
+        self._rebuys_taken += 1
+        entry.head += c.bounty
+        events: list[TableEvent] = []
+        came_back = entry.pending
+        if came_back:
+            self._wait(entry, False)
+            events.extend(self._seat(entry, c.rebuy_stack))
+            number = self.table_of(player_id)
+            assert number is not None
+        else:
+            number = self.table_of(player_id)
+            assert number is not None
+            self._tables[number].add_chips(player_id, c.rebuy_stack)
+        table = self._tables[number]
+        view = table.player(player_id)
+        assert view is not None
+        events.append(PlayerRebought(player_id, entry.number, c.rebuy_cost,
+                                     c.rebuy_cost - c.bounty, c.bounty, c.rebuy_stack, view.stack,
+                                     entry.rebuys, self.prize_pool, number, view.seat))
+        if came_back:
+            events.extend(self._balance())
+        return events
+
+    def decline_rebuy(self, player_id: PlayerId, now: float) -> list[TableEvent]:
+        """He turns the rebuy offered after his bust down: he is eliminated."""
+        return self._end_offer(player_id, now, "declined")
+
+    def expire_rebuy(self, player_id: PlayerId, now: float) -> list[TableEvent]:
+        """His time to answer the rebuy offered (the caller's deadline) ran out: he is
+        eliminated."""
+        return self._end_offer(player_id, now, "expired")
+
+    def add_on(self, player_id: PlayerId, now: float) -> list[TableEvent]:
+        """Take the add-on (once, while it is open, not during a hand he plays)."""
+        entry = self._check_add_on(player_id)
+        self._see(now)
+        c = self._config
+        entry.add_on = True
+        self._add_ons_taken += 1
+        number = self.table_of(player_id)
+        assert number is not None
+        stack = self._tables[number].add_chips(player_id, c.add_on)
+        seat = self._tables[number].seat_of(player_id)
+        assert seat is not None
+        return [PlayerAddedOn(player_id, entry.number, c.add_on_cost, c.add_on, stack,
+                              self.prize_pool, number, seat)]
+
+    def close_add_on(self, now: float) -> list[TableEvent]:
+        """The add-on's deadline (the caller's) has come: nobody may take it any more."""
+        if self._state is not TournamentState.RUNNING:
+            raise EngineError("not_running")
+        self._check_add_on_window()
+        self._see(now)
+        return [self._close_add_on()]
+
+    def deal(self, prizes: Mapping[PlayerId, int], now: float) -> list[TableEvent]:
+        """End the tournament with the prizes the players still in agreed on (between hands at
+        every table, once the prize pool can no longer change). ``prizes`` gives each of them
+        his prize; together they are exactly the prizes still unpaid (``unpaid_prizes``). The
+        players still in are placed by chips as at the end of a time-limited tournament, each
+        keeps the bounty on his own head, and the standings mark the deal."""
+        if self._state is not TournamentState.RUNNING:
+            raise EngineError("not_running")
+        if not isinstance(prizes, Mapping):
+            raise EngineError("bad_amount", amount=repr(prizes))
+        for table in self._tables.values():
+            if table.hand is not None:
+                raise EngineError("hand_in_progress", hand_number=table.hand_number)
+        if self.registration_open or self._rebuys_open or self.add_on_open or self._pending:
+            raise EngineError("deal_pool_open")
+        for pid, prize in prizes.items():
+            entry = self._current.get(pid)
+            if entry is None:
+                raise EngineError("not_registered", player=pid)
+            if entry.eliminated_hand is not None:
+                raise EngineError("not_playing", player=pid)
+            if isinstance(prize, bool) or not isinstance(prize, int) or prize < 0:
+                raise EngineError("bad_amount", amount=repr(prize))
+        for pid in self.players_left():
+            if pid not in prizes:
+                raise EngineError("deal_player_missing", player=pid)
+        expected = sum(self.unpaid_prizes())
+        total = sum(prizes.values())
+        if total != expected:
+            raise EngineError("deal_prizes_total", total=total, expected=expected)
+        self._see(now)
+        return self._finish("deal", dict(prizes))
+
+    def _check_rebuy(self, player_id: PlayerId, now: float, count: int | None) -> _Entry:
+        """The entry that may rebuy at ``now``; refusals in the order a player asks why."""
+        if self._state is not TournamentState.RUNNING:
+            raise EngineError("not_running")
+        entry = self._in_play(player_id)
+        c = self._config
+        if not c.rebuys:
+            raise EngineError("no_rebuys")
+        if count is not None and count != entry.rebuys:
+            raise EngineError("rebuy_stale", rebuys=entry.rebuys)
+        if (not self._rebuys_open or self.level_at(now) > c.rebuy_levels
+                or self._time_over(now)):
+            raise EngineError("rebuy_closed")
+        if entry.rebuys >= c.rebuys:
+            raise EngineError("rebuy_limit", rebuys=c.rebuys)
+        if not entry.pending:
+            number = self.table_of(player_id)
+            assert number is not None
+            table = self._tables[number]
+            if table.hand is not None and player_id in table.hand_players:
+                raise EngineError("hand_in_progress", hand_number=table.hand_number)
+            view = table.player(player_id)
+            assert view is not None
+            if view.stack > c.starting_stack:
+                raise EngineError("rebuy_stack_too_large", stack=view.stack,
+                                  maximum=c.starting_stack)
+        return entry
+
+    def _check_add_on(self, player_id: PlayerId) -> _Entry:
+        if self._state is not TournamentState.RUNNING:
+            raise EngineError("not_running")
+        entry = self._in_play(player_id)
+        if not self._config.add_on:
+            raise EngineError("no_add_on")
+        self._check_add_on_window()
+        if entry.add_on:
+            raise EngineError("add_on_taken")
+        if entry.pending:
+            raise EngineError("add_on_needs_chips")
+        number = self.table_of(player_id)
+        assert number is not None
+        table = self._tables[number]
+        if table.hand is not None and player_id in table.hand_players:
+            raise EngineError("hand_in_progress", hand_number=table.hand_number)
+        return entry
+
+    def _check_add_on_window(self) -> None:
+        if not self._add_on_state:
+            raise EngineError("add_on_not_open")
+        if self._add_on_state == "closed":
+            raise EngineError("add_on_closed")
+
+    def _in_play(self, player_id: PlayerId) -> _Entry:
+        entry = self._current.get(player_id)
+        if entry is None:
+            raise EngineError("not_registered", player=player_id)
+        if entry.eliminated_hand is not None:
+            raise EngineError("not_playing", player=player_id)
+        return entry
+
+    def _end_offer(self, player_id: PlayerId, now: float, reason: str) -> list[TableEvent]:
+        if self._state is not TournamentState.RUNNING:
+            raise EngineError("not_running")
+        entry = self._in_play(player_id)
+        if not entry.pending:
+            raise EngineError("rebuy_not_pending", player=player_id)
+        self._see(now)
+        self._wait(entry, False)
+        events: list[TableEvent] = [RebuyDeclined(player_id, entry.number, reason)]
+        events.extend(self._eliminate([entry]))
+        if self._in <= 1:
+            events.extend(self._finish("last_player"))
+            return events
+        events.extend(self._balance())
+        return events
+
+    def _close_rebuys(self) -> list[TableEvent]:
+        """Rebuys close: every player still waiting to answer an offer is out, ranked among
+        themselves by when they busted (later is better), then by stacks as in one hand."""
+        self._rebuys_open = False
+        waiting = list(self._pending.values())
+        events: list[TableEvent] = [
+            RebuysClosed(tuple(e.player_id for e in waiting), self.prize_pool)
+        ]
+        for entry in waiting:
+            self._wait(entry, False)
+            events.append(RebuyDeclined(entry.player_id, entry.number, "closed"))
+        if waiting:
+            # Balancing waits for the next hand settled: a tick may come in the middle of
+            # dealing one.
+            events.extend(self._eliminate(waiting))
+            if self._in <= 1:
+                events.extend(self._finish("last_player"))
+        return events
+
+    def _close_add_on(self) -> AddOnClosed:
+        self._add_on_state = "closed"
+        return AddOnClosed(self._add_ons_taken, self.prize_pool)
+
+    def _wait(self, entry: _Entry, waiting: bool) -> None:
+        """He busted and is offered a rebuy (``waiting``), or that offer is over."""
+        entry.pending = waiting
+        if waiting:
+            self._pending[entry.player_id] = entry
+        else:
+            del self._pending[entry.player_id]
+
+    def _eliminate(self, group: list[_Entry]) -> list[TableEvent]:
+        self._in -= len(group)
+        for entry in group:
+            entry.eliminated_hand = entry.busted_hand
+            self._absent.discard(entry.player_id)
+        self._eliminations.append(group)
+        return self._eliminated_events(group)
+
+    def _pay_bounty(
+        self, entry: _Entry, result: HandResult, players: tuple[PlayerId, ...]
+    ) -> list[TableEvent]:
+        """The bounty on a busted player's head goes to whoever won his last chips, at once
+        (a rebuy buys him a new one)."""
+        head, entry.head = entry.head, 0
+        if not head:
+            return []
+        c = self._config
+        unit = c.prize_unit
+        events: list[TableEvent] = []
+        for index, share in bounty_shares(head, result, players.index(entry.player_id), unit):
+            winner = self._current[players[index]]
+            if c.bounty_kind is BountyKind.PROGRESSIVE:
+                paid, onto = progressive_halves(share, unit)
+            else:
+                paid, onto = share, 0
+            winner.bounties += paid
+            winner.head += onto
+            self._bounties_paid += paid
+            events.append(BountyWon(winner.player_id, winner.number, entry.player_id,
+                                    entry.number, paid, onto, winner.head, "knockout"))
+        return events
+
     # -- balancing -------------------------------------------------------------------------
 
     def _balance(self) -> list[TableEvent]:
@@ -1238,9 +1955,12 @@ class Tournament:
         if self._state is not TournamentState.RUNNING or self._time_up:
             return events
         seats = self._config.seats
+        # A busted player who may still rebuy keeps room for himself: a table is broken only
+        # when he would fit too.
+        waiting = len(self._pending)
         while len(self._tables) > 1:
             sizes = {n: t.size for n, t in self._tables.items()}
-            if sum(sizes.values()) <= (len(sizes) - 1) * seats:
+            if sum(sizes.values()) + waiting <= (len(sizes) - 1) * seats:
                 victim = self._table_to_break(sizes)
                 if victim is None:
                     break
@@ -1288,9 +2008,9 @@ class Tournament:
 
     def _move_for_balance(self, source: int, target: int) -> PlayerMoved:
         order = self._big_blind_order(self._tables[source])
-        fewest = min(self._entries[p].moves for p in order)
+        fewest = min(self._current[p].moves for p in order)
         # The next big blind goes, unless he has been moved more often than someone else there.
-        player = next(p for p in order if self._entries[p].moves == fewest)
+        player = next(p for p in order if self._current[p].moves == fewest)
         return self._move(player, source, target, self._worst_seat(self._tables[target]),
                           "balance")
 
@@ -1300,7 +2020,7 @@ class Tournament:
         assert from_seat is not None
         left = old.release(pid)
         self._tables[target].join(pid, left.chips, seat=seat)
-        self._entries[pid].moves += 1
+        self._current[pid].moves += 1
         return PlayerMoved(pid, source, from_seat, target, seat, left.chips, why)
 
     @staticmethod
@@ -1347,8 +2067,23 @@ class Tournament:
         )
         return number
 
+    def _seat(self, entry: _Entry, chips: int) -> list[TableEvent]:
+        """Sit a player coming back after a rebuy: in his seat if it is still free (back
+        before his table deals again, he plays on as if he had never busted; later, he is dealt
+        in as a late registrant is), else where a late registrant would sit."""
+        pid, number = entry.player_id, entry.table
+        if number in self._tables and entry.seat in self._tables[number].free_seats():
+            table = self._tables[number]
+            table.join(pid, chips, seat=entry.seat)
+            if table.hand_number == entry.busted_hand:
+                table.readmit(pid)
+            return []
+        number, opened = self._table_for_newcomer()
+        self._tables[number].join(entry.player_id, chips)
+        return opened
+
     def _final_table_event(self) -> list[TableEvent]:
-        if self._final_table or len(self._tables) != 1:
+        if self._final_table or len(self._tables) != 1 or self._pending:
             return []
         self._final_table = True
         ((number, table),) = self._tables.items()
@@ -1378,35 +2113,49 @@ class Tournament:
         self._registration_open = False
         return RegistrationClosed(self.entrants, self.prize_pool)
 
-    def _eliminated_events(
-        self, group: list[_Entry], hand_number: int, table: int
-    ) -> list[TableEvent]:
-        left = len(self.players_left())
+    def _eliminated_events(self, group: list[_Entry]) -> list[TableEvent]:
+        left = self._in
         out: list[TableEvent] = []
-        for places, tied_group in _rank_by(group, lambda e: e.starting_stack, left + 1):
+        for places, tied_group in _rank_by(group, _bust_key, left + 1):
             for entry in tied_group:
+                assert entry.busted_hand is not None and entry.table is not None
                 out.append(
                     PlayerEliminated(
                         entry.player_id,
                         None if self._registration_open else places,
                         len(tied_group),
-                        hand_number,
+                        entry.busted_hand,
                         entry.starting_stack,
-                        table,
+                        entry.table,
+                        entry.number,
                     )
                 )
         return out
 
-    def _finish(self, reason: str) -> list[TableEvent]:
+    def _finish(self, reason: str, deal: dict[PlayerId, int] | None = None) -> list[TableEvent]:
+        """The end: the add-on closes if open, each player still in takes the bounty left on
+        his own head, and the standings are drawn up (a deal's prizes for those in it)."""
+        events: list[TableEvent] = []
+        if self._add_on_state == "open":
+            events.append(self._close_add_on())
+        self._rebuys_open = False
+        for entry in self._entries:
+            if entry.eliminated_hand is None and entry.head:
+                paid, entry.head = entry.head, 0
+                entry.bounties += paid
+                self._bounties_paid += paid
+                events.append(BountyWon(entry.player_id, entry.number, entry.player_id,
+                                        entry.number, paid, 0, 0, "own"))
         self._state = TournamentState.FINISHED
         self._finish_reason = reason
         self._registration_open = False
-        self._standings = self._rank()
-        return [TournamentFinished(reason, self._standings)]
+        self._standings = self._rank(deal)
+        events.append(TournamentFinished(reason, self._standings))
+        return events
 
-    def _rank(self) -> tuple[Standing, ...]:
+    def _rank(self, deal: dict[PlayerId, int] | None) -> tuple[Standing, ...]:
         """Survivors by chips, then each hand's eliminations from the last one back."""
-        survivors = [e for e in self._entries.values() if e.eliminated_hand is None]
+        survivors = [e for e in self._entries if e.eliminated_hand is None]
         chips: dict[PlayerId, int] = {}
         for number, table in sorted(self._tables.items()):
             button = table.button_seat or 1
@@ -1414,13 +2163,13 @@ class Tournament:
             for v in table.seats():
                 chips[v.player_id] = v.stack
                 # Odd chips of a shared prize: by table, then clockwise from its button.
-                self._entries[v.player_id].order = number * 100 + seat_rank.get(v.seat, 0)
+                self._current[v.player_id].order = number * 100 + seat_rank.get(v.seat, 0)
         ranked: list[tuple[int, list[_Entry]]] = list(
-            _rank_by(survivors, lambda e: chips.get(e.player_id, 0), 1)
+            _rank_by(survivors, lambda e: (chips.get(e.player_id, 0),), 1)
         )
         place = len(survivors) + 1
         for group in reversed(self._eliminations):
-            ranked.extend(_rank_by(group, lambda e: e.starting_stack, place))
+            ranked.extend(_rank_by(group, _bust_key, place))
             place += len(group)
         prizes = self._config.payouts.prizes(
             self.prize_pool, self.entrants, self._config.prize_unit
@@ -1432,25 +2181,35 @@ class Tournament:
             )
             shares = _split(pot, len(group), self._config.prize_unit)
             for entry, prize in zip(sorted(group, key=lambda e: e.order), shares, strict=True):
+                agreed = deal is not None and entry.eliminated_hand is None
                 standings.append(
                     Standing(
                         entry.player_id,
                         first,
                         len(group),
-                        prize,
-                        chips.get(entry.player_id, 0),
+                        deal[entry.player_id] if agreed and deal is not None else prize,
+                        chips.get(entry.player_id, 0) if entry.eliminated_hand is None else 0,
                         entry.eliminated_hand,
-                        entry.table,
+                        entry.table if entry.eliminated_hand is not None else None,
+                        entry.number,
+                        entry.bounties,
+                        agreed,
                     )
                 )
         return tuple(standings)
 
 
+def _bust_key(entry: _Entry) -> tuple[int, int]:
+    """Eliminations rank by when the player busted (later is better), then by his stack at the
+    start of that hand (bigger is better)."""
+    return entry.bust, entry.starting_stack
+
+
 def _rank_by(
-    entries: list[_Entry], key: Callable[[_Entry], int], first_place: int
+    entries: list[_Entry], key: Callable[[_Entry], tuple[int, ...]], first_place: int
 ) -> list[tuple[int, list[_Entry]]]:
     """Groups of equal ``key`` (bigger is better) with the first place each group takes."""
-    ordered = sorted(entries, key=lambda e: (-key(e), e.order))
+    ordered = sorted(entries, key=lambda e: (tuple(-k for k in key(e)), e.order))
     out: list[tuple[int, list[_Entry]]] = []
     place = first_place
     for entry in ordered:

@@ -108,6 +108,7 @@ class TournamentView:
     tables: tuple[TablePanel, ...] = ()
     registered: tuple[str, ...] = ()  # before the start
     standings: tuple[PlaceLine, ...] = ()  # at the end
+    format_tags: tuple[str, ...] = ()  # rebuys, add-on, bounty...: none for a freeze-out
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,8 +288,9 @@ def _header(canvas: Image.Image, view: TournamentView, labels: TournamentLabels)
     facts = []
     if view.seconds_left is not None and view.phase in (Phase.RUNNING, Phase.REGISTERING):
         facts.append(labels.ends_in.format(time=clock(view.seconds_left)))
-    elif view.phase in (Phase.RUNNING, Phase.REGISTERING):
+    elif view.phase in (Phase.RUNNING, Phase.REGISTERING) and not view.format_tags:
         facts.append(labels.freeze_out)
+    facts.extend(view.format_tags)
     if view.registration_open and view.late_registration_level and running:
         facts.append(labels.late_registration.format(n=view.late_registration_level))
     draw_text(canvas, (MARGIN, 150), "  ·  ".join(facts), 21, SOFT, weight=Weight.REGULAR,
@@ -542,6 +544,8 @@ def _alt_parts(view: TournamentView, labels: TournamentLabels, detail: int) -> l
     """The description, most important first; ``detail`` 2 names every player at every table,
     1 counts them, 0 leaves the tables out."""
     parts = [labels.alt_title.format(name=isolate(view.name))]
+    if view.format_tags:
+        parts.append(", ".join(view.format_tags) + ".")
     if view.phase is Phase.RUNNING or (view.phase is Phase.REGISTERING and view.big_blind):
         stakes = labels.alt_level.format(n=view.level, sb=labels.chips(view.small_blind),
                                          bb=labels.chips(view.big_blind))

@@ -42,6 +42,7 @@ from bot.runtime.cash import CashTable, check_bomb
 from bot.runtime.config import RuntimeOptions, TableConfig
 from bot.runtime.direct import DmChannels
 from bot.runtime.faults import log_failure
+from bot.runtime.formats import format_lines
 from bot.runtime.messenger import ViewFactory
 from bot.runtime.ownership import Ownership, ShardPlan
 from bot.runtime.recovery import RestoredTable
@@ -168,6 +169,7 @@ class GameRuntime:
             dm_channels=self.dm_channels,
             metrics=self.metrics,
             calendar=self.calendar,
+            open_tournament=self.create_tournament,
         )
 
     def _live(self) -> Live:
@@ -338,7 +340,7 @@ class GameRuntime:
         state = Tournament(config, self.rng)
         async with self.venues.lock:
             info = await tournaments.create_tournament(
-                self.db, guild_id, channel_id, host_id, name=name, kind=settings.kind,
+                self.db, guild_id, channel_id, host_id, name=name, kind=settings.stored_kind,
                 buy_in=config.buy_in, max_players=config.max_players,
                 config={**settings.to_json(), "engine": config.to_json()},
                 state=state.to_json(),
@@ -348,8 +350,11 @@ class GameRuntime:
             live = LiveTournament(info, settings, state, self._services())
             self.registry.add_venue(live)
         ends = settings.ends_at if settings.kind == "time_limited" else None
-        text = tournament_opening_text(name, host_id, config, live.locale, ends_at=ends,
-                                       starts_at=settings.starts_at)
+        text = "\n".join([
+            tournament_opening_text(name, host_id, config, live.locale, ends_at=ends,
+                                    starts_at=settings.starts_at),
+            *format_lines(config, live.locale, sit_and_go=settings.kind == "sit_and_go",
+                          repeat=settings.repeat)])
         live.voice(channel_id).post(text, labels_for(live.locale))
         await live.start()
         return live

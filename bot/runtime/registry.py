@@ -147,6 +147,12 @@ class Registry:
         self._venues[venue.venue_key] = venue
         self._venue_channels[venue.channel_id] = venue
 
+    def venue_moved(self, venue: Venue, old_channel: int) -> None:
+        """A venue's own channel is now ``venue.channel_id`` (it left ``old_channel``)."""
+        if self._venue_channels.get(old_channel) is venue:
+            del self._venue_channels[old_channel]
+        self._venue_channels[venue.channel_id] = venue
+
     def drop_venue(self, venue: Venue) -> None:
         """Forget a venue and every table it owns (it stopped, or another process runs it)."""
         if self._venues.get(venue.venue_key) is venue:

@@ -128,6 +128,8 @@ class TableServices:
     # The server's calendar, which follows each tournament with a start time
     # (``bot.runtime.calendar``); None: no calendar.
     calendar: TournamentFollower | None = None
+    # Opens a tournament as ``/tournament create`` does (a repeating sit-and-go's next one).
+    open_tournament: Callable[..., Awaitable[Any]] | None = None
 
 
 class TournamentFollower(Protocol):
@@ -146,6 +148,8 @@ class TableRegistry(Protocol):
     def venue_over(self, venue: Any) -> None: ...
 
     def venue_stale(self, venue: Any) -> None: ...
+
+    def venue_moved(self, venue: Any, old_channel: int) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)

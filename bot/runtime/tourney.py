@@ -40,11 +40,12 @@ from typing import Any, Literal
 
 import discord
 
-from bot.errors import BotError, is_discord_fault
+from bot.errors import BotError, coded_message, is_discord_fault
 from bot.i18n import resolve_locale, t
 from bot.presenter import (
     EVERYWHERE,
     LOBBY,
+    ButtonSpec,
     TableMessage,
     TournamentScene,
     eliminated_text,
@@ -57,8 +58,17 @@ from bot.presenter import (
     tournament_news,
 )
 from bot.runtime.budget import Priority, requests_at
-from bot.runtime.direct import DirectMessages
+from bot.runtime.direct import DirectMessages, send_dm
 from bot.runtime.faults import log_failure
+from bot.runtime.formats import (
+    ADD_ON_OPEN,
+    REBUY_ANSWER,
+    add_on_offer_text,
+    format_news,
+    is_reentry,
+    payments_of,
+    rebuy_offer_text,
+)
 from bot.runtime.kinds import TOURNAMENT
 from bot.runtime.messenger import TableMessenger
 from bot.runtime.play import Clicks
@@ -68,6 +78,7 @@ from bot.runtime.table import SOON, LiveTable, TableServices
 from bot.storage import StorageError, hands, tournaments
 from bot.storage.errors import StorageUnavailable
 from bot.storage.tournaments import (
+    MAX_NAME,
     Placing,
     TableOpening,
     TournamentInfo,
@@ -76,6 +87,7 @@ from bot.storage.tournaments import (
 from bot.storage.tournaments import (
     TournamentTable as StoredTable,
 )
+from engine.bots.ids import is_bot
 from engine.cards import Card
 from engine.commitment import DeckCommitment
 from engine.errors import EngineError
@@ -83,19 +95,29 @@ from engine.hand import Hand
 from engine.structures import time_limit_until
 from engine.table import Table, TableEvent
 from engine.tournament import (
+    AddOnClosed,
+    AddOnOpened,
     PlayerEliminated,
     PlayerMoved,
     PlayerRegistered,
+    RebuyDeclined,
+    RebuyOffered,
+    RebuysClosed,
     TableBroken,
     TableOpened,
     Tournament,
+    TournamentConfig,
     TournamentFinished,
+    TournamentStarted,
     TournamentState,
 )
 
 log = logging.getLogger(__name__)
 
-KINDS = ("freeze_out", "time_limited")
+KINDS = ("freeze_out", "time_limited", "sit_and_go")
+# Storage knows a sit-and-go as a freeze-out: what differs (starting when full, repeating) is
+# the engine's and the runtime's.
+STORED_KIND = {"sit_and_go": "freeze_out"}
 # A thread archives itself after this many minutes without a message (one of Discord's four).
 THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
 
@@ -156,6 +178,12 @@ class TournamentSettings:
     names: dict[int, str] = field(default_factory=dict)
     banks: dict[int, float] = field(default_factory=dict)
     winning_hand: tuple[str, tuple[str, ...]] | None = None
+    repeat: bool = False  # a sit-and-go: the next opens in its channel the moment it starts
+    series: int = 1  # which of a repeating sit-and-go's games this is
+
+    @property
+    def stored_kind(self) -> str:
+        return STORED_KIND.get(self.kind, self.kind)
 
     def copy(self) -> TournamentSettings:
         return dataclasses.replace(self, names=dict(self.names), banks=dict(self.banks))
@@ -175,6 +203,7 @@ class TournamentSettings:
             "banks": {str(k): round(v, 3) for k, v in self.banks.items()},
             "winning_hand": None if self.winning_hand is None
             else [self.winning_hand[0], list(self.winning_hand[1])],
+            **({"repeat": True, "series": self.series} if self.repeat else {}),
         }
 
     @classmethod
@@ -191,6 +220,8 @@ class TournamentSettings:
             names={int(k): str(v) for k, v in (data.get("names") or {}).items()},
             banks={int(k): float(v) for k, v in (data.get("banks") or {}).items()},
             winning_hand=None if not won else (str(won[0]), tuple(str(r) for r in won[1])),
+            repeat=bool(data.get("repeat", False)),
+            series=int(data.get("series", 1)),
         )
 
 
@@ -202,6 +233,7 @@ class Registered:
     entrants: int
     table: int | None = None
     seat: int | None = None
+    started: bool = False  # his entry filled a sit-and-go, which started
 
 
 def copy_of(engine: Tournament, rng: random.Random, **changes: Any) -> Tournament:
@@ -215,7 +247,17 @@ def copy_of(engine: Tournament, rng: random.Random, **changes: Any) -> Tournamen
 
 
 def placings_of(engine: Tournament) -> tuple[Placing, ...]:
-    return tuple(Placing(int(s.player_id), s.place, s.tied, s.prize) for s in engine.standings)
+    """One placing per player: a player who re-entered keeps his best entry's place and is
+    paid every entry's prize."""
+    best: dict[int, Placing] = {}
+    for s in engine.standings:
+        user = int(s.player_id)
+        seen = best.get(user)
+        if seen is None:
+            best[user] = Placing(user, s.place, s.tied, s.prize)
+        else:
+            best[user] = dataclasses.replace(seen, prize=seen.prize + s.prize)
+    return tuple(best.values())
 
 
 class LiveTournament:
@@ -255,6 +297,10 @@ class LiveTournament:
         self.direct = DirectMessages(
             services.client, 0, lambda user_id: None, channels=services.dm_channels,
         )
+        # The answers the engine waits on, by the runtime's clock (see bot.runtime.formats):
+        # each busted player's rebuy offer, and the add-on's end.
+        self.offers: dict[int, float] = {}
+        self.add_on_until: float | None = None
 
     @classmethod
     async def restore(cls, info: TournamentInfo, services: TableServices) -> LiveTournament:
@@ -330,10 +376,39 @@ class LiveTournament:
                 draft = copy_of(self.state, self.rng)
                 events = draft.recover(now())
                 await self.commit(draft, self.settings, events)
+            self._renew_deadlines()
             for table in list(self.tables.values()):
                 await table.pick_up(anew=anew)
         self._run_ticker()
         self._follow_calendar()
+
+    def _renew_deadlines(self, *, resumed: bool = False) -> None:
+        """Deadlines are kept in memory: after a restart each open offer, and an open add-on,
+        gets its whole time again (more time to answer, never a chip lost); so does each after
+        a pause (nobody is out for not answering while the clock stood still)."""
+        moment = now()
+        config = self.state.config
+        for player in self.state.pending():
+            if not resumed and int(player) not in self.offers:
+                # A DM sent by the process that died may never have gone out: sent again.
+                used = self.state.rebuys_of(player)
+                self.direct.spawn(self._dm_offer(
+                    int(player), "rebuy", config.rebuy_cost, config.rebuy_stack,
+                    config.rebuys - used, moment + REBUY_ANSWER, used))
+            if resumed:
+                self.offers[int(player)] = max(self.offers.get(int(player), 0.0),
+                                               moment + REBUY_ANSWER)
+            else:
+                self.offers.setdefault(int(player), moment + REBUY_ANSWER)
+        if self.state.add_on_open and (self.add_on_until is None or resumed):
+            fresh = self.add_on_until is None
+            self.add_on_until = max(self.add_on_until or 0.0, self._add_on_deadline(moment))
+            waiting = set(self.state.pending())
+            for player in self.state.players_left() if fresh else ():
+                if player not in waiting and not self.state.took_add_on(player):
+                    self.direct.spawn(self._dm_offer(int(player), "add_on",
+                                                     config.add_on_cost, config.add_on, 0,
+                                                     self.add_on_until, 0))
 
     async def shutdown(self, drain: float = 0.0) -> None:
         """Stop (the bot is closing, or another process runs the server now): storage has
@@ -377,17 +452,31 @@ class LiveTournament:
             settings = self.settings.copy()
             settings.names[user_id] = name[:64]
             late = self.running
-            openings = await self._open_threads(draft, events)
+            # A sit-and-go's last seat starts it in the same stored step.
+            started = any(isinstance(e, TournamentStarted) for e in events)
+            if started:
+                await tournaments.check_room_to_start(self.db, self.tournament_id,
+                                                      len(draft.tables))
+            openings = await self._open_threads(draft, events, start=started)
+            home = openings[0].channel_id if started and settings.repeat else None
             stored = await tournaments.register(
                 self.db, self.tournament_id, user_id, late=late, state=draft.to_json(),
-                tables=openings, config=settings.to_json(),
+                tables=openings, config=settings.to_json(), reentry=is_reentry(events),
+                start=started, home=home,
             )
             self.adopt(draft, settings)
+            if home is not None:
+                lobby, self.channel_id = self.channel_id, home
+                self.services.registry.venue_moved(self, lobby)
+                self.direct.spawn(self._open_next(lobby))
             await self._sync_tables()
             joined = next(e for e in events if isinstance(e, PlayerRegistered))
             self.announce(events)
             self.deal_soon()
-            return Registered(stored.balance, stored.entrants, joined.table, joined.seat)
+            if started:
+                self._run_ticker()
+            return Registered(stored.balance, stored.entrants, joined.table, joined.seat,
+                              started)
 
     async def unregister(self, user_id: int) -> int:
         """Leave before the start, the buy-in back in the wallet; the wallet afterwards."""
@@ -403,6 +492,144 @@ class LiveTournament:
                                             player=mention(user_id),
                                             entrants=self.state.entrants))
             return balance
+
+    # -- the format -----------------------------------------------------------------------------
+
+    async def set_format(self, changes: dict[str, Any]) -> None:
+        """The host sets rebuys, the add-on, re-entries and bounties before anyone but the
+        practice bots registered (nobody pays for a tournament that changes under him); the
+        engine judges the whole configuration, and refuses it with its reason."""
+        async with self.lock:
+            self._check_open()
+            if self.state.state is not TournamentState.REGISTERING:
+                raise EngineError("already_started")
+            if any(not is_bot(p) for p in self.state.players_left()):
+                raise BotError("format_after_registration")
+            # Made anew (the bots entered again), so it is exactly what creating it with
+            # these options would have made.
+            config = TournamentConfig.from_json({**self.state.config.to_json(), **changes})
+            draft = Tournament(config, self.rng)
+            moment = now()
+            for player in self.state.players_left():
+                draft.register(player, moment)
+            await tournaments.save_state(self.db, self.tournament_id, draft.to_json())
+            self.adopt(draft, self.settings)
+
+    # -- rebuys and the add-on ----------------------------------------------------------------
+
+    async def rebuy(self, user_id: int, count: int | None = None) -> None:
+        """Buy chips again (between his hands, at or below the starting stack, or after busting
+        while offered): the price from his wallet into the pool in the stored step. ``count``:
+        the rebuys he had when offered this one (a second press of one offer buys nothing)."""
+        async with self.lock:
+            self._check_open()
+            draft = copy_of(self.state, self.rng)
+            events = draft.rebuy(user_id, now(), count)
+            await self.commit(draft, self.settings, events)
+            self.offers.pop(user_id, None)
+
+    async def decline_rebuy(self, user_id: int) -> None:
+        """He turns down the rebuy offered after his bust: he is out."""
+        async with self.lock:
+            self._check_open()
+            draft = copy_of(self.state, self.rng)
+            events = draft.decline_rebuy(user_id, now())
+            await self.commit(draft, self.settings, events)
+            self.offers.pop(user_id, None)
+
+    async def add_on(self, user_id: int) -> None:
+        """Take the add-on (once, while it is open): its price from his wallet into the pool."""
+        async with self.lock:
+            self._check_open()
+            draft = copy_of(self.state, self.rng)
+            events = draft.add_on(user_id, now())
+            await self.commit(draft, self.settings, events)
+
+    async def _open_next(self, lobby: int) -> None:
+        """A repeating sit-and-go started: the next, with the same settings, opens in the
+        channel it left (within the server's limits, which count every one of them)."""
+        opener = self.services.open_tournament
+        if opener is None or self.services.client.is_closed():
+            return
+        settings = dataclasses.replace(
+            self.settings.copy(), names={}, banks={}, winning_hand=None,
+            series=self.settings.series + 1)
+        base = self.name.rsplit(" #", 1)[0] if self.settings.series > 1 else self.name
+        name = f"{base[:MAX_NAME - 8]} #{settings.series}"
+        try:
+            await opener(guild_id=self.guild_id, channel_id=lobby, host_id=self.host_id,
+                         name=name, config=self.state.config, settings=settings)
+        except (BotError, StorageError, EngineError) as exc:
+            text, _ = coded_message(exc, self.locale)
+            self._say([lobby], t("tournament.repeat_failed", self.locale, reason=text))
+
+    def _add_on_deadline(self, moment: float) -> float:
+        """The add-on stays open to the end of the break it opened at, else ADD_ON_OPEN."""
+        if self.state.on_break_at(moment):
+            to_next = self.state.seconds_to_next_level(moment)
+            if to_next is not None and to_next > 0:
+                return moment + to_next
+        return moment + ADD_ON_OPEN
+
+    async def _expire_answers(self, moment: float) -> None:
+        """Offers not answered in time end (he is out); an add-on past its end closes."""
+        for user_id, deadline in sorted(self.offers.items(), key=lambda item: item[1]):
+            if deadline > moment or self.closed:
+                continue
+            self.offers.pop(user_id, None)
+            if user_id not in {int(p) for p in self.state.pending()}:
+                continue
+            draft = copy_of(self.state, self.rng)
+            events = draft.expire_rebuy(user_id, moment)
+            await self.commit(draft, self.settings, events)
+        if (self.add_on_until is not None and self.add_on_until <= moment and not self.closed
+                and self.state.add_on_open):
+            draft = copy_of(self.state, self.rng)
+            events = draft.close_add_on(moment)
+            await self.commit(draft, self.settings, events)
+
+    def _offer(self, event: RebuyOffered | AddOnOpened) -> None:
+        """DM the buttons of a rebuy offer (to the busted player) or of the add-on (to each
+        player still in); the channel is told too, so a closed DM costs nobody his answer."""
+        moment = now()
+        if isinstance(event, RebuyOffered):
+            user = int(event.player_id)
+            # A practice bot never answers: its offer ends at the next tick.
+            deadline = moment if is_bot(user) else moment + REBUY_ANSWER
+            self.offers[user] = deadline
+            used = self.state.config.rebuys - event.rebuys_left
+            self.direct.spawn(self._dm_offer(user, "rebuy", event.price, event.chips,
+                                             event.rebuys_left, deadline, used))
+            return
+        self.add_on_until = self._add_on_deadline(moment)
+        for player in event.players:
+            self.direct.spawn(self._dm_offer(int(player), "add_on", event.price, event.chips,
+                                             0, self.add_on_until, 0))
+
+    async def _dm_offer(self, user_id: int, what: str, price: int, stack: int, left: int,
+                        deadline: float, used: int) -> None:
+        if is_bot(user_id) or self.direct.channels.is_closed(user_id):
+            return
+        spoken = await self.services.locales([user_id])
+        locale = resolve_locale(spoken.get(user_id, self.locale))
+        if what == "rebuy":
+            text = rebuy_offer_text(self.name, price, stack, left, deadline, locale)
+            buttons = [ButtonSpec("t_rebuy", t("button.tournament_rebuy", locale), "success",
+                                  used),
+                       ButtonSpec("t_decline", t("button.tournament_decline", locale), "danger")]
+        else:
+            text = add_on_offer_text(self.name, price, stack, deadline, locale)
+            buttons = [ButtonSpec("t_add_on", t("button.tournament_add_on", locale), "success")]
+        view = self.services.view_factory(self.tournament_id, buttons)
+        try:
+            with requests_at(Priority.TABLE):
+                await send_dm(self.services.client, user_id, self.direct.channels, text,
+                              lambda: {"view": view} if view is not None else {})
+        except Exception as exc:
+            if not (isinstance(exc, discord.HTTPException) or is_discord_fault(exc)):
+                raise
+            log.info("tournament %d: offer to user %d not delivered (%s)",
+                     self.tournament_id, user_id, exc)
 
     # -- the host ----------------------------------------------------------------------------
 
@@ -449,6 +676,7 @@ class LiveTournament:
             draft = copy_of(self.state, self.rng)
             events = draft.resume(now(), by)
             await self.commit(draft, self.settings, events)
+            self._renew_deadlines(resumed=True)
             for table in self.tables.values():
                 table.messenger.unblock()
 
@@ -490,6 +718,10 @@ class LiveTournament:
                          self.state.seconds_left(moment)):
                 if wait is not None:
                     waits.append(wait)
+        if self.running and not self.state.paused:  # answers wait out a pause
+            waits.extend(deadline - moment for deadline in self.offers.values())
+            if self.add_on_until is not None:
+                waits.append(self.add_on_until - moment)
         return max(0.02, min(waits))
 
     async def _tick_loop(self) -> None:
@@ -531,6 +763,8 @@ class LiveTournament:
             events = draft.tick(moment)
             if events:
                 await self.commit(draft, self.settings, events)
+        if self.running and not self.state.paused:
+            await self._expire_answers(moment)
         if moment - self._beat_at >= self.options.tournament_heartbeat and not self.closed:
             self._beat_at = moment
             await tournaments.heartbeat(self.db, self.tournament_id, int(moment * 1000))
@@ -575,21 +809,27 @@ class LiveTournament:
         *,
         closed: Sequence[int] = (),
         opened: Sequence[TableOpening] = (),
+        events: Sequence[TableEvent] = (),
     ) -> TournamentSave:
-        """What a transition stores: the places and prizes too once it ended the tournament."""
+        """What a transition stores: the money its ``events`` move (rebuys, add-ons, bounties)
+        and the places and prizes too once it ended the tournament."""
         ended = draft.is_over and not self.state.is_over
         return TournamentSave(
             draft.to_json(), settings.to_json(), tuple(opened), tuple(closed),
-            placings_of(draft) if ended else None,
+            placings_of(draft) if ended else None, payments_of(events),
         )
 
     async def commit(
         self, draft: Tournament, settings: TournamentSettings, events: Sequence[TableEvent]
     ) -> None:
         """A transition with no hand in it (the clock, a pause, a player back): stored, adopted,
-        told."""
-        await tournaments.store(self.db, self.tournament_id, self.save(draft, settings))
+        told. A table it opens (a rebuy seating a busted player again) gets its thread first."""
+        openings = await self._open_threads(draft, events)
+        await tournaments.store(self.db, self.tournament_id,
+                                self.save(draft, settings, opened=openings, events=events))
         self.adopt(draft, settings)
+        if openings:
+            await self._sync_tables()
         self.announce(events)
         self.deal_soon()
 
@@ -627,7 +867,8 @@ class LiveTournament:
             return []
         config = {"locale": self.locale}
         seats = draft.config.seats
-        if start and len(numbers) == 1:
+        # A repeating sit-and-go leaves its channel to the next one: it plays in a thread.
+        if start and len(numbers) == 1 and not self.settings.repeat:
             return [TableOpening(numbers[0], self.channel_id, seats, config)]
         return [TableOpening(n, await self._start_thread(n), seats, config) for n in numbers]
 
@@ -717,7 +958,7 @@ class LiveTournament:
         everywhere = self.channels()
         for event in events:
             scene = self.scene()
-            for news in tournament_news(event, scene):
+            for news in [*tournament_news(event, scene), *format_news(event, scene)]:
                 if news.to == EVERYWHERE:
                     where = everywhere
                 elif news.to == LOBBY:
@@ -725,6 +966,14 @@ class LiveTournament:
                 else:
                     where = [scene.channels[news.to]]
                 self._say(where, news.text)
+            if isinstance(event, RebuyOffered | AddOnOpened):
+                self._offer(event)
+            elif isinstance(event, RebuyDeclined):
+                self.offers.pop(int(event.player_id), None)
+            elif isinstance(event, AddOnClosed):
+                self.add_on_until = None
+            elif isinstance(event, RebuysClosed):
+                self.offers.clear()
             if isinstance(event, PlayerMoved) and event.to_table in self.tables:
                 target = self.tables[event.to_table].channel_id
                 link = f"https://discord.com/channels/{self.guild_id}/{target}"
@@ -903,7 +1152,7 @@ class TournamentTable(LiveTable[Tournament]):
         hand_id = await hands.start_tournament_hand(
             self.db, self.table_id, level=draft.level, config=hand.config, deck=deck,
             commitment=commitment, players=self.dealt_seats(table, settings.banks),
-            button_seat=plan.button_seat, save=tournament.save(draft, settings),
+            button_seat=plan.button_seat, save=tournament.save(draft, settings, events=events),
         )
         tournament.adopt(draft, settings)
         tournament.announce(events)
@@ -921,7 +1170,8 @@ class TournamentTable(LiveTable[Tournament]):
         settled = await settled_hand(hand)
         await hands.record_tournament_hand(
             self.db, self.hand_id, settled.summary, settled.players,
-            save=tournament.save(draft, settings, closed=closed), all_in=settled.all_in,
+            save=tournament.save(draft, settings, closed=closed, events=events),
+            all_in=settled.all_in,
         )
         tournament.adopt(draft, settings)
         return events

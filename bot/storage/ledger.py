@@ -59,6 +59,9 @@ class Reason(StrEnum):
     TOURNAMENT_BUY_IN = "tournament_buy_in"
     TOURNAMENT_REFUND = "tournament_refund"
     TOURNAMENT_PRIZE = "tournament_prize"
+    TOURNAMENT_REBUY = "tournament_rebuy"
+    TOURNAMENT_ADD_ON = "tournament_add_on"
+    TOURNAMENT_BOUNTY = "tournament_bounty"
     HOUSE_FLOAT = "house_float"  # minted into the house's wallet to stake a bot
 
 

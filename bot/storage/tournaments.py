@@ -164,17 +164,39 @@ class TournamentTable:
     config: Any
 
 
+# Why a running tournament's transition moves money (``Payment.reason``).
+PAYMENT_REASONS = ("rebuy", "add_on", "bounty")
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """Money a running tournament's transition moves, in its transaction. A ``rebuy`` or an
+    ``add_on``: ``amount`` from the player's wallet into the pool (refused whole when the wallet
+    is short). A ``bounty``: ``amount`` out of the pool into his wallet, off ``head_of``'s head
+    (his own at the end), with ``onto_head`` more moved onto his own head (a progressive
+    knockout). Each entrant's ``paid`` stays what a cancel would give back: his buy-ins, rebuys
+    and add-ons, less the bounties won off his head, plus those moved onto it."""
+
+    user_id: int
+    amount: int
+    reason: str
+    head_of: int | None = None
+    onto_head: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class TournamentSave:
     """What a transition of a running tournament stores with it, in the same transaction: the
-    engine's state, the runtime's settings (None: unchanged), the tables opened and broken, and
-    ``placings`` when the tournament ended (its prizes are paid then)."""
+    engine's state, the runtime's settings (None: unchanged), the tables opened and broken, the
+    money it moves (``payments``, in order), and ``placings`` when the tournament ended (its
+    prizes are paid then)."""
 
     state: object
     config: object = None
     opened: tuple[TableOpening, ...] = ()
     closed: tuple[int, ...] = ()
     placings: tuple[Placing, ...] | None = None
+    payments: tuple[Payment, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +206,21 @@ class _CheckedSave:
     opened: tuple[tuple[int, int, int, str], ...]
     closed: tuple[int, ...]
     placings: tuple[Placing, ...] | None
+    payments: tuple[Payment, ...] = ()
+
+
+def _check_payments(payments: Sequence[Payment]) -> tuple[Payment, ...]:
+    for p in payments:
+        if not isinstance(p, Payment) or p.reason not in PAYMENT_REASONS:
+            raise StorageError("bad_json", field="payments", detail=repr(p)[:50])
+        check_id(p.user_id, "user_id")
+        check_setting(p.amount, "amount", 0 if p.reason == "bounty" else 1, MAX_CHIPS)
+        check_setting(p.onto_head, "onto_head", 0, MAX_CHIPS)
+        if p.reason == "bounty":
+            check_id(p.head_of, "head_of")
+        elif p.head_of is not None or p.onto_head:
+            raise StorageError("bad_json", field="payments", detail=repr(p)[:50])
+    return tuple(payments)
 
 
 def _check_openings(openings: Sequence[TableOpening]) -> tuple[tuple[int, int, int, str], ...]:
@@ -232,6 +269,7 @@ def check_save(save: TournamentSave | None) -> _CheckedSave | None:
         _check_openings(save.opened),
         closed,
         None if save.placings is None else _check_placings(save.placings),
+        _check_payments(save.payments),
     )
 
 
@@ -248,8 +286,69 @@ async def write_save(tx: Tx, tournament_id: int, save: _CheckedSave, now: int) -
     await _open_tables(tx, row, save.opened, now)
     for table_no in save.closed:
         await _close_table(tx, tournament_id, table_no, now)
+    for payment in save.payments:
+        await _pay(tx, row, payment, now)
+    if save.payments:
+        row = await _row(tx, tournament_id)  # the pool they changed
     if save.placings is not None:
         await _finish_in(tx, row, save.placings, save.state_text, now)
+
+
+_PAYMENT_LEDGER = {"rebuy": Reason.TOURNAMENT_REBUY, "add_on": Reason.TOURNAMENT_ADD_ON,
+                   "bounty": Reason.TOURNAMENT_BOUNTY}
+
+
+async def _shift_paid(tx: Tx, tournament_id: int, user_id: int, change: int) -> None:
+    """An entrant's refundable share moves by ``change`` (never below nothing)."""
+    changed = await tx.execute(
+        "UPDATE tournament_entries SET paid = paid + ? WHERE tournament_id = ? AND user_id = ?"
+        " AND paid + ? >= 0",
+        (change, tournament_id, user_id, change),
+    )
+    if not changed:
+        raise StorageError("pool_mismatch", tournament_id=tournament_id)
+
+
+async def _pay(tx: Tx, row: Row, payment: Payment, now: int) -> None:
+    """One :class:`Payment`: the pool, the wallet, the entrants' shares and a ledger row."""
+    tournament_id = row["tournament_id"]
+    user, amount = payment.user_id, payment.amount
+    if payment.reason == "bounty":
+        assert payment.head_of is not None
+        await _shift_paid(tx, tournament_id, payment.head_of, -(amount + payment.onto_head))
+        if payment.onto_head:
+            await _shift_paid(tx, tournament_id, user, payment.onto_head)
+        if not amount:
+            return
+        taken = await tx.fetchone(
+            "UPDATE tournaments SET pool = pool - ? WHERE tournament_id = ? AND pool >= ?"
+            " RETURNING pool",
+            (amount, tournament_id, amount),
+        )
+        if taken is None:
+            raise StorageError("pool_mismatch", tournament_id=tournament_id)
+        await credit_wallet(tx, row["guild_id"], user, amount, now=now, create=True)
+        source, dest = tournament_account(tournament_id), wallet_account(user)
+    else:
+        if is_house_or_bot(user):
+            raise StorageError("bots_pay_nothing", tournament_id=tournament_id)
+        await debit_wallet(tx, row["guild_id"], user, amount, now=now, create=True)
+        await tx.execute(
+            "UPDATE tournaments SET pool = pool + ? WHERE tournament_id = ?",
+            (amount, tournament_id),
+        )
+        await _shift_paid(tx, tournament_id, user, amount)
+        source, dest = wallet_account(user), tournament_account(tournament_id)
+    await record(
+        tx,
+        guild_id=row["guild_id"],
+        amount=amount,
+        source=source,
+        dest=dest,
+        reason=_PAYMENT_LEDGER[payment.reason],
+        user_id=user,
+        now=now,
+    )
 
 
 async def _open_tables(
@@ -501,6 +600,9 @@ async def register(
     tables: Sequence[TableOpening] = (),
     config: object = None,
     enforce_limits: bool = True,
+    reentry: bool = False,
+    start: bool = False,
+    home: int | None = None,
     now: int | None = None,
 ) -> Registration:
     """Take the buy-in from his wallet (opened if needed) into the prize pool and enter him.
@@ -508,7 +610,11 @@ async def register(
     Before the start; or ``late`` (the engine accepted a late registration) while running.
     ``state``: the engine's state after it, saved in the same transaction, with the ``tables``
     opened for him (every seat was taken): within the server's ``max_tables``
-    (``too_many_tables``) unless ``enforce_limits`` is off.
+    (``too_many_tables``) unless ``enforce_limits`` is off. ``reentry``: he entered before and
+    was knocked out (the engine accepted his new entry); the buy-in adds to what he paid.
+    ``start``: his entry filled a sit-and-go, which starts in the same transaction (as
+    :func:`start_tournament`, the ``tables`` being the seat draw's); ``home``: the channel
+    it moves to as it starts (a repeating sit-and-go leaves its own to the next one).
     """
     check_id(tournament_id, "tournament_id")
     check_id(user_id, "user_id")
@@ -522,11 +628,14 @@ async def register(
         if row["status"] not in allowed:
             raise StorageError("registration_closed", tournament_id=tournament_id,
                                status=row["status"])
-        if await tx.scalar(
+        entered = await tx.scalar(
             "SELECT 1 FROM tournament_entries WHERE tournament_id = ? AND user_id = ?",
             (tournament_id, user_id),
-        ):
+        )
+        if entered and not reentry:
             raise StorageError("already_registered", user_id=user_id)
+        if reentry and not entered:
+            raise StorageError("not_registered", user_id=user_id)
         buy_in = int(row["buy_in"])
         # The seat count and the pool in one conditional statement: two registrations at once
         # cannot both take the last place.
@@ -548,11 +657,14 @@ async def register(
         else:  # a freeroll takes nothing, but the player still gets his wallet
             await ensure_wallet(tx, row["guild_id"], user_id, now)
             balance = await wallet_balance(tx, row["guild_id"], user_id) or 0
-        await tx.execute(
-            "INSERT INTO tournament_entries (tournament_id, user_id, paid, late, registered_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (tournament_id, user_id, buy_in, int(row["status"] == "running"), now),
-        )
+        if reentry:
+            await _shift_paid(tx, tournament_id, user_id, buy_in)
+        else:
+            await tx.execute(
+                "INSERT INTO tournament_entries (tournament_id, user_id, paid, late,"
+                " registered_at) VALUES (?, ?, ?, ?, ?)",
+                (tournament_id, user_id, buy_in, int(row["status"] == "running"), now),
+            )
         if buy_in:
             await record(
                 tx,
@@ -568,7 +680,19 @@ async def register(
             await _save(tx, tournament_id, state_text)
         if config_text is not None:
             await _save_config(tx, tournament_id, config_text)
-        if openings and enforce_limits:
+        if start:
+            if row["status"] != "registering":
+                raise StorageError("already_started", tournament_id=tournament_id)
+            if enforce_limits:
+                await _room_to_start(tx, row, len(openings))
+            if home is not None:
+                check_id(home, "home")
+            await tx.execute(
+                "UPDATE tournaments SET status = 'running', started_at = ?,"
+                " channel_id = COALESCE(?, channel_id) WHERE tournament_id = ?",
+                (now, home, tournament_id),
+            )
+        elif openings and enforce_limits:
             usage = await table_usage(tx, row["guild_id"], row["host_id"])
             if usage.open + len(openings) > usage.max_tables:
                 raise StorageError("too_many_tables", maximum=usage.max_tables)

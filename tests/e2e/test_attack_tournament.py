@@ -216,7 +216,7 @@ async def test_bad_times_and_payouts_are_refused(game: Game) -> None:
     await refused(game, alice, "create", t("error.bad_tournament_name", maximum=100),
                   kind="freeze_out", **{**base, "name": "   "})
     await refused(game, alice, "create", t("error.bad_option", option="kind"),
-                  kind="sit_and_go", **base)
+                  kind="shootout", **base)
     await refused(game, alice, "create",
                   t("error.out_of_range", option="seats per table", minimum=2, maximum=10),
                   kind="freeze_out", seats_per_table=11, **base)
