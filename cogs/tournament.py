@@ -30,15 +30,25 @@ from bot.interact import (
     require_channel_access,
     runtime_of,
 )
-from bot.presenter import chips, game_name, results_text, safe_text, tournament_labels
+from bot.presenter import (
+    chips,
+    deal_buttons,
+    deal_figures_text,
+    game_name,
+    results_text,
+    safe_text,
+    tournament_labels,
+)
 from bot.presenter import tournament_view as board_view
 from bot.render import render_tournament
 from bot.render.tournament import TournamentView
+from bot.runtime.dealvote import KINDS as DEAL_KINDS
 from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
 from bot.runtime.tourney import KINDS, LiveTournament, TournamentSettings, now
 from bot.storage import tournaments
 from bot.storage.tournaments import MAX_NAME, TournamentInfo
+from bot.ui import build_view
 from engine.bots import GAMES as BOT_GAMES
 from engine.bots.ids import bot_id
 from engine.errors import EngineError
@@ -58,6 +68,10 @@ KIND_CHOICES = [
 ANTE_CHOICES = [
     app_commands.Choice(name=command_text(f"choice.ante.{kind.value}"), value=kind.value)
     for kind in AnteKind
+]
+DEAL_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.deal.{kind}"), value=kind)
+    for kind in DEAL_KINDS
 ]
 DEFAULT_MAX_PLAYERS = 100
 DEFAULT_SEATS = 9
@@ -309,6 +323,23 @@ class Tournaments(commands.Cog):
                                    amount=chips(tournament.state.config.buy_in, loc),
                                    balance=chips(balance, loc)))
 
+    @tournament.command(name="deal", description=command_text("command.tournament.deal"))
+    @app_commands.describe(kind=command_text("option.deal_kind"))
+    @app_commands.choices(kind=DEAL_CHOICES)
+    async def deal(self, interaction: Interaction, kind: str) -> None:
+        tournament = _tournament_here(interaction)
+        chosen = _choice(kind, DEAL_KINDS, "kind")
+        offer = await tournament.propose_deal(interaction.user.id, chosen)
+        loc = locale_of(interaction)
+        if offer is None:
+            await reply(interaction, t("reply.deal_held", loc))
+            return
+        text = deal_figures_text(offer.kind, offer.stacks, offer.prizes,
+                                 tournament.deals.accepted(), loc)
+        await reply(interaction, (t("reply.deal_proposed", loc) + "\n" + text)[:2000],
+                    view=build_view(tournament.tables[min(tournament.tables)].table_id,
+                                    deal_buttons(offer.number, loc, show=False)))
+
     # -- the host ------------------------------------------------------------------------------
 
     @tournament.command(name="start", description=command_text("command.tournament.start"))
@@ -346,21 +377,31 @@ class Tournaments(commands.Cog):
         guild_id = guild_id_of(interaction)
         runtime = runtime_of(interaction)
         loc = locale_of(interaction)
+        deal = None
         if name is None:
-            tournament = _tournament_here(interaction)
-            view = self._live_view(tournament)
+            live: LiveTournament | None = _tournament_here(interaction)
         else:
             title = _name(name)
             live = next((r for r in runtime.registry.tournaments(guild_id) if r.name == title),
                         None)
-            if live is not None:
-                view = self._live_view(live)
-            else:
-                info = await tournaments.find_tournament(runtime.db, guild_id, title)
-                view = self._stored_view(info, runtime.rng)
+        if live is not None:
+            view = self._live_view(live)
+            offer = live.deals.offer
+            if offer is not None:
+                deal = t("tournament.deal_status_open", loc,
+                         kind=t(f"choice.deal.{offer.kind}", loc),
+                         accepted=len(live.deals.accepted()), players=len(offer.prizes),
+                         until=f"<t:{int(offer.deadline)}:R>")
+        else:
+            info = await tournaments.find_tournament(runtime.db, guild_id, title)
+            view = self._stored_view(info, runtime.rng)
+            made = TournamentSettings.from_json(info.config).deal
+            if made is not None and info.status == "finished":
+                deal = t("tournament.deal_status_made", loc, kind=t(f"choice.deal.{made}", loc))
         await defer(interaction)
         image = await render(render_tournament, view, tournament_labels(loc))
-        await reply(interaction, image.alt_text, file=image_file(image))
+        text = image.alt_text if deal is None else f"{deal}\n{image.alt_text}"
+        await reply(interaction, text[:2000], file=image_file(image))
 
     @staticmethod
     def _live_view(tournament: LiveTournament) -> TournamentView:

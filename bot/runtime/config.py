@@ -92,9 +92,9 @@ class RuntimeOptions:
     ) -> RuntimeOptions:
         """``POKER_NEXT_HAND_DELAY``, ``POKER_TIME_BANK``, ``POKER_TIME_BANK_REFILL``,
         ``POKER_TIME_BANK_CAP``, ``POKER_MIN_TIMER``, ``POKER_LEASE_SECONDS``,
-        ``POKER_REQUESTS_PER_SECOND``, ``POKER_DEAL_VOTE``, ``POKER_BOT_PAUSE`` (the longest pause of a computer
-        player, in seconds; the shortest is a third of it): the environment wins over
-        ``.env``."""
+        ``POKER_REQUESTS_PER_SECOND``, ``POKER_DEAL_VOTE`` (at most 120), ``POKER_BOT_PAUSE``
+        (the longest pause of a computer player, in seconds; the shortest is a third of it):
+        the environment wins over ``.env``."""
         values = read_environment(environ, dotenv_path)
         defaults = cls()
         changes: dict[str, Any] = {}

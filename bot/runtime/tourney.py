@@ -40,13 +40,15 @@ from typing import Any, Literal
 
 import discord
 
-from bot.errors import BotError, is_discord_fault
+from bot.errors import BotError, coded_message, is_discord_fault
 from bot.i18n import resolve_locale, t
 from bot.presenter import (
     EVERYWHERE,
     LOBBY,
     TableMessage,
     TournamentScene,
+    deal_buttons,
+    deal_proposed_text,
     eliminated_text,
     labels_for,
     mention,
@@ -57,6 +59,7 @@ from bot.presenter import (
     tournament_news,
 )
 from bot.runtime.budget import Priority, requests_at
+from bot.runtime.dealvote import DealOffer, DealVoting, figures
 from bot.runtime.direct import DirectMessages
 from bot.runtime.faults import log_failure
 from bot.runtime.kinds import TOURNAMENT
@@ -75,10 +78,12 @@ from bot.storage.tournaments import (
 from bot.storage.tournaments import (
     TournamentTable as StoredTable,
 )
+from engine.bots.ids import is_bot
 from engine.cards import Card
 from engine.commitment import DeckCommitment
 from engine.errors import EngineError
 from engine.hand import Hand
+from engine.seating import PlayerId
 from engine.structures import time_limit_until
 from engine.table import Table, TableEvent
 from engine.tournament import (
@@ -155,6 +160,7 @@ class TournamentSettings:
     names: dict[int, str] = field(default_factory=dict)
     banks: dict[int, float] = field(default_factory=dict)
     winning_hand: tuple[str, tuple[str, ...]] | None = None
+    deal: str | None = None  # how the players still in shared the prizes, if they made a deal
 
     def copy(self) -> TournamentSettings:
         return dataclasses.replace(self, names=dict(self.names), banks=dict(self.banks))
@@ -174,6 +180,7 @@ class TournamentSettings:
             "banks": {str(k): round(v, 3) for k, v in self.banks.items()},
             "winning_hand": None if self.winning_hand is None
             else [self.winning_hand[0], list(self.winning_hand[1])],
+            "deal": self.deal,
         }
 
     @classmethod
@@ -190,6 +197,7 @@ class TournamentSettings:
             names={int(k): str(v) for k, v in (data.get("names") or {}).items()},
             banks={int(k): float(v) for k, v in (data.get("banks") or {}).items()},
             winning_hand=None if not won else (str(won[0]), tuple(str(r) for r in won[1])),
+            deal=None if data.get("deal") is None else str(data["deal"]),
         )
 
 
@@ -254,6 +262,8 @@ class LiveTournament:
         self.direct = DirectMessages(
             services.client, 0, lambda user_id: None, channels=services.dm_channels,
         )
+        self.deals = DealVoting(self.options.deal_vote, self.lock, self._make_deal,
+                                self._deal_off, name=str(self.tournament_id))
 
     @classmethod
     async def restore(cls, info: TournamentInfo, services: TableServices) -> LiveTournament:
@@ -337,6 +347,7 @@ class LiveTournament:
         """Stop (the bot is closing, or another process runs the server now): storage has
         everything already."""
         self.closed = True
+        self.deals.close()
         ticker, self._ticker = self._ticker, None
         if ticker is not None and ticker is not asyncio.current_task():
             ticker.cancel()
@@ -463,6 +474,102 @@ class LiveTournament:
             self._retire_tables()
             self._wind_up()
             return refunds
+
+    # -- a deal at the final table (the vote is bot.runtime.dealvote's) -------------------------
+
+    async def propose_deal(self, user_id: int, kind: str) -> DealOffer | None:
+        """A player still in proposes a deal of ``kind``: put to the players now if every table
+        is between hands (the offer), else held until the hands in play end (None). No hand is
+        dealt meanwhile."""
+        async with self.lock:
+            self._check_open()
+            if not self.running:
+                raise EngineError("not_running")
+            state = self.state
+            left = [int(p) for p in state.players_left()]
+            self.deals.check_proposal(user_id, left, state.level, self.options.deal_players,
+                                      kind)
+            if any(table.hand is not None for table in state.tables.values()):
+                self.deals.hold(user_id, kind)
+                self._say(self.channels(), t("tournament.deal_held", self.locale,
+                                             player=mention(user_id),
+                                             kind=t(f"choice.deal.{kind}", self.locale)))
+                return None
+            return self._open_deal(user_id, kind)
+
+    def hands_over(self) -> None:
+        """A hand ended (under the lock): a held proposal is put once no table plays one."""
+        if self.closed or any(tb.hand is not None for tb in self.state.tables.values()):
+            return
+        held = self.deals.release()
+        if held is None:
+            return
+        try:
+            self._open_deal(*held)
+        except (BotError, EngineError) as exc:
+            # The tournament moved on while the hand was played (someone busted, more
+            # players than a deal allows): the proposal lapses, and says why.
+            self._say(self.channels(), t("tournament.deal_lapsed", self.locale,
+                                         player=mention(held[0]),
+                                         reason=coded_message(exc, self.locale)[0]))
+
+    def deal_stacks(self) -> dict[int, int]:
+        """The players still in and their stacks, table by table and seat by seat."""
+        left = set(self.state.players_left())
+        return {int(v.player_id): v.stack for _, table in sorted(self.state.tables.items())
+                for v in table.seats() if v.player_id in left}
+
+    def _open_deal(self, proposer: int, kind: str) -> DealOffer:
+        state = self.state
+        left = [int(p) for p in state.players_left()]
+        if proposer not in left:
+            raise BotError("deal_not_in")
+        if len(left) > self.options.deal_players:
+            raise BotError("deal_too_many", most=self.options.deal_players, left=len(left))
+        stacks = self.deal_stacks()
+        offer = DealOffer(self.deals.next_number(), kind, proposer, stacks,
+                          figures(kind, stacks, state.unpaid_prizes()), state.level,
+                          time.time() + self.options.deal_vote)
+        # The engine refuses a deal it could not make (rebuys or registration still open)
+        # before anybody is asked.
+        copy_of(state, self.rng).deal(_agreed(offer), now())
+        self.deals.open(offer, agreed=[p for p in stacks if is_bot(p)])
+        for table in self.tables.values():
+            table.say(deal_proposed_text(kind, proposer, offer.deadline, self.locale),
+                      buttons=deal_buttons(offer.number, self.locale, show=True))
+        away = next((p for p in stacks if state.is_absent(p)), None)
+        if away is not None:
+            self.deals.withdraw(away)  # he cannot be asked: as good as a no
+        return offer
+
+    async def answer_deal(self, user_id: int, number: int, accept: bool) -> bool:
+        """A player's answer to the offer ``number``; True once the deal is made."""
+        self._check_open()
+        return await self.deals.answer(user_id, number, accept)
+
+    async def _make_deal(self, offer: DealOffer) -> None:
+        """Everybody accepted (under the lock): the tournament ends with the offer's prizes,
+        the places, prizes and bounties paid in the one stored step that ends it."""
+        try:
+            self._check_open()
+            if self.deal_stacks() != dict(offer.stacks):
+                raise BotError("no_deal_vote")  # not the tournament the figures were for
+            draft = copy_of(self.state, self.rng)
+            events = draft.deal(_agreed(offer), now())
+            settings = self.settings.copy()
+            settings.deal = offer.kind
+            await self.commit(draft, settings, events)
+        except Exception as exc:
+            if isinstance(exc, StorageUnavailable) and exc.maybe_stored:
+                self.services.registry.venue_stale(self)  # storage may hold the deal
+            else:
+                self.deal_soon()
+            raise
+
+    def _deal_off(self, offer: DealOffer, by: int | None) -> None:
+        key = "tournament.deal_expired" if by is None else "tournament.deal_rejected"
+        self._say(self.channels(), t(key, self.locale, player=mention(by or 0)))
+        self.deal_soon()
 
     # -- the clock -----------------------------------------------------------------------------
 
@@ -744,6 +851,7 @@ class LiveTournament:
     def _wind_up(self) -> None:
         """Over or cancelled: the clock stops, the last messages go out, it is forgotten."""
         self.closed = True
+        self.deals.close()
         ticker, self._ticker = self._ticker, None
         if ticker is not None and ticker is not asyncio.current_task():
             ticker.cancel()
@@ -858,7 +966,9 @@ class TournamentTable(LiveTable[Tournament]):
         return self.tournament.closed
 
     def _may_deal(self) -> bool:
-        return not self.tournament.closed and self.number in self.tournament.state.tables
+        tournament = self.tournament
+        return (not tournament.closed and not tournament.deals.holds
+                and self.number in tournament.state.tables)
 
     async def _deal_hand(self, deck: tuple[Card, ...], commitment: DeckCommitment) -> int | None:
         tournament = self.tournament
@@ -912,6 +1022,7 @@ class TournamentTable(LiveTable[Tournament]):
 
     def _settled(self, events: Sequence[TableEvent]) -> None:
         self.tournament.announce(events)
+        self.tournament.hands_over()
         self.tournament.deal_soon(but=self)
 
     def _dress(self, message: TableMessage) -> TableMessage:
@@ -961,6 +1072,11 @@ class TournamentTable(LiveTable[Tournament]):
             await self.tournament.commit(draft, self.tournament.settings, ())
             self.timeouts.pop(user_id, None)
             self.refresh(urgent=False)
+
+
+def _agreed(offer: DealOffer) -> dict[PlayerId, int]:
+    """A deal's prizes as the engine takes them."""
+    return {player: prize for player, prize in offer.prizes.items()}
 
 
 def _winning_hand(hand: Hand, table: Table, champion: object) -> tuple[str, tuple[str, ...]] | None:
