@@ -10,6 +10,7 @@ import pytest
 
 from bot.errors import BotError
 from bot.runtime.dealvote import DealOffer, DealVoting, figures
+from engine.icm import icm_values
 
 PLAYERS = (11, 22, 33, 44)
 STACKS = {11: 5_000, 22: 3_000, 33: 1_500, 44: 500}
@@ -203,3 +204,12 @@ def test_the_figures_are_the_engine_deals() -> None:
     stacks = {7: 5_000, 8: 3_000, 9: 2_000}
     assert figures("icm", stacks, [5_000, 3_000, 2_000]) == {7: 3840, 8: 3275, 9: 2885}
     assert figures("chips", stacks, [5_000, 3_000, 2_000]) == {7: 4000, 8: 3200, 9: 2800}
+
+
+def test_t7_a_four_player_deal() -> None:
+    """docs/rules.md T7: 4,000 / 3,000 / 2,000 / 1,000 chips, unpaid prizes 500 / 300 / 200."""
+    stacks = {1: 4_000, 2: 3_000, 3: 2_000, 4: 1_000}
+    assert [round(v, 2) for v in icm_values(list(stacks.values()), [500, 300, 200])] == [
+        336.03, 294.88, 235.87, 133.21]
+    assert figures("icm", stacks, [500, 300, 200]) == {1: 337, 2: 295, 3: 235, 4: 133}
+    assert figures("chips", stacks, [500, 300, 200]) == {1: 400, 2: 300, 3: 200, 4: 100}
