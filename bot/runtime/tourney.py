@@ -485,11 +485,8 @@ class LiveTournament:
             self._check_open()
             if not self.running:
                 raise EngineError("not_running")
-            state = self.state
-            left = [int(p) for p in state.players_left()]
-            self.deals.check_proposal(user_id, left, state.level, self.options.deal_players,
-                                      kind)
-            if any(table.hand is not None for table in state.tables.values()):
+            self._check_proposal(user_id, kind)
+            if any(table.hand is not None for table in self.state.tables.values()):
                 self.deals.hold(user_id, kind)
                 self._say(self.channels(), t("tournament.deal_held", self.locale,
                                              player=mention(user_id),
@@ -505,6 +502,7 @@ class LiveTournament:
         if held is None:
             return
         try:
+            self._check_proposal(*held)
             self._open_deal(*held)
         except (BotError, EngineError) as exc:
             # The tournament moved on while the hand was played (someone busted, more
@@ -519,13 +517,13 @@ class LiveTournament:
         return {int(v.player_id): v.stack for _, table in sorted(self.state.tables.items())
                 for v in table.seats() if v.player_id in left}
 
+    def _check_proposal(self, user_id: int, kind: str) -> None:
+        state = self.state
+        self.deals.check_proposal(user_id, [int(p) for p in state.players_left()], state.level,
+                                  self.options.deal_players, kind)
+
     def _open_deal(self, proposer: int, kind: str) -> DealOffer:
         state = self.state
-        left = [int(p) for p in state.players_left()]
-        if proposer not in left:
-            raise BotError("deal_not_in")
-        if len(left) > self.options.deal_players:
-            raise BotError("deal_too_many", most=self.options.deal_players, left=len(left))
         stacks = self.deal_stacks()
         offer = DealOffer(self.deals.next_number(), kind, proposer, stacks,
                           figures(kind, stacks, state.unpaid_prizes()), state.level,
