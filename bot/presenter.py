@@ -969,6 +969,8 @@ def place_text(standing: Standing, locale: object = None) -> str:
         line += t("tournament.place_prize", locale, prize=chips(standing.prize, locale))
     if standing.bounties:
         line += t("tournament.place_bounties", locale, amount=chips(standing.bounties, locale))
+    if standing.deal:
+        line += t("tournament.place_deal", locale)
     return line
 
 
@@ -984,6 +986,8 @@ def results_text(
     lines = [t("tournament.finished", locale, name=safe_text(name))]
     if reason == "time":
         lines.append(t("tournament.finished_time", locale))
+    elif reason == "deal":
+        lines.append(t("tournament.finished_deal", locale))
     if standings:
         lines.append(t("tournament.winner", locale, player=mention(int(standings[0].player_id))))
     if winning_hand is not None:
@@ -992,6 +996,40 @@ def results_text(
                        hand=hand_words(code, ranks, locale)))
     lines.extend(place_text(s, locale) for s in standings)
     return "\n".join(lines)
+
+
+# --- a deal at the final table ------------------------------------------------------------
+
+
+def deal_proposed_text(kind: str, proposer: int, deadline: float, locale: object = None) -> str:
+    """The notice at the final table: who proposes what, and until when play waits."""
+    return t("tournament.deal_proposed", locale, player=mention(proposer),
+             kind=t(f"choice.deal.{kind}", locale), until=f"<t:{int(deadline)}:R>")
+
+
+def deal_figures_text(
+    kind: str,
+    stacks: Mapping[int, int],
+    prizes: Mapping[int, int],
+    accepted: Collection[int],
+    locale: object = None,
+) -> str:
+    """A player's private view of a deal: each player's chips and prize, who accepted."""
+    lines = [t("tournament.deal_figures", locale, kind=t(f"choice.deal.{kind}", locale),
+               total=chips(sum(prizes.values()), locale))]
+    for player, prize in prizes.items():
+        key = "tournament.deal_line_accepted" if player in accepted else "tournament.deal_line"
+        lines.append(t(key, locale, player=mention(player),
+                       stack=chips(stacks.get(player, 0), locale), prize=chips(prize, locale)))
+    return "\n".join(lines)
+
+
+def deal_buttons(number: int, locale: object = None, *, show: bool) -> tuple[ButtonSpec, ...]:
+    """The notice's button (each player's figures, privately), or a player's two answers."""
+    if show:
+        return (ButtonSpec("deal_show", t("button.deal_show", locale), "primary", arg=number),)
+    return (ButtonSpec("deal_accept", t("button.deal_accept", locale), "success", arg=number),
+            ButtonSpec("deal_reject", t("button.deal_reject", locale), "danger", arg=number))
 
 
 # --- a tournament's news ------------------------------------------------------------------

@@ -32,9 +32,10 @@ from bot.interact import (
     straddle,
     vote_runs,
 )
-from bot.presenter import ButtonSpec
+from bot.presenter import ButtonSpec, deal_buttons, deal_figures_text
 from bot.runtime.kinds import Extra
 from bot.runtime.table import LiveTable
+from bot.runtime.tourney import LiveTournament
 from engine.hand import ActionKind, PreAction
 
 # The custom id of every table button; each kind of button matches its own actions. Bounded
@@ -217,6 +218,38 @@ class StraddleButton(_TableItem, actions=("straddle_next", "straddle_always")):
         await straddle(interaction, cash, always=self.action == "straddle_always")
 
 
+class DealButton(_TableItem, actions=("deal_show", "deal_accept", "deal_reject")):
+    """A deal at a final table: a player's own view of the figures, then his answer. The
+    offer's number rides in the id: a press on an older offer's buttons acts on nothing."""
+
+    needs_ref = False
+
+    async def press(self, interaction: discord.Interaction[Any], table: LiveTable[Any]) -> None:
+        tournament = getattr(table, "tournament", None)
+        if not isinstance(tournament, LiveTournament) or self.arg is None:
+            raise BotError("no_deal_vote")
+        user_id = interaction.user.id
+        loc = locale_of(interaction)
+        if self.action == "deal_show":
+            offer = tournament.deals.offer
+            if offer is None or offer.number != self.arg:
+                raise BotError("no_deal_vote")
+            if user_id not in offer.prizes:
+                raise BotError("not_in_deal")
+            accepted = tournament.deals.accepted()
+            text = deal_figures_text(offer.kind, offer.stacks, offer.prizes, accepted, loc)
+            answers = () if user_id in accepted else deal_buttons(offer.number, loc, show=False)
+            await reply(interaction, text[:2000], view=build_view(self.table_id, answers))
+            return
+        accept = self.action == "deal_accept"
+        made = await tournament.answer_deal(user_id, self.arg, accept)
+        if not accept:
+            key = "reply.deal_rejected"
+        else:
+            key = "reply.deal_made" if made else "reply.deal_accepted"
+        await reply(interaction, t(key, loc))
+
+
 class RaiseModal(PokerModal):
     """Any raise-to amount, typed: read like ``/raise to`` and bound to the decision it was
     opened for."""
@@ -312,7 +345,7 @@ def build_view(table_id: int, buttons: Sequence[ButtonSpec]) -> discord.ui.View 
 
 DYNAMIC_ITEMS: tuple[type[_TableItem], ...] = (
     DecisionButton, RaiseFormButton, PreselectButton, RunVoteButton, ShowButton, RabbitButton,
-    CardsButton, BackButton, StraddleButton, TournamentOfferButton,
+    CardsButton, BackButton, StraddleButton, TournamentOfferButton, DealButton,
 )
 # The kind of button that carries each action.
 _KIND_OF: dict[str, type[_TableItem]] = {

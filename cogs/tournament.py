@@ -31,10 +31,19 @@ from bot.interact import (
     runtime_of,
 )
 from bot.leagues import league_name, may_run
-from bot.presenter import chips, game_name, results_text, safe_text, tournament_labels
+from bot.presenter import (
+    chips,
+    deal_buttons,
+    deal_figures_text,
+    game_name,
+    results_text,
+    safe_text,
+    tournament_labels,
+)
 from bot.presenter import tournament_view as board_view
 from bot.render import render_tournament
 from bot.render.tournament import TournamentView
+from bot.runtime.dealvote import KINDS as DEAL_KINDS
 from bot.runtime.formats import format_lines, format_tags
 from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
@@ -42,6 +51,7 @@ from bot.runtime.tourney import KINDS, LiveTournament, TournamentSettings, now
 from bot.storage import economy, leagues, tournaments
 from bot.storage.leagues import MAX_LEAGUE_NAME
 from bot.storage.tournaments import MAX_NAME, LeagueEntry, TournamentInfo
+from bot.ui import build_view
 from engine.bots import GAMES as BOT_GAMES
 from engine.bots.ids import bot_id
 from engine.bounty import BountyKind
@@ -66,6 +76,10 @@ BOUNTY_CHOICES = [
 ANTE_CHOICES = [
     app_commands.Choice(name=command_text(f"choice.ante.{kind.value}"), value=kind.value)
     for kind in AnteKind
+]
+DEAL_CHOICES = [
+    app_commands.Choice(name=command_text(f"choice.deal.{kind}"), value=kind)
+    for kind in DEAL_KINDS
 ]
 DEFAULT_MAX_PLAYERS = 100
 DEFAULT_SEATS = 9
@@ -385,6 +399,22 @@ class Tournaments(commands.Cog):
         await tournament.add_on(interaction.user.id)
         await reply(interaction, _bought("reply.tournament_added_on", tournament,
                                          interaction.user.id, locale_of(interaction)))
+    @tournament.command(name="deal", description=command_text("command.tournament.deal"))
+    @app_commands.describe(kind=command_text("option.deal_kind"))
+    @app_commands.choices(kind=DEAL_CHOICES)
+    async def deal(self, interaction: Interaction, kind: str) -> None:
+        tournament = _tournament_here(interaction)
+        chosen = _choice(kind, DEAL_KINDS, "kind")
+        offer = await tournament.propose_deal(interaction.user.id, chosen)
+        loc = locale_of(interaction)
+        if offer is None:
+            await reply(interaction, t("reply.deal_held", loc))
+            return
+        text = deal_figures_text(offer.kind, offer.stacks, offer.prizes,
+                                 tournament.deals.accepted(), loc)
+        await reply(interaction, (t("reply.deal_proposed", loc) + "\n" + text)[:2000],
+                    view=build_view(tournament.tables[min(tournament.tables)].table_id,
+                                    deal_buttons(offer.number, loc, show=False)))
 
     # -- the host ------------------------------------------------------------------------------
 
@@ -470,6 +500,7 @@ class Tournaments(commands.Cog):
         runtime = runtime_of(interaction)
         loc = locale_of(interaction)
         live: LiveTournament | None
+        deal = None
         if name is None:
             live = _tournament_here(interaction)
         else:
@@ -479,15 +510,25 @@ class Tournaments(commands.Cog):
         if live is not None:
             view = self._live_view(live, loc)
             formats = _format_of(live.state.config, live.settings, loc)
+            offer = live.deals.offer
+            if offer is not None:
+                deal = t("tournament.deal_status_open", loc,
+                         kind=t(f"choice.deal.{offer.kind}", loc),
+                         accepted=len(live.deals.accepted()), players=len(offer.prizes),
+                         until=f"<t:{int(offer.deadline)}:R>")
         else:
             info = await tournaments.find_tournament(runtime.db, guild_id, title)
             view = self._stored_view(info, runtime.rng, loc)
             engine = _stored_engine(info, runtime.rng)
-            formats = [] if engine is None else _format_of(
-                engine.config, TournamentSettings.from_json(info.config), loc)
+            stored = TournamentSettings.from_json(info.config)
+            formats = [] if engine is None else _format_of(engine.config, stored, loc)
+            if stored.deal is not None and info.status == "finished":
+                deal = t("tournament.deal_status_made", loc,
+                         kind=t(f"choice.deal.{stored.deal}", loc))
         await defer(interaction)
         image = await render(render_tournament, view, tournament_labels(loc))
-        await reply(interaction, "\n".join([image.alt_text, *formats]), file=image_file(image))
+        lines = [image.alt_text, *formats] if deal is None else [deal, image.alt_text, *formats]
+        await reply(interaction, "\n".join(lines)[:2000], file=image_file(image))
 
     @staticmethod
     def _live_view(tournament: LiveTournament, loc: object) -> TournamentView:

@@ -11,7 +11,8 @@
 - ``waiting.StorageWait``: a table waiting for its storage, and taking up again.
 - ``faults``: whose fault a failure is (Discord's, the database's, the bot's) and its log level.
 - ``turns.BotTurns``, ``runvote.RunVoting``, ``lasthand.LastHand``: machines beside the loop
-  (a computer player's turn, the run-it-twice vote, the hand that just ended).
+  (a computer player's turn, the run-it-twice vote, the hand that just ended);
+  ``dealvote.DealVoting`` beside a tournament (the vote on a deal at its final table).
 - ``cash.CashTable``: a cash table, one owner of the loop, with the buy-ins, the floor and
   the home game's extras.
 - ``tourney.LiveTournament``: one tournament under one lock, its clock and prizes; its tables

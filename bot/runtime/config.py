@@ -63,6 +63,10 @@ class RuntimeOptions:
     lease_seconds: float = 30.0
     # How long the players of an all-in hand have to agree to run it twice (table option "ask").
     run_twice_vote: float = 15.0
+    # A deal at a tournament's final table: proposed once this many players or fewer are left,
+    # and play waits at most this long for all of them to answer.
+    deal_players: int = 4
+    deal_vote: float = 120.0
     # An all-in run-out is dealt street by street, each shown this long with every hand's
     # chances, before the result.
     runout_pause: float = 2.0
@@ -95,9 +99,9 @@ class RuntimeOptions:
     ) -> RuntimeOptions:
         """``POKER_NEXT_HAND_DELAY``, ``POKER_TIME_BANK``, ``POKER_TIME_BANK_REFILL``,
         ``POKER_TIME_BANK_CAP``, ``POKER_MIN_TIMER``, ``POKER_LEASE_SECONDS``,
-        ``POKER_REQUESTS_PER_SECOND``, ``POKER_EVENT_REMINDER``, ``POKER_BOT_PAUSE`` (the
-        longest pause of a computer player, in seconds; the shortest is a third of it): the
-        environment wins over ``.env``."""
+        ``POKER_REQUESTS_PER_SECOND``, ``POKER_EVENT_REMINDER``, ``POKER_DEAL_VOTE`` (at most
+        120), ``POKER_BOT_PAUSE`` (the longest pause of a computer player, in seconds; the
+        shortest is a third of it): the environment wins over ``.env``."""
         values = read_environment(environ, dotenv_path)
         defaults = cls()
         changes: dict[str, Any] = {}
@@ -108,6 +112,7 @@ class RuntimeOptions:
             ("POKER_TIME_BANK_CAP", "time_bank_cap"),
             ("POKER_LEASE_SECONDS", "lease_seconds"),
             ("POKER_EVENT_REMINDER", "event_reminder"),
+            ("POKER_DEAL_VOTE", "deal_vote"),
         ):
             raw = values.get(name)
             if raw is not None:
@@ -144,6 +149,9 @@ class RuntimeOptions:
                     f" a second, bursts included), got {raw_rate!r}"
                 )
             changes["requests_per_second"] = rate
+        if changes.get("deal_vote", defaults.deal_vote) > defaults.deal_vote:
+            raise RuntimeOptionsError("POKER_DEAL_VOTE must be at most 120 seconds (a deal never"
+                                      " holds a final table up longer)")
         if changes.get("lease_seconds", defaults.lease_seconds) < 3:
             raise RuntimeOptionsError("POKER_LEASE_SECONDS must be at least 3 seconds")
         return dataclasses.replace(defaults, **changes)

@@ -48,6 +48,8 @@ from bot.presenter import (
     ButtonSpec,
     TableMessage,
     TournamentScene,
+    deal_buttons,
+    deal_proposed_text,
     eliminated_text,
     labels_for,
     mention,
@@ -58,6 +60,7 @@ from bot.presenter import (
     tournament_news,
 )
 from bot.runtime.budget import Priority, requests_at
+from bot.runtime.dealvote import DealOffer, DealVoting, figures
 from bot.runtime.direct import DirectMessages, send_dm
 from bot.runtime.faults import log_failure
 from bot.runtime.formats import (
@@ -92,6 +95,7 @@ from engine.cards import Card
 from engine.commitment import DeckCommitment
 from engine.errors import EngineError
 from engine.hand import Hand
+from engine.seating import PlayerId
 from engine.structures import time_limit_until
 from engine.table import Table, TableEvent
 from engine.tournament import (
@@ -180,6 +184,7 @@ class TournamentSettings:
     winning_hand: tuple[str, tuple[str, ...]] | None = None
     repeat: bool = False  # a sit-and-go: the next opens in its channel the moment it starts
     series: int = 1  # which of a repeating sit-and-go's games this is
+    deal: str | None = None  # how the players still in shared the prizes, if they made a deal
 
     @property
     def stored_kind(self) -> str:
@@ -204,6 +209,7 @@ class TournamentSettings:
             "winning_hand": None if self.winning_hand is None
             else [self.winning_hand[0], list(self.winning_hand[1])],
             **({"repeat": True, "series": self.series} if self.repeat else {}),
+            "deal": self.deal,
         }
 
     @classmethod
@@ -222,6 +228,7 @@ class TournamentSettings:
             winning_hand=None if not won else (str(won[0]), tuple(str(r) for r in won[1])),
             repeat=bool(data.get("repeat", False)),
             series=int(data.get("series", 1)),
+            deal=None if data.get("deal") is None else str(data["deal"]),
         )
 
 
@@ -301,6 +308,8 @@ class LiveTournament:
         # each busted player's rebuy offer, and the add-on's end.
         self.offers: dict[int, float] = {}
         self.add_on_until: float | None = None
+        self.deals = DealVoting(self.options.deal_vote, self.lock, self._make_deal,
+                                self._deal_off, name=str(self.tournament_id))
 
     @classmethod
     async def restore(cls, info: TournamentInfo, services: TableServices) -> LiveTournament:
@@ -414,6 +423,7 @@ class LiveTournament:
         """Stop (the bot is closing, or another process runs the server now): storage has
         everything already."""
         self.closed = True
+        self.deals.close()
         ticker, self._ticker = self._ticker, None
         if ticker is not None and ticker is not asyncio.current_task():
             ticker.cancel()
@@ -695,6 +705,100 @@ class LiveTournament:
             self._wind_up()
             self._follow_calendar(cancelled=True)
             return refunds
+
+    # -- a deal at the final table (the vote is bot.runtime.dealvote's) -------------------------
+
+    async def propose_deal(self, user_id: int, kind: str) -> DealOffer | None:
+        """A player still in proposes a deal of ``kind``: put to the players now if every table
+        is between hands (the offer), else held until the hands in play end (None). No hand is
+        dealt meanwhile."""
+        async with self.lock:
+            self._check_open()
+            if not self.running:
+                raise EngineError("not_running")
+            self._check_proposal(user_id, kind)
+            if any(table.hand is not None for table in self.state.tables.values()):
+                self.deals.hold(user_id, kind)
+                self._say(self.channels(), t("tournament.deal_held", self.locale,
+                                             player=mention(user_id),
+                                             kind=t(f"choice.deal.{kind}", self.locale)))
+                return None
+            return self._open_deal(user_id, kind)
+
+    def hands_over(self) -> None:
+        """A hand ended (under the lock): a held proposal is put once no table plays one."""
+        if self.closed or any(tb.hand is not None for tb in self.state.tables.values()):
+            return
+        held = self.deals.release()
+        if held is None:
+            return
+        try:
+            self._check_proposal(*held)
+            self._open_deal(*held)
+        except (BotError, EngineError) as exc:
+            # The tournament moved on while the hand was played (someone busted, more
+            # players than a deal allows): the proposal lapses, and says why.
+            self._say(self.channels(), t("tournament.deal_lapsed", self.locale,
+                                         player=mention(held[0]),
+                                         reason=coded_message(exc, self.locale)[0]))
+
+    def deal_stacks(self) -> dict[int, int]:
+        """The players still in and their stacks, table by table and seat by seat."""
+        left = set(self.state.players_left())
+        return {int(v.player_id): v.stack for _, table in sorted(self.state.tables.items())
+                for v in table.seats() if v.player_id in left}
+
+    def _check_proposal(self, user_id: int, kind: str) -> None:
+        state = self.state
+        self.deals.check_proposal(user_id, [int(p) for p in state.players_left()], state.level,
+                                  self.options.deal_players, kind)
+
+    def _open_deal(self, proposer: int, kind: str) -> DealOffer:
+        state = self.state
+        stacks = self.deal_stacks()
+        offer = DealOffer(self.deals.next_number(), kind, proposer, stacks,
+                          figures(kind, stacks, state.unpaid_prizes()), state.level,
+                          time.time() + self.options.deal_vote)
+        # The engine refuses a deal it could not make (rebuys or registration still open)
+        # before anybody is asked.
+        copy_of(state, self.rng).deal(_agreed(offer), now())
+        self.deals.open(offer, agreed=[p for p in stacks if is_bot(p)])
+        for table in self.tables.values():
+            table.say(deal_proposed_text(kind, proposer, offer.deadline, self.locale),
+                      buttons=deal_buttons(offer.number, self.locale, show=True))
+        away = next((p for p in stacks if state.is_absent(p)), None)
+        if away is not None:
+            self.deals.withdraw(away)  # he cannot be asked: as good as a no
+        return offer
+
+    async def answer_deal(self, user_id: int, number: int, accept: bool) -> bool:
+        """A player's answer to the offer ``number``; True once the deal is made."""
+        self._check_open()
+        return await self.deals.answer(user_id, number, accept)
+
+    async def _make_deal(self, offer: DealOffer) -> None:
+        """Everybody accepted (under the lock): the tournament ends with the offer's prizes,
+        the places, prizes and bounties paid in the one stored step that ends it."""
+        try:
+            self._check_open()
+            if self.deal_stacks() != dict(offer.stacks):
+                raise BotError("no_deal_vote")  # not the tournament the figures were for
+            draft = copy_of(self.state, self.rng)
+            events = draft.deal(_agreed(offer), now())
+            settings = self.settings.copy()
+            settings.deal = offer.kind
+            await self.commit(draft, settings, events)
+        except Exception as exc:
+            if isinstance(exc, StorageUnavailable) and exc.maybe_stored:
+                self.services.registry.venue_stale(self)  # storage may hold the deal
+            else:
+                self.deal_soon()
+            raise
+
+    def _deal_off(self, offer: DealOffer, by: int | None) -> None:
+        key = "tournament.deal_expired" if by is None else "tournament.deal_rejected"
+        self._say(self.channels(), t(key, self.locale, player=mention(by or 0)))
+        self.deal_soon()
 
     # -- the clock -----------------------------------------------------------------------------
 
@@ -1014,6 +1118,7 @@ class LiveTournament:
     def _wind_up(self) -> None:
         """Over or cancelled: the clock stops, the last messages go out, it is forgotten."""
         self.closed = True
+        self.deals.close()
         ticker, self._ticker = self._ticker, None
         if ticker is not None and ticker is not asyncio.current_task():
             ticker.cancel()
@@ -1128,7 +1233,9 @@ class TournamentTable(LiveTable[Tournament]):
         return self.tournament.closed
 
     def _may_deal(self) -> bool:
-        return not self.tournament.closed and self.number in self.tournament.state.tables
+        tournament = self.tournament
+        return (not tournament.closed and not tournament.deals.holds
+                and self.number in tournament.state.tables)
 
     async def _deal_hand(self, deck: tuple[Card, ...], commitment: DeckCommitment) -> int | None:
         tournament = self.tournament
@@ -1184,6 +1291,7 @@ class TournamentTable(LiveTable[Tournament]):
 
     def _settled(self, events: Sequence[TableEvent]) -> None:
         self.tournament.announce(events)
+        self.tournament.hands_over()
         self.tournament.deal_soon(but=self)
 
     def _dress(self, message: TableMessage) -> TableMessage:
@@ -1233,6 +1341,11 @@ class TournamentTable(LiveTable[Tournament]):
             await self.tournament.commit(draft, self.tournament.settings, ())
             self.timeouts.pop(user_id, None)
             self.refresh(urgent=False)
+
+
+def _agreed(offer: DealOffer) -> dict[PlayerId, int]:
+    """A deal's prizes as the engine takes them."""
+    return {player: prize for player, prize in offer.prizes.items()}
 
 
 def _winning_hand(hand: Hand, table: Table, champion: object) -> tuple[str, tuple[str, ...]] | None:
