@@ -63,9 +63,11 @@ they say.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Final, Protocol
 
+from engine.bots import omaha
 from engine.bots.preflop import class_combos
 from engine.bots.ranges import (
     Floats,
@@ -81,6 +83,7 @@ from engine.bots.reading import Betting, betting, read_hand
 from engine.bots.strength import class_hole, class_name_ranks, hand_class, strengths
 from engine.bots.view import ALL_IN, CALL, CHECK, FOLD, BotView, Decision
 from engine.cards import Card
+from engine.games import HandMaking
 from engine.hand import ActionKind, Street
 
 __all__ = ["PUSH_FOLD_DEPTH", "Beginner", "PushFoldChart", "Regular", "Strong"]
@@ -157,6 +160,8 @@ class Beginner:
     """Loose and passive: sees many flops, calls too much, raises rarely and at random."""
 
     def decide(self, view: BotView, rng: random.Random) -> Decision:
+        if _omaha(view):
+            return _beginner_omaha(view, rng)
         if view.street is Street.PREFLOP:
             return self._preflop(view, rng)
         return self._postflop(view, rng)
@@ -219,6 +224,10 @@ class Regular:
 
     def decide(self, view: BotView, rng: random.Random) -> Decision:
         read = betting(view)
+        if _omaha(view):
+            if view.street is Street.PREFLOP:
+                return _omaha_preflop(view, read, _REGULAR_OMAHA, None)
+            return _regular_omaha_postflop(view, rng, read)
         if view.street is Street.PREFLOP:
             return self._preflop(view, rng, read)
         return self._postflop(view, rng, read)
@@ -354,6 +363,8 @@ class Strong:
 
     def decide(self, view: BotView, rng: random.Random) -> Decision:
         read = betting(view)
+        if _omaha(view) and view.street is Street.PREFLOP:
+            return _omaha_preflop(view, read, _STRONG_OMAHA, self._omaha_all_in(rng))
         if view.street is Street.PREFLOP:
             depth = view.effective_stack() / view.big_blind
             if depth <= PUSH_FOLD_DEPTH:
@@ -567,9 +578,28 @@ class Strong:
 
     # -- after the flop ---------------------------------------------------------------------
 
+    def _omaha_all_in(self, rng: random.Random) -> Callable[[BotView, Betting], bool]:
+        """Whether to go on against a raise that commits the stack, by equity against the
+        ranges read, the raiser's with the bluffs its price allows."""
+
+        def good(view: BotView, read: Betting) -> bool:
+            raiser = read.aggressor
+            assert raiser is not None
+            theirs = view.seats[raiser]
+            called = min(view.stack + view.bet, theirs.stack + theirs.bet)
+            pot = view.pot - view.bet - theirs.bet + 2 * called
+            need = (called - view.bet) / pot + 0.03 * read.behind
+            guess = omaha.estimate(view, rng, omaha.lines(view))
+            share = need * _bluffs_believed(view, Street.PREFLOP)
+            return guess.against_bet(raiser, share) >= need
+
+        return good
+
     def _postflop(self, view: BotView, rng: random.Random, read: Betting) -> Decision:
-        lines = postflop_lines(view)
-        guess = estimate(view, rng, lines)
+        if _omaha(view):
+            guess = omaha.estimate(view, rng, omaha.lines(view))
+        else:
+            guess = estimate(view, rng, postflop_lines(view))
         equity = guess.equity
         pot = view.pot
         behind = max(0, view.effective_stack() - view.bet)
@@ -620,3 +650,127 @@ class Strong:
                 if rng.random() < 0.5 * added / (pot + 2 * added):
                     return _pot_raise(view, 0.75)
         return CALL if equity >= need else FOLD
+
+
+# --- Omaha -----------------------------------------------------------------------------------
+#
+# The same levels in Pot-Limit Omaha, five-card PLO and PLO Hi-Lo: hands are places among the
+# game's starting hands (engine.bots.omaha), raises are pot-sized at most (the engine's pot
+# limit is the largest raise a view allows, and to_action keeps every answer within it), and
+# equity is counted as the game makes hands, lows included.
+
+
+def _omaha(view: BotView) -> bool:
+    return view.game.hand_making is HandMaking.TWO_PLUS_THREE
+
+
+@dataclass(frozen=True, slots=True)
+class OmahaStyle:
+    """How wide a level plays before the flop in Omaha, as shares of the ranges it meets."""
+
+    open: float  # times omaha_open_width
+    heads_up: float  # the button's opening range heads-up
+    option: float  # the big blind raises limpers with this share of hands
+    re_raise: float  # of the opener's range, the share he re-raises
+    in_position: float  # of the opener's range, the share he calls with behind him
+    out_of_position: float
+    big_blind: float  # the big blind's defence, times the opener's range
+    call_re_raise: float  # the share of all hands that calls a re-raise
+    commits: float  # the share of all hands that calls a raise committing the stack
+
+
+_REGULAR_OMAHA: Final = OmahaStyle(1.0, 0.55, 0.1, 0.25, 0.8, 0.45, 1.8, 0.06, 0.06)
+_STRONG_OMAHA: Final = OmahaStyle(1.1, 0.75, 0.12, 0.3, 0.9, 0.5, 2.2, 0.08, 0.06)
+
+
+def _omaha_preflop(
+    view: BotView,
+    read: Betting,
+    style: OmahaStyle,
+    all_in: Callable[[BotView, Betting], bool] | None,
+) -> Decision:
+    """Pre-flop in Omaha for the regular and strong levels: pot-sized opens and re-raises by
+    place; ``all_in`` judges a raise that commits the stack (by the place alone without it)."""
+    best = omaha.place(view.hole, view.game)
+    total = view.stack + view.bet
+    raiser = read.aggressor
+    in_position = raiser is None or view.me > raiser
+    if read.unopened:
+        if view.to_call == 0:
+            return _pot_raise(view, 1.0) if best <= style.option else CHECK
+        width = omaha.omaha_open_width(read.behind) * style.open
+        if view.players == 2:
+            width = style.heads_up
+        if read.limpers:
+            width *= 0.7
+        return _pot_raise(view, 1.0) if best <= width else _check_or_fold(view)
+    if view.to_call >= 0.4 * total or (raiser is not None and view.seats[raiser].all_in):
+        if all_in is not None:
+            return CALL if all_in(view, read) else FOLD
+        return CALL if best <= style.commits else FOLD
+    if read.raises == 1:
+        opened = omaha.omaha_open_width(read.first_raiser_behind)
+        if best <= max(0.03, style.re_raise * opened):
+            return _pot_raise(view, 1.0)
+        if view.me == _big_blind(view):
+            width = min(0.6, style.big_blind * opened)
+        else:
+            width = (style.in_position if in_position else style.out_of_position) * opened
+        return CALL if best <= width and view.to_call <= 0.15 * total else FOLD
+    if read.raises == 2:
+        if best <= 0.015:
+            return _pot_raise(view, 1.0)
+        return CALL if best <= style.call_re_raise and view.to_call <= 0.2 * total else FOLD
+    if best <= 0.006:
+        return _pot_raise(view, 1.0)
+    return CALL if best <= 0.03 and view.bet >= 0.3 * total else FOLD
+
+
+def _beginner_omaha(view: BotView, rng: random.Random) -> Decision:
+    """The beginner in Omaha: four cards look good more often than not, and he plays his
+    equity against any hands at all, as if nobody's betting said anything."""
+    if view.street is Street.PREFLOP:
+        best = omaha.place(view.hole, view.game)
+        share = view.to_call / (view.stack + view.bet)
+        if best <= 0.03:
+            return _pot_raise(view, 1.0) if rng.random() < 0.5 else _check_or_call(view)
+        if view.to_call == 0:
+            return _pot_raise(view, 1.0) if rng.random() < 0.04 else CHECK
+        if view.to_call >= view.stack:
+            return CALL if best <= 0.1 else FOLD
+        if (best <= 0.6 and share <= 0.15) or (best <= 0.2 and share <= 0.4):
+            return CALL
+        return CALL if rng.random() < 0.08 and share <= 0.05 else FOLD
+    made = omaha.estimate(view, rng, omaha.anybody(view)).equity
+    if view.to_call == 0:
+        if made >= 0.75 and rng.random() < 0.5:
+            return _pot_raise(view, 0.5)
+        if made >= 0.6 and rng.random() < 0.25:
+            return _pot_raise(view, 0.33)
+        return _pot_raise(view, 0.5) if rng.random() < 0.04 else CHECK
+    price = view.to_call / (view.pot + view.to_call)
+    if made >= 0.85:
+        return _pot_raise(view, 1.0) if rng.random() < 0.3 else CALL
+    if made >= 0.55 or (made >= 0.4 and price <= 1 / 3):
+        return CALL
+    return CALL if price <= 0.3 and rng.random() < 0.2 else FOLD
+
+
+def _regular_omaha_postflop(view: BotView, rng: random.Random, read: Betting) -> Decision:
+    """The regular in Omaha: his equity against the pre-flop ranges read, less for every
+    raise, against pot odds; value bets at two thirds of the pot, continuation bets."""
+    equity = omaha.estimate(view, rng, omaha.lines(view, read_actions=False)).equity
+    if view.to_call == 0:
+        if equity >= 0.6 + 0.05 * (read.opponents - 1):
+            return _pot_raise(view, 0.66)
+        continuing = view.street is Street.FLOP and read.preflop_raiser == view.me
+        if continuing and read.opponents == 1 and rng.random() < 0.5:
+            return _pot_raise(view, 0.5)
+        return CHECK
+    price = view.to_call / (view.pot + view.to_call)
+    before = view.pot - view.to_call
+    chance = equity - 0.06 * max(0, read.raises - 1)
+    chance -= 0.05 if view.to_call > 0.75 * before else 0.0
+    if equity >= 0.8 and view.can_raise:
+        return _pot_raise(view, 1.0)
+    return CALL if chance >= price else FOLD

@@ -7,10 +7,11 @@ No table, no clock, no storage: each hand is an :class:`~engine.hand.Hand`, each
 
 The game
 --------
-Cash, blinds 1 and 2 (:data:`SMALL_BLIND`, :data:`BIG_BLIND`), no ante, no straddle, boards run
-once. Every hand starts afresh with :data:`STACK` = 200 chips, 100 big blinds, for everybody:
-nothing carries over, so every hand is a sample of the same game and no bot can win a stack
-once and then sit on it.
+Any game of :mod:`engine.games` (Hold'em by default). Cash, blinds 1 and 2
+(:data:`SMALL_BLIND`, :data:`BIG_BLIND`), no ante, no straddle, boards run once. Every hand
+starts afresh with :data:`STACK` = 200 chips, 100 big blinds, for everybody: nothing carries
+over, so every hand is a sample of the same game and no bot can win a stack once and then sit
+on it.
 
 Seats ``0 .. n-1`` go round the table. Deal ``k`` puts the button on seat ``k mod n``, and the
 hand's index ``i`` (the engine's order, its last index the button) is seat
@@ -61,6 +62,7 @@ from typing import Any, Final
 
 from engine.bots.view import Bot, HandViews, to_action
 from engine.cards import FULL_DECK, Card
+from engine.games import NLHE, Game
 from engine.hand import Hand, HandConfig, HandResult
 
 __all__ = [
@@ -83,6 +85,9 @@ SMALL_BLIND: Final = 1
 BIG_BLIND: Final = 2
 STACK: Final = 100 * BIG_BLIND
 _Z_95: Final = 1.959963984540054  # two-sided 95% point of the normal distribution
+# Who each bot is to the other (BotView.who): every copy of one bot at a table is the same one.
+A: Final = 0
+B: Final = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,10 +175,10 @@ def load_bot(spec: str) -> Bot:
     return bot  # type: ignore[no-any-return]
 
 
-def deal(seed: int, k: int, players: int) -> tuple[Card, ...]:
-    """The deck of deal ``k``: the cards a hand of ``players`` uses (two each, the board and
-    its burns), in a random order."""
-    return tuple(random.Random(f"{seed}:{k}").sample(FULL_DECK, 2 * players + 8))
+def deal(seed: int, k: int, players: int, game: Game = NLHE) -> tuple[Card, ...]:
+    """The deck of deal ``k``: the cards a hand of ``players`` uses (the game's hole cards for
+    each, the board and its burns), in a random order."""
+    return tuple(random.Random(f"{seed}:{k}").sample(FULL_DECK, game.hole_count * players + 8))
 
 
 def play_hand(
@@ -181,10 +186,12 @@ def play_hand(
     deck: Sequence[Card],
     bots: Sequence[Bot],
     rngs: Sequence[random.Random],
+    who: Sequence[int] | None = None,
 ) -> HandResult:
-    """One hand, ``bots[i]`` and ``rngs[i]`` deciding for the hand's index ``i``."""
+    """One hand, ``bots[i]`` and ``rngs[i]`` deciding for the hand's index ``i``, who is
+    ``who[i]`` to the others (the index itself by default)."""
     hand = Hand(config, deck)
-    views = HandViews(hand)
+    views = HandViews(hand, who)
     while (player := hand.to_act) is not None:
         view = views.of(player)
         hand.apply(to_action(bots[player].decide(view, rngs[player]), view))
@@ -200,27 +207,35 @@ def _owners(players: int, button: int, a_first: bool) -> tuple[bool, ...]:
 
 
 def play_deals(
-    a: Bot, b: Bot, *, players: int, seed: int, start: int, stop: int
+    a: Bot,
+    b: Bot,
+    *,
+    players: int,
+    seed: int,
+    start: int,
+    stop: int,
+    game: Game = NLHE,
 ) -> tuple[Tally, Tally]:
     """Deals ``start`` to ``stop - 1`` of the match of ``seed``, each played twice; the tallies
     of A and B (see the module doc)."""
     if players < 2 or players % 2:
         raise ValueError("two bots share a table of an even number of seats")
-    config = HandConfig.standard((STACK,) * players, SMALL_BLIND, BIG_BLIND)
+    config = HandConfig.standard((STACK,) * players, SMALL_BLIND, BIG_BLIND, game=game)
     rng_a, rng_b = random.Random(), random.Random()
     plays = [
         [_owners(players, button, first) for first in (True, False)] for button in range(players)
     ]
     total_a = squares_a = total_b = squares_b = 0
     for k in range(start, stop):
-        deck = deal(seed, k, players)
+        deck = deal(seed, k, players, game)
         rng_a.seed(f"{seed}:{k}:a")
         rng_b.seed(f"{seed}:{k}:b")
         pair_a = pair_b = 0
         for owners in plays[k % players]:
             bots = [a if owner else b for owner in owners]
             rngs = [rng_a if owner else rng_b for owner in owners]
-            net = play_hand(config, deck, bots, rngs).net
+            who = [A if owner else B for owner in owners]
+            net = play_hand(config, deck, bots, rngs, who).net
             if sum(net):  # cheap beside a hand, and a league must not go on over a broken one
                 raise RuntimeError(f"deal {k} of seed {seed} created or lost chips")
             won = sum(chips for chips, owner in zip(net, owners, strict=True) if owner)
@@ -234,10 +249,14 @@ def play_deals(
     return Tally(pairs, total_a, squares_a), Tally(pairs, total_b, squares_b)
 
 
-def play_match(a: Bot, b: Bot, *, players: int, hands: int, seed: int) -> MatchResult:
+def play_match(
+    a: Bot, b: Bot, *, players: int, hands: int, seed: int, game: Game = NLHE
+) -> MatchResult:
     """``hands`` hands (an even number, four or more: ``hands / 2`` deals played twice)."""
     if hands < 4 or hands % 2:
         raise ValueError("hands must be an even number of at least 4: each deal is played twice")
-    tally_a, tally_b = play_deals(a, b, players=players, seed=seed, start=0, stop=hands // 2)
+    tally_a, tally_b = play_deals(
+        a, b, players=players, seed=seed, start=0, stop=hands // 2, game=game
+    )
     seats = players // 2
     return MatchResult(players, hands, score(tally_a, seats), score(tally_b, seats))

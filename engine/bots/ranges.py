@@ -73,9 +73,12 @@ __all__ = [
     "Line",
     "estimate",
     "open_width",
+    "postflop_acts",
     "postflop_lines",
     "preflop_equity",
     "preflop_range",
+    "range_bounds",
+    "range_weights",
     "re_raise_width",
     "with_bluffs",
 ]
@@ -117,7 +120,13 @@ def preflop_range(view: BotView, seat: int) -> Floats:
 
 def _preflop_range(view: BotView, seat: int, opened: float) -> Floats:
     """:func:`preflop_range`, the first raise's width ``opened`` known."""
-    places = strengths().top(1)
+    return range_weights(strengths().top(1), *range_bounds(view, seat, opened))
+
+
+def range_bounds(view: BotView, seat: int, opened: float) -> tuple[float, float, float]:
+    """The range of ``seat`` read from the pre-flop actions, as places ``(top, bottom]`` and
+    the weight of the places above ``top`` (hands he may be slow-playing): the same reading in
+    every game, whatever orders its starting hands into places."""
     top, bottom, traps = 0.0, 1.0, 1.0  # the range: places in (top, bottom], traps above
     width = 1.0  # the range the last raise showed
     raises = 0
@@ -139,10 +148,16 @@ def _preflop_range(view: BotView, seat: int, opened: float) -> Floats:
                 top, bottom, traps = max(top, reraise), min(bottom, wide * width), _TRAPS
         elif seen.kind is ActionKind.CHECK and seen.player == seat:
             top, traps = max(top, 0.1), 0.4  # the big blind's option: he would raise the best
-    bottom = max(bottom, top + _EDGE)
+    return top, max(bottom, top + _EDGE), traps
+
+
+def range_weights(places: Floats, top: float, bottom: float, traps: float) -> Floats:
+    """The weight of hands at ``places`` in a range read by :func:`range_bounds`: full inside,
+    a ramp at its edge, :data:`_FLOOR` outside (people do not play by the book)."""
     inside = np.clip((bottom + _EDGE / 2 - places) / _EDGE, 0.0, 1.0)
     weight = np.where(places <= top, traps, 1.0) * inside
-    return _FLOOR + (1 - _FLOOR) * weight
+    result: Floats = _FLOOR + (1 - _FLOOR) * weight
+    return result
 
 
 def _big_blind(view: BotView) -> int:
@@ -169,6 +184,15 @@ class Line:
 
 def postflop_lines(view: BotView) -> list[Line]:
     """Every other player still holding cards, with his range and post-flop actions."""
+    opened = open_width(betting(view).first_raiser_behind)
+    return [
+        Line(seat, _preflop_range(view, seat, opened), acts)
+        for seat, acts in postflop_acts(view).items()
+    ]
+
+
+def postflop_acts(view: BotView) -> dict[int, tuple[Act, ...]]:
+    """Every other player still holding cards, with his post-flop actions."""
     acts: dict[int, list[Act]] = {seat: [] for seat in view.live if seat != view.me}
     street, level = Street.PREFLOP, 0
     for seen in view.actions:
@@ -183,8 +207,7 @@ def postflop_lines(view: BotView) -> list[Line]:
             acts[seen.player].append(Act(kind, street, level))
         if seen.kind in _AGGRESSIVE:
             level += 1
-    opened = open_width(betting(view).first_raiser_behind)
-    return [Line(seat, _preflop_range(view, seat, opened), tuple(a)) for seat, a in acts.items()]
+    return {seat: tuple(a) for seat, a in acts.items()}
 
 
 def _sigmoid(x: Floats) -> Floats:

@@ -22,6 +22,7 @@ its distance from the button: :meth:`BotView.position`.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from math import gcd
@@ -29,6 +30,7 @@ from typing import Protocol
 
 from engine.cards import Card
 from engine.errors import EngineError
+from engine.games import Game
 from engine.hand import Action, ActionKind, ActionTaken, Hand, Street, StreetDealt
 
 __all__ = [
@@ -83,6 +85,10 @@ class BotView:
     min_raise_to: int  # 0 when no raise is possible
     max_raise_to: int
     actions: tuple[Seen, ...]
+    game: Game  # the rules of the hand: how many hole cards, how hands are made, the limit
+    # Who sits at each index, as everybody at the table sees it (a player's id at a table, a
+    # bot's name in a match): what lets a player remember another from one hand to the next.
+    who: tuple[int, ...]
 
     @property
     def players(self) -> int:
@@ -151,9 +157,10 @@ class Bot(Protocol):
     def decide(self, view: BotView, rng: random.Random) -> Decision: ...
 
 
-def view_of(hand: Hand, player: int) -> BotView:
-    """The view of ``player``, whose turn it must be."""
-    return HandViews(hand).of(player)
+def view_of(hand: Hand, player: int, who: Sequence[int] | None = None) -> BotView:
+    """The view of ``player``, whose turn it must be; ``who`` names each index (the indices
+    themselves by default)."""
+    return HandViews(hand, who).of(player)
 
 
 class HandViews:
@@ -167,10 +174,13 @@ class HandViews:
     so the event count says how far it has read.
     """
 
-    __slots__ = ("_fields", "_hand", "_read", "_seats", "_seen", "_street")
+    __slots__ = ("_fields", "_hand", "_read", "_seats", "_seen", "_street", "_who")
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: Hand, who: Sequence[int] | None = None) -> None:
         self._hand = hand
+        self._who = tuple(range(hand.n)) if who is None else tuple(who)
+        if len(self._who) != hand.n:
+            raise ValueError("who names every index of the hand, once")
         self._read = 0
         self._street = Street.FLOP if hand.config.bomb_pot else Street.PREFLOP
         self._seen: tuple[Seen, ...] = ()
@@ -209,6 +219,8 @@ class HandViews:
             min_raise_to=legal.min_raise_to,
             max_raise_to=legal.max_raise_to,
             actions=self._seen,
+            game=hand.game,
+            who=self._who,
         )
 
     def _seat_infos(self) -> tuple[SeatInfo, ...]:

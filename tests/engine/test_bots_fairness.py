@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from engine.bots import Bot, BotView, SeatInfo, Seen, beginner, regular, strong, view_of
 from engine.bots.view import to_action
 from engine.cards import FULL_DECK, Card
+from engine.games import GAMES, Game
 from engine.hand import AnteKind, Hand, HandConfig, StraddleMode, Street, board_positions
 from tests.engine.bot_charts import WidthChart
 
@@ -32,7 +33,8 @@ def make(level: str) -> Bot:
 
 @st.composite
 def tables(draw: st.DrawFn) -> tuple[HandConfig, tuple[Card, ...]]:
-    players = draw(st.integers(2, 8))
+    game = draw(st.sampled_from(list(GAMES.values())))
+    players = draw(st.integers(2, min(8, game.max_players)))
     depths = st.sampled_from((3, 8, 12, 15, 16, 25, 40, 100, 300))
     stacks = [2 * draw(depths) + draw(st.integers(0, 3)) for _ in range(players)]
     ante = draw(st.sampled_from(list(AnteKind)))
@@ -46,14 +48,16 @@ def tables(draw: st.DrawFn) -> tuple[HandConfig, tuple[Card, ...]]:
         ante_kind=ante,
         ante=0 if ante is AnteKind.NONE else 1,
         straddle=straddle,
+        game=game,
     )
     return config, tuple(draw(st.permutations(FULL_DECK)))
 
 
 def other_deck(hand: Hand, seat: int) -> tuple[Card, ...]:
     """The hand's deck with every card moved but the seat's own and the board dealt so far."""
-    n = hand.n
-    kept = {seat, seat + n, *board_positions(n)[: len(hand.board)]}
+    n, count = hand.n, hand.game.hole_count
+    holes = {seat + k * n for k in range(count)}
+    kept = {*holes, *board_positions(n, count)[: len(hand.board)]}
     moving = [i for i in range(len(hand.deck)) if i not in kept]
     cards = [hand.deck[i] for i in moving]
     deck = list(hand.deck)
@@ -95,11 +99,12 @@ def test_a_decision_does_not_depend_on_hidden_cards(
     hand = Hand.replay(config, deck, played.actions[: point % len(played.actions)])
     assert hand.to_act is not None
     seat = hand.to_act
-    event(f"{level} decides on the {hand.street.value}")
+    event(f"{level} decides on the {hand.street.value} of {config.game.code}")
     other = Hand.replay(config, other_deck(hand, seat), hand.actions)
     assert other.hole_cards(seat) == hand.hole_cards(seat)
     assert other.board == hand.board
-    differ = [i for i in range(2 * hand.n) if i not in (seat, seat + hand.n)]
+    count = config.game.hole_count
+    differ = [i for i in range(count * hand.n) if i % hand.n != seat]
     assert all(other.deck[i] != hand.deck[i] for i in differ)
     mine, theirs = view_of(hand, seat), view_of(other, seat)
     assert mine == theirs
@@ -127,6 +132,10 @@ VIEW_FIELDS = {
     "min_raise_to": int,
     "max_raise_to": int,
     "actions": tuple[Seen, ...],
+    # The table's rules, set before any card is dealt.
+    "game": Game,
+    # Who sits where: what everybody at the table sees (ids, never cards).
+    "who": tuple[int, ...],
 }
 
 
