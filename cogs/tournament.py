@@ -39,7 +39,6 @@ from bot.runtime.rendering import render
 from bot.runtime.tourney import KINDS, LiveTournament, TournamentSettings, now
 from bot.storage import tournaments
 from bot.storage.tournaments import MAX_NAME, TournamentInfo
-from engine.bots import GAMES as BOT_GAMES
 from engine.bots.ids import bot_id
 from engine.errors import EngineError
 from engine.games import NLHE
@@ -208,8 +207,6 @@ class Tournaments(commands.Cog):
         if robots and entry:
             # Bots bring no chips: a tournament they play is a practice one, for nothing.
             raise BotError("bots_freeroll")
-        if robots and dealt.code not in BOT_GAMES:
-            raise BotError("bots_holdem_only")
         limits = runtime.options
         clock = read_count(limits.default_timer if timer is None else timer, "timer",
                            limits.min_timer, limits.max_timer)

@@ -23,15 +23,11 @@ from engine.bots.view import (
     view_of,
 )
 
-# The games the levels know how to play: their hand classes, ranges and charts are Hold'em's.
-GAMES: frozenset[str] = frozenset({"nlhe"})
-
 __all__ = [
     "ALL_IN",
     "CALL",
     "CHECK",
     "FOLD",
-    "GAMES",
     "Beginner",
     "Bot",
     "BotView",

@@ -47,8 +47,8 @@ from engine.bots.ranges import (
     OPEN_WIDTH,
     Act,
     Estimate,
-    _likelihood,
-    _places_in_range,
+    action_likelihood,
+    places_in_range,
     postflop_acts,
     range_bounds,
     range_weights,
@@ -228,18 +228,18 @@ def estimate(view: BotView, rng: random.Random, opponents: Sequence[OmahaLine]) 
         ok = meets[start:stop]
         theirs = high[start:stop]
         share = (high[0] > theirs) + 0.5 * (high[0] == theirs)
-        spot = _places_in_range(theirs[:, :_PLACE_BOARDS], ok[:, :_PLACE_BOARDS])
+        spot = places_in_range(theirs[:, :_PLACE_BOARDS], ok[:, :_PLACE_BOARDS])
         if low is not None:
             lows = low[start:stop]
             low_share = (low[0] > lows) + 0.5 * (low[0] == lows)
             nobody = (low[0] == 0) & (lows == 0)
             share = np.where(nobody, share, 0.5 * share + 0.5 * low_share)
-            low_spot = _places_in_range(lows[:, :_PLACE_BOARDS], ok[:, :_PLACE_BOARDS])
+            low_spot = places_in_range(lows[:, :_PLACE_BOARDS], ok[:, :_PLACE_BOARDS])
             spot = 0.5 * (spot + low_spot)
         start = stop
         weight = np.ones(len(hands))
         for act in line.actions:
-            weight = weight * _likelihood(act, spot)
+            weight = weight * action_likelihood(act, spot)
         won.append(np.where(ok, share, 0.0))
         met.append(ok.astype(np.float64))
         weights.append(weight)

@@ -71,8 +71,10 @@ __all__ = [
     "Act",
     "Estimate",
     "Line",
+    "action_likelihood",
     "estimate",
     "open_width",
+    "places_in_range",
     "postflop_acts",
     "postflop_lines",
     "preflop_equity",
@@ -219,7 +221,7 @@ def _sigmoid(x: Floats) -> Floats:
 _BLUFFS: Final = {Street.FLOP: 0.15, Street.TURN: 0.1, Street.RIVER: 0.08}
 
 
-def _likelihood(act: Act, place: Floats) -> Floats:
+def action_likelihood(act: Act, place: Floats) -> Floats:
     """How likely a hand of this place in its range is to take ``act``.
 
     Each raise on a street comes from about half the part of the range the one before came
@@ -328,10 +330,10 @@ def estimate(view: BotView, rng: random.Random, lines: Sequence[Line]) -> Estima
         theirs, ok = values[start:stop], meets[start:stop]
         start = stop
         # A hand's place in its range needs fewer boards than the equity does.
-        place = _places_in_range(theirs[:, :_PLACE_BOARDS], ok[:, :_PLACE_BOARDS])
+        place = places_in_range(theirs[:, :_PLACE_BOARDS], ok[:, :_PLACE_BOARDS])
         weight = np.ones(len(drawn))
         for act in line.actions:
-            weight = weight * _likelihood(act, place)
+            weight = weight * action_likelihood(act, place)
         share = (hero > theirs) + 0.5 * (hero == theirs)
         won.append(np.where(ok, share, 0.0))
         met.append(ok.astype(np.float64))
@@ -382,7 +384,7 @@ def _draw_hands(
     return hands
 
 
-def _places_in_range(values: npt.NDArray[np.int32], ok: Bools) -> Floats:
+def places_in_range(values: npt.NDArray[np.int32], ok: Bools) -> Floats:
     """Each hand's share of the pot against the other hands drawn, over the boards it meets.
 
     Each board's values are lifted into a band of their own and sorted once; a hand's count of

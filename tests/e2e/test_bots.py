@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import BotError
 from bot.runtime.cash import PracticeTable
 from bot.storage import Database, economy, hands
 from bot.storage.invariant import check_invariant
@@ -20,7 +19,6 @@ from engine.bots.ids import HOUSE_ID, is_bot
 from engine.cards import Card, parse_cards, shuffled_deck
 from engine.games import PLO
 from engine.hand import Hand, deck_from_cards
-from engine.table import TableOptions
 from tests.e2e.game_kit import (
     Game,
     StackedDeck,
@@ -424,14 +422,20 @@ async def test_a_practice_table_keeps_no_ledger(game: Game) -> None:
     assert refused.ephemeral and "play chips" in refused.content
 
 
-async def test_bots_refuse_a_game_they_cannot_play(game: Game) -> None:
-    """The levels know Hold'em only: a table of another game seats none of them."""
+async def test_a_practice_table_of_pot_limit_omaha_plays_with_bots(game: Game) -> None:
+    """``/poker practice game:plo``: five bots and one person deal Omaha, four cards each, the
+    bots answer every turn within the pot limit and the play chips stay on the table."""
     alice = game.world.alice
-    table = await game.runtime.create_table(
-        guild_id=game.world.guild.id, channel_id=game.channel.id, host_id=alice.id,
-        options=TableOptions(small_blind=5, big_blind=10, game=PLO), timer=30, locale=None,
-        practice=True,
-    )
-    with pytest.raises(BotError) as refused:
-        await table.add_bots(2, "regular", None)
-    assert refused.value.code == "bots_holdem_only" and not table.bots()
+    reply = await game.poker(alice, "practice", bots=5, level="strong", game="plo")
+    assert reply.ephemeral and "play chips" in reply.content, reply
+    live_table = game.live_table()
+    assert live_table.table.options.game is PLO and len(live_table.bots()) == 5
+    for number in range(1, 9):
+        hand = await game.wait_hand(number, timeout=60)
+        assert hand.game is PLO and all(len(hand.hole_cards(i)) == 4 for i in range(hand.n))
+        await person_plays(game, alice, number, calls=True)
+        await hand_over(game, number)
+        await invariant_holds(game)
+        assert sum(v.stack for v in live_table.table.seats()) == 6 * 1000
+    bot_actions = [a for a in hand.actions if is_bot(live_table.player_of(a.player))]
+    assert bot_actions  # the bots decided, and the engine took every answer
