@@ -64,10 +64,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Protocol
 
+import numpy as np
+import numpy.typing as npt
+
 from engine.bots import omaha
+from engine.bots.memory import Memory
 from engine.bots.preflop import class_combos
 from engine.bots.ranges import (
     Floats,
@@ -76,18 +80,21 @@ from engine.bots.ranges import (
     postflop_lines,
     preflop_equity,
     preflop_range,
+    range_weights,
     re_raise_width,
     with_bluffs,
 )
 from engine.bots.reading import Betting, betting, read_hand
 from engine.bots.strength import class_hole, class_name_ranks, hand_class, strengths
-from engine.bots.view import ALL_IN, CALL, CHECK, FOLD, BotView, Decision
+from engine.bots.view import ALL_IN, CALL, CHECK, FOLD, BotView, Decision, HandSeen
 from engine.cards import Card
 from engine.games import HandMaking
 from engine.hand import ActionKind, Street
 
 __all__ = ["PUSH_FOLD_DEPTH", "Beginner", "PushFoldChart", "Regular", "Strong"]
 
+WIDE_SHOVES: Final = 0.1
+"""All-ins remembered this wide or wider are read from memory rather than as raises."""
 PUSH_FOLD_DEPTH: Final = 15.0
 """At this many big blinds effective or fewer the strong level plays push or fold."""
 
@@ -110,6 +117,15 @@ def _bluffs_believed(view: BotView, street: Street) -> float:
 
 
 # --- moves every level makes ---------------------------------------------------------------
+
+
+def _places_of(order: npt.NDArray[np.intp]) -> Floats:
+    """The place of each class when the classes rank in ``order`` (best first)."""
+    combos = np.array([class_combos(c) for c in order], dtype=np.float64)
+    before = np.cumsum(combos) - combos
+    places = np.empty(len(order), dtype=np.float64)
+    places[order] = (before + combos / 2) / combos.sum()
+    return places
 
 
 def _check_or_fold(view: BotView) -> Decision:
@@ -354,6 +370,16 @@ class Strong:
     def __init__(self, chart: PushFoldChart | None = None) -> None:
         self._chart = chart
         self._push_widths: dict[float, float] = {}
+        self.memory = Memory()
+        self._shove_order: Floats | None = None
+
+    def new_session(self) -> None:
+        """Forget the players met so far (a match's new session)."""
+        self.memory.forget()
+
+    def observe(self, seen: HandSeen) -> None:
+        """Learn from a finished hand, as everybody at the table saw it."""
+        self.memory.learn(seen)
 
     @property
     def chart(self) -> PushFoldChart:
@@ -362,6 +388,7 @@ class Strong:
         return self._chart
 
     def decide(self, view: BotView, rng: random.Random) -> Decision:
+        self.memory.see(view)
         read = betting(view)
         if _omaha(view) and view.street is Street.PREFLOP:
             return _omaha_preflop(view, read, _STRONG_OMAHA, self._omaha_all_in(rng))
@@ -438,10 +465,43 @@ class Strong:
             if seat == view.me or 2 * view.seats[seat].bet < view.high_bet:
                 continue
             classes = preflop_range(view, seat)
-            if seat == read.aggressor:
+            wide = self._shoves(view, seat) if seat == read.aggressor else None
+            if wide is not None and wide >= WIDE_SHOVES:
+                # He has been seen moving all in this often: his range is that share of hands
+                # in the order people shove them (the chart's), bluffs and all.
+                classes = range_weights(self._shove_places(), 0.0, wide, 1.0)
+            elif seat == read.aggressor:
                 classes = with_bluffs(classes, price * _bluffs_believed(view, Street.PREFLOP))
             ranges.append(classes)
         return ranges
+
+    def _shove_places(self) -> Floats:
+        """Each class's place in the order hands are shoved: by the deepest stack the chart
+        shoves it at, then by strength."""
+        if self._shove_order is None:
+            chart = self.chart
+            depths = [x / 2 for x in range(2, 61)]
+            reach = [max((d for d in depths if chart.push(class_hole(c), d)), default=0.0)
+                     for c in range(169)]
+            self._shove_order = _places_of(np.lexsort((strengths().top(1), -np.array(reach))))
+        return self._shove_order
+
+    def _shoves(self, view: BotView, seat: int) -> float | None:
+        """The width of the all-ins remembered of ``seat`` when he is all-in now, deep, with
+        at most one raise before his; None when memory says nothing (module engine.bots.memory)."""
+        info = view.seats[seat]
+        if not info.all_in or (info.stack + info.put_in) < 25 * view.big_blind:
+            return None
+        return self.memory.shove_width(view.who[seat])
+
+    def _believed(self, view: BotView, seat: int, street: Street) -> float:
+        """The bluffs believed in a bet of ``seat``: the usual share, less from a player who
+        seldom bets."""
+        return _bluffs_believed(view, street) * self.memory.bluffs_believed(view.who[seat])
+
+    def _own_bluffs(self, view: BotView) -> float:
+        """How much of the usual bluffing to do: less against players who seldom fold."""
+        return self.memory.bluff_share([view.who[s] for s in view.live if s != view.me])
 
     # -- deeper: ranges by position and depth ---------------------------------------------------
 
@@ -589,8 +649,17 @@ class Strong:
             called = min(view.stack + view.bet, theirs.stack + theirs.bet)
             pot = view.pot - view.bet - theirs.bet + 2 * called
             need = (called - view.bet) / pot + 0.03 * read.behind
-            guess = omaha.estimate(view, rng, omaha.lines(view))
-            share = need * _bluffs_believed(view, Street.PREFLOP)
+            opponents = omaha.lines(view)
+            wide = self._shoves(view, raiser)
+            if wide is not None:
+                opponents = [
+                    replace(line, bounds=(0.0, max(line.bounds[1], wide), 1.0))
+                    if line.seat == raiser
+                    else line
+                    for line in opponents
+                ]
+            guess = omaha.estimate(view, rng, opponents)
+            share = need * self._believed(view, raiser, Street.PREFLOP)
             return guess.against_bet(raiser, share) >= need
 
         return good
@@ -624,7 +693,7 @@ class Strong:
                 return _pot_raise(view, fraction)
             # Bluff with little equity, as often as the bet's price makes a caller indifferent.
             if equity < (0.3 if river else 0.35):
-                bluffs = bet / (pot + 2 * bet) * (0.3 if many else 1.0)
+                bluffs = bet / (pot + 2 * bet) * (0.3 if many else 1.0) * self._own_bluffs(view)
                 if rng.random() < bluffs:
                     return _pot_raise(view, fraction)
             return CHECK
@@ -632,7 +701,7 @@ class Strong:
         if read.aggressor is not None:
             # The bet may be a bluff, as often as its price lets it be without losing. On the
             # flop people bluff about that much; by the river most bets are what they say.
-            share = price * _bluffs_believed(view, view.street)
+            share = price * self._believed(view, read.aggressor, view.street)
             equity = guess.against_bet(read.aggressor, share)
         need = price
         if not river:
@@ -647,7 +716,7 @@ class Strong:
                 return _pot_raise(view, 0.75)
             if not river and not many and 0.25 <= equity < need + 0.1:
                 added = raise_to - view.bet
-                if rng.random() < 0.5 * added / (pot + 2 * added):
+                if rng.random() < 0.5 * added / (pot + 2 * added) * self._own_bluffs(view):
                     return _pot_raise(view, 0.75)
         return CALL if equity >= need else FOLD
 

@@ -36,6 +36,15 @@ of one seat of it, on average), in big blinds. Its **bb/100** is the mean over t
 the pairs being the independent samples (the normal approximation: meant for hundreds of pairs
 and more). Chips only change hands between the two bots, so B's figures are A's negated.
 
+Sessions
+--------
+A bot may remember the others from one hand to the next (the strong level does,
+:mod:`engine.bots.memory`). A match is then sessions of :data:`SESSION_DEALS` deals: at deal 0
+and every multiple of it each bot is told to forget (``new_session()``), and at the first deal
+of a range played on its own too. The hands are numbered ``2k`` and ``2k + 1`` (the two plays of
+deal ``k``). Ranges of deals that start on a session's first deal add up to the whole match
+exactly, as the league's workers' do.
+
 Randomness
 ----------
 The deck of deal ``k`` is drawn by ``random.Random(f"{seed}:{k}")``. Each bot has its own
@@ -60,13 +69,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.bots.view import Bot, HandViews, to_action
+from engine.bots.view import Bot, HandViews, new_session, tell_hand, to_action
 from engine.cards import FULL_DECK, Card
 from engine.games import NLHE, Game
 from engine.hand import Hand, HandConfig, HandResult
 
 __all__ = [
     "BIG_BLIND",
+    "SESSION_DEALS",
     "SMALL_BLIND",
     "STACK",
     "BotLoadError",
@@ -85,6 +95,8 @@ SMALL_BLIND: Final = 1
 BIG_BLIND: Final = 2
 STACK: Final = 100 * BIG_BLIND
 _Z_95: Final = 1.959963984540054  # two-sided 95% point of the normal distribution
+SESSION_DEALS: Final = 500
+"""Deals of one session: a bot that remembers the others forgets them at every multiple."""
 # Who each bot is to the other (BotView.who): every copy of one bot at a table is the same one.
 A: Final = 0
 B: Final = 1
@@ -187,17 +199,21 @@ def play_hand(
     bots: Sequence[Bot],
     rngs: Sequence[random.Random],
     who: Sequence[int] | None = None,
+    number: int = 0,
 ) -> HandResult:
     """One hand, ``bots[i]`` and ``rngs[i]`` deciding for the hand's index ``i``, who is
-    ``who[i]`` to the others (the index itself by default)."""
+    ``who[i]`` to the others (the index itself by default); ``number`` is the hand's."""
     hand = Hand(config, deck)
-    views = HandViews(hand, who)
+    views = HandViews(hand, who, number)
     while (player := hand.to_act) is not None:
         view = views.of(player)
         hand.apply(to_action(bots[player].decide(view, rngs[player]), view))
     result = hand.result
     if result is None:  # only a run-it-twice vote stops a hand with nobody to act; none here
         raise RuntimeError("a hand stopped before its end")
+    seen = views.ended()
+    for bot in {id(bot): bot for bot in bots}.values():
+        tell_hand(bot, seen)
     return result
 
 
@@ -227,15 +243,18 @@ def play_deals(
     ]
     total_a = squares_a = total_b = squares_b = 0
     for k in range(start, stop):
+        if k == start or k % SESSION_DEALS == 0:
+            new_session(a)
+            new_session(b)
         deck = deal(seed, k, players, game)
         rng_a.seed(f"{seed}:{k}:a")
         rng_b.seed(f"{seed}:{k}:b")
         pair_a = pair_b = 0
-        for owners in plays[k % players]:
+        for play, owners in enumerate(plays[k % players]):
             bots = [a if owner else b for owner in owners]
             rngs = [rng_a if owner else rng_b for owner in owners]
             who = [A if owner else B for owner in owners]
-            net = play_hand(config, deck, bots, rngs, who).net
+            net = play_hand(config, deck, bots, rngs, who, 2 * k + play).net
             if sum(net):  # cheap beside a hand, and a league must not go on over a broken one
                 raise RuntimeError(f"deal {k} of seed {seed} created or lost chips")
             won = sum(chips for chips, owner in zip(net, owners, strict=True) if owner)
