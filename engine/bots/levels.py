@@ -496,8 +496,10 @@ class Strong:
 
     def _believed(self, view: BotView, seat: int, street: Street) -> float:
         """The bluffs believed in a bet of ``seat``: the usual share, less from a player who
-        seldom bets."""
-        return _bluffs_believed(view, street) * self.memory.bluffs_believed(view.who[seat])
+        seldom bets and more from one who bets most of the time, never more than the price
+        allows."""
+        believed = self.memory.bluffs_believed(view.who[seat])
+        return min(1.0, _bluffs_believed(view, street) * believed)
 
     def _own_bluffs(self, view: BotView) -> float:
         """How much of the usual bluffing to do: less against players who seldom fold."""

@@ -20,7 +20,9 @@ The readings it gives are bounded, so that a player who plays one way for a whil
 another costs little: each needs a minimum of observations, starts from a prior that is the
 level's normal reading, and moves the play within limits (:meth:`Memory.shove_width` widens a
 calling range to at most :data:`WIDEST_SHOVES`; :meth:`Memory.bluffs_believed` only ever lowers
-the bluffs believed in a bet, to no less than :data:`FEWEST_BLUFFS` of them;
+the bluffs believed in a bet of a player who seldom bets, to no less than :data:`FEWEST_BLUFFS`
+of them, and raises them for one who bets most of the time, to :data:`MOST_BLUFFS` times them
+and never beyond the bet's price;
 :meth:`Memory.bluff_share` only ever lowers the level's own bluffs, to no less than
 :data:`FEWEST_OWN_BLUFFS` of them).
 
@@ -43,6 +45,7 @@ __all__ = [
     "FADE",
     "FEWEST_BLUFFS",
     "FEWEST_OWN_BLUFFS",
+    "MOST_BLUFFS",
     "SHOWN_KEPT",
     "WIDEST_SHOVES",
     "Habits",
@@ -56,6 +59,9 @@ WIDEST_SHOVES: Final = 0.6
 """A calling range against all-ins is never read wider than this share of hands."""
 FEWEST_BLUFFS: Final = 0.4
 """The bluffs believed in a bet are never fewer than this share of the usual reading."""
+MOST_BLUFFS: Final = 2.5
+"""Nor more than this many times it (and never more than a bet's price makes a caller
+indifferent to: :meth:`Memory.bluffs_believed`'s caller caps the share at the whole of it)."""
 FEWEST_OWN_BLUFFS: Final = 0.25
 """The level's own bluffs are never fewer than this share of the usual frequency."""
 SHOWN_KEPT: Final = 20
@@ -140,12 +146,13 @@ class Memory:
 
     def bluffs_believed(self, who: int) -> float:
         """How much of the usual bluffing to believe in a bet of ``who``: less from a player
-        who seldom bets (his bets are what they say), never more than usual."""
+        who seldom bets (his bets are what they say), more from one who bets most of the
+        time, within :data:`FEWEST_BLUFFS` and :data:`MOST_BLUFFS` of the usual."""
         habits = self._habits.get(who)
         if habits is None:
             return 1.0
         aggression = _share(habits.aggressive, habits.postflop, _AGGRESSION_PRIOR)
-        return max(FEWEST_BLUFFS, min(1.0, aggression / _AGGRESSION_PRIOR[0]))
+        return max(FEWEST_BLUFFS, min(MOST_BLUFFS, aggression / _AGGRESSION_PRIOR[0]))
 
     def bluff_share(self, opponents: list[int]) -> float:
         """How much of the usual bluffing to do against ``opponents``: less against players who

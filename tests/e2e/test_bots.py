@@ -197,15 +197,17 @@ async def test_bots_never_play_on_alone(game: Game) -> None:
     assert live_table.empty_since is not None  # the idle sweep will close it
 
 
+@pytest.mark.parametrize("dealt", ["nlhe", "plo"])
 async def test_a_bot_removed_in_its_turn_folds_and_its_bet_stays(
-    fake: FakeDiscord, world: World, tmp_path: Path
+    fake: FakeDiscord, world: World, tmp_path: Path, dealt: str
 ) -> None:
     deck = StackedDeck()
     options = replace(quick_options(deck), bot_pause=(30.0, 30.0))  # it thinks long
     async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:
         alice = world.alice
-        await game.ok(alice, "poker", "practice", bots=1, blinds="5/10")
+        await game.ok(alice, "poker", "practice", bots=1, blinds="5/10", game=dealt)
         live_table = game.live_table()
+        assert live_table.table.options.game.code == dealt
         (seat,) = live_table.bots()
         bot = live_table.bots()[seat]
 
@@ -261,14 +263,15 @@ async def test_bots_are_refused_at_a_tournament_table_and_a_paid_tournament(
     assert "when it is created" in refused.content
 
 
-async def test_a_practice_tournament_with_bots_plays_to_the_end(game: Game) -> None:
+@pytest.mark.parametrize("dealt", ["nlhe", "plo8"])
+async def test_a_practice_tournament_with_bots_plays_to_the_end(game: Game, dealt: str) -> None:
     alice = game.world.alice
     wallet = await game.balance(alice)
     rows = await ledger_rows(game.db)
     made = await create_tournament(
         game, alice, name="Drill", kind="freeze_out", buy_in=0, starting_stack=300,
         structure="10/20 0.05, 20/40 0.05, 50/100 0.05", bots=3, max_players=4,
-        bot_level="beginner",
+        bot_level="beginner", game=dealt,
     )
     assert made.ephemeral and "bots entered" in made.content
     await game.ok(alice, "tournament", "register")
@@ -299,9 +302,9 @@ async def test_a_practice_tournament_with_bots_plays_to_the_end(game: Game) -> N
     await invariant_holds(game)
 
 
-async def create_tournament(game: Game, user: FakeUser, **options: object) -> InteractionCallback:
-    handle = await game.fake.slash(user, game.channel, "tournament", subcommand="create",
-                                   options=options)
+async def create_tournament(at: Game, user: FakeUser, **options: object) -> InteractionCallback:
+    handle = await at.fake.slash(user, at.channel, "tournament", subcommand="create",
+                                 options=options)
     return await settled(handle)
 
 
