@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import replace
+from itertools import permutations
 from pathlib import Path
 
 import pytest
@@ -312,13 +313,16 @@ def fake_channel(game: Game, channel_id: int) -> object:
     return game.fake.state.channels[channel_id]
 
 
+@pytest.mark.parametrize("dealt", ["nlhe", "plo"])
 async def test_no_log_line_message_or_stored_action_shows_a_bots_hidden_cards(
-    game: Game, every_log_line: list[str]
+    game: Game, every_log_line: list[str], dealt: str
 ) -> None:
     """Ten hands at a practice table with every logger at DEBUG: no bot's unshown hole cards in
-    any log line, channel message, DM or stored action."""
+    any log line, channel message, DM or stored action (in Omaha, no two of them side by side,
+    in either order)."""
     alice = game.world.alice
-    await game.ok(alice, "poker", "practice", bots=3, level="strong")
+    await game.ok(alice, "poker", "practice", bots=3, level="strong", game=dealt)
+    count = game.live_table().table.options.game.hole_count
     for number in range(1, 11):
         await game.wait_hand(number, timeout=60)
         await person_plays(game, alice, number, calls=True)
@@ -336,11 +340,14 @@ async def test_no_log_line_message_or_stored_action_shows_a_bots_hidden_cards(
         for board in hands.rebuild_hand(stored).boards:
             public.update(board)
         for p in stored.players:
-            cards = (stored.deck[p.player], stored.deck[p.player + n])
+            dealt_cards = [stored.deck[p.player + k * n] for k in range(count)]
             if is_bot(p.user_id) and p.player not in shown:
-                hidden.append(cards)
+                if count == 2:
+                    hidden.append((dealt_cards[0], dealt_cards[1]))
+                else:  # any two of them, in either order: however a listing sorts them
+                    hidden.extend(permutations(dealt_cards, 2))
             else:
-                public.update(cards)  # shown, or hers (told to her by DM)
+                public.update(dealt_cards)  # shown, or hers (told to her by DM)
     # A card hidden in one hand may be seen in another (a board, her own cards): a pair is
     # searched for only while one of its cards was never public; a spelling that reads as hex
     # is left out (it turns up inside digests in the log).
