@@ -4,6 +4,7 @@ legal answer within the pot limit at every turn of every game."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -24,7 +25,11 @@ from engine.hand import Action, ActionKind, Hand, HandConfig, Street, deck_from_
 from tests.engine.bot_charts import WidthChart
 
 OMAHA = (PLO, PLO5, PLO8)
-LEVELS = {"beginner": beginner, "regular": regular, "strong": lambda: strong(WidthChart())}
+LEVELS: dict[str, Callable[[], Bot]] = {
+    "beginner": beginner,
+    "regular": regular,
+    "strong": lambda: strong(WidthChart()),
+}
 
 
 def test_what_makes_an_omaha_hand() -> None:
@@ -159,4 +164,4 @@ def test_the_levels_fold_trash_and_raise_the_best_the_pot(game: Game) -> None:
 
 def test_hold_em_views_still_play_hold_em() -> None:
     hand = Hand(HandConfig.standard((200,) * 2, 1, 2), FULL_DECK)
-    assert view_of(hand, hand.to_act).game is NLHE
+    assert hand.to_act is not None and view_of(hand, hand.to_act).game is NLHE
