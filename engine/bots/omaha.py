@@ -76,7 +76,7 @@ _REFERENCE: Final = 20_000  # random hands a game's places are measured against
 _SEED: Final = 20_261_207
 _CELLS: Final = 1_200  # hand-boards an estimate counts, as in Hold'em
 _RUNOUTS: Final = {0: 24, 3: 20, 4: 16, 5: 1}  # boards drawn, by board cards out
-_MOST_HANDS: Final = 128  # hands drawn per opponent at most: each costs an evaluation
+_MOST_HANDS: Final = 64  # hands drawn per opponent at most: each costs an evaluation
 _CANDIDATES: Final = 8  # random hands looked at for each one kept
 _PLACE_BOARDS: Final = 8
 _BIT: Final = np.array([1 << c for c in range(52)], dtype=np.uint64)
@@ -162,6 +162,21 @@ def place(hole: Sequence[Card], game: Game) -> float:
     return float(places(np.array([hole], dtype=np.uint8), game)[0])
 
 
+def _distinct_rows(
+    gen: np.random.Generator, size: int, width: int, rows: int
+) -> npt.NDArray[np.intp]:
+    """``rows`` rows of ``width`` distinct indices below ``size``, each row uniform: rows drawn
+    with repeats are dropped, and more drawn until there are enough (far cheaper than sorting
+    a random key for every card of every row)."""
+    found = np.empty((0, width), dtype=np.intp)
+    while len(found) < rows:
+        drawn = gen.integers(0, size, size=(rows + rows // 2 + 4, width))
+        ordered = np.sort(drawn, axis=1)
+        distinct = (np.diff(ordered, axis=1) != 0).all(axis=1)
+        found = np.concatenate([found, drawn[distinct]])
+    return found[:rows]
+
+
 @dataclass(frozen=True, slots=True)
 class OmahaLine:
     """One opponent: his pre-flop range as places ``(top, bottom]`` with the weight of the
@@ -199,16 +214,19 @@ def estimate(view: BotView, rng: random.Random, opponents: Sequence[OmahaLine]) 
     gen = np.random.Generator(np.random.PCG64(rng.getrandbits(64)))
     count = _RUNOUTS[known]
     missing = 5 - known
-    runouts = rest[gen.random((count, len(rest))).argsort(axis=1)[:, :missing]]
+    runouts = rest[_distinct_rows(gen, len(rest), missing, count)]
     boards = np.concatenate([np.broadcast_to(board, (count, known)), runouts], axis=1)
     boards = np.ascontiguousarray(boards, dtype=np.uint8)
     per_line = max(8, min(_MOST_HANDS, _CELLS // (count * max(1, len(opponents)))))
     k = game.hole_count
     drawn: list[Hands] = []
-    for line in opponents:
-        wanted = per_line * _CANDIDATES
-        candidates = rest[gen.random((wanted, len(rest))).argsort(axis=1)[:, :k]]
-        weight = range_weights(places(candidates, game), *line.bounds)
+    wanted = per_line * _CANDIDATES
+    # Every opponent's candidates placed at once: scoring is the dearer part of a draw.
+    everyone = rest[_distinct_rows(gen, len(rest), k, wanted * len(opponents))]
+    spots = places(everyone, game)
+    for number, line in enumerate(opponents):
+        candidates = everyone[number * wanted : (number + 1) * wanted]
+        weight = range_weights(spots[number * wanted : (number + 1) * wanted], *line.bounds)
         running = np.cumsum(weight)
         marks = (gen.random() + np.arange(per_line)) / per_line * running[-1]
         picked = np.minimum(np.searchsorted(running, marks, side="right"), wanted - 1)
