@@ -58,7 +58,9 @@ from bot.runtime.budget import RequestBudget, budget_trace
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.manager import GameRuntime
 from bot.runtime.ownership import ShardPlan
+from bot.runtime.recaps import RecapPoster
 from bot.runtime.rendering import prepare
+from bot.runtime.results import prepare as prepare_all_in
 from bot.settings import Settings, apply_proxies
 from bot.storage import StorageError
 from bot.ui import DYNAMIC_ITEMS, build_view
@@ -68,6 +70,7 @@ log = logging.getLogger(__name__)
 # Cogs loaded at start-up; each module's ``setup(bot)`` adds its commands and buttons.
 EXTENSIONS: tuple[str, ...] = (
     "cogs.poker", "cogs.actions", "cogs.chips", "cogs.tournament", "cogs.history",
+    "cogs.league",
 )
 # A press or a form no handler took within this long is answered as out of date.
 ORPHAN_AFTER = 1.5
@@ -284,6 +287,8 @@ class PokerBot(commands.AutoShardedBot):
             await self.ops.start()
         # The first table of the day should not wait for fonts and card art to load.
         warming = asyncio.create_task(prepare(), name="renderer-warm-up")
+        # Nor the first all-in for the all-in EV count's tables.
+        counting = asyncio.create_task(prepare_all_in(), name="all-in-ev-warm-up")
         self.runtime = await GameRuntime.open(
             self,
             settings.database_url,
@@ -294,6 +299,7 @@ class PokerBot(commands.AutoShardedBot):
             self.budget,
         )
         self.runtime.keep(warming)
+        self.runtime.keep(counting)
         for name in self.extension_names:
             # A cog that fails to load must stop start-up: a half-working table is worse.
             await self.load_extension(name)
@@ -406,6 +412,7 @@ class PokerBot(commands.AutoShardedBot):
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
         await self._register_guild(guild)
+        self._post_owed_recaps(guild)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await self._register_guild(guild)
@@ -417,6 +424,30 @@ class PokerBot(commands.AutoShardedBot):
             await self.runtime.ensure_guild(guild.id)
         except StorageError:
             log.exception("could not register guild %d", guild.id)
+
+    def _post_owed_recaps(self, guild: discord.Guild) -> None:
+        """Post the recaps a crash left owed in this server (``bot.runtime.recaps``), now that
+        its language is known, if this process runs it."""
+        runtime = self.runtime
+        if runtime is None:
+            return
+
+        async def post() -> None:
+            try:
+                if not await runtime.serves(guild.id):
+                    return
+            except StorageError as exc:
+                log.warning("guild %d: owed recaps wait for the next start (%s)", guild.id,
+                            cause_of(exc))
+                return
+            poster = RecapPoster(runtime.db, self, runtime.dm_channels, runtime.locales_of)
+
+            async def language(guild_id: int) -> object:
+                return await runtime.channel_locale(guild_id, guild.preferred_locale)
+
+            await poster.post_owed([guild.id], language)
+
+        runtime.keep(asyncio.create_task(post(), name=f"owed-recaps-{guild.id}"))
 
     async def on_guild_update(self, before: discord.Guild, after: discord.Guild) -> None:
         if self.runtime is None or before.preferred_locale == after.preferred_locale:

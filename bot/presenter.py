@@ -48,7 +48,7 @@ from bot.render.tournament import (
 )
 from engine.bots.ids import bot_serial, is_bot
 from engine.cards import Card, format_card, pretty_cards
-from engine.equity import Equity, RunOutStage, equity
+from engine.equity import Equity, HandEquity, RunOutStage, equity
 from engine.evaluator import HandRank
 from engine.games import Game
 from engine.hand import (
@@ -558,17 +558,26 @@ def equity_view(scene: Scene, stage: RunOutStage) -> EquityFrame:
         if seat is not None:
             seats[index] = dataclasses.replace(seat, equity=chance)
         who = text_name(scene, int(table.hand_players[player]))
-        win = format_percent(chance.win, exact)
-        tie = format_tie(chance.tie, exact)
-        if stage.equity.high_low:
-            # Half of each pot goes low: the chance of a low is the other half of the picture.
-            low = format_percent(figures.low_win + figures.low_tie, exact)
-            lines.append(t("equity.line_high_low", loc, player=who, win=win, low=low))
-        elif tie is not None:
-            lines.append(t("equity.line_tie", loc, player=who, win=win, tie=tie))
-        else:
-            lines.append(t("equity.line", loc, player=who, win=win))
+        kind, words = chance_words(stage.equity, figures)
+        lines.append(t(f"equity.line{kind}", loc, player=who, **words))
     return EquityFrame(dataclasses.replace(view, seats=tuple(seats)), tuple(lines))
+
+
+def chance_words(counted: Equity, figures: HandEquity) -> tuple[str, dict[str, str]]:
+    """How one hand's chances are said: the ending of the sentence's key (``""``, ``"_tie"``
+    or ``"_high_low"``) and its figures (``win``, and ``tie`` or ``low``), as percentages
+    that say when they are estimated. Every sentence of chances (the all-in's, the replay's)
+    is worded through here."""
+    exact = counted.exact
+    win = format_percent(figures.win, exact)
+    if counted.high_low:
+        # Half of each pot goes low: the chance of a low is the other half of the picture.
+        return "_high_low", {"win": win,
+                             "low": format_percent(figures.low_win + figures.low_tie, exact)}
+    tie = format_tie(figures.tie, exact)
+    if tie is not None:
+        return "_tie", {"win": win, "tie": tie}
+    return "", {"win": win}
 
 
 def _rewound(view: TableView, scene: Scene, hand: Hand, stage: RunOutStage) -> TableView:

@@ -2,7 +2,13 @@
 
 The hand is dealt again from its configuration and deck, one stored action at a time, and
 each thing players saw happen becomes a frame: the blinds in, every action, every street, the
-hands turned up for an all-in (with their chances, street by street), and the result.
+hands turned up for an all-in, and the result.
+
+**Chances street by street.** For a hand that went to showdown, every street (from the deal to
+the river, each run of a board run twice) shows the shown hands' chances on the image and in
+the words (:func:`street_equities`). Only the hands shown count, and only against each other:
+a hand folded before the showdown is never counted, not even as a dead card (nobody knows it),
+so the figures reveal nothing the end of the hand did not.
 
 Privacy is the table's and ``/history hand``'s: a hole card appears only if its hand was
 shown (``hand.result.shown``: at the showdown, when tabled all-in, or by a winner who chose
@@ -11,8 +17,9 @@ only the cards that were dealt (no card of the deck beyond them is read). The ca
 shown are face up from the first frame: a replay is watched to follow the decisions, and
 nothing appears that the table did not show by the end of the hand.
 
-Building the frames counts the chances of an all-in run-out (up to about 0.2 s before the
-flop) and drawing them is CPU work too: :func:`replay_image` does both, on the render thread.
+Building the frames counts those chances (up to about 0.2 s before the flop,
+``engine.equity``) and drawing them is CPU work too: :func:`replay_image` does both, on the
+render thread.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from bot.presenter import (
     award_pot_name,
     award_rank,
     cards_text,
+    chance_words,
     chips,
     describe_rank,
     labels_for,
@@ -37,7 +45,7 @@ from bot.render.labels import Labels
 from bot.render.model import Blind, PotView, SeatEquity, SeatState, SeatView, Street, TableView
 from bot.render.replay import RenderedAnimation, ReplayFrame, ReplayView, render_replay
 from engine.cards import format_card
-from engine.equity import RunOutStage, run_out_equities
+from engine.equity import RunOutStage, equity
 from engine.errors import EngineError
 from engine.hand import (
     ActionKind,
@@ -54,7 +62,7 @@ from engine.hand import (
     StreetDealt,
 )
 
-__all__ = ["PlayedHand", "Replay", "build_replay", "replay_image"]
+__all__ = ["PlayedHand", "Replay", "build_replay", "replay_image", "street_equities"]
 
 # How long each kind of step stays on screen, in seconds.
 START, ACTION, STREET, TABLED, END = 1.6, 1.2, 1.6, 2.2, 6.0
@@ -89,6 +97,45 @@ class _Act:
 
     def __call__(self, name: Callable[[int], str]) -> str:
         return action_text(self.event, name(self.event.player), self.locale)
+
+
+@dataclass(frozen=True, slots=True)
+class _Fixed:
+    """Words that name nobody."""
+
+    text: str
+
+    def __call__(self, name: Callable[[int], str]) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class _Quiet:
+    """A street on which nobody could act: its opening alone."""
+
+    head: Words
+    locale: object
+
+    def __call__(self, name: Callable[[int], str]) -> str:
+        return t("replay.street_quiet", self.locale, street=self.head(name))
+
+
+@dataclass(frozen=True, slots=True)
+class _Odds:
+    """A street's opening with the shown hands' chances on it."""
+
+    head: Words
+    stage: RunOutStage
+    locale: object
+
+    def __call__(self, name: Callable[[int], str]) -> str:
+        loc = self.locale
+        each = []
+        for player, figures in zip(self.stage.players, self.stage.equity.hands, strict=True):
+            kind, words = chance_words(self.stage.equity, figures)
+            each.append(t(f"replay.odds_line{kind}", loc, player=name(player), **words))
+        return t("replay.odds", loc, street=self.head(name),
+                 odds=t("list.separator", loc).join(each))
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +209,7 @@ class _Teller:
     locale: object
     stages: dict[tuple[int, int], RunOutStage]
     revealed: frozenset[int]
+    stage: RunOutStage | None = None  # the chances on the street being played
     stacks: list[int] = field(default_factory=list)
     bets: list[int] = field(default_factory=list)
     folded: set[int] = field(default_factory=set)
@@ -213,10 +261,16 @@ class _Teller:
             small_blind=_small_blind(played), big_blind=config.big_blind,
             ante=max(config.antes, default=0), hand_number=played.number, street=street)
 
-    def frame(self, street: Street, caption: str, seconds: float, to_act: int | None = None,
-              equity: RunOutStage | None = None) -> None:
-        view = self.view(street, self.seat_views(to_act, equity))
+    def frame(self, street: Street, caption: str, seconds: float,
+              to_act: int | None = None) -> None:
+        view = self.view(street, self.seat_views(to_act, self.stage))
         self.frames.append(ReplayFrame(view, caption, seconds, milestone=seconds != ACTION))
+
+    def chances(self, run: int, board: int, head: Words) -> Words:
+        """Enter a street (``board`` cards out on run ``run``): its chances, if counted, go on
+        every frame of it and into its opening ``head``."""
+        self.stage = self.stages.get((run, board))
+        return head if self.stage is None else _Odds(head, self.stage, self.locale)
 
     # -- the story ---------------------------------------------------------------------------
 
@@ -278,6 +332,37 @@ def _next_actor(events: Sequence[tuple[Event, tuple[int, ...], tuple[int, ...]]]
     return None
 
 
+def street_equities(hand: Hand) -> tuple[RunOutStage, ...]:
+    """The shown hands' chances with each street's board out, for a finished hand that went
+    to showdown with two hands or more shown: with no board, the flop, the turn and the
+    river, then the second run's own streets when the board was run twice; ``()`` otherwise.
+
+    Only the hands shown are counted, against each other; a hand folded or mucked is not a
+    dead card either (nobody saw it). A second run's figures leave out the first run's own
+    cards, which everybody saw dealt before it (``engine.equity.run_out_equities`` counts a
+    run-out the same way). Figures from ``engine.equity.equity``: exact from the flop on, a
+    sampled estimate before it.
+    """
+    result = hand.result
+    if result is None or not result.showdown:
+        return ()
+    players = tuple(i for i in sorted(result.shown) if not hand.folded[i])
+    if len(players) < 2:
+        return ()
+    holes = [hand.hole_cards(i) for i in players]
+    split = hand.second_run_from if len(hand.boards) == 2 else None
+    stages = []
+    for run, board in enumerate(hand.boards, start=1):
+        for count in (0, 3, 4, 5):
+            if run == 2 and (split is None or count <= split):
+                continue  # the board both runs share: counted once, as the first run's
+            seen = tuple(board[:count])
+            dead = hand.board[split:] if run == 2 else ()
+            stages.append(RunOutStage(run, seen, players,
+                                      equity(holes, seen, dead, game=hand.game)))
+    return tuple(stages)
+
+
 def build_replay(played: PlayedHand, locale: object = None) -> Replay:
     """The replay of ``played``: its frames, its story in the catalog's words of ``locale``,
     and the message that carries the same story."""
@@ -286,7 +371,7 @@ def build_replay(played: PlayedHand, locale: object = None) -> Replay:
     assert result is not None
     loc = locale
     revealed = frozenset(i for i in result.shown if not hand.folded[i])
-    stages = {(s.run, len(s.board)): s for s in run_out_equities(hand)}
+    stages = {(s.run, len(s.board)): s for s in street_equities(hand)}
     teller = _Teller(played, loc, stages, revealed, stacks=list(hand.config.stacks),
                      bets=[0] * hand.n)
     events = _flattened(played)
@@ -307,6 +392,9 @@ def build_replay(played: PlayedHand, locale: object = None) -> Replay:
         if not started and not isinstance(event, ForcedBet):
             started = True
             teller.pots = before
+            preflop = teller.chances(1, 0, _Say("render.preflop", loc))
+            if teller.stage is not None:  # the street's opening says its chances
+                teller.street_head = preflop
             teller.frame(Street.PREFLOP, t("replay.caption_start", loc), START,
                          to_act=_next_actor(events, k))
         if isinstance(event, ForcedBet):
@@ -337,11 +425,10 @@ def build_replay(played: PlayedHand, locale: object = None) -> Replay:
             dealt = t(f"render.{event.street.value}", loc)
             head = t("replay.dealt", loc, street=dealt, cards=cards_text(event.cards))
             pot = chips(sum(after), loc)
-            teller.street_head = _Say("replay.street_pot", loc, (), (("street", head),
-                                                                     ("pot", pot)))
+            teller.street_head = teller.chances(1, len(teller.board), _Say(
+                "replay.street_pot", loc, (), (("street", head), ("pot", pot))))
             teller.frame(_street_of(teller.board), head, STREET,
-                         to_act=_next_actor(events, k + 1),
-                         equity=stages.get((1, len(teller.board))) if tabled else None)
+                         to_act=_next_actor(events, k + 1))
         elif isinstance(event, SecondRunDealt):
             teller.close_street()
             if not teller.second:
@@ -350,9 +437,9 @@ def build_replay(played: PlayedHand, locale: object = None) -> Replay:
             dealt = t(f"render.{event.street.value}", loc)
             head = t("replay.dealt_run", loc, run=2, street=dealt,
                      cards=cards_text(event.cards))
-            teller.story.append(_Say("replay.street_quiet", loc, (), (("street", head),)))
-            teller.frame(_street_of(teller.second), head, STREET,
-                         equity=stages.get((2, len(teller.second))))
+            opening = teller.chances(2, len(teller.second), _Fixed(head))
+            teller.story.append(_Quiet(opening, loc))
+            teller.frame(_street_of(teller.second), head, STREET)
         elif isinstance(event, RunCountChosen):
             key = "replay.run_twice" if event.runs == 2 else "replay.run_once"
             teller.street_words.append(_Say(key, loc))
@@ -361,9 +448,7 @@ def build_replay(played: PlayedHand, locale: object = None) -> Replay:
             tabled = True
             teller.bets = [0] * hand.n
             teller.pots = after
-            stage = stages.get((1, len(teller.board)))
-            teller.frame(_street_of(teller.board), t("replay.caption_tabled", loc), TABLED,
-                         equity=stage)
+            teller.frame(_street_of(teller.board), t("replay.caption_tabled", loc), TABLED)
         elif isinstance(event, HandMucked):
             mucked.add(event.player)
         elif isinstance(event, PotAwarded):

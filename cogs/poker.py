@@ -7,6 +7,7 @@ through the command tree's error handler.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import io
 from collections.abc import Sequence
@@ -46,7 +47,7 @@ from bot.runtime.cash import CashTable
 from bot.runtime.kinds import Extra
 from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
-from bot.runtime.reports import chart_labels, ledger_report, stored_names
+from bot.runtime.reports import chart_labels, ledger_report, settlement, stored_names
 from bot.storage import economy, sessions
 from engine.games import NLHE
 from engine.hand import AnteKind, ReopenMode, RunItTwice, StraddleMode
@@ -480,6 +481,7 @@ class Poker(commands.Cog):
             session, names, loc,
             table_name=f"#{channel}" if channel else t("ledger.this_table", loc),
             intro=intro,
+            transfers=await asyncio.to_thread(settlement, session.players),
         )
         image = await render(render_chart, report.chart, chart_labels(loc))
         csv_file = discord.File(io.BytesIO(report.csv), filename=report.csv_name)
@@ -505,7 +507,7 @@ class Poker(commands.Cog):
         await reply(interaction, t("reply.resumed", locale_of(interaction)))
 
     @poker.command(name="settings", description=command_text("command.poker.settings"))
-    @app_commands.describe(**TABLE_OPTION_TEXT)
+    @app_commands.describe(**TABLE_OPTION_TEXT, recap=command_text("option.recap"))
     @app_commands.choices(**TABLE_OPTION_CHOICES)
     async def settings(
         self,
@@ -524,9 +526,10 @@ class Poker(commands.Cog):
         bomb_every: app_commands.Range[int, 0, MAX_BOMB_EVERY] | None = None,
         bomb_amount: app_commands.Range[int, 1] | None = None,
         game: str | None = None,
+        recap: bool | None = None,
     ) -> None:
         extras = ((run_it_twice, Extra.RUN_TWICE), (straddle, Extra.STRADDLE),
-                  (bomb_every, Extra.BOMB), (bomb_amount, Extra.BOMB))
+                  (bomb_every, Extra.BOMB), (bomb_amount, Extra.BOMB), (recap, Extra.LEDGER))
         table = self._hosted(interaction, needs=next(
             (extra for value, extra in extras if value is not None), None))
         base = table.config.pending or table.table.options
@@ -568,10 +571,15 @@ class Poker(commands.Cog):
             if timer is None
             else read_count(timer, "timer", limits.min_timer, limits.max_timer)
         )
-        if not changes and clock is None and bombs is None:
+        if not changes and clock is None and bombs is None and recap is None:
             raise BotError("nothing_to_change")
         options = dataclasses.replace(base, **changes) if changes else None
-        waits = await table.change_settings(options, clock, bombs)
+        waits = False
+        if changes or clock is not None or bombs is not None:
+            waits = await table.change_settings(options, clock, bombs)
+        if recap is not None:
+            # A recap is the session's: it may be turned on or off at any moment.
+            await table.set_recap(bool(recap))
         loc = locale_of(interaction)
         await reply(interaction, t("reply.settings_next_hand" if waits else "reply.settings", loc))
 

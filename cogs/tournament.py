@@ -30,6 +30,7 @@ from bot.interact import (
     require_channel_access,
     runtime_of,
 )
+from bot.leagues import league_name, may_run
 from bot.presenter import chips, game_name, results_text, safe_text, tournament_labels
 from bot.presenter import tournament_view as board_view
 from bot.render import render_tournament
@@ -37,8 +38,9 @@ from bot.render.tournament import TournamentView
 from bot.runtime.messenger import image_file
 from bot.runtime.rendering import render
 from bot.runtime.tourney import KINDS, LiveTournament, TournamentSettings, now
-from bot.storage import tournaments
-from bot.storage.tournaments import MAX_NAME, TournamentInfo
+from bot.storage import leagues, tournaments
+from bot.storage.leagues import MAX_LEAGUE_NAME
+from bot.storage.tournaments import MAX_NAME, LeagueEntry, TournamentInfo
 from engine.bots.ids import bot_id
 from engine.errors import EngineError
 from engine.games import NLHE
@@ -131,6 +133,21 @@ def _stored_engine(info: TournamentInfo, rng: Any) -> Tournament | None:
         return None
 
 
+async def _league_entry(interaction: Interaction, league: object, robots: int,
+                        big_blind: int) -> tuple[LeagueEntry, str] | None:
+    """The league a new tournament counts toward (its host's or a manager's choice), and its
+    name; refused for a practice tournament, which never counts."""
+    if league is None:
+        return None
+    title = league_name(league)
+    if robots:
+        raise BotError("league_practice")
+    found = await leagues.find_league(runtime_of(interaction).db, guild_id_of(interaction), title)
+    if not may_run(interaction, found):
+        raise BotError("not_league_host")
+    return LeagueEntry(found.league_id, big_blind), found.name
+
+
 # A practice tournament's bots enter one by one as anyone does: a hundred is plenty.
 MAX_TOURNAMENT_BOTS = 99
 
@@ -163,6 +180,7 @@ class Tournaments(commands.Cog):
         bots=command_text("option.tournament_bots"),
         bot_level=command_text("option.bot_level"),
         game=command_text("option.game"),
+        league=command_text("option.league"),
     )
     @app_commands.choices(kind=KIND_CHOICES, ante=ANTE_CHOICES, bot_level=BOT_LEVEL_CHOICES,
                           game=GAME_CHOICES)
@@ -187,6 +205,7 @@ class Tournaments(commands.Cog):
         bots: app_commands.Range[int, 0, MAX_TOURNAMENT_BOTS] = 0,
         bot_level: str = "regular",
         game: str = NLHE.code,
+        league: app_commands.Range[str, 1, MAX_LEAGUE_NAME] | None = None,
     ) -> None:
         guild_id = guild_id_of(interaction)
         runtime = runtime_of(interaction)
@@ -258,6 +277,7 @@ class Tournaments(commands.Cog):
             starts_at=start,
         )
         await runtime.ensure_guild(guild_id)
+        season = await _league_entry(interaction, league, robots, levels[0].big_blind)
         tournament = await runtime.create_tournament(
             guild_id=guild_id,
             channel_id=interaction.channel_id or 0,
@@ -265,6 +285,7 @@ class Tournaments(commands.Cog):
             name=title,
             config=config,
             settings=settings,
+            league=None if season is None else season[0],
         )
         if robots:
             await defer(interaction)  # each bot's entry is stored like anyone's
@@ -275,7 +296,9 @@ class Tournaments(commands.Cog):
                                    game=game_name(dealt, loc),
                                    levels=len(levels), buy_in=chips(entry, loc),
                                    stack=chips(stack, loc))
-                    + ("\n" + t("reply.tournament_bots", loc, bots=robots) if robots else ""))
+                    + ("\n" + t("reply.tournament_bots", loc, bots=robots) if robots else "")
+                    + ("" if season is None else "\n" + t("reply.tournament_league", loc,
+                                                          league=safe_text(season[1]))))
 
     # -- players -------------------------------------------------------------------------------
 

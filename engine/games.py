@@ -70,6 +70,13 @@ class Split(StrEnum):
     HIGH_LOW_8 = "high_low_8"  # half to the best high, half to the best eight-or-better low
 
 
+# Read by every hand (engine.hand): under Python 3.11 an Enum member read off its class goes
+# through EnumType's ``__getattr__`` hook, several times the cost of a module global.
+_ANY_FIVE: Final = HandMaking.ANY_FIVE
+_POT_LIMIT: Final = Betting.POT_LIMIT
+_HIGH_LOW_8: Final = Split.HIGH_LOW_8
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     """One game's rules. ``code`` is what hand and table JSON store; ``name`` is English for
@@ -91,11 +98,11 @@ class Game:
 
     @property
     def pot_limit(self) -> bool:
-        return self.betting is Betting.POT_LIMIT
+        return self.betting is _POT_LIMIT
 
     @property
     def has_low(self) -> bool:
-        return self.split is Split.HIGH_LOW_8
+        return self.split is _HIGH_LOW_8
 
     def high_value(self, hole: Sequence[Card], board: Sequence[Card]) -> int:
         """The high hand's value (:mod:`engine.evaluator`: bigger is better, equal ties).
@@ -106,13 +113,13 @@ class Game:
         ...     parse_cards("Jh 3s 4s 5s"), board)             # the flush needs two hearts
         True
         """
-        if self.hand_making is HandMaking.ANY_FIVE:
+        if self.hand_making is _ANY_FIVE:
             return rank_value((*hole, *board))
         return omaha_rank_value(hole, board)
 
     def high_rank(self, hole: Sequence[Card], board: Sequence[Card]) -> HandRank:
         """The high hand, named, with its best five cards."""
-        if self.hand_making is HandMaking.ANY_FIVE:
+        if self.hand_making is _ANY_FIVE:
             return evaluate((*hole, *board))
         return evaluate_omaha(hole, board)
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
+from operator import sub
 from typing import Any, ClassVar, Final
 
 from engine.cards import FULL_DECK, Card, format_card
@@ -107,6 +108,32 @@ class PreAction(StrEnum):
     CALL = "call"
     CALL_ANY = "call_any"
     NONE = "none"
+
+
+# The hand loop tests kinds and streets on every action. Under Python 3.11 reading a member off
+# its Enum class (``ActionKind.FOLD``) goes through EnumType's ``__getattr__`` hook, about five
+# times the cost of a module global; the hot paths read these instead (bench.engine measured
+# about an eighth of a Hold'em hand's instructions in that hook).
+_FOLD: Final = ActionKind.FOLD
+_CHECK: Final = ActionKind.CHECK
+_CALL: Final = ActionKind.CALL
+_BET: Final = ActionKind.BET
+_RAISE: Final = ActionKind.RAISE
+_ALL_IN: Final = ActionKind.ALL_IN
+_TIMEOUT: Final = ActionKind.TIMEOUT
+_VOID: Final = ActionKind.VOID
+_SHOW: Final = ActionKind.SHOW
+_PRESELECT: Final = ActionKind.PRESELECT
+_RUN_COUNT: Final = ActionKind.RUN_COUNT
+_PREFLOP: Final = Street.PREFLOP
+_FLOP: Final = Street.FLOP
+_TURN: Final = Street.TURN
+_RIVER: Final = Street.RIVER
+_SHOWDOWN: Final = Street.SHOWDOWN
+_COMPLETE: Final = Street.COMPLETE
+_BIG_BLIND_ANTE: Final = AnteKind.BIG_BLIND
+
+_CARD_IDS: Final = frozenset(FULL_DECK)
 
 
 def _require_int(name: str, value: object, *, minimum: int = 0) -> int:
@@ -721,8 +748,9 @@ def deck_from_cards(
         positions = second_run_positions(players, 5 - len(second_run), hole_count)
         for pos, card in zip(positions, second_run, strict=True):
             slots[pos] = card
-    used = {c for c in slots if c is not None}
-    if len(used) != sum(c is not None for c in slots):
+    placed = [c for c in slots if c is not None]
+    used = set(placed)
+    if len(used) != len(placed):
         raise EngineError("bad_deck", reason="duplicate_card")
     spare = iter([c for c in filler if c not in used])
     return tuple(c if c is not None else next(spare) for c in slots)
@@ -744,6 +772,8 @@ def split_chips(amount: int, winners: Sequence[int], chip_unit: int) -> list[tup
     >>> split_chips(1000, [3, 1, 2], 10)       # E7: C, D and E split 1,000 with a unit of 10
     [(1, 340), (2, 330), (3, 330)]
     """
+    if len(winners) == 1:
+        return [(winners[0], amount)]
     units, loose = divmod(amount, chip_unit)
     each, odd = divmod(units, len(winners))
     ordered = sorted(winners)  # index order is clockwise from the button
@@ -829,9 +859,11 @@ class Hand:
         game = config.game
         positions = board_positions(n, game.hole_count)
         deck_t = tuple(deck)
-        if len(deck_t) <= positions[-1] or len(set(deck_t)) != len(deck_t):
+        cards = set(deck_t)
+        if len(deck_t) <= positions[-1] or len(cards) != len(deck_t):
             raise EngineError("bad_deck", reason="size_or_duplicates", size=len(deck_t))
-        if not all(type(c) is int and 0 <= c < 52 for c in deck_t):
+        # Plain ints only (a bool or a float would pass as a card id in a set's comparison).
+        if not cards <= _CARD_IDS or set(map(type, deck_t)) != {int}:
             raise EngineError("bad_deck", reason="bad_card")
         self.config = config
         self.game = game
@@ -848,7 +880,7 @@ class Hand:
         self.pooled: list[int] = [0] * n
         self.folded: list[bool] = [False] * n
         self.all_in: list[bool] = [False] * n
-        self.street = Street.PREFLOP
+        self.street = _PREFLOP
         self.board: tuple[Card, ...] = ()
         self.to_act: int | None = None
         self.actions: list[Action] = []
@@ -879,7 +911,7 @@ class Hand:
         self._ranks: dict[tuple[int, int, int], HandRank] = {}
         self._lows: dict[tuple[int, int, int], LowRank | None] = {}
         self._post_forced_bets()
-        self._emit(HoleCardsDealt(tuple(range(n))))
+        self.events.append(HoleCardsDealt(tuple(range(n))))
         if config.bomb_pot:
             self._end_round()  # nobody acts on a bomb: straight to the flop
         else:
@@ -949,7 +981,7 @@ class Hand:
     def pots(self) -> list[Pot]:
         """Main pot then side pots of the chips gathered so far (this street's bets excluded)."""
         gathered = [c - b for c, b in zip(self.contributions, self.bets, strict=True)]
-        return self._layers(gathered)
+        return [Pot(amount, eligible) for amount, eligible in self._layers(gathered)]
 
     def legal(self) -> Legal | None:
         i = self.to_act
@@ -970,16 +1002,9 @@ class Hand:
             limit = self._pot_sized(i, min_to)
             if limit < max_to:
                 max_to, pot_limited = limit, True
-        legal = Legal(
-            player=i,
-            to_call=to_call,
-            can_raise=can_raise,
-            min_raise_to=min_to if can_raise else 0,
-            max_raise_to=max_to if can_raise else 0,
-            is_bet=high == 0,
-            raise_closed=closed,
-            pot_limited=pot_limited,
-        )
+        if not can_raise:
+            min_to = max_to = 0
+        legal = Legal(i, to_call, can_raise, min_to, max_to, high == 0, closed, pot_limited)
         # Every change of the betting state emits an event, so the event count dates the cache.
         self._legal, self._legal_for = legal, len(self.events)
         return legal
@@ -1016,20 +1041,23 @@ class Hand:
         if not isinstance(action, Action):
             raise EngineError("bad_action", value=repr(action))
         kind = action.kind
-        if kind is ActionKind.VOID:
+        if kind is _VOID:
             return self._void(action)
-        if kind is ActionKind.SHOW:
+        if kind is _SHOW:
             return self._show_request(action)
-        if kind is ActionKind.PRESELECT:
+        if kind is _PRESELECT:
             return self._preselect(action)
-        if kind is ActionKind.RUN_COUNT:
+        if kind is _RUN_COUNT:
             return self._run_count(action)
         if self.result is not None:
             raise EngineError("hand_over")
-        player = self._check_player(action.player)
-        if player != self.to_act:
-            raise EngineError("not_your_turn", player=player, to_act=self.to_act)
-        if kind is ActionKind.TIMEOUT:
+        player = action.player
+        # The player to act is a valid index, so a plain int equal to him needs no other check.
+        if type(player) is not int or player != self.to_act:
+            player = self._check_player(player)
+            if player != self.to_act:
+                raise EngineError("not_your_turn", player=player, to_act=self.to_act)
+        if kind is _TIMEOUT:
             if action.amount is not None:
                 raise EngineError("amount_not_expected", kind=kind.value)
             concrete = ActionKind.CHECK if self.high_bet == self.bets[player] else ActionKind.FOLD
@@ -1041,8 +1069,9 @@ class Hand:
         kind, amount = self._validate(player, kind, action.amount)
         mark = len(self.events)
         self.actions.append(action)
-        self._act(player, kind, amount, auto=None)
-        self._run_preselections()
+        self._act(player, kind, amount, None)
+        if self.preselected:
+            self._run_preselections()
         return self.events[mark:]
 
     def fold(self, player: int) -> list[Event]:
@@ -1102,27 +1131,32 @@ class Hand:
     def _validate(
         self, player: int, kind: ActionKind, amount: object
     ) -> tuple[ActionKind, int | None]:
-        legal = self.legal()
-        assert legal is not None
-        if kind in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.ALL_IN):
+        if kind in (_FOLD, _CHECK, _CALL, _ALL_IN):
             if amount is not None:
                 raise EngineError("amount_not_expected", kind=kind.value)
-            if kind is ActionKind.CHECK and legal.to_call:
-                raise EngineError("cannot_check", to_call=legal.to_call)
-            if kind is ActionKind.CALL and not legal.to_call:
+            # What he owes decides a check or a call; the player to act has chips, so he owes
+            # nothing exactly when legal().to_call is 0, and legal() is built only for a raise.
+            owed = self.high_bet - self.bets[player]
+            if kind is _CHECK and owed:
+                raise EngineError("cannot_check", to_call=min(owed, self.stacks[player]))
+            if kind is _CALL and not owed:
                 raise EngineError("nothing_to_call")
-            if kind is ActionKind.ALL_IN:
+            if kind is _ALL_IN:
+                legal = self.legal()
+                assert legal is not None
                 stack = self.stacks[player]
                 if stack <= legal.to_call:
-                    return ActionKind.CALL, None
+                    return _CALL, None
                 if not legal.can_raise:
                     self._raise_refusal(legal)
                 # The largest raise allowed: all-in, or under pot limit a stack bigger than the
                 # pot raises the pot (the one-click "max" of online pot-limit tables).
-                return ActionKind.RAISE, legal.max_raise_to
+                return _RAISE, legal.max_raise_to
             return kind, None
-        if kind not in (ActionKind.BET, ActionKind.RAISE):
+        if kind not in (_BET, _RAISE):
             raise EngineError("bad_action", value=kind.value)
+        legal = self.legal()
+        assert legal is not None
         if isinstance(amount, bool) or not isinstance(amount, int):
             if isinstance(amount, float) and amount.is_integer():
                 raise EngineError("amount_not_integer", amount=amount)
@@ -1168,9 +1202,6 @@ class Hand:
 
     # -- state changes ---------------------------------------------------------------------
 
-    def _emit(self, event: Event) -> None:
-        self.events.append(event)
-
     def _put(self, i: int, amount: int) -> None:
         self.stacks[i] -= amount
         self.bets[i] += amount
@@ -1181,10 +1212,12 @@ class Hand:
     def _post_forced_bets(self) -> None:
         cfg = self.config
         n = self.n
-        bba = cfg.ante_kind is AnteKind.BIG_BLIND
+        bba = cfg.ante_kind is _BIG_BLIND_ANTE
 
         def post_antes() -> None:
             for i, ante in enumerate(cfg.antes):
+                if not ante:
+                    continue
                 amount = min(ante, self.stacks[i])
                 if amount:
                     self.stacks[i] -= amount
@@ -1193,11 +1226,13 @@ class Hand:
                     else:
                         self.contributions[i] += amount
                     self.all_in[i] = self.stacks[i] == 0
-                    self._emit(ForcedBet(i, "ante", amount, self.all_in[i]))
+                    self.events.append(ForcedBet(i, "ante", amount, self.all_in[i]))
 
         if not bba:
             post_antes()
         for i, blind in enumerate(cfg.blinds):
+            if not blind:
+                continue
             amount = min(blind, self.stacks[i])
             if amount:
                 self._put(i, amount)
@@ -1211,7 +1246,7 @@ class Hand:
                     label = "small_blind"
                 else:
                     label = "blind"  # a player posting to come in
-                self._emit(ForcedBet(i, label, amount, self.all_in[i]))
+                self.events.append(ForcedBet(i, label, amount, self.all_in[i]))
         if bba:
             post_antes()
         for i, dead in enumerate(cfg.dead_blinds):
@@ -1220,7 +1255,7 @@ class Hand:
                 self.stacks[i] -= amount
                 self.pooled[i] += amount
                 self.all_in[i] = self.stacks[i] == 0
-                self._emit(ForcedBet(i, "dead_blind", amount, self.all_in[i]))
+                self.events.append(ForcedBet(i, "dead_blind", amount, self.all_in[i]))
         self.high_bet = max(self.bets)
 
     def _next_index(self, i: int) -> int:
@@ -1244,10 +1279,10 @@ class Hand:
                 if bets[i] < high:
                     return i
                 # A matched player acts only if he has not yet and someone could still respond.
-                if not acted[i] and any(
-                    not folded[j] and not all_in[j] for j in range(n) if j != i
-                ):
-                    return i
+                if not acted[i]:
+                    for j in range(n):
+                        if j != i and not folded[j] and not all_in[j]:
+                            return i
             i += 1
             if i == n:
                 i = 0
@@ -1259,16 +1294,17 @@ class Hand:
             self._end_round()
 
     def _act(self, i: int, kind: ActionKind, amount: int | None, auto: str | None) -> None:
-        self.preselected.pop(i, None)
-        if kind is ActionKind.FOLD:
+        if self.preselected:
+            self.preselected.pop(i, None)
+        if kind is _FOLD:
             self.folded[i] = True
-            self._emit(ActionTaken(i, kind, 0, self.bets[i], self.stacks[i], False, auto))
-        elif kind is ActionKind.CHECK:
-            self._emit(ActionTaken(i, kind, 0, self.bets[i], self.stacks[i], False, auto))
-        elif kind is ActionKind.CALL:
+            self.events.append(ActionTaken(i, kind, 0, self.bets[i], self.stacks[i], False, auto))
+        elif kind is _CHECK:
+            self.events.append(ActionTaken(i, kind, 0, self.bets[i], self.stacks[i], False, auto))
+        elif kind is _CALL:
             put = min(self.high_bet - self.bets[i], self.stacks[i])
             self._put(i, put)
-            self._emit(
+            self.events.append(
                 ActionTaken(i, kind, put, self.bets[i], self.stacks[i], self.all_in[i], auto)
             )
         else:
@@ -1283,33 +1319,33 @@ class Hand:
                 self.full_raises += 1
             self.high_bet = amount
             self.street_aggressor = i
-            label = ActionKind.BET if is_bet else ActionKind.RAISE
-            self._emit(
+            label = _BET if is_bet else _RAISE
+            self.events.append(
                 ActionTaken(i, label, amount, self.bets[i], self.stacks[i], self.all_in[i], auto)
             )
         self.acted[i] = True
         self.acted_high[i] = self.high_bet
         self.acted_raises[i] = self.full_raises
-        if kind is ActionKind.FOLD and self.folded.count(False) == 1:
+        if kind is _FOLD and self.folded.count(False) == 1:
             self.to_act = None
             self._end_round()
             return
-        self.to_act = self._find_actor(self._next_index(i))
+        self.to_act = self._find_actor(i + 1 if i + 1 < self.n else 0)
         if self.to_act is None:
             self._end_round()
 
     def _return_uncalled(self) -> None:
         # Whole contributions, not this street's bets: per-player antes count in them, and an
         # ante nobody matched (everyone else all-in for less) goes back like a bet (RULES 5).
-        ordered = sorted(range(self.n), key=lambda j: self.contributions[j], reverse=True)
-        top, second = ordered[0], ordered[1]
-        excess = self.contributions[top] - self.contributions[second]
+        ordered = sorted(self.contributions)
+        excess = ordered[-1] - ordered[-2]
         if excess > 0:
+            top = self.contributions.index(ordered[-1])  # the one who put in more than anyone
             self.bets[top] -= min(excess, self.bets[top])
             self.contributions[top] -= excess
             self.stacks[top] += excess
             self.all_in[top] = False
-            self._emit(BetReturned(top, excess))
+            self.events.append(BetReturned(top, excess))
 
     def _end_round(self) -> None:
         self.to_act = None
@@ -1322,11 +1358,10 @@ class Hand:
         if len(remaining) == 1:
             self._award_without_showdown(remaining[0])
             return
-        can_act = sum(1 for j in remaining if not self.all_in[j])
-        if self.street is Street.RIVER:
+        if self.street is _RIVER:
             self._showdown()
             return
-        if can_act <= 1:
+        if sum(1 for j in remaining if not self.all_in[j]) <= 1:
             # No more betting: every live hand is tabled before the rest of the board is dealt.
             self.last_aggressor = None
             for j in remaining:
@@ -1335,9 +1370,9 @@ class Hand:
                 self._run_out(1)
             elif self.config.run_it_twice is RunItTwice.ASK:
                 self.run_choice_pending = True
-                self._emit(RunTwiceOffered(tuple(remaining), len(self.board)))
+                self.events.append(RunTwiceOffered(tuple(remaining), len(self.board)))
             else:
-                self._emit(RunCountChosen(2))
+                self.events.append(RunCountChosen(2))
                 self._run_out(2)
             return
         self._deal_next_street()
@@ -1363,65 +1398,73 @@ class Hand:
             for street, count in _STREETS_AFTER[dealt]:
                 cards = tuple(self.deck[next(positions)] for _ in range(count))
                 board += cards
-                self._emit(SecondRunDealt(street, cards))
+                self.events.append(SecondRunDealt(street, cards))
             self.second_board = board
             self.second_run_from = dealt
         self._showdown()
 
     def _deal_next_street(self) -> None:
-        pos = self._board_positions
-        if self.street is Street.PREFLOP:
-            self.street, cards = Street.FLOP, tuple(self.deck[p] for p in pos[:3])
-        elif self.street is Street.FLOP:
-            self.street, cards = Street.TURN, (self.deck[pos[3]],)
+        pos, deck = self._board_positions, self.deck
+        cards: tuple[Card, ...]
+        if self.street is _PREFLOP:
+            self.street, cards = _FLOP, (deck[pos[0]], deck[pos[1]], deck[pos[2]])
+        elif self.street is _FLOP:
+            self.street, cards = _TURN, (deck[pos[3]],)
         else:
-            self.street, cards = Street.RIVER, (self.deck[pos[4]],)
+            self.street, cards = _RIVER, (deck[pos[4]],)
         self.board += cards
-        self._emit(StreetDealt(self.street, cards))
+        self.events.append(StreetDealt(self.street, cards))
 
     # -- pots and showdown -----------------------------------------------------------------
 
-    def _layers(self, amounts: Sequence[int]) -> list[Pot]:
-        pots: list[Pot] = []
-        dead = sum(self.pooled)
+    def _layers(self, amounts: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
+        """The pots of ``amounts`` as (chips, eligible players), main pot first.
+
+        From the smallest amount up, each level is a layer of (level - previous) chips from
+        everyone who reached it; a layer the same players can win joins the one below it.
+        """
+        chips: list[int] = []
+        groups: list[tuple[int, ...]] = []
         previous = 0
-        for level in sorted(set(amounts)):
-            if level == 0:
-                continue
-            chunk = (level - previous) * sum(1 for a in amounts if a >= level)
+        for below, level in enumerate(sorted(amounts)):
+            if level == previous:
+                continue  # no chips, or a level already counted
+            chunk = (level - previous) * (len(amounts) - below)  # ``below`` amounts fall short
             eligible = tuple(j for j in range(self.n) if not self.folded[j] and amounts[j] >= level)
             previous = level
-            if pots and pots[-1].eligible == eligible:
-                pots[-1] = Pot(pots[-1].amount + chunk, eligible)
+            if groups and groups[-1] == eligible:
+                chips[-1] += chunk
             else:
-                pots.append(Pot(chunk, eligible))
+                chips.append(chunk)
+                groups.append(eligible)
+        dead = sum(self.pooled)
         if dead:
-            if pots:
-                pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)
+            if chips:
+                chips[0] += dead
             else:
-                live = tuple(j for j in range(self.n) if not self.folded[j])
-                pots.append(Pot(dead, live))
-        return pots
+                chips.append(dead)
+                groups.append(tuple(j for j in range(self.n) if not self.folded[j]))
+        return list(zip(chips, groups, strict=True))
 
     def _table(self, i: int) -> None:
         if i in self.shown:
             return
         self.shown.add(i)
-        self._emit(HandShown(i, self.hole_cards(i)))
+        self.events.append(HandShown(i, self.hole_cards(i)))
 
     def _award_without_showdown(self, winner: int) -> None:
         awards: list[PotAwarded] = []
-        for index, pot in enumerate(self._layers(self.contributions)):
-            self.stacks[winner] += pot.amount
-            award = PotAwarded(index, pot.amount, pot.eligible, ((winner, pot.amount),), False)
+        for index, (amount, eligible) in enumerate(self._layers(self.contributions)):
+            self.stacks[winner] += amount
+            award = PotAwarded(index, amount, eligible, ((winner, amount),), False)
             awards.append(award)
-            self._emit(award)
+            self.events.append(award)
         self._finish(awards, showdown=False)
 
     def _showdown(self) -> None:
         """Every pot to its best hands, by RULES 5 and 6 and the game's split (:func:`pay_pot`).
         Run twice, every live hand is already face up."""
-        self.street = Street.SHOWDOWN
+        self.street = _SHOWDOWN
         remaining = [j for j in range(self.n) if not self.folded[j]]
         game = self.game
         holes = {j: self.hole_cards(j) for j in remaining}
@@ -1437,30 +1480,31 @@ class Hand:
             self._show_or_muck(remaining, pots, highs[0], lows[0] if lows else None)
         awards: list[PotAwarded] = []
         unit = self.config.chip_unit
-        for index, pot in enumerate(pots):
-            eligible = pot.eligible
+        for index, (amount, eligible) in enumerate(pots):
             winners = [
                 best_hands(eligible, highs[k], lows[k] if lows else None)
                 for k in range(len(highs))
             ]
-            for run, half, part, shares in pay_pot(pot.amount, eligible, winners, unit):
+            for run, half, part, shares in pay_pot(amount, eligible, winners, unit):
                 for w, chips in shares:
                     self.stacks[w] += chips
                 award = PotAwarded(index, part, eligible, tuple(shares), True, run, half)
                 awards.append(award)
-                self._emit(award)
+                self.events.append(award)
         self._finish(awards, showdown=True)
 
     def _show_or_muck(
         self,
         remaining: list[int],
-        pots: list[Pot],
+        pots: list[tuple[int, tuple[int, ...]]],
         highs: dict[int, int],
         lows: dict[int, int] | None,
     ) -> None:
         """RULES 6: the hands are shown in order, and a hand that can win no part of any pot it
         is in (no high as good as the best shown there, no low as good as the best low shown)
         is mucked unless its player asked to show."""
+        if self.shown.issuperset(remaining):
+            return  # every hand already face up (tabled for an all-in run-out): nothing to decide
         # Showing order: the river's last bettor or raiser, else (the river was checked through)
         # the first live seat left of the button; then clockwise.
         start = self.last_aggressor if self.last_aggressor is not None else remaining[0]
@@ -1468,7 +1512,7 @@ class Hand:
         best_high: dict[int, int] = {}
         best_low: dict[int, int] = {}
         for j in order:
-            mine = [k for k, pot in enumerate(pots) if j in pot.eligible]
+            mine = [k for k, (_, eligible) in enumerate(pots) if j in eligible]
             high = highs[j]
             low = lows[j] if lows is not None else 0
             can_win = any(
@@ -1481,24 +1525,18 @@ class Hand:
                     best_high[k] = max(best_high.get(k, high), high)
                     best_low[k] = max(best_low.get(k, low), low)
             else:
-                self._emit(HandMucked(j))
+                self.events.append(HandMucked(j))
 
     def _finish(self, awards: list[PotAwarded], showdown: bool) -> None:
-        self.street = Street.COMPLETE
+        self.street = _COMPLETE
         self.to_act = None
         self.bets = [0] * self.n
         self.preselected.clear()
         stacks = tuple(self.stacks)
-        self.result = HandResult(
-            stacks=stacks,
-            net=tuple(s - s0 for s, s0 in zip(stacks, self.config.stacks, strict=True)),
-            pots=tuple(awards),
-            shown=tuple(sorted(self.shown)),
-            showdown=showdown,
-            voided=False,
-            boards=self.boards,
-        )
-        self._emit(HandEnded(stacks))
+        net = tuple(map(sub, stacks, self.config.stacks))
+        shown = tuple(sorted(self.shown))
+        self.result = HandResult(stacks, net, tuple(awards), shown, showdown, False, self.boards)
+        self.events.append(HandEnded(stacks))
 
     # -- inputs that are not betting decisions ---------------------------------------------
 
@@ -1518,7 +1556,7 @@ class Hand:
         self.street = Street.COMPLETE
         self.preselected.clear()
         self.run_choice_pending = False
-        self._emit(HandVoided(refunds, tuple(self.stacks)))
+        self.events.append(HandVoided(refunds, tuple(self.stacks)))
         self.result = HandResult(
             stacks=tuple(self.stacks),
             net=(0,) * self.n,
@@ -1572,7 +1610,7 @@ class Hand:
         mark = len(self.events)
         self.actions.append(action)
         self.run_choice_pending = False
-        self._emit(RunCountChosen(runs))
+        self.events.append(RunCountChosen(runs))
         self._run_out(runs)
         return self.events[mark:]
 

@@ -51,6 +51,7 @@ STORAGE = (
     "tests/storage/test_tables.py",
     "tests/storage/test_ledger_properties.py",
 )
+HOUSE_CAP = ("tests/bot/test_house_cap.py",)
 
 
 @dataclass(frozen=True)
@@ -84,8 +85,8 @@ MUTANTS = (
     Mutant(
         "result_destroying_chips_accepted",
         "bot/storage/hands.py",
-        'if total != hand["chips"]:',
-        'if total > hand["chips"]:',
+        "    if total != expected:",
+        "    if total > expected:",
         "a hand result must hand back exactly the chips the hand holds",
         STORAGE,
     ),
@@ -134,8 +135,8 @@ MUTANTS = (
     Mutant(
         "dead_money_to_the_last_pot",
         "engine/hand.py",
-        "                pots[0] = Pot(pots[0].amount + dead, pots[0].eligible)",
-        "                pots[-1] = Pot(pots[-1].amount + dead, pots[-1].eligible)",
+        "                chips[0] += dead",
+        "                chips[-1] += dead",
         "a big blind ante and a dead small blind go to the main pot (RULES 5)",
         HAND_RULES + DIFF,
     ),
@@ -168,8 +169,9 @@ MUTANTS = (
     Mutant(
         "showdown_without_the_river",
         "engine/hand.py",
-        "values = {j: rank_value(self.hole_cards(j) + self.board) for j in remaining}",
-        "values = {j: rank_value(self.hole_cards(j) + self.board[:4]) for j in remaining}",
+        "highs = [{j: high_value(holes[j], board) for j in remaining} for board in self.boards]",
+        "highs = [{j: high_value(holes[j], board[:4]) for j in remaining}"
+        " for board in self.boards]",
         "the best five of seven cards: both hole cards and the whole board (RULES 6)",
         HAND_RULES + DIFF + EVALUATOR,
     ),
@@ -230,6 +232,23 @@ MUTANTS = (
         "                    int(r.won >= 0),",
         "hands won counts only hands where the player took chips from a pot",
         STORAGE,
+    ),
+    # The house's daily loss cap: a member farming the bots is stopped by it.
+    Mutant(
+        "house_cap_doubled",
+        "bot/runtime/cash.py",
+        "        return lost >= cap\n",
+        "        return lost >= 2 * cap\n",
+        "the house's bots stand up once they have lost the server's daily cap",
+        HOUSE_CAP,
+    ),
+    Mutant(
+        "house_cap_counts_the_last_second",
+        "bot/runtime/cash.py",
+        "        since = int(self.options.wall()) - DAY\n",
+        "        since = int(self.options.wall()) - 1\n",
+        "the house's daily cap counts every loss of the last 24 hours",
+        HOUSE_CAP,
     ),
 )
 

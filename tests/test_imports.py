@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("render", r"bot\.render(\..+)?"),
     ("presenter", r"bot\.(presenter|replay)"),
     ("runtime", r"bot\.runtime(\..+)?"),
-    ("interaction", r"bot\.(guards|interact|ui)"),
+    ("interaction", r"bot\.(guards|interact|ui|leagues)"),
     ("client", r"bot\.client"),
     ("entry", r"bot\.(__main__|demo)"),
     ("cogs", r"cogs(\..+)?"),

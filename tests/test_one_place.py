@@ -225,10 +225,12 @@ def test_the_databases_checks_are_the_codes_limits() -> None:
 
     from bot.storage.economy import MAX_COOLDOWN, MAX_IDLE_CLOSE, MAX_TABLES
     from bot.storage.errors import MAX_BALANCE
+    from bot.storage.leagues import MAX_LEAGUE_NAME
     from bot.storage.leases import MAX_OWNER
     from bot.storage.locales import MAX_LOCALE
     from bot.storage.tables import MAX_STATE
     from bot.storage.tournaments import MAX_NAME, MAX_TABLE_NO
+    from engine.league import MAX_POINTS_TEXT
     from engine.limits import MAX_CHIPS, MAX_SEATS, MAX_TOURNAMENT_PLAYERS
 
     expected = {
@@ -238,6 +240,7 @@ def test_the_databases_checks_are_the_codes_limits() -> None:
         "max_players": MAX_TOURNAMENT_PLAYERS, "max_seats": MAX_SEATS,
         "max_tables": MAX_TABLES, "max_tables_per_host": MAX_TABLES, "name": MAX_NAME,
         "owner": MAX_OWNER, "state": MAX_STATE, "table_no": MAX_TABLE_NO,
+        "points": MAX_POINTS_TEXT, "title": MAX_LEAGUE_NAME,
     }
     bound = re.compile(r"(?:COALESCE)?\(?(\w+)(?:, -?\d+)?\)? BETWEEN -?\d+ AND (\d+)")
     seen: dict[tuple[str, str], int] = {}

@@ -36,6 +36,13 @@ from bot.render.encode import encode_palette_png, encode_png
 from bot.render.fonts import faces_for
 from bot.render.holecards import draw_hole_cards
 from bot.render.labels import DEFAULT_LABELS, Labels
+from bot.render.league import (
+    DEFAULT_LEAGUE_LABELS,
+    LeagueLabels,
+    LeagueView,
+    draw_league,
+    league_alt_text,
+)
 from bot.render.model import (
     Blind,
     DeckStyle,
@@ -77,6 +84,7 @@ __all__ = [
     "draw_table",
     "render_chart",
     "render_hole_cards",
+    "render_league",
     "render_table",
     "render_tournament",
     "warm_up",
@@ -121,6 +129,17 @@ def render_tournament(
     return RenderedImage(encode_palette_png(image, table_palette()),
                          tournament_alt_text(view, labels), image.width, image.height,
                          "tournament.png")
+
+
+def render_league(view: LeagueView,
+                  labels: LeagueLabels = DEFAULT_LEAGUE_LABELS) -> RenderedImage:
+    """A league's standings (a podium and the table, 1280 px wide palette PNG) and its alt
+    text."""
+    with faces_for(labels.locale):
+        image = draw_league(view, labels)
+    return RenderedImage(encode_palette_png(image, table_palette()),
+                         league_alt_text(view, labels), image.width, image.height,
+                         "league.png")
 
 
 def render_chart(view: ChartView, labels: ChartLabels = DEFAULT_CHART_LABELS) -> RenderedImage:

@@ -1,4 +1,5 @@
-"""Line charts: every player's stack over a session's hands, a player's net over his hands.
+"""Line charts: every player's stack over a session's hands, a player's net over his hands
+(with his all-in EV net beside it, as PokerTracker's all-in equity graph draws them).
 
 The chart speaks the table image's language (:mod:`bot.render.table`): the same dark room,
 a plate for the plot, white and gold text from the cached masks of :mod:`bot.render.fonts`, so
@@ -69,6 +70,9 @@ PALETTE: tuple[RGB, ...] = (
 PATTERNS: tuple[tuple[int, int] | None, ...] = (None, (16, 9), (4, 7))
 GAIN: RGB = PALETTE[1]  # the net chart: above zero in sky blue, below in orange
 LOSS: RGB = PALETTE[0]
+# The net chart's lines: the net itself, solid; then what it is compared with (the all-in EV
+# net), dashed in gold, so the two differ in more than colour.
+NET_STYLES: tuple[tuple[RGB, tuple[int, int] | None], ...] = ((SOFT, None), (GOLD, (16, 9)))
 
 TITLE_SIZE = 30
 SUBTITLE_SIZE = 20
@@ -107,8 +111,8 @@ class ChartView:
 
     ``x_labels`` names every point (the chart picks the few that fit under the axis); the
     axis titles sit at the start of each axis;
-    ``net``: a single line of won and lost chips, drawn with its zero line and the area above
-    and below it shaded.
+    ``net``: a line of won and lost chips, drawn with its zero line and the area above and
+    below it shaded; a second line (the all-in EV net) is drawn over it, with a legend.
     """
 
     title: str
@@ -286,14 +290,18 @@ def _line(draw: ImageDraw.ImageDraw, points: list[tuple[float, float]], fill: RG
         _dashed(draw, big, fill, w, pattern)
 
 
-def series_style(index: int) -> tuple[RGB, tuple[int, int] | None]:
-    """The colour and the line pattern of the ``index``-th series."""
+def series_style(index: int, net: bool = False) -> tuple[RGB, tuple[int, int] | None]:
+    """The colour and the line pattern of the ``index``-th series (of a net chart's, with
+    ``net``)."""
+    if net:
+        return NET_STYLES[min(index, len(NET_STYLES) - 1)]
     colour = PALETTE[index % len(PALETTE)]
     return colour, PATTERNS[(index // len(PALETTE)) % len(PATTERNS)]
 
 
 def _legend_rows(view: ChartView) -> int:
-    if view.net or not view.series:
+    # A net chart's single line is named by its title; two lines need their names.
+    if (view.net and len(view.series) < 2) or not view.series:
         return 0
     shown = min(len(view.series), LEGEND_MAX) + (len(view.series) > LEGEND_MAX)
     return -(-shown // LEGEND_COLUMNS)
@@ -339,11 +347,11 @@ def draw_chart(view: ChartView, labels: ChartLabels = DEFAULT_CHART_LABELS) -> I
     big = canvas.crop(LINES_BOX).resize((size[0] * SS, size[1] * SS), Image.Resampling.NEAREST)
     draw = ImageDraw.Draw(big)
     ends: list[tuple[float, float, RGB]] = []
-    # The first series is drawn last, on top: it is the biggest winner, or the only line.
+    # The first series is drawn last, on top: the biggest winner, the net, or the only line.
     for index in reversed(range(len(view.series))):
         series = view.series[index]
-        colour, pattern = (SOFT, None) if view.net else series_style(index)
-        width = 4 if view.net else 3
+        colour, pattern = series_style(index, view.net)
+        width = 4 if view.net and index == 0 else 3
         for run in _runs(series.values):
             points = _decimate([(xs[i] - ox, y_of(v) - oy) for i, v in run])
             _line(draw, points, colour, width, pattern)
@@ -356,7 +364,7 @@ def draw_chart(view: ChartView, labels: ChartLabels = DEFAULT_CHART_LABELS) -> I
         draw.ellipse((x * SS - r, y * SS - r, x * SS + r, y * SS + r), fill=colour,
                      outline=PANEL[:3], width=2 * SS)
     canvas.paste(big.reduce(SS), (ox, oy))  # each 3x3 block averaged: smooth, and fast
-    if not view.net:
+    if _legend_rows(view):
         _legend(canvas, view, panel_bottom + 16, labels)
     return canvas
 
@@ -434,13 +442,13 @@ def _legend(canvas: Image.Image, view: ChartView, top: int, labels: ChartLabels)
         row, col = divmod(index, LEGEND_COLUMNS)
         x = MARGIN + 8 + col * column_width
         y = top + row * LEGEND_ROW + 22
-        colour, pattern = series_style(index)
+        colour, pattern = series_style(index, view.net)
         sample = Image.new("RGBA", (40 * SS, 12 * SS), (0, 0, 0, 0))
         _line(ImageDraw.Draw(sample), [(2, 6), (38, 6)], colour, 4, pattern)
         sample = sample.reduce(SS)
         canvas.paste(sample, (x, y - 12), sample)
         known = series.known
-        value = labels.amount(known[-1]) if known else "—"
+        value = labels.amount(known[-1], signed=view.net) if known else "—"
         value_sprite = text_sprite(value, LEGEND_SIZE)
         draw_text(canvas, (x + column_width - 24, y), value, LEGEND_SIZE, GOLD, align="right")
         draw_text(canvas, (x + 50, y), series.name, LEGEND_SIZE, WHITE,

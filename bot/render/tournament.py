@@ -239,7 +239,7 @@ STRIPE: RGBA = (255, 255, 255, 10)
 
 
 @functools.lru_cache(maxsize=8)
-def _background(height: int) -> Image.Image:
+def background(height: int) -> Image.Image:
     """The room's dark gradient, lighter at the top, in the room ramp's own shades."""
     level = Image.linear_gradient("L").resize((WIDTH, height)).point(lambda v: 70 - v * 60 // 255)
     return through_ramp(level, ROOM_RAMP)
@@ -516,7 +516,7 @@ def draw_tournament(view: TournamentView,
                     labels: TournamentLabels = DEFAULT_TOURNAMENT_LABELS) -> Image.Image:
     """The status board as an RGB image, 1280 px wide, as tall as its tables need."""
     bottom = BODY_TOP + _body_height(view)
-    canvas = _background(bottom + MARGIN).copy()
+    canvas = background(bottom + MARGIN).copy()
     _header(canvas, view, labels)
     _tiles(canvas, view, labels)
     _payouts(canvas, view, labels, bottom)

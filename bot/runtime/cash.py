@@ -36,8 +36,9 @@ from bot.runtime.config import TableConfig
 from bot.runtime.faults import log_failure
 from bot.runtime.kinds import CASH, PRACTICE
 from bot.runtime.messenger import TableMessenger
+from bot.runtime.recaps import RecapPoster
 from bot.runtime.recovery import RestoredTable, settle_departures
-from bot.runtime.results import player_results, result_summary
+from bot.runtime.results import settled_hand
 from bot.runtime.table import LiveTable, Settled, TableServices
 from bot.storage import StorageError, economy, hands, sessions, tables
 from bot.storage.sessions import Session, SessionStart
@@ -254,13 +255,15 @@ class CashTable(LiveTable[_Draft]):
         draft = self._draft()
         events = draft.table.finish_hand()
         if self.hand_id is not None:
+            settled = await settled_hand(hand)
             await hands.record_hand_result(
                 self.db,
                 self.hand_id,
-                result_summary(hand),
-                player_results(hand),
+                settled.summary,
+                settled.players,
                 departures=_departures(events),
                 save=self._save_of(draft),
+                all_in=settled.all_in,
             )
         else:  # pragma: no cover - a live hand always has its stored id
             await tables.update_table(self.db, self.table_id, self._save_of(draft))
@@ -416,7 +419,8 @@ class CashTable(LiveTable[_Draft]):
             raise BotError("house_cap_reached", cap=chips(settings.house_loss_cap, self.locale))
 
     async def _house_over_cap(self, cap: int) -> bool:
-        lost = -await economy.house_net(self.db, self.guild_id, since=int(time.time()) - DAY)
+        since = int(self.options.wall()) - DAY
+        lost = -await economy.house_net(self.db, self.guild_id, since=since)
         return lost >= cap
 
     async def _bots_off_for_the_day(self) -> None:
@@ -687,14 +691,31 @@ class CashTable(LiveTable[_Draft]):
         """Begin a new session of the table's ledger; the session that ended and where the new
         one begins. Under the lock, so no hand ends and no chip moves between reading the old
         session and starting the new one; the channel is told, since the ledger is everyone's
-        at the table."""
+        at the table, and then gets the recap of the session that ended (unless the host
+        turned recaps off)."""
         async with self.lock:
             self.check_open()
             ended = await sessions.session_ledger(self.db, self.table_id)
-            start = await sessions.reset_session(self.db, self.table_id, actor_id=by)
+            start = await sessions.reset_session(self.db, self.table_id, actor_id=by,
+                                                 recap=self.config.recap)
             self.say(t("notice.ledger_reset", self.locale, host=mention(by),
                          hand=start.first_hand))
+            self._recap_after()
             return ended, start
+
+    async def set_recap(self, on: bool) -> None:
+        """Post a recap when a session ends (``on``), or keep it to ``/history recap``."""
+        async with self.lock:
+            await self._table_change(lambda draft: setattr(draft.config, "recap", on))
+
+    def _recap_after(self) -> None:
+        """Once what the table said so far went out, post the recap its session ending just
+        stored (storage knows whether one is owed: none at a practice table, none if the host
+        turned them off)."""
+        poster = RecapPoster(self.db, self.services.client, self.services.dm_channels,
+                             self.services.locales)
+        locale = self.locale
+        self.messenger.then(lambda: poster.post_soon(self.guild_id, locale))
 
     async def close(self, by: int | None, *, idle: bool = False) -> dict[int, int]:
         """Close the table: a running hand is voided and every stack goes back to its wallet,
@@ -716,6 +737,7 @@ class CashTable(LiveTable[_Draft]):
                     hand_id=self.hand_id if running else None,
                     first_seq=before if running else None,
                     actions=hand.actions[before:] if running and hand is not None else (),
+                    recap=self.config.recap,
                 )
             except BaseException:
                 if running and hand is not None:
@@ -739,6 +761,7 @@ class CashTable(LiveTable[_Draft]):
             self.retire()
             self.say("\n".join(lines))
             self.messenger.then(lambda: self.direct.spawn(self._clear_message_record()))
+            self._recap_after()
             self.services.registry.venue_over(self)
             return returned
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,6 +72,9 @@ class RuntimeOptions:
     # How often a running tournament notes that its clock is alive (one small write): after a
     # crash its level resumes with the time it had left at most this long before the crash.
     tournament_heartbeat: float = 2.0
+    # How long before a tournament's start the members who marked its calendar event
+    # "Interested" get a reminder with a Register button.
+    event_reminder: float = 600.0
     # A computer player answers after a pause drawn from this range (seconds), as a person
     # would: an instant answer reads as a machine and gives the others no time to follow.
     bot_pause: tuple[float, float] = (1.0, 3.0)
@@ -78,6 +82,9 @@ class RuntimeOptions:
     # operator's metrics (only while they are on; the full check runs at every start).
     invariant_interval: float = 300.0
     deck_factory: DeckFactory = field(default=shuffled_deck, compare=False)
+    # The wall clock (Unix seconds) the house's daily loss cap is counted back from; a test
+    # gives its own to put a loss exactly 23 or 25 hours in the past.
+    wall: Callable[[], float] = field(default=time.time, compare=False)
 
     @classmethod
     def from_env(
@@ -88,9 +95,9 @@ class RuntimeOptions:
     ) -> RuntimeOptions:
         """``POKER_NEXT_HAND_DELAY``, ``POKER_TIME_BANK``, ``POKER_TIME_BANK_REFILL``,
         ``POKER_TIME_BANK_CAP``, ``POKER_MIN_TIMER``, ``POKER_LEASE_SECONDS``,
-        ``POKER_REQUESTS_PER_SECOND``, ``POKER_BOT_PAUSE`` (the longest pause of a computer
-        player, in seconds; the shortest is a third of it): the environment wins over
-        ``.env``."""
+        ``POKER_REQUESTS_PER_SECOND``, ``POKER_EVENT_REMINDER``, ``POKER_BOT_PAUSE`` (the
+        longest pause of a computer player, in seconds; the shortest is a third of it): the
+        environment wins over ``.env``."""
         values = read_environment(environ, dotenv_path)
         defaults = cls()
         changes: dict[str, Any] = {}
@@ -100,6 +107,7 @@ class RuntimeOptions:
             ("POKER_TIME_BANK_REFILL", "time_bank_refill"),
             ("POKER_TIME_BANK_CAP", "time_bank_cap"),
             ("POKER_LEASE_SECONDS", "lease_seconds"),
+            ("POKER_EVENT_REMINDER", "event_reminder"),
         ):
             raw = values.get(name)
             if raw is not None:
@@ -178,6 +186,7 @@ class TableConfig:
     bomb_every: int = 0
     bomb_amount: int = 0
     skip_big_blind: set[int] = field(default_factory=set)
+    recap: bool = True  # post the recap of a session when it ends (the host may turn it off)
 
     def copy(self) -> TableConfig:
         """A copy to change as a draft (its dicts and sets are its own)."""
@@ -217,6 +226,7 @@ class TableConfig:
             "bomb_every": self.bomb_every,
             "bomb_amount": self.bomb_amount,
             "skip_big_blind": sorted(self.skip_big_blind),
+            "recap": self.recap,
         }
 
     @classmethod
@@ -237,4 +247,5 @@ class TableConfig:
             bomb_every=int(data.get("bomb_every", 0)),
             bomb_amount=int(data.get("bomb_amount", 0)),
             skip_big_blind={int(u) for u in data.get("skip_big_blind") or ()},
+            recap=bool(data.get("recap", True)),
         )

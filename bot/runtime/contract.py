@@ -2,8 +2,8 @@
 
 :class:`~bot.runtime.table.LiveTable` writes the hand loop once; its owners (a cash table, a
 tournament's table, a practice table, and whatever kind comes next) fill the hooks below and
-never copy the loop, as aiohttp's runners write their sequence once and ask for a few abstract
-hooks. :class:`TableContract` declares them, in three tiers:
+never copy the loop: the sequence is written once and asks the owner only what differs.
+:class:`TableContract` declares the hooks, in three tiers:
 
 ======================  ========================  =============================================
 tier                    hook                      what the owner says

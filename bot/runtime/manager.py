@@ -37,6 +37,7 @@ from bot.i18n import resolve_locale
 from bot.metrics import NO_METRICS, Live, Metrics
 from bot.presenter import labels_for, tournament_opening_text
 from bot.runtime.budget import RequestBudget
+from bot.runtime.calendar import TournamentCalendar
 from bot.runtime.cash import CashTable, check_bomb
 from bot.runtime.config import RuntimeOptions, TableConfig
 from bot.runtime.direct import DmChannels
@@ -57,6 +58,7 @@ from bot.storage import (
     tables,
     tournaments,
 )
+from bot.storage.tournaments import LeagueEntry
 from engine.table import Table, TableOptions
 from engine.tournament import Tournament, TournamentConfig
 
@@ -101,6 +103,10 @@ class GameRuntime:
             self.options.requests_per_second * self.ownership.plan.share, metrics=metrics
         )
         self.dm_channels = DmChannels()
+        # Tournaments with a start time on the servers' calendars; the league cog gives it
+        # the reminder's Register button.
+        self.calendar = TournamentCalendar(client, self.options.event_reminder,
+                                           lambda tournament_id, locale: None)
         self.registry = Registry(self._over, lambda venue: self.venues.stale(venue))
         self._guilds: set[int] = set()  # servers whose economy is stored
         self._background: set[asyncio.Task[None]] = set()
@@ -161,6 +167,7 @@ class GameRuntime:
             budget=self.budget,
             dm_channels=self.dm_channels,
             metrics=self.metrics,
+            calendar=self.calendar,
         )
 
     def _live(self) -> Live:
@@ -321,9 +328,11 @@ class GameRuntime:
         name: str,
         config: TournamentConfig,
         settings: TournamentSettings,
+        league: LeagueEntry | None = None,
     ) -> LiveTournament:
         """Open registration in a channel (one tournament per channel, never where a cash
-        table plays: storage checks both in the transaction that opens it)."""
+        table plays: storage checks both in the transaction that opens it); ``league``: it
+        counts toward that league."""
         await self.ensure_guild(guild_id)
         self._refuse_taken(channel_id)
         state = Tournament(config, self.rng)
@@ -334,6 +343,7 @@ class GameRuntime:
                 config={**settings.to_json(), "engine": config.to_json()},
                 state=state.to_json(),
                 starts_at=None if settings.starts_at is None else int(settings.starts_at),
+                league=league,
             )
             live = LiveTournament(info, settings, state, self._services())
             self.registry.add_venue(live)
@@ -439,6 +449,7 @@ class GameRuntime:
         )
         for task in list(self._background):
             task.cancel()
+        await self.calendar.close()
         # Every venue is stored and stopped: another process may take them over at once.
         await self.ownership.release()
         await self.db.close()

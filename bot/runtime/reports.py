@@ -1,5 +1,9 @@
-"""What ``/poker ledger`` and ``/chips stats`` show, built from what storage counted: the
-message, the CSV file and the chart's view, in the reader's language.
+"""What ``/poker ledger``, ``/chips stats`` and the recap of a night show, built from what
+storage counted: the message, the CSV file and the chart's view, in the reader's language.
+
+Who pays whom (``engine.settlement``) is the same in the ledger's CSV (its "settlement"
+section) and in the recap, from the same nets; it is counted off the event loop
+(:func:`settlement`: up to a tenth of a second for twenty players).
 
 Names come from the table's stored names (each player's display name when he last played
 there), so a player who has since left the server still has one. Messages carry them escaped
@@ -18,17 +22,21 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.i18n import bidi_balanced, isolate, t
 from bot.presenter import chips, display_name, safe_text
 from bot.render import ChartLabels, ChartSeries, ChartView
-from bot.render.labels import catalog_words
+from bot.render.labels import catalog_words, format_percent
 from bot.runtime.messenger import MESSAGE_LIMIT
 from bot.storage.sessions import Session, SessionPlayer
-from bot.storage.stats import Period, PlayerStats, Ratio
+from bot.storage.stats import AllInFigures, Period, PlayerStats, Ratio
+from engine.errors import EngineError
+from engine.settlement import Transfer, settle
+from engine.table import TableOptions
+from engine.tournament import TournamentConfig
 
 # What a spreadsheet takes for the start of a formula (or of a command, for the old DDE
 # ones): a name beginning so is written with a leading apostrophe, which shows it as text.
@@ -36,6 +44,9 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 CSV_COLUMNS = (
     "player", "user_id", "carried", "buy_ins", "top_ups", "cash_outs", "stack", "net", "seated"
 )
+# The CSV's second section, after a blank row and a row naming it: who pays whom.
+SETTLEMENT_SECTION = "settlement"
+SETTLEMENT_COLUMNS = ("payer", "payer_id", "payee", "payee_id", "amount")
 
 
 def chart_labels(locale: object) -> ChartLabels:
@@ -70,6 +81,21 @@ def stored_names(config: object) -> dict[int, str]:
     return names
 
 
+def stored_stakes(config: object, tournament_state: object = None) -> Callable[[int | None], int]:
+    """The small blind a stored hand was dealt at, by its level: a tournament's from its saved
+    state (``tournament_state``: its levels as last changed), a cash table's from the options
+    its table stored (``config``); 0 where neither can be read."""
+    try:
+        if isinstance(tournament_state, Mapping):
+            levels = TournamentConfig.from_json(dict(tournament_state["config"]))
+            return lambda level: levels.level_options(level or 1)[0]
+        options = config.get("options") if isinstance(config, Mapping) else None
+        small = TableOptions.from_json(dict(options)).small_blind if options else 0
+    except (KeyError, TypeError, ValueError, EngineError):
+        small = 0
+    return lambda level: small
+
+
 # --- the ledger ------------------------------------------------------------------------------
 
 
@@ -81,6 +107,12 @@ class LedgerReport:
     chart: ChartView
 
 
+def settlement(players: Sequence[SessionPlayer]) -> list[Transfer[int]]:
+    """Who pays whom to bring every player's net to zero (by user id): the fewest transfers,
+    the same for the same nets. CPU work for many players: call it off the event loop."""
+    return settle({p.user_id: p.net for p in players})
+
+
 def ledger_report(
     session: Session,
     names: Mapping[int, str],
@@ -89,8 +121,10 @@ def ledger_report(
     table_name: str,
     intro: str = "",
     limit: int = MESSAGE_LIMIT,
+    transfers: Sequence[Transfer[int]] | None = None,
 ) -> LedgerReport:
-    """The session as a message (``intro`` first), a CSV file and a chart."""
+    """The session as a message (``intro`` first), a CSV file (with ``transfers``, its
+    settlement section) and a chart."""
     head = [intro] if intro else []
     if session.reset_by is None:
         since = t("ledger.since_open", locale, time=f"<t:{session.started_at}:R>")
@@ -111,7 +145,7 @@ def ledger_report(
     text = _fit(head, rows, tail, locale, limit)
     return LedgerReport(
         text=text,
-        csv=ledger_csv(session, names, locale),
+        csv=ledger_csv(session.players, names, locale, transfers),
         csv_name=f"ledger-table-{session.table_id}-from-hand-{session.first_hand}.csv",
         chart=_stack_chart(session, names, locale, table_name),
     )
@@ -155,17 +189,34 @@ def _fit(head: list[str], rows: list[str], tail: list[str], locale: object, limi
     return text[:limit]
 
 
-def ledger_csv(session: Session, names: Mapping[int, str], locale: object) -> bytes:
+def ledger_csv(
+    players: Sequence[SessionPlayer],
+    names: Mapping[int, str],
+    locale: object,
+    transfers: Sequence[Transfer[int]] | None = None,
+) -> bytes:
     """The session's players as CSV (UTF-8 with a byte-order mark, so spreadsheets read names
-    in any script), machine-readable column names, whole chip counts."""
+    in any script), machine-readable column names, whole chip counts; with ``transfers``, a
+    second section after a blank row: ``settlement``, then who pays whom."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
-    for p in session.players:
+
+    def name(user_id: int) -> str:
+        return csv_cell(bidi_balanced(display_name(names, user_id, locale)))
+
+    for p in players:
         writer.writerow([
-            csv_cell(bidi_balanced(display_name(names, p.user_id, locale))), p.user_id, p.carried,
-            p.buy_ins, p.top_ups, p.cash_outs, p.stack, p.net, "yes" if p.seated else "no",
+            name(p.user_id), p.user_id, p.carried, p.buy_ins, p.top_ups, p.cash_outs, p.stack,
+            p.net, "yes" if p.seated else "no",
         ])
+    if transfers is not None:
+        writer.writerow([])
+        writer.writerow([SETTLEMENT_SECTION])
+        writer.writerow(SETTLEMENT_COLUMNS)
+        for move in transfers:
+            writer.writerow([name(move.payer), move.payer, name(move.payee), move.payee,
+                             move.amount])
     return out.getvalue().encode("utf-8-sig")
 
 
@@ -234,9 +285,32 @@ def stats_report(
         t("stats.showdown", locale, wtsd=ratio(found.wtsd, locale),
           wsd=ratio(found.wsd, locale)),
     ]
+    lines += all_in_lines(found.all_in, locale)
     if found.tracked < found.hands_played:
         lines.append(t("stats.untracked", locale, tracked=found.tracked))
+    if found.tournament_all_in.hands:
+        lines += all_in_lines(found.tournament_all_in, locale, tournament=True)
     return StatsReport("\n".join(lines), _net_chart(found, display_name, locale))
+
+
+def all_in_lines(
+    figures: AllInFigures, locale: object, *, tournament: bool = False
+) -> list[str]:
+    """Net, all-in EV net and luck, with the count of all-in hands (``tournament``: in
+    tournament chips, said so); the hands whose all-in EV is unknown are named, never
+    guessed."""
+    if not figures.hands:
+        return []
+    key = "stats.tournament_all_in" if tournament else "stats.all_in"
+    ev = figures.ev_net
+    if ev is None:
+        return [t(f"{key}_none", locale, hands=figures.hands)]
+    lines = [t(key, locale, net=signed(figures.counted_net, locale), ev=signed(ev, locale),
+               luck=signed(figures.luck, locale), all_in=figures.all_in_hands)]
+    if figures.unknown:
+        lines.append(t("stats.all_in_partial", locale, counted=figures.counted,
+                       unknown=figures.unknown))
+    return lines
 
 
 def _date(timestamp: int) -> str:
@@ -252,15 +326,173 @@ def _net_chart(found: PlayerStats, display_name: str, locale: object) -> ChartVi
                      first=_date(points[0][0]), last=_date(points[-1][0]))
     else:
         subtitle = period
-    # The line starts at zero, before his first hand of the period.
+    # The lines start at zero, before his first hand of the period.
     values = (0, *(net for _, net in points)) if points else ()
+    series: tuple[ChartSeries, ...] = (ChartSeries(display_name, values),) if values else ()
+    evs = found.ev_series
+    if values and any(ev is not None for ev in evs):
+        # As PokerTracker's all-in equity graph: what he won, and what his all-ins were worth
+        # (where a hand's all-in EV is unknown, the second line has a gap: nothing is guessed).
+        first = 0 if evs[0] is not None else None
+        series = (
+            ChartSeries(t("stats.chart_net", locale), values),
+            ChartSeries(t("stats.chart_ev", locale), (first, *evs)),
+        )
     return ChartView(
         title=t("stats.chart_title", locale, player=isolate(display_name)),
         subtitle=subtitle,
         x_title=t("chart.hands", locale),
         y_title=t("chart.net", locale),
         x_labels=tuple(chips(n, locale) for n in range(len(values))),
-        series=(ChartSeries(display_name, values),) if values else (),
+        series=series,
         net=True,
         filename="net.png",
     )
+
+
+# --- the recap of a night --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RecapLine:
+    """One player in a recap: ``net`` in wallet chips (the ledger's net; a tournament's prize
+    minus his buy-in), ``figures`` over his hands in the table's chips (tournament chips in a
+    tournament)."""
+
+    user_id: int
+    net: int
+    figures: AllInFigures
+    place: int | None = None  # a tournament's
+    prize: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PotFacts:
+    """The biggest pot: its hand (and table, in a tournament), its chips and who took them."""
+
+    hand_no: int
+    table_no: int | None
+    pot: int
+    winners: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SwingFacts:
+    """The biggest swing of equity: the player whose luck was largest in one hand, the share
+    of the chips at stake his cards were worth at the all-in moment, his all-in EV net, his
+    net and his luck in that hand."""
+
+    hand_no: int
+    table_no: int | None
+    user_id: int
+    share: float  # 0 to 1
+    stake: int
+    ev_net: int
+    net: int
+    luck: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecapFacts:
+    """What a recap says (``bot.runtime.recaps`` reads it from storage)."""
+
+    recap_id: int
+    channel_id: int
+    hands: int
+    lines: tuple[RecapLine, ...]  # by net (by place in a tournament)
+    first_hand: int | None = None  # a cash session's hands
+    last_hand: int | None = None
+    tournament: str | None = None  # a tournament's name
+    pot: PotFacts | None = None
+    swing: SwingFacts | None = None
+    transfers: tuple[Transfer[int], ...] | None = None  # a cash session's settlement
+
+
+def recap_text(facts: RecapFacts, names: Mapping[int, str], locale: object) -> str:
+    """The recap as the channel reads it (split into messages by the poster if long)."""
+
+    def who(user_id: int) -> str:
+        return safe_text(display_name(names, user_id, locale))
+
+    if facts.tournament is None:
+        lines = [t("recap.title", locale, where=f"<#{facts.channel_id}>",
+                   first=facts.first_hand, last=facts.last_hand, hands=facts.hands),
+                 t("recap.results", locale)]
+        lines += [t("recap.row", locale, rank=rank, player=who(line.user_id),
+                    net=signed(line.net, locale), all_in=_all_in_words(line.figures, locale))
+                  for rank, line in enumerate(facts.lines, start=1)]
+    else:
+        lines = [t("recap.title_tournament", locale, name=safe_text(facts.tournament),
+                   hands=facts.hands),
+                 t("recap.results_tournament", locale)]
+        lines += [t("recap.row_tournament", locale, place=line.place, player=who(line.user_id),
+                    prize=chips(line.prize or 0, locale), net=signed(line.net, locale),
+                    all_in=_all_in_words(line.figures, locale))
+                  for line in facts.lines]
+    if facts.pot is not None:
+        pot = facts.pot
+        winners = t("list.separator", locale).join(who(u) for u in pot.winners)
+        lines.append(t("recap.biggest_pot", locale, hand=_hand_words(pot, locale),
+                       pot=chips(pot.pot, locale), winners=winners))
+    if facts.swing is not None:
+        swing = facts.swing
+        lines.append(t("recap.swing", locale, hand=_hand_words(swing, locale),
+                       player=who(swing.user_id), share=format_percent(swing.share),
+                       stake=chips(swing.stake, locale), ev=signed(swing.ev_net, locale),
+                       net=signed(swing.net, locale), luck=signed(swing.luck, locale)))
+    if facts.transfers is not None:
+        lines.append(t("recap.settle", locale))
+        lines += [t("recap.transfer", locale, payer=who(move.payer), payee=who(move.payee),
+                    amount=chips(move.amount, locale)) for move in facts.transfers]
+        if not facts.transfers:
+            lines.append(t("recap.settled", locale))
+    footer = "recap.footer" if facts.tournament is None else "recap.footer_tournament"
+    lines.append(t(footer, locale, id=facts.recap_id))
+    return "\n".join(lines)
+
+
+def recap_dm(
+    facts: RecapFacts, names: Mapping[int, str], user_id: int, locale: object
+) -> str | None:
+    """A player's own figures from the recap, in his language (None: he is not in it)."""
+    line = next((line for line in facts.lines if line.user_id == user_id), None)
+    if line is None:
+        return None
+
+    def who(other: int) -> str:
+        return safe_text(display_name(names, other, locale))
+
+    all_in = _all_in_words(line.figures, locale)
+    if facts.tournament is not None:
+        return t("recap.dm_tournament", locale, name=safe_text(facts.tournament),
+                 id=facts.recap_id, place=line.place, prize=chips(line.prize or 0, locale),
+                 net=signed(line.net, locale), all_in=all_in)
+    lines = [t("recap.dm", locale, where=f"<#{facts.channel_id}>", id=facts.recap_id,
+               net=signed(line.net, locale), all_in=all_in)]
+    moves = [m for m in facts.transfers or () if user_id in (m.payer, m.payee)]
+    for move in moves:
+        if move.payer == user_id:
+            lines.append(t("recap.dm_pays", locale, player=who(move.payee),
+                           amount=chips(move.amount, locale)))
+        else:
+            lines.append(t("recap.dm_paid", locale, player=who(move.payer),
+                           amount=chips(move.amount, locale)))
+    if facts.transfers is not None and not moves:
+        lines.append(t("recap.dm_even", locale))
+    return "\n".join(lines)
+
+
+def _all_in_words(figures: AllInFigures, locale: object) -> str:
+    if not figures.hands:
+        return t("recap.no_hands", locale)
+    ev = figures.ev_net
+    if ev is None:
+        return t("recap.all_in_none", locale)
+    return t("recap.all_in", locale, ev=signed(ev, locale), luck=signed(figures.luck, locale),
+             count=figures.all_in_hands)
+
+
+def _hand_words(facts: PotFacts | SwingFacts, locale: object) -> str:
+    if facts.table_no is None:
+        return t("recap.hand", locale, hand=facts.hand_no)
+    return t("recap.hand_at_table", locale, hand=facts.hand_no, table=facts.table_no)

@@ -125,6 +125,15 @@ class TableServices:
     budget: RequestBudget = field(default_factory=lambda: RequestBudget(40))
     dm_channels: DmChannels = field(default_factory=DmChannels)
     metrics: Metrics = NO_METRICS
+    # The server's calendar, which follows each tournament with a start time
+    # (``bot.runtime.calendar``); None: no calendar.
+    calendar: TournamentFollower | None = None
+
+
+class TournamentFollower(Protocol):
+    """What follows a tournament's state from outside it (the server's calendar)."""
+
+    def follow(self, live: Any, *, cancelled: bool = False) -> None: ...
 
 
 class TableRegistry(Protocol):

@@ -62,7 +62,8 @@ from bot.runtime.faults import log_failure
 from bot.runtime.kinds import TOURNAMENT
 from bot.runtime.messenger import TableMessenger
 from bot.runtime.play import Clicks
-from bot.runtime.results import player_results, result_summary
+from bot.runtime.recaps import RecapPoster
+from bot.runtime.results import settled_hand
 from bot.runtime.table import SOON, LiveTable, TableServices
 from bot.storage import StorageError, hands, tournaments
 from bot.storage.errors import StorageUnavailable
@@ -332,6 +333,7 @@ class LiveTournament:
             for table in list(self.tables.values()):
                 await table.pick_up(anew=anew)
         self._run_ticker()
+        self._follow_calendar()
 
     async def shutdown(self, drain: float = 0.0) -> None:
         """Stop (the bot is closing, or another process runs the server now): storage has
@@ -432,6 +434,7 @@ class LiveTournament:
         self.announce(events)
         self.deal_soon()
         self._run_ticker()
+        self._follow_calendar()
 
     async def pause(self, by: int) -> None:
         async with self.lock:
@@ -462,6 +465,7 @@ class LiveTournament:
             self._say(self.channels(), text)
             self._retire_tables()
             self._wind_up()
+            self._follow_calendar(cancelled=True)
             return refunds
 
     # -- the clock -----------------------------------------------------------------------------
@@ -546,6 +550,7 @@ class LiveTournament:
             self._say([self.channel_id], tournament_called_off_text(
                 self.name, len(refunds), self.locale, idle=True))
             self._wind_up()
+            self._follow_calendar(cancelled=True)
             return True
 
     async def _cancel_unstarted(self) -> None:
@@ -555,6 +560,7 @@ class LiveTournament:
         self._say([self.channel_id], tournament_called_off_text(self.name, len(refunds),
                                                                  self.locale))
         self._wind_up()
+        self._follow_calendar(cancelled=True)
 
     # -- transitions (its tables use these) ----------------------------------------------------
 
@@ -730,16 +736,31 @@ class LiveTournament:
             elif isinstance(event, TournamentFinished):
                 self._retire_tables()
                 self.closed = True
+                self._recap_after()
                 self._wind_up()
+                self._follow_calendar()
 
     async def _dm_move(self, user_id: int, event: PlayerMoved, link: str) -> None:
         spoken = await self.services.locales([user_id])
         locale = resolve_locale(spoken.get(user_id, self.locale))
         self.direct.notify(user_id, moved_dm_text(event, self.name, link, locale))
 
+    def _follow_calendar(self, *, cancelled: bool = False) -> None:
+        """The server's calendar follows the tournament (``bot.runtime.calendar``)."""
+        if self.services.calendar is not None:
+            self.services.calendar.follow(self, cancelled=cancelled)
+
     def _retire_tables(self) -> None:
         for table in list(self.tables.values()):
             table.retire()
+
+    def _recap_after(self) -> None:
+        """Once the results went out in the lobby, post the recap that finishing stored."""
+        services = self.services
+        poster = RecapPoster(services.db, services.client, services.dm_channels,
+                             services.locales)
+        locale = self.locale
+        self.voice(self.channel_id).then(lambda: poster.post_soon(self.guild_id, locale))
 
     def _wind_up(self) -> None:
         """Over or cancelled: the clock stops, the last messages go out, it is forgotten."""
@@ -897,9 +918,10 @@ class TournamentTable(LiveTable[Tournament]):
         if draft.is_over and draft.standings:
             settings.winning_hand = _winning_hand(hand, self.table, draft.standings[0].player_id)
         closed = [e.table for e in events if isinstance(e, TableBroken)]
+        settled = await settled_hand(hand)
         await hands.record_tournament_hand(
-            self.db, self.hand_id, result_summary(hand), player_results(hand),
-            save=tournament.save(draft, settings, closed=closed),
+            self.db, self.hand_id, settled.summary, settled.players,
+            save=tournament.save(draft, settings, closed=closed), all_in=settled.all_in,
         )
         tournament.adopt(draft, settings)
         return events

@@ -19,8 +19,11 @@ Open once at start-up and pass the ``Database`` to the functions of the modules 
 - ``hands``: start, actions, result, void, rebuild (engine replay) and PHH export.
 - ``stats``: leaderboard, player statistics, recent hands.
 - ``tournaments``: registration, prize pools, the engine's saved state, places and prizes.
+- ``leagues``: a server's seasons, the tournaments that count, points and standings.
 - ``stats``: leaderboards (all time or a period), player statistics, recent hands.
 - ``sessions``: a table's session ledger (buy-ins, top-ups, cash-outs, stacks) and its reset.
+- ``recaps``: the recap of each session that ended and tournament that finished, posted once.
+- ``scopes``: which hands make one session (a cash table's between two ends, a tournament).
 - ``invariant``: the chip invariant check.
 - ``leases``: which process runs each server's tables.
 - ``backup``: online backup of the live file.
@@ -35,10 +38,12 @@ from bot.storage import (
     hands,
     house,
     invariant,
+    leagues,
     leases,
     ledger,
     locales,
     postgres,
+    recaps,
     sessions,
     sqlite,
     stats,
@@ -57,11 +62,13 @@ __all__ = [
     "hands",
     "house",
     "invariant",
+    "leagues",
     "leases",
     "ledger",
     "locales",
     "parse_database_url",
     "postgres",
+    "recaps",
     "sessions",
     "sqlite",
     "stats",

@@ -23,6 +23,9 @@ Codes (stable): ``bad_id``, ``bad_amount``, ``amount_not_positive``, ``amount_to
 ``tournament_full``, ``already_started``, ``not_enough_players``, ``not_running``,
 ``results_mismatch``, ``prizes_mismatch``, ``pool_mismatch``, ``not_in_tournament`` (a cash
 move at a tournament's table or hand), ``not_tournament_table``, ``not_playing``,
+``bad_league_name``, ``league_name_taken``, ``too_many_leagues``, ``unknown_league``,
+``league_closed``, ``league_has_open_tournaments``, ``league_over``, ``league_not_begun``,
+``league_ends_before_start``, and a league's points refused as ``engine.league`` refuses them,
 ``bots_not_allowed`` (a bot's buy-in or top-up at an economy table of a server that does not
 allow bots), ``storage_unavailable`` (a ``StorageUnavailable``: the database could not be
 reached or could not write, for the reason its kind names).
@@ -78,6 +81,11 @@ INTERNAL_CODES = frozenset(
         "prizes_mismatch",
         "pool_mismatch",
         "not_tournament_table",
+        # A recap asked for by id is looked up by the runtime first (``no_such_recap``).
+        "unknown_recap",
+        # The engine's all-in EV and settlement refuse only what a bug would give them.
+        "bad_all_in_ev",
+        "bad_nets",
     }
 )
 

@@ -105,6 +105,17 @@ class PlayerResult:
     won_at_showdown: bool | None = None
     three_bet_chance: bool | None = None
     three_bet: bool | None = None
+    all_in_ev_net: int | None = None  # his all-in EV net, if in the hand at the all-in moment
+
+
+@dataclass(frozen=True, slots=True)
+class AllInRecord:
+    """A hand's all-in EV as counted when it was settled (migration 0010): ``exact`` is
+    ``AllInEV.to_json()`` when the hand came to the all-in moment, None when it did not. Each
+    player's all-in EV net in whole chips rides in his ``PlayerResult.all_in_ev_net``; a hand
+    stored without a record has an unknown all-in EV."""
+
+    exact: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +135,7 @@ class StoredPlayer:
     won_at_showdown: bool | None = None
     three_bet_chance: bool | None = None
     three_bet: bool | None = None
+    all_in_ev_net: int | None = None
 
 
 # The statistics flags beyond VPIP and PFR, as PlayerResult, StoredPlayer and hand_players name
@@ -157,6 +169,8 @@ class StoredHand:
     tournament_id: int | None = None  # a tournament's hand (its stacks are tournament chips)
     level: int | None = None  # ... dealt at this level
     practice: bool = False  # dealt at a practice table (its stacks are play chips)
+    all_in_counted: bool = False  # its all-in EV was counted when it was settled
+    all_in_ev: Any = None  # AllInEV.to_json() when it came to the all-in moment
 
     @property
     def commitment(self) -> DeckCommitment | None:
@@ -475,11 +489,51 @@ def _check_results(results: Sequence[PlayerResult]) -> None:
         for name in STAT_FLAGS:
             if not isinstance(getattr(r, name), bool | None):
                 raise StorageError("bad_players", reason="flag", field=name)
+        if r.all_in_ev_net is not None and (
+            isinstance(r.all_in_ev_net, bool) or not isinstance(r.all_in_ev_net, int)
+        ):
+            raise StorageError("bad_amount", field="all_in_ev_net", value=repr(r.all_in_ev_net))
         # Flags that contradict each other would skew every percentage built on them.
         if (r.three_bet and not r.three_bet_chance) or (
             r.won_at_showdown and not r.went_to_showdown
         ) or (r.went_to_showdown and r.saw_flop is False):
             raise StorageError("bad_players", reason="flags_disagree", player=r.player)
+
+
+def _check_all_in(
+    all_in: AllInRecord | None, players: Sequence[PlayerResult]
+) -> tuple[int, str | None]:
+    """The hand's ``all_in_counted`` and ``all_in_ev`` columns. Every player's all-in EV net,
+    or his net where he has none, must add up to zero (the table's luck is zero in every
+    hand), and only a hand that came to the all-in moment has any."""
+    if all_in is not None and not isinstance(all_in, AllInRecord):
+        raise StorageError("bad_json", field="all_in", detail=repr(all_in)[:50])
+    exact = None if all_in is None else all_in.exact
+    if exact is None:
+        if any(r.all_in_ev_net is not None for r in players):
+            raise StorageError("bad_players", reason="all_in_without_moment")
+        return int(all_in is not None), None
+    total = sum(
+        r.won - r.contributed if r.all_in_ev_net is None else r.all_in_ev_net for r in players
+    )
+    if total != 0:
+        raise StorageError("bad_players", reason="all_in_ev_not_zero", total=total)
+    return 1, to_json_text(exact, "all_in")
+
+
+async def _store_all_in(
+    tx: Tx, hand_id: int, counted: tuple[int, str | None], players: Sequence[PlayerResult]
+) -> None:
+    await tx.execute(
+        "UPDATE hands SET all_in_counted = ?, all_in_ev = ? WHERE hand_id = ?",
+        (*counted, hand_id),
+    )
+    for r in players:
+        if r.all_in_ev_net is not None:
+            await tx.execute(
+                "UPDATE hand_players SET all_in_ev_net = ? WHERE hand_id = ? AND player = ?",
+                (r.all_in_ev_net, hand_id, r.player),
+            )
 
 
 async def _return_to_seats(
@@ -546,6 +600,7 @@ async def record_hand_result(
     pot: int | None = None,
     departures: Sequence[int] = (),
     save: TableSave | None = None,
+    all_in: AllInRecord | None = None,
     now: int | None = None,
 ) -> None:
     """Finish a hand: finishing stacks back to the seats, result and statistics, the players
@@ -553,11 +608,13 @@ async def record_hand_result(
 
     ``result`` is any JSON value (or an object with ``to_json()``); ``pot`` defaults to the sum
     of the contributions. The finishing stacks must add up to the chips the hand holds (a
-    practice hand's: to its starting stacks). A practice hand counts in no statistic, and the
-    house and its bots in none at all.
+    practice hand's: to its starting stacks). ``all_in``: the hand's all-in EV (None: not
+    counted, so unknown). A practice hand counts in no statistic and keeps no all-in EV, and
+    the house and its bots count in none at all.
     """
     check_id(hand_id, "hand_id")
     _check_results(players)
+    counted = _check_all_in(all_in, players)
     departing = _check_departures(departures)
     checked = check_save(save)
     if len({r.player for r in players}) != len(players):
@@ -626,6 +683,8 @@ async def record_hand_result(
                     int(r.pfr),
                 ),
             )
+        if not hand["practice"]:
+            await _store_all_in(tx, hand_id, counted, players)
         await _depart_and_save(tx, hand, departing, checked, now)
 
 
@@ -704,10 +763,12 @@ async def close_table(
     reason: str = "table closed",
     first_seq: int | None = None,
     actions: Sequence[object] = (),
+    recap: bool = True,
     now: int | None = None,
 ) -> dict[int, int]:
-    """Close a table, voiding its running hand ``hand_id`` first, in one transaction; {user
-    id: chips returned to the wallet}."""
+    """Close a table, voiding its running hand ``hand_id`` first, in one transaction (which
+    ends its session: stored for its recap, posted unless ``recap`` is off); {user id: chips
+    returned to the wallet}."""
     check_id(table_id, "table_id")
     checked = None if hand_id is None else _check_void(
         hand_id, reason, actor_id, first_seq, actions
@@ -720,7 +781,7 @@ async def close_table(
             if owner != table_id:
                 raise StorageError("unknown_hand", hand_id=hand_id, table_id=table_id)
             await _void_in(tx, hand_id, checked, now)
-        return await close_in(tx, table_id, actor_id=actor_id, now=now)
+        return await close_in(tx, table_id, actor_id=actor_id, now=now, recap=recap)
 
 
 # --- tournament hands ---------------------------------------------------------------------------
@@ -832,6 +893,7 @@ async def record_tournament_hand(
     *,
     save: TournamentSave,
     pot: int | None = None,
+    all_in: AllInRecord | None = None,
     now: int | None = None,
 ) -> None:
     """Finish a tournament hand with the tournament's state after it (eliminations, moves,
@@ -839,9 +901,11 @@ async def record_tournament_hand(
 
     The finishing stacks must add up to the starting ones: tournament chips are neither
     created nor destroyed by a hand. Statistics are not counted (they are about wallet
-    chips)."""
+    chips); the all-in EV is kept (``all_in``, in tournament chips) for the player's own
+    tournament figures and the tournament's recap."""
     check_id(hand_id, "hand_id")
     _check_results(players)
+    counted = _check_all_in(all_in, players)
     if len({r.player for r in players}) != len(players):
         raise StorageError("bad_players", reason="duplicate_player")
     result_text = to_json_text(result, "result")
@@ -876,6 +940,7 @@ async def record_tournament_hand(
             " WHERE hand_id = ?",
             (pot, result_text, now, hand_id),
         )
+        await _store_all_in(tx, hand_id, counted, players)
         await write_tournament_save(tx, int(hand["tournament_id"]), checked, now)
 
 
@@ -963,7 +1028,7 @@ _HAND_COLUMNS = (
     "hand_id, guild_id, table_id, hand_no, status, config, deck, deck_salt, deck_digest,"
     " deck_scheme,"
     " button_seat, chips, pot, result, void_reason, started_at, ended_at, tournament_id, level,"
-    " practice"
+    " practice, all_in_counted, all_in_ev"
 )
 
 
@@ -983,30 +1048,39 @@ def _stored_deck(text: str) -> tuple[Card, ...]:
         return ()
 
 
+_PLAYER_COLUMNS = (
+    "player, user_id, seat_no, starting_stack, final_stack, contributed, won, vpip, pfr,"
+    f" showdown, {', '.join(STAT_FLAGS)}, all_in_ev_net"
+)
+
+
+def _stored_player(p: Row) -> StoredPlayer:
+    return StoredPlayer(
+        player=p[0],
+        user_id=p[1],
+        seat_no=p[2],
+        starting_stack=p[3],
+        final_stack=p[4],
+        contributed=p[5],
+        won=p[6],
+        vpip=_flag(p[7]),
+        pfr=_flag(p[8]),
+        showdown=_flag(p[9]),
+        saw_flop=_flag(p[10]),
+        went_to_showdown=_flag(p[11]),
+        won_at_showdown=_flag(p[12]),
+        three_bet_chance=_flag(p[13]),
+        three_bet=_flag(p[14]),
+        all_in_ev_net=p[15],
+    )
+
+
 async def _load(tx: Tx, row: Row) -> StoredHand:
     hand_id = row["hand_id"]
     players = tuple(
-        StoredPlayer(
-            player=p[0],
-            user_id=p[1],
-            seat_no=p[2],
-            starting_stack=p[3],
-            final_stack=p[4],
-            contributed=p[5],
-            won=p[6],
-            vpip=_flag(p[7]),
-            pfr=_flag(p[8]),
-            showdown=_flag(p[9]),
-            saw_flop=_flag(p[10]),
-            went_to_showdown=_flag(p[11]),
-            won_at_showdown=_flag(p[12]),
-            three_bet_chance=_flag(p[13]),
-            three_bet=_flag(p[14]),
-        )
+        _stored_player(p)
         for p in await tx.fetchall(
-            "SELECT player, user_id, seat_no, starting_stack, final_stack, contributed, won,"
-            f" vpip, pfr, showdown, {', '.join(STAT_FLAGS)} FROM hand_players"
-            " WHERE hand_id = ? ORDER BY player",
+            f"SELECT {_PLAYER_COLUMNS} FROM hand_players WHERE hand_id = ? ORDER BY player",
             (hand_id,),
         )
     )
@@ -1016,6 +1090,13 @@ async def _load(tx: Tx, row: Row) -> StoredHand:
             "SELECT action FROM hand_actions WHERE hand_id = ? ORDER BY seq", (hand_id,)
         )
     )
+    return _stored_hand(row, players, actions)
+
+
+def _stored_hand(
+    row: Row, players: tuple[StoredPlayer, ...], actions: tuple[Any, ...]
+) -> StoredHand:
+    hand_id = row["hand_id"]
     return StoredHand(
         hand_id=hand_id,
         guild_id=row["guild_id"],
@@ -1039,6 +1120,8 @@ async def _load(tx: Tx, row: Row) -> StoredHand:
         tournament_id=row["tournament_id"],
         level=row["level"],
         practice=bool(row["practice"]),
+        all_in_counted=bool(row["all_in_counted"]),
+        all_in_ev=None if row["all_in_ev"] is None else from_json_text(row["all_in_ev"]),
     )
 
 
@@ -1049,6 +1132,49 @@ async def load_hand(db: Database, hand_id: int) -> StoredHand:
         if row is None:
             raise StorageError("unknown_hand", hand_id=hand_id)
         return await _load(tx, row)
+
+
+MAX_HANDS_AT_ONCE = 500  # hands one read may load: a page of an export, never a session
+
+
+async def load_hands(db: Database, hand_ids: Sequence[int]) -> list[StoredHand]:
+    """Several hands in the order given, from one snapshot and three queries (what a page of
+    an export reads: loading a session hand by hand would take a round trip each). At most
+    :data:`MAX_HANDS_AT_ONCE`; an unknown id is ``unknown_hand``."""
+    ids = [check_id(hand_id, "hand_id") for hand_id in hand_ids]
+    if len(ids) > MAX_HANDS_AT_ONCE:
+        raise StorageError("bad_setting", name="hand_ids", value=len(ids))
+    if not ids:
+        return []
+    marks = ", ".join("?" * len(ids))
+    async with db.read() as tx:
+        rows = {
+            int(row["hand_id"]): row
+            for row in await tx.fetchall(
+                f"SELECT {_HAND_COLUMNS} FROM hands WHERE hand_id IN ({marks})", ids
+            )
+        }
+        players: dict[int, list[StoredPlayer]] = {hand_id: [] for hand_id in rows}
+        for p in await tx.fetchall(
+            f"SELECT hand_id, {_PLAYER_COLUMNS} FROM hand_players WHERE hand_id IN ({marks})"
+            " ORDER BY hand_id, player",
+            ids,
+        ):
+            players[int(p[0])].append(_stored_player(p[1:]))
+        actions: dict[int, list[Any]] = {hand_id: [] for hand_id in rows}
+        for a in await tx.fetchall(
+            f"SELECT hand_id, action FROM hand_actions WHERE hand_id IN ({marks})"
+            " ORDER BY hand_id, seq",
+            ids,
+        ):
+            actions[int(a[0])].append(from_json_text(a[1]))
+    missing = next((hand_id for hand_id in ids if hand_id not in rows), None)
+    if missing is not None:
+        raise StorageError("unknown_hand", hand_id=missing)
+    return [
+        _stored_hand(rows[hand_id], tuple(players[hand_id]), tuple(actions[hand_id]))
+        for hand_id in ids
+    ]
 
 
 async def unfinished_hands(db: Database, table_id: int | None = None) -> list[StoredHand]:
@@ -1119,22 +1245,53 @@ def phh_extra(stored: StoredHand) -> dict[str, object]:
     return extra
 
 
-async def finished_hand(db: Database, hand_id: int) -> tuple[StoredHand, Hand]:
-    """A finished hand as stored and as the engine replays it, for the exports.
+def replayed(stored: StoredHand) -> Hand:
+    """A finished hand as the engine replays it, for the exports.
 
     Raises ``hand_not_finished`` (running or voided) and ``hand_corrupt`` when the replay does
     not end with the stored finishing stacks.
     """
-    stored = await load_hand(db, hand_id)
     if stored.status != "finished":
-        raise StorageError("hand_not_finished", hand_id=hand_id, status=stored.status)
+        raise StorageError("hand_not_finished", hand_id=stored.hand_id, status=stored.status)
     hand = rebuild_hand(stored)
     result = hand.result
     if result is None or list(result.stacks) != list(stored.final_stacks or ()):
         # The replay must end where the stored result says, or the export would tell a story
         # different from the chips that actually moved.
-        raise StorageError("hand_corrupt", hand_id=hand_id, detail="finishing stacks differ")
-    return stored, hand
+        raise StorageError("hand_corrupt", hand_id=stored.hand_id,
+                           detail="finishing stacks differ")
+    return hand
+
+
+async def finished_hand(db: Database, hand_id: int) -> tuple[StoredHand, Hand]:
+    """A finished hand as stored and as the engine replays it (see :func:`replayed`)."""
+    stored = await load_hand(db, hand_id)
+    return stored, replayed(stored)
+
+
+def viewer_index(stored: StoredHand, viewer_id: int | None) -> int | None:
+    """The asker's player index in the hand, None if he was not dealt in (or nobody asks)."""
+    return next((p.player for p in stored.players if p.user_id == viewer_id), None)
+
+
+def phh_text(
+    stored: StoredHand,
+    hand: Hand,
+    *,
+    reveal_all: bool = False,
+    players: Sequence[str] | None = None,
+    event: str | None = None,
+    viewer_id: int | None = None,
+) -> str:
+    """:func:`export_phh` of a hand already loaded and replayed (:func:`replayed`)."""
+    names = phh_players(stored) if players is None else list(players)
+    # An EngineError here (say "phh_unsupported" for a posted dead blind) passes through: the
+    # hand is sound, PHH just cannot say it.
+    extra = phh_extra(stored)
+    if event is not None and stored.tournament_id is not None:
+        extra["event"] = event
+    return dump_played_hand(hand, reveal_all=reveal_all, players=names, extra=extra,
+                            viewer=viewer_index(stored, viewer_id))
 
 
 async def export_phh(
@@ -1144,22 +1301,28 @@ async def export_phh(
     reveal_all: bool = False,
     players: Sequence[str] | None = None,
     event: str | None = None,
+    viewer_id: int | None = None,
 ) -> str:
     """A finished hand as PHH text, finishing stacks included, through the engine's writer.
 
     Unshown hole cards are written ``????`` unless ``reveal_all`` (only for the server's own
-    archive). ``players`` replaces the user ids as the players' names; ``event`` names the
-    tournament a tournament hand was played in (PHH's ``event``). Raises ``hand_corrupt``
-    if the stored hand does not replay to its stored result.
+    archive); ``viewer_id``'s own are written too (a file for him alone). ``players`` replaces
+    the user ids as the players' names; ``event`` names the tournament a tournament hand was
+    played in (PHH's ``event``). Raises ``hand_corrupt`` if the stored hand does not replay to
+    its stored result.
     """
     stored, hand = await finished_hand(db, hand_id)
-    names = phh_players(stored) if players is None else list(players)
-    # An EngineError here (say "phh_unsupported" for a posted dead blind) passes through: the
-    # hand is sound, PHH just cannot say it.
-    extra = phh_extra(stored)
-    if event is not None and stored.tournament_id is not None:
-        extra["event"] = event
-    return dump_played_hand(hand, reveal_all=reveal_all, players=names, extra=extra)
+    return phh_text(stored, hand, reveal_all=reveal_all, players=players, event=event,
+                    viewer_id=viewer_id)
+
+
+def posted_small_blind(config: HandConfig) -> int | None:
+    """The small blind a hand's configuration posts at the small blind's place, None when it
+    posts none there (a bomb pot, a dead small blind, heads-up after a bust): the stakes' small
+    blind must then come from the table (``LiveTable.small_blind_at``)."""
+    if config.bomb_pot:
+        return None
+    return config.blinds[(config.big_blind_index - 1) % config.players] or None
 
 
 def pokerstars_facts(
@@ -1178,12 +1341,15 @@ def pokerstars_facts(
     ``names`` are the players' names in player-index order (pass a whole session's roster
     through ``engine.pokerstars.safe_names`` first, so a name stays the same from hand to
     hand). ``max_seats`` is the table's seat count, ``small_blind`` the small blind of the
-    stakes the hand was dealt at (a tournament's level), ``viewer_id`` the asker (his hole
-    cards are written; None writes only what everybody saw), ``buy_in`` a tournament's.
-    The hand is numbered by its storage id (unique across every table, as trackers need).
+    stakes the hand was dealt at (a tournament's level: ``LiveTable.small_blind_at``), for a
+    hand whose configuration posts none at its place (:func:`posted_small_blind`),
+    ``viewer_id`` the asker (his hole cards are written; None writes only what everybody saw),
+    ``buy_in`` a tournament's. The hand is numbered by its storage id (unique across every
+    table, as trackers need).
     """
     players = sorted(stored.players, key=lambda p: p.player)
-    viewer = next((p.player for p in players if p.user_id == viewer_id), None)
+    posted = posted_small_blind(HandConfig.from_json(stored.config))
+    viewer = viewer_index(stored, viewer_id)
     tournament = None
     if stored.tournament_id is not None:
         tournament = TournamentFacts(stored.tournament_id, stored.level or 1, buy_in)
@@ -1194,7 +1360,7 @@ def pokerstars_facts(
         names=tuple(names),
         max_seats=max([max_seats, *(p.seat_no for p in players)]),
         started_at=stored.started_at,
-        small_blind=small_blind,
+        small_blind=small_blind if posted is None else posted,
         big_blind=int(stored.config["big_blind"]),
         button_seat=stored.button_seat,
         tournament=tournament,

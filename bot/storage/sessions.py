@@ -18,6 +18,11 @@ A reset stores where the new session begins (``poker_tables.session_entry`` and
 ``session_hand``, migration 0006): the last ledger entry and hand number before it. Reset while a
 hand runs, the session begins with that hand (its stacks are carried as they were dealt), so a
 hand is never split between two sessions.
+
+The transaction that ends a session (a reset, or the table closing: ``tables.close_in``) also
+stores its end for the recap (:func:`end_session_in`, ``bot.storage.recaps``): its hands and each
+player's figures as the ledger reads them then, so the recap says exactly what the ledger said,
+and is posted once whatever moment a crash picks.
 """
 
 from __future__ import annotations
@@ -26,9 +31,11 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.storage import recaps
 from bot.storage.db import Database, Tx, unix_now
 from bot.storage.errors import StorageError, check_id, from_json_text
 from bot.storage.ledger import Reason
+from bot.storage.scopes import SessionHands
 
 _IN = {Reason.BUY_IN.value: "buy_ins", Reason.TOP_UP.value: "top_ups"}
 _OUT = frozenset({Reason.LEAVE.value, Reason.TABLE_CLOSE.value})
@@ -135,9 +142,10 @@ async def latest_table_in_channel(db: Database, guild_id: int, channel_id: int) 
 
 
 async def reset_session(
-    db: Database, table_id: int, *, actor_id: int, now: int | None = None
+    db: Database, table_id: int, *, actor_id: int, recap: bool = True, now: int | None = None
 ) -> SessionStart:
-    """Begin a new session of an open table's ledger now, or with the running hand."""
+    """Begin a new session of an open table's ledger now, or with the running hand; the one
+    that ends is stored for its recap (posted unless ``recap`` is off)."""
     check_id(table_id, "table_id")
     check_id(actor_id, "actor_id")
     now = unix_now() if now is None else now
@@ -168,6 +176,7 @@ async def reset_session(
                 )
             )
             last_hand = int(table["hand_count"])
+        await end_session_in(tx, table_id, last_hand=last_hand, recap=recap, now=now)
         await tx.execute(
             "UPDATE poker_tables SET session_entry = ?, session_hand = ?,"
             " session_started_at = ?, session_reset_by = ? WHERE table_id = ?",
@@ -180,43 +189,106 @@ async def session_ledger(db: Database, table_id: int) -> Session:
     """The table's current session (its last one, for a closed table), from one snapshot."""
     check_id(table_id, "table_id")
     async with db.read() as tx:
-        table = await _table(tx, table_id)
-        entry, last_hand = int(table["session_entry"]), int(table["session_hand"])
-        carried: dict[int, int] = {}
-        if entry:
-            for user_id, into, out in await tx.fetchall(
-                "SELECT user_id, SUM(CASE WHEN dest LIKE 'seat:%' THEN amount ELSE 0 END),"
-                " SUM(CASE WHEN source LIKE 'seat:%' THEN amount ELSE 0 END)"
-                " FROM ledger WHERE table_id = ? AND entry_id <= ? AND user_id IS NOT NULL"
-                " GROUP BY user_id",
-                (table_id, entry),
-            ):
-                balance = int(into) - int(out)
-                if balance:
-                    carried[int(user_id)] = balance
-        moves = await tx.fetchall(
-            "SELECT entry_id, reason, user_id, amount FROM ledger"
-            " WHERE table_id = ? AND entry_id > ? AND reason IN (?, ?, ?, ?)"
-            " ORDER BY entry_id",
-            (table_id, entry, *_IN, *sorted(_OUT)),
-        )
-        ends = await tx.fetchall(
-            "SELECT hand_id, MIN(entry_id) FROM ledger"
-            " WHERE table_id = ? AND entry_id > ? AND reason IN (?, ?) GROUP BY hand_id",
-            (table_id, entry, *_HAND_ENDS),
-        )
-        played = await tx.fetchall(
-            "SELECT h.hand_id, h.hand_no, h.status, hp.user_id, hp.starting_stack,"
-            " hp.final_stack FROM hands h JOIN hand_players hp ON hp.hand_id = h.hand_id"
-            " WHERE h.table_id = ? AND h.hand_no > ? AND h.status <> 'running'",
-            (table_id, last_hand),
-        )
-        seats = await tx.fetchall(
-            "SELECT s.user_id, s.stack + COALESCE(hp.starting_stack, 0) FROM seats s"
-            " LEFT JOIN hand_players hp ON hp.hand_id = s.hand_id AND hp.user_id = s.user_id"
-            " WHERE s.table_id = ?",
-            (table_id,),
-        )
+        return await read_session(tx, table_id)
+
+
+async def end_session_in(
+    tx: Tx, table_id: int, *, last_hand: int, recap: bool, now: int
+) -> int | None:
+    """In the transaction that ends the table's current session (its hands up to
+    ``last_hand``): store it for its recap; the recap's id (None at a practice table, whose
+    chips are play chips: no ledger, no recap)."""
+    practice = await tx.scalar("SELECT practice FROM poker_tables WHERE table_id = ?",
+                               (table_id,))
+    if practice:
+        return None
+    session = await read_session(tx, table_id)
+    return await recaps.insert_recap(
+        tx,
+        guild_id=session.guild_id,
+        channel_id=session.channel_id,
+        table_id=table_id,
+        hands=(session.first_hand, last_hand, session.hands),
+        figures=session_figures(session),
+        post=recap,
+        now=now,
+    )
+
+
+# The figures a recap keeps of a session's players, in this order.
+_FIGURES = ("user_id", "carried", "buy_ins", "top_ups", "cash_outs", "stack", "seated")
+
+
+def session_figures(session: Session) -> dict[str, Any]:
+    """The session as its recap stores it: each player's ledger figures, and what else the
+    ledger says of it (JSON)."""
+    return {
+        "players": [[int(getattr(p, name)) for name in _FIGURES] for p in session.players],
+        "voided": session.voided,
+        "started_at": session.started_at,
+        "reset_by": session.reset_by,
+    }
+
+
+def figures_players(figures: object) -> tuple[SessionPlayer, ...]:
+    """The players a recap stored (:func:`session_figures`), biggest winner first."""
+    rows = figures.get("players") if isinstance(figures, dict) else None
+    if not isinstance(rows, list):
+        raise StorageError("bad_json", field="figures", detail="no players")
+    try:
+        players = [
+            SessionPlayer(
+                user_id=int(user_id), carried=int(carried), buy_ins=int(buy_ins),
+                top_ups=int(top_ups), cash_outs=int(cash_outs), stack=int(stack),
+                seated=bool(seated),
+            )
+            for user_id, carried, buy_ins, top_ups, cash_outs, stack, seated in rows
+        ]
+    except (TypeError, ValueError) as exc:
+        raise StorageError("bad_json", field="figures", detail=str(exc)[:50]) from None
+    players.sort(key=lambda p: (-p.net, p.user_id))
+    return tuple(players)
+
+
+async def read_session(tx: Tx, table_id: int) -> Session:
+    """:func:`session_ledger` in an open transaction."""
+    table = await _table(tx, table_id)
+    entry, last_hand = int(table["session_entry"]), int(table["session_hand"])
+    carried: dict[int, int] = {}
+    if entry:
+        for user_id, into, out in await tx.fetchall(
+            "SELECT user_id, SUM(CASE WHEN dest LIKE 'seat:%' THEN amount ELSE 0 END),"
+            " SUM(CASE WHEN source LIKE 'seat:%' THEN amount ELSE 0 END)"
+            " FROM ledger WHERE table_id = ? AND entry_id <= ? AND user_id IS NOT NULL"
+            " GROUP BY user_id",
+            (table_id, entry),
+        ):
+            balance = int(into) - int(out)
+            if balance:
+                carried[int(user_id)] = balance
+    moves = await tx.fetchall(
+        "SELECT entry_id, reason, user_id, amount FROM ledger"
+        " WHERE table_id = ? AND entry_id > ? AND reason IN (?, ?, ?, ?)"
+        " ORDER BY entry_id",
+        (table_id, entry, *_IN, *sorted(_OUT)),
+    )
+    ends = await tx.fetchall(
+        "SELECT hand_id, MIN(entry_id) FROM ledger"
+        " WHERE table_id = ? AND entry_id > ? AND reason IN (?, ?) GROUP BY hand_id",
+        (table_id, entry, *_HAND_ENDS),
+    )
+    played = await tx.fetchall(
+        "SELECT h.hand_id, h.hand_no, h.status, hp.user_id, hp.starting_stack,"
+        " hp.final_stack FROM hands h JOIN hand_players hp ON hp.hand_id = h.hand_id"
+        " WHERE h.table_id = ? AND h.hand_no > ? AND h.status <> 'running'",
+        (table_id, last_hand),
+    )
+    seats = await tx.fetchall(
+        "SELECT s.user_id, s.stack + COALESCE(hp.starting_stack, 0) FROM seats s"
+        " LEFT JOIN hand_players hp ON hp.hand_id = s.hand_id AND hp.user_id = s.user_id"
+        " WHERE s.table_id = ?",
+        (table_id,),
+    )
     stacks = {int(user_id): int(chips) for user_id, chips in seats}
     hands: dict[int, tuple[int, str, list[tuple[int, int]]]] = {}
     for hand_id, hand_no, status, user_id, start, final in played:
@@ -304,3 +376,157 @@ def _series(
         tuple(numbers),
         {u: tuple(picture.get(u) for picture in pictures) for u in everyone},
     )
+
+
+# --- a session's hands, for an export ------------------------------------------------------
+
+
+def _check_range(low: int | None, high: int | None) -> None:
+    for bound in (low, high):
+        if bound is not None:
+            check_id(bound, "hand")
+
+
+async def table_session(
+    db: Database, table_id: int, *, low: int | None = None, high: int | None = None
+) -> SessionHands:
+    """The session of table ``table_id``: its current one (a closed table's last), or its
+    tournament's when it is a tournament's table; ``low``/``high`` as :class:`SessionHands`."""
+    check_id(table_id, "table_id")
+    _check_range(low, high)
+    row = await db.fetchone(
+        "SELECT guild_id, tournament_id, practice, session_hand FROM poker_tables"
+        " WHERE table_id = ?",
+        (table_id,),
+    )
+    if row is None:
+        raise StorageError("unknown_table", table_id=table_id)
+    if row[1] is not None:
+        return await tournament_session(db, int(row[1]), low=low, high=high)
+    return SessionHands(
+        guild_id=int(row[0]),
+        table_id=table_id,
+        tournament_id=None,
+        practice=bool(row[2]),
+        first_hand=int(row[3]) + 1,
+        low=low,
+        high=high,
+    )
+
+
+async def tournament_session(
+    db: Database, tournament_id: int, *, low: int | None = None, high: int | None = None
+) -> SessionHands:
+    """Every hand of a tournament, as one session."""
+    check_id(tournament_id, "tournament_id")
+    _check_range(low, high)
+    guild_id = await db.fetchone(
+        "SELECT guild_id FROM tournaments WHERE tournament_id = ?", (tournament_id,)
+    )
+    if guild_id is None:
+        raise StorageError("unknown_tournament", tournament_id=tournament_id)
+    return SessionHands(
+        guild_id=int(guild_id[0]),
+        table_id=None,
+        tournament_id=tournament_id,
+        practice=False,
+        first_hand=1,
+        low=low,
+        high=high,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SessionTable:
+    table_id: int
+    channel_id: int
+    max_seats: int
+    config: Any  # as stored: a cash table's options and players' names
+
+
+async def session_tables(db: Database, scope: SessionHands) -> list[SessionTable]:
+    """The tables the session's hands were dealt at (every table of a tournament)."""
+    params: tuple[int | None]
+    if scope.tournament_id is not None:
+        sql, params = "tournament_id = ?", (scope.tournament_id,)
+    else:
+        sql, params = "table_id = ?", (scope.table_id,)
+    rows = await db.fetchall(
+        f"SELECT table_id, channel_id, max_seats, config FROM poker_tables WHERE {sql}"
+        " ORDER BY table_id",
+        params,
+    )
+    return [
+        SessionTable(int(row[0]), int(row[1]), int(row[2]), from_json_text(row[3]))
+        for row in rows
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionCount:
+    """How many finished hands a session holds, of them how many ``user_id`` was dealt in,
+    and the range of their numbers."""
+
+    hands: int
+    played: int
+    first: int | None
+    last: int | None
+
+
+async def count_session(db: Database, scope: SessionHands, user_id: int) -> SessionCount:
+    check_id(user_id, "user_id")
+    where, params = scope.where()
+    row = await db.fetchone(
+        "SELECT COUNT(*), MIN(h.hand_no), MAX(h.hand_no),"
+        " SUM(CASE WHEN EXISTS (SELECT 1 FROM hand_players hp WHERE hp.hand_id = h.hand_id"
+        " AND hp.user_id = ?) THEN 1 ELSE 0 END)"
+        f" FROM hands h WHERE {where}",
+        (user_id, *params),
+    )
+    assert row is not None  # an aggregate always gives its row
+    return SessionCount(
+        hands=int(row[0] or 0),
+        played=int(row[3] or 0),
+        first=None if row[1] is None else int(row[1]),
+        last=None if row[2] is None else int(row[2]),
+    )
+
+
+async def session_roster(db: Database, scope: SessionHands) -> list[int]:
+    """Everybody dealt into the session's hands, by the first hand each played (then by id):
+    the order names are made safe in, so a player's name is the same in every hand of a file."""
+    where, params = scope.where()
+    rows = await db.fetchall(
+        "SELECT hp.user_id, MIN(h.hand_id) AS first FROM hands h"
+        f" JOIN hand_players hp ON hp.hand_id = h.hand_id WHERE {where}"
+        " GROUP BY hp.user_id ORDER BY first, hp.user_id",
+        params,
+    )
+    return [int(row[0]) for row in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """Where a page of a session's hands ends: the next page starts after it."""
+
+    hand_id: int = 0
+    hand_no: int = 0
+
+
+async def session_page(
+    db: Database, scope: SessionHands, after: Page = Page(), *, limit: int = 200
+) -> list[Page]:
+    """The next ``limit`` hands of the session after ``after``, in the order they were dealt:
+    a page, so that no reader ever holds a whole session. A cash table's hands go by their
+    number (its index), a tournament's by their id (the tournament's index keeps it)."""
+    where, params = scope.where()
+    if scope.tournament_id is not None:
+        where += " AND h.hand_id > ? ORDER BY h.hand_id"
+        params += (after.hand_id,)
+    else:
+        where += " AND h.hand_no > ? ORDER BY h.hand_no"
+        params += (after.hand_no,)
+    rows = await db.fetchall(
+        f"SELECT h.hand_id, h.hand_no FROM hands h WHERE {where} LIMIT ?", (*params, limit)
+    )
+    return [Page(int(row[0]), int(row[1])) for row in rows]

@@ -18,10 +18,18 @@ whose chips they were).
 Each percentage comes with its count (a :class:`Ratio`), so "3-bet 50%" from 1 chance in 2 is
 seen for the small sample it is. Hands stored before migration 0006 have no 3-bet or showdown
 flags: they are unknown, left out of those denominators, never counted as "no".
+
+All-in EV (``engine.allin_ev``, migration 0010) gives a player's all-in EV net and his luck
+(:class:`AllInFigures`): over the hands whose all-in EV was counted (every hand since migration
+0010); hands stored before have none and are left out of those figures, never guessed. In a
+counted hand without the all-in moment, or one he folded before it, his all-in EV net is his
+net (no luck), as PokerTracker counts it. The same figures in tournament chips are counted
+apart (:attr:`PlayerStats.tournament_all_in`): they never mix with wallet chips.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -78,6 +86,58 @@ class Ratio:
 
 
 @dataclass(frozen=True, slots=True)
+class AllInFigures:
+    """A player's net, all-in EV net and luck over some hands (see the module doc).
+
+    ``hands``: his hands, ``net`` his net over them; ``counted``: those whose all-in EV was
+    counted, ``counted_net`` his net over them; ``all_in_hands``: those where he was in at the
+    all-in moment; ``luck``: his net minus his all-in EV net, summed over those.
+
+    >>> figures = AllInFigures(hands=12, net=500, counted=10, counted_net=300, all_in_hands=2,
+    ...                        luck=-200)
+    >>> figures.ev_net, figures.unknown
+    (500, 2)
+    """
+
+    hands: int = 0
+    net: int = 0
+    counted: int = 0
+    counted_net: int = 0
+    all_in_hands: int = 0
+    luck: int = 0
+
+    @property
+    def ev_net(self) -> int | None:
+        """All-in EV net over the counted hands (None when none was counted: unknown)."""
+        return self.counted_net - self.luck if self.counted else None
+
+    @property
+    def unknown(self) -> int:
+        """Hands whose all-in EV is unknown (stored before it was counted)."""
+        return self.hands - self.counted
+
+
+# A player's luck in one hand (on ``hp``, his row of hand_players): his net minus his all-in
+# EV net when he had one, else 0.
+LUCK = (
+    "CASE WHEN hp.all_in_ev_net IS NULL THEN 0"
+    " ELSE hp.final_stack - hp.starting_stack - hp.all_in_ev_net END"
+)
+# The columns of :class:`AllInFigures`, in order, summed over a player's rows (``h`` his hands).
+ALL_IN_FIGURES = (
+    "COUNT(*), SUM(hp.final_stack - hp.starting_stack), SUM(h.all_in_counted),"
+    " SUM(CASE WHEN h.all_in_counted = 1 THEN hp.final_stack - hp.starting_stack ELSE 0 END),"
+    f" COUNT(hp.all_in_ev_net), SUM({LUCK})"
+)
+
+
+def all_in_figures(row: Sequence[object]) -> AllInFigures:
+    """:class:`AllInFigures` from the columns of :data:`ALL_IN_FIGURES`."""
+    hands, net, counted, counted_net, all_in, luck = (_int(v) for v in row)
+    return AllInFigures(hands, net, counted, counted_net, all_in, luck)
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerStats:
     """A player's figures over a period.
 
@@ -85,7 +145,10 @@ class PlayerStats:
     facing exactly one raise). ``wtsd``: showdowns over hands in which he saw the flop.
     ``wsd``: showdowns where he took chips over showdowns. ``tracked``: his hands that carry the
     last three (every hand since migration 0006). ``net_series``: (end time, net so far) after
-    each hand, oldest first, when asked for.
+    each hand, oldest first, when asked for; ``ev_series``: with it, his all-in EV net so far
+    after each of those hands (his net so far minus his luck so far; None where the hand's
+    all-in EV is unknown). ``all_in``: his all-in EV figures over the period's cash hands;
+    ``tournament_all_in``: the same over his tournament hands, in tournament chips.
     """
 
     guild_id: int
@@ -102,6 +165,9 @@ class PlayerStats:
     tracked: int
     period: Period = Period.ALL
     net_series: tuple[tuple[int, int], ...] = ()
+    all_in: AllInFigures = AllInFigures()
+    tournament_all_in: AllInFigures = AllInFigures()
+    ev_series: tuple[int | None, ...] = ()
 
     @property
     def vpip_pct(self) -> float:
@@ -240,7 +306,14 @@ async def player_stats(
             (guild_id, user_id, since or 0),
         )
         assert row is not None  # an aggregate always gives its row
-        points = await _net_series(tx, guild_id, user_id, since or 0) if series else ()
+        cash = await tx.fetchone(f"SELECT {ALL_IN_FIGURES} {_HANDS_OF_PLAYER}",
+                                 (guild_id, user_id, since or 0))
+        played_out = await tx.fetchone(f"SELECT {ALL_IN_FIGURES} {_TOURNAMENT_HANDS_OF_PLAYER}",
+                                       (guild_id, user_id, since or 0))
+        assert cash is not None and played_out is not None
+        points, ev_points = (
+            await _net_series(tx, guild_id, user_id, since or 0) if series else ((), ())
+        )
     played, won, net, biggest, vpip, pfr, tracked, three, chances, sd, flops, sd_won = (
         _int(v) for v in row
     )
@@ -259,6 +332,9 @@ async def player_stats(
         tracked=tracked,
         period=chosen,
         net_series=points,
+        all_in=all_in_figures(cash),
+        tournament_all_in=all_in_figures(played_out),
+        ev_series=ev_points,
     )
 
 
@@ -267,22 +343,32 @@ _HANDS_OF_PLAYER = (
     "FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id"
     f" WHERE hp.guild_id = ? AND hp.user_id = ? AND {_CASH_FINISHED} AND h.ended_at >= ?"
 )
+# The same, of tournaments: tournament chips, only ever counted apart.
+_TOURNAMENT_HANDS_OF_PLAYER = (
+    "FROM hand_players hp JOIN hands h ON h.hand_id = hp.hand_id"
+    " WHERE hp.guild_id = ? AND hp.user_id = ? AND h.status = 'finished'"
+    " AND h.tournament_id IS NOT NULL AND h.ended_at >= ?"
+)
 
 
 async def _net_series(
     tx: Tx, guild_id: int, user_id: int, since: int
-) -> tuple[tuple[int, int], ...]:
+) -> tuple[tuple[tuple[int, int], ...], tuple[int | None, ...]]:
+    """His net so far after each hand, and his all-in EV net so far (None where unknown)."""
     rows = await tx.fetchall(
-        f"SELECT h.ended_at, hp.final_stack - hp.starting_stack {_HANDS_OF_PLAYER}"
-        " ORDER BY h.ended_at, h.hand_id",
+        f"SELECT h.ended_at, hp.final_stack - hp.starting_stack, h.all_in_counted, {LUCK}"
+        f" {_HANDS_OF_PLAYER} ORDER BY h.ended_at, h.hand_id",
         (guild_id, user_id, since),
     )
     points: list[tuple[int, int]] = []
-    total = 0
-    for ended_at, net in rows:
+    evs: list[int | None] = []
+    total = luck = 0
+    for ended_at, net, counted, lucky in rows:
         total += int(net)
+        luck += int(lucky)
         points.append((int(ended_at), total))
-    return tuple(points)
+        evs.append(total - luck if counted else None)
+    return tuple(points), tuple(evs)
 
 
 async def recent_hands(db: Database, table_id: int, *, limit: int = 10) -> list[HandSummary]:

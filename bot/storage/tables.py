@@ -47,6 +47,7 @@ from bot.storage.ledger import (
     seat_account,
     wallet_account,
 )
+from bot.storage.sessions import end_session_in
 from engine.bots.ids import HOUSE_ID, is_bot
 from engine.limits import MAX_CHIPS, MAX_SEATS
 
@@ -696,10 +697,13 @@ async def leave_table(
         return returned
 
 
-async def close_in(tx: Tx, table_id: int, *, actor_id: int | None, now: int) -> dict[int, int]:
+async def close_in(
+    tx: Tx, table_id: int, *, actor_id: int | None, now: int, recap: bool = True
+) -> dict[int, int]:
     """In the open transaction ``tx``: close the table and send every stack home (see
-    ``unseat``); {user id: chips he stood up with}. Refused while a hand runs (void it first,
-    in the same transaction)."""
+    ``unseat``), which ends its session (stored for its recap, posted unless ``recap`` is
+    off); {user id: chips he stood up with}. Refused while a hand runs (void it first, in the
+    same transaction)."""
     table = await _cash_table_row(tx, table_id)
     running = await tx.scalar(
         "SELECT hand_id FROM hands WHERE table_id = ? AND status = 'running'", (table_id,)
@@ -725,11 +729,17 @@ async def close_in(tx: Tx, table_id: int, *, actor_id: int | None, now: int) -> 
         "UPDATE poker_tables SET status = 'closed', closed_at = ? WHERE table_id = ?",
         (now, table_id),
     )
+    await end_session_in(tx, table_id, last_hand=int(table["hand_count"]), recap=recap, now=now)
     return returned
 
 
 async def close_table(
-    db: Database, table_id: int, *, actor_id: int | None = None, now: int | None = None
+    db: Database,
+    table_id: int,
+    *,
+    actor_id: int | None = None,
+    recap: bool = True,
+    now: int | None = None,
 ) -> dict[int, int]:
     """Close the table and send every stack home; {user id: chips returned}.
 
@@ -740,4 +750,4 @@ async def close_table(
         check_id(actor_id, "actor_id")
     now = unix_now() if now is None else now
     async with db.write() as tx:
-        return await close_in(tx, table_id, actor_id=actor_id, now=now)
+        return await close_in(tx, table_id, actor_id=actor_id, now=now, recap=recap)

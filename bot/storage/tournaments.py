@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.storage import leagues, recaps
 from bot.storage.db import Database, Row, Tx, unix_now
 from bot.storage.errors import (
     StorageError,
@@ -112,6 +113,14 @@ class TournamentInfo:
 
     def entry_of(self, user_id: int) -> Entry | None:
         return next((e for e in self.entries if e.user_id == user_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueEntry:
+    """The league a new tournament counts toward, and its first level's big blind."""
+
+    league_id: int
+    big_blind: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,11 +377,13 @@ async def create_tournament(
     state: object = None,
     starts_at: int | None = None,
     enforce_limits: bool = True,
+    league: LeagueEntry | None = None,
     now: int | None = None,
 ) -> TournamentInfo:
     """Open registration in a channel: one open tournament per channel and per name in a
     server, and never in a channel with an open cash table. ``enforce_limits``: within the
-    server's table limits (``too_many_tables``, ``too_many_hosted``; see the module)."""
+    server's table limits (``too_many_tables``, ``too_many_hosted``; see the module).
+    ``league``: it counts toward that league of the server (``bot.storage.leagues``)."""
     check_id(guild_id, "guild_id")
     check_id(channel_id, "channel_id")
     check_id(host_id, "host_id")
@@ -415,6 +426,9 @@ async def create_tournament(
             (guild_id, channel_id, host_id, name, kind, buy_in, max_players, config_text,
              state_text, starts_at, now),
         )
+        if league is not None:
+            await leagues.join_league(tx, guild_id, tournament_id, league.league_id,
+                                      league.big_blind, now if starts_at is None else starts_at)
         return await _load(tx, await _row(tx, tournament_id))
 
 
@@ -879,12 +893,29 @@ async def _finish_in(
             note=f"place {p.place}",
             now=now,
         )
+    await leagues.award_points(tx, tournament_id, int(row["buy_in"]),
+                               [(p.user_id, p.place, p.tied) for p in placings], now)
     await tx.execute(
         "UPDATE tournaments SET pool = 0, status = 'finished', ended_at = ?, state = ?"
         " WHERE tournament_id = ?",
         (now, state_text, tournament_id),
     )
     await _close_all_tables(tx, tournament_id, now)
+    # Its recap is owed from the moment it is over (posted in its own channel, the lobby).
+    paid = {int(r[0]): int(r[1]) for r in await tx.fetchall(
+        "SELECT user_id, paid FROM tournament_entries WHERE tournament_id = ?", (tournament_id,)
+    )}
+    await recaps.insert_recap(
+        tx,
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        tournament_id=int(tournament_id),
+        played=await recaps.finished_tournament_hands(tx, int(tournament_id)),
+        figures={"players": [[p.user_id, p.place, p.tied, p.prize, paid.get(p.user_id, 0)]
+                             for p in sorted(placings, key=lambda p: (p.place, p.user_id))]},
+        post=True,
+        now=now,
+    )
 
 
 async def tournament_tables(

@@ -30,6 +30,13 @@ TABLES: tuple[tuple[str, str | None], ...] = (
     ("player_totals", None),
     ("user_locales", None),
     ("tournament_entries", None),
+    # After the tables and tournaments its rows name; owed recaps are posted by the target.
+    ("recaps", "recap_id"),
+    ("leagues", "league_id"),
+    ("league_tournaments", None),
+    ("league_points", None),
+    ("tournament_events", None),
+    ("calendar_refusals", None),
 )
 # Not copied: the migrations (the target has its own) and the leases of the processes running
 # on the source (they do not run on the target).

@@ -22,12 +22,17 @@ from engine.bots.view import (
     to_action,
     view_of,
 )
+from engine.games import GAMES as _DEALT
+
+# The games the levels play: every game the engine deals.
+GAMES: frozenset[str] = frozenset(_DEALT)
 
 __all__ = [
     "ALL_IN",
     "CALL",
     "CHECK",
     "FOLD",
+    "GAMES",
     "Beginner",
     "Bot",
     "BotView",

@@ -938,18 +938,24 @@ def dump_played_hand(
     reveal_all: bool = False,
     players: Sequence[str] | None = None,
     extra: Mapping[str, object] | None = None,
+    viewer: int | None = None,
 ) -> str:
     """PHH text for a hand played on the engine.
 
     Only hands that were shown are written unless ``reveal_all`` (``????`` for the others), so
-    the text is safe to give any player. Finishing stacks are written once the hand is over.
+    the text is safe to give any player; ``viewer`` (a player index) adds that player's own
+    hole cards, for a file only he receives. Finishing stacks are written once the hand is
+    over.
     """
     n = hand.config.players
+    if viewer is not None and not (type(viewer) is int and 0 <= viewer < n):
+        raise EngineError("phh_bad_field", field="viewer", value=repr(viewer))
     # Hands are only ever tabled on the way to the end of the hand, so until it is over
     # nothing has been shown.
     shown = set(hand.result.shown) if hand.result is not None else set()
     holes: list[tuple[Card, ...] | None] = [
-        hand.hole_cards(i) if reveal_all or i in shown else None for i in range(n)
+        hand.hole_cards(i) if reveal_all or i in shown or i == viewer else None
+        for i in range(n)
     ]
     lines = _action_lines(hand.events, holes, hand.game.hole_count)
     finishing = list(hand.result.stacks) if hand.result is not None else None

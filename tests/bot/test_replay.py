@@ -153,15 +153,20 @@ def test_an_all_in_run_out_shows_the_chances_at_each_street_of_both_runs() -> No
     replay = build_replay(_played(hand))
     frames = replay.view.frames
     chances = [f for f in frames if any(s and s.equity for s in f.view.seats)]
-    # Turned up pre-flop, then the flop and turn of the first run, the flop and turn of the
-    # second: each with the three live hands' chances, none with the folded kings'.
-    assert [(len(f.view.board), len(f.view.second_board)) for f in chances] == [
-        (0, 0), (3, 0), (4, 0), (5, 3), (5, 4)]
+    # The hand went to showdown: every frame but the result carries the chances of its
+    # street, from the deal through the first run's flop, turn and river and the second's
+    # (all in before the flop, the runs share no card), the three live hands', never the
+    # folded kings'.
+    assert chances == list(frames[:-1])
+    streets = [(len(f.view.board), len(f.view.second_board)) for f in chances]
+    in_order = list(dict.fromkeys(streets))
+    assert in_order == [(0, 0), (3, 0), (4, 0), (5, 0), (5, 3), (5, 4), (5, 5)]
     for frame in chances:
         assert [s.name for s in frame.view.seats if s and s.equity] == list(NAMES[:3])
     # Estimated before the flop, counted exactly from the flop on.
-    exact = [{s.equity.exact for s in f.view.seats if s and s.equity} for f in chances]
-    assert exact == [{False}, {True}, {True}, {True}, {True}]
+    exact = {(len(f.view.board), len(f.view.second_board)): {
+        s.equity.exact for s in f.view.seats if s and s.equity} for f in chances}
+    assert exact == {(0, 0): {False}, **{street: {True} for street in in_order[1:]}}
     final = frames[-1].view
     assert final.runs == 2 and {p.run for p in final.pots} == {1, 2}
     assert "on run 2" in replay.text and "the board is run twice" in replay.text

@@ -27,7 +27,8 @@ async def bot_process(
     environ: dict[str, str] | None = None,
 ) -> AsyncIterator[asyncio.subprocess.Process]:
     """The bot (SIGKILLed on exit if still running). ``kill_after``: it kills itself right
-    after that many database commits (``tests.e2e.kill_switch``). ``environ`` adds settings."""
+    after that many database commits (``tests.e2e.kill_switch``; so does an ``environ`` with
+    ``POKER_TEST_KILL_ON``). ``environ`` adds settings."""
     env = {
         **os.environ,
         "DISCORD_TOKEN": fake.token,
@@ -40,7 +41,8 @@ async def bot_process(
         "PYTHONPATH": str(REPO),
         **(environ or {}),
     }
-    module = "tests.e2e.kill_switch" if kill_after else "bot"
+    killing = kill_after or "POKER_TEST_KILL_ON" in (environ or {})
+    module = "tests.e2e.kill_switch" if killing else "bot"
     with log.open("ab") as out:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", module, cwd=data_dir, env=env, stdout=out, stderr=out

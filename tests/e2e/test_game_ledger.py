@@ -73,11 +73,23 @@ def attachment(reply: InteractionCallback, suffix: str) -> object:
     return found[0]
 
 
-def csv_rows(reply: InteractionCallback) -> list[dict[str, str]]:
+def csv_sections(reply: InteractionCallback) -> list[str]:
+    """The CSV file's sections: the players, then (after a blank row) who pays whom."""
     file = attachment(reply, ".csv")
     data: bytes = file.data  # type: ignore[attr-defined]
     assert data.startswith(b"\xef\xbb\xbf")  # UTF-8 with its mark, for spreadsheets
-    return list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
+    return data.decode("utf-8-sig").split("\r\n\r\n")
+
+
+def csv_rows(reply: InteractionCallback) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(csv_sections(reply)[0])))
+
+
+def settlement_rows(reply: InteractionCallback) -> list[dict[str, str]]:
+    """The CSV's settlement section: a row naming it, then one row per transfer."""
+    title, table = csv_sections(reply)[1].split("\r\n", 1)
+    assert title == "settlement"
+    return list(csv.DictReader(io.StringIO(table)))
 
 
 def assert_chart(reply: InteractionCallback, name: str, starts: str) -> None:

@@ -120,6 +120,9 @@ async def test_a_hand_is_replayed_privately_with_only_what_was_shown(
             for card in hand.hole_cards(index):
                 assert pretty_cards([card]) not in told and pretty_cards([card]) not in alt
     assert {by_index[i] for i in range(6) if hand.folded[i]} == {u.id for u in users[3:]}
+    # Checked down, the losers mucked: one hand shown, so no chances are told (a
+    # mucked hand is as unknown as a folded one).
+    assert len(shown) == 1 and " · odds " not in told and " · odds " not in alt
 
     # Refused, in words: a hand the table never had, no table here, another server's channel.
     missing = await game.slash(bob, "history", "replay", hand=99)

@@ -82,6 +82,8 @@ SERVED = (
     ("post", "/channels/{channel_id}/threads"),
     ("post", "/channels/{channel_id}/messages"),
     ("patch", "/channels/{channel_id}/messages/{message_id}"),
+    ("post", "/guilds/{guild_id}/scheduled-events"),
+    ("patch", "/guilds/{guild_id}/scheduled-events/{guild_scheduled_event_id}"),
 )
 Validate = Callable[[Any], Any]
 

@@ -334,6 +334,11 @@ class RestApi:
         ]
         return [Route(entry[0], re.compile(entry[1]), *entry[2:]) for entry in table]
 
+    def add_routes(self, entries: Sequence[tuple[str, str, Handler, bool]]) -> None:
+        """More routes, served like the API's own (another module's, such as scheduled
+        events)."""
+        self.routes.extend(Route(e[0], re.compile(e[1]), *e[2:]) for e in entries)
+
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Entry point for ``/api/v{version}/{path}``."""
         arrived = time.monotonic()

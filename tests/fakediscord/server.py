@@ -32,6 +32,7 @@ from aiohttp import web
 from tests.timing import scaled
 
 from .door import DoorCount, door_count
+from .events import ScheduledEvents
 from .faults import ANY, FaultRule, ServedFault, cut
 from .gateway import HEARTBEAT_INTERVAL, Gateway, GatewaySession
 from .interactions import (
@@ -136,6 +137,9 @@ class FakeDiscord:
             request_bodies=request_bodies(),
         )
         self.rest.dispatch = self.gateway.dispatch
+        # Scheduled events: their routes join the REST API's, their test actions are here.
+        self.calendar = ScheduledEvents(self.rest, self.gateway)
+        self.rest.add_routes(self.calendar.routes())
         self.strict_commands = strict_commands
         self._runner: web.AppRunner | None = None
         self._site: web.SockSite | None = None

@@ -166,7 +166,10 @@ async def test_a_tournament_hand_moves_no_chip_and_is_stored_like_a_cash_hand(
     )  # fmt: skip
     head = stars.split("\n", 2)[:2]
     assert head[0].startswith(f"PokerStars Hand #{hand_id}: Tournament #{r.tid}, 100+0 ")
-    assert " - Level I (5/" in head[0] and head[1].startswith(f"Table '{r.tid} 1' 6-max Seat #")
+    # The stakes are the blinds the hand posted (the small blind passed stands in only for a
+    # hand that posts none at its place).
+    assert " - Level I (10/20) " in head[0]
+    assert head[1].startswith(f"Table '{r.tid} 1' 6-max Seat #")
     assert [h.hand_id for h in await stats.recent_hands(db, await r.table_id(1))] == [hand_id]
     # Tournament chips are not cash: no statistics were counted for it.
     assert await db.fetchall("SELECT * FROM player_totals") == []

@@ -10,9 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Database, StorageError, economy, hands, invariant, tables, tournaments
+from bot.storage import (
+    Database,
+    StorageError,
+    calendar,
+    economy,
+    hands,
+    invariant,
+    leagues,
+    tables,
+    tournaments,
+)
 from bot.storage.hands import PlayerResult
-from bot.storage.tournaments import Placing
+from bot.storage.tournaments import LeagueEntry, Placing
 from bot.storage.transfer import NOT_COPIED, TABLES, copy_database
 
 from .conftest import GUILD, HOST, make_table, snapshot, start_simple_hand
@@ -48,12 +58,18 @@ async def busy_economy(db: Database) -> None:
     closed = await make_table(db, channel=9_001)
     await tables.buy_in(db, closed, 104, 300)
     await tables.close_table(db, closed, actor_id=HOST)
-    # A tournament holding buy-ins, and one paid out.
+    # A tournament holding buy-ins, and one paid out; both in a league, the first on the
+    # server's calendar.
+    league = await leagues.create_league(db, GUILD, HOST, name="Season", points="3, 1")
+    await calendar.claim_refusal_notice(db, 7, 1_000)
     for name, channel in (("Open", 9_003), ("Done", 9_004)):
         tid = (await tournaments.create_tournament(
             db, GUILD, channel, HOST, name=name, kind="time_limited", buy_in=40,
             max_players=4, config={"levels": []}, enforce_limits=False,  # data, not limits
+            league=LeagueEntry(league.league_id, 10),
         )).tournament_id
+        if name == "Open":
+            await calendar.remember_event(db, tid, 555)
         await tournaments.register(db, tid, 101, state={"clock": [1, None, 0.0, 2]})
         await tournaments.register(db, tid, 102)
         if name == "Done":
@@ -78,6 +94,7 @@ async def test_a_copy_to_postgresql_and_back_is_the_same_to_the_last_row(
     try:
         there = await copy_database(original, pg)
         assert there.rows["ledger"] > 10 and there.rows["hands"] == 3
+        assert there.rows["league_points"] == 2 and there.rows["tournament_events"] == 1
         expected = rows_of(await snapshot(original))
         assert rows_of(await snapshot(pg)) == expected
         again = await copy_database(pg, back)
