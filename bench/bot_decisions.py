@@ -3,6 +3,7 @@
     python -m bench.bot_decisions                 # 3,000 spots, every level
     python -m bench.bot_decisions --spots 10000   # more
     python -m bench.bot_decisions --profile strong
+    python -m bench.bot_decisions --game plo      # in Pot-Limit Omaha (plo5, plo8 too)
 
 The spots are every decision of seeded hands played out by the three levels together at tables
 of 2 to 9 seats, stacks from 8 to 250 big blinds (a third of the hands with a big blind ante),
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from engine.bots import Bot, BotView, beginner, regular, strong, to_action, view_of
 from engine.cards import FULL_DECK, Card
 from engine.equity import equity
+from engine.games import GAMES, NLHE, Game
 from engine.hand import AnteKind, Hand, HandConfig, Street
 
 BUDGET_MS = 20.0
@@ -51,12 +53,15 @@ class Spot:
 LEVELS: dict[str, Callable[[], Bot]] = {"beginner": beginner, "regular": regular, "strong": strong}
 
 
-def collect(count: int, seed: int, makers: dict[str, Callable[[], Bot]]) -> list[Spot]:
-    """Every decision of hands played by a random mix of the levels, until ``count``."""
+def collect(
+    count: int, seed: int, makers: dict[str, Callable[[], Bot]], game: Game = NLHE
+) -> list[Spot]:
+    """Every decision of hands of ``game`` played by a random mix of the levels, until
+    ``count``."""
     rng = random.Random(seed)
     spots: list[Spot] = []
     while len(spots) < count:
-        players = rng.randint(2, 9)
+        players = rng.randint(2, min(9, game.max_players))
         bots = [rng.choice(list(makers.values()))() for _ in range(players)]
         stacks = [rng.choice(DEPTHS) * BIG_BLIND + rng.randint(0, 99) for _ in range(players)]
         ante = rng.random() < 1 / 3
@@ -66,6 +71,7 @@ def collect(count: int, seed: int, makers: dict[str, Callable[[], Bot]]) -> list
             BIG_BLIND,
             ante_kind=AnteKind.BIG_BLIND if ante else AnteKind.NONE,
             ante=BIG_BLIND if ante else 0,
+            game=game,
         )
         deck = list(FULL_DECK)
         rng.shuffle(deck)
@@ -94,7 +100,7 @@ def time_peer(spots: Sequence[Spot]) -> list[float]:
     times = []
     for spot in spots:
         started = time.perf_counter()
-        equity(spot.holes, spot.view.board)
+        equity(spot.holes, spot.view.board, game=spot.view.game)
         times.append((time.perf_counter() - started) * 1000)
     return times
 
@@ -109,10 +115,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--spots", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", choices=("beginner", "regular", "strong"))
+    parser.add_argument("--game", choices=sorted(GAMES), default=NLHE.code)
     args = parser.parse_args(argv)
     makers = LEVELS
     started = time.perf_counter()
-    spots = collect(args.spots, args.seed, makers)
+    spots = collect(args.spots, args.seed, makers, GAMES[args.game])
     first = time.perf_counter() - started
     print(f"{len(spots):,} spots from play in {first:.1f} s, the first decision building the")
     print("shared tables (starting-hand strengths, evaluator lookups) once for the process")

@@ -1,14 +1,17 @@
 """The computer players' league: every bot of a field against every other, heads-up and 6-max.
 
-    python -m bench.bots                               # the three levels and the five baselines
+    python -m bench.bots                               # the three levels and the eight baselines
     python -m bench.bots --hands 20000 --jobs 2        # shorter, on two processes
     python -m bench.bots --field engine.bots.baselines:rock engine.bots.baselines:station
     python -m bench.bots --markdown league.md          # the tables as Markdown too
+    python -m bench.bots --game plo                    # the league in Pot-Limit Omaha
 
 Each pairing is a match of :mod:`engine.bots.match` (duplicate, 100 big blinds, blinds 1/2) of
-``--hands`` hands in each format, all from the one ``--seed``: any cell can be played again alone
-with ``python -m engine.bots duel --a A --b B --players P --hands N --seed S``, and gives the same
-figures whatever ``--jobs`` is (a worker plays a range of deals, and ranges add up exactly).
+``--hands`` hands in each format, in the game ``--game`` (``nlhe``, ``plo``, ``plo5`` or
+``plo8``), all from the one ``--seed``: any cell can be played again alone with ``python -m
+engine.bots duel --a A --b B --players P --hands N --seed S --game G``, and gives the same
+figures whatever ``--jobs`` is (a worker plays a range of deals, and ranges add up exactly: they
+start on sessions' first deals, :data:`engine.bots.match.SESSION_DEALS`).
 
 It prints each pairing as it ends (bb/100 of the first bot with its 95% interval, over deal
 pairs, and hands per CPU second), then a cross table per format (the row's bb/100 against the
@@ -34,9 +37,10 @@ from pathlib import Path
 
 from engine.bots.match import BotLoadError, Score, Tally, load_bot, play_deals, score
 from engine.bots.view import Bot
+from engine.games import GAMES, NLHE
 
 LEVELS = ("beginner", "regular", "strong")
-BASELINES = ("random_bot", "station", "maniac", "rock", "honest")
+BASELINES = ("random_bot", "station", "maniac", "rock", "honest", "shover", "nutter", "bluffer")
 LEVEL_SPECS = tuple(f"engine.bots:{name}" for name in LEVELS)
 DEFAULT_FIELD = (
     *LEVEL_SPECS,
@@ -76,19 +80,25 @@ class Cell:
         return score(self.tally_a, seats), score(self.tally_b, seats)
 
 
-Task = tuple[str, str, int, int, int, int]  # spec A, spec B, players, seed, first deal, stop
+Task = tuple[str, str, int, int, int, int, str]  # A, B, players, seed, first deal, stop, game
 _bots: dict[str, Bot] = {}
 
 
 def play_chunk(task: Task) -> tuple[Task, Tally, Tally, float]:
     """One range of deals of one pairing, in whichever process runs it."""
-    spec_a, spec_b, players, seed, start, stop = task
+    spec_a, spec_b, players, seed, start, stop, game = task
     for spec in (spec_a, spec_b):
         if spec not in _bots:
             _bots[spec] = load_bot(spec)
     began = time.process_time()
     tally_a, tally_b = play_deals(
-        _bots[spec_a], _bots[spec_b], players=players, seed=seed, start=start, stop=stop
+        _bots[spec_a],
+        _bots[spec_b],
+        players=players,
+        seed=seed,
+        start=start,
+        stop=stop,
+        game=GAMES[game],
     )
     return task, tally_a, tally_b, time.process_time() - began
 
@@ -206,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         nargs="+",
         default=list(DEFAULT_FIELD),
         metavar="MODULE:FACTORY",
-        help="the bots (default: the three levels and the five baselines)",
+        help="the bots (default: the three levels and the eight baselines)",
     )
     parser.add_argument(
         "--hands", type=int, default=200_000, help="hands per pairing and format (default 200000)"
@@ -221,6 +231,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--game", choices=sorted(GAMES), default=NLHE.code, help="the game (default nlhe)"
+    )
     parser.add_argument("--markdown", type=Path, metavar="PATH", help="write the tables here too")
     args = parser.parse_args(argv)
     specs = [spec for text in args.field for spec in text.split(",") if spec]
@@ -247,9 +260,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                 cells[(players, i, j)] = Cell(players, i, j, deals)
                 for start in range(0, deals, CHUNK):
                     stop = min(start + CHUNK, deals)
-                    tasks.append((specs[i], specs[j], players, args.seed, start, stop))
+                    tasks.append((specs[i], specs[j], players, args.seed, start, stop, args.game))
     print(
-        f"league: {len(specs)} bots, {len(cells)} matches of {args.hands} hands, seed {args.seed},"
+        f"league: {len(specs)} bots, {len(cells)} matches of {args.hands} hands of {args.game},"
+        f" seed {args.seed},"
         f" {args.jobs} job(s)",
         flush=True,
     )
@@ -309,7 +323,8 @@ def _report(
     md = [
         "# Computer players' league",
         "",
-        f"{args.hands} hands per pairing and format, duplicate, 100 big blinds, seed {args.seed}."
+        f"{GAMES[args.game].name}: {args.hands} hands per pairing and format, duplicate,"
+        f" 100 big blinds, seed {args.seed}."
         " Figures are the first bot's bb/100 with a 95% interval over deal pairs.",
         "",
         "| format | bot | against | bb/100 | 95% interval | hands/s |",

@@ -340,8 +340,9 @@ class Poker(commands.Cog):
         level=command_text("option.bot_level"),
         blinds=command_text("option.blinds"),
         stack=command_text("option.stack"),
+        game=command_text("option.game"),
     )
-    @app_commands.choices(level=BOT_LEVEL_CHOICES)
+    @app_commands.choices(level=BOT_LEVEL_CHOICES, game=GAME_CHOICES)
     async def practice(
         self,
         interaction: Interaction,
@@ -349,6 +350,7 @@ class Poker(commands.Cog):
         level: str = "regular",
         blinds: str = "5/10",
         stack: app_commands.Range[int, 1] | None = None,
+        game: str = NLHE.code,
     ) -> None:
         guild_id = guild_id_of(interaction)
         runtime = runtime_of(interaction)
@@ -360,7 +362,7 @@ class Poker(commands.Cog):
         # Everybody, bots too, sits with the same stack: the buy-in range is that one figure.
         options = TableOptions(
             small_blind=small, big_blind=big, min_buy_in=amount, max_buy_in=amount,
-            seats=PRACTICE_SEATS,
+            seats=PRACTICE_SEATS, game=game_of(game),
         )
         channel_locale = await runtime.channel_locale(guild_id, interaction.guild_locale)
         user = interaction.user

@@ -52,7 +52,6 @@ from bot.storage import economy, leagues, tournaments
 from bot.storage.leagues import MAX_LEAGUE_NAME
 from bot.storage.tournaments import MAX_NAME, LeagueEntry, TournamentInfo
 from bot.ui import build_view
-from engine.bots import GAMES as BOT_GAMES
 from engine.bots.ids import bot_id
 from engine.bounty import BountyKind
 from engine.errors import EngineError
@@ -265,8 +264,6 @@ class Tournaments(commands.Cog):
         if robots and entry:
             # Bots bring no chips: a tournament they play is a practice one, for nothing.
             raise BotError("bots_freeroll")
-        if robots and dealt.code not in BOT_GAMES:
-            raise BotError("bots_holdem_only")
         sit_and_go = chosen == "sit_and_go"
         if not isinstance(repeat, bool) or (repeat and not sit_and_go):
             raise BotError("repeat_sit_and_go_only")

@@ -75,7 +75,9 @@ __all__ = [
     "high_values_by_ranks",
     "high_values_on_boards",
     "low_values_by_ranks",
+    "low_values_of_hands",
     "low_values_on_boards",
+    "omaha_values_of_hands",
     "omaha_values_on_boards",
     "rank_class",
     "rank_classes",
@@ -336,6 +338,64 @@ def omaha_values_on_boards(holes: Sequence[Sequence[Card]], boards: Boards) -> V
     return _high_values(HandMaking.TWO_PLUS_THREE, holes, boards)
 
 
+_PAIR_ROWS: Final = 13 * 13  # a (low, high) pair of hole ranks is row low * 13 + high
+
+
+@cache
+def _omaha_pair_stack() -> Values:
+    """Every :func:`_omaha_pair_table` in one array, row ``low * 13 + high``: many hands are
+    then valued on many boards by one gather instead of a loop over the hands."""
+    stack = np.zeros((_PAIR_ROWS, len(_board_multisets()[0])), dtype=np.uint16)
+    for low, high in combinations_with_replacement(range(_RANKS), 2):
+        stack[low * _RANKS + high] = _omaha_pair_table(low, high)
+    return _frozen(stack)
+
+
+def _hole_pairs(holes: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], ...]:
+    """The two cards of every pair of each hand's hole cards: two ``(hands, pairs)`` arrays."""
+    pairs = np.array(list(combinations(range(holes.shape[1]), 2)), dtype=np.intp)
+    return holes[:, pairs[:, 0]], holes[:, pairs[:, 1]]
+
+
+def _check_hands(holes: npt.NDArray[np.uint8], boards: Boards) -> None:
+    if holes.dtype != np.uint8 or holes.ndim != 2 or not 2 <= holes.shape[1] <= 5:
+        raise EngineError("bad_hand", reason="batch", size=holes.shape[-1])
+    if holes.size and int(holes.max()) >= 52:
+        raise EngineError("bad_hand", reason="batch", size=holes.shape[-1])
+    _check_batch((), boards, range(2, 6))
+
+
+def omaha_values_of_hands(holes: npt.NDArray[np.uint8], boards: Boards) -> Values:
+    """:func:`omaha_values_on_boards` for hands given as one ``(hands, 2..5)`` ``uint8`` array,
+    all the hands at once: the same values, for the many-hands counts of the computer players."""
+    _check_hands(holes, boards)
+    first, second = _hole_pairs(holes)
+    low = np.minimum(first >> 2, second >> 2).astype(np.intp)
+    high = np.maximum(first >> 2, second >> 2).astype(np.intp)
+    index = _multiset_index(np.sort(boards >> 2, axis=1))
+    values: Values = _omaha_pair_stack()[
+        (low * _RANKS + high)[:, :, None], index[None, None, :]
+    ].max(axis=1, initial=0)
+    if not len(boards):
+        return values
+    flush_suit = _FLUSH_SUIT[_SUIT_FIELD[boards].sum(axis=1, dtype=np.uint16)]
+    could = np.flatnonzero(flush_suit < 4)
+    if not len(could):
+        return values
+    suit = flush_suit[could]
+    in_suit = (boards[could] & 3) == suit[:, None]
+    board_mask = np.where(in_suit, _BIT[boards[could] >> 2], 0).sum(axis=1, dtype=np.uint16)
+    threes = _mask_threes()[board_mask]  # (boards, 10)
+    pair_mask = _BIT[first >> 2] | _BIT[second >> 2]
+    # Two hole cards of the board's flush suit, with three of the board's cards of it; the
+    # padding threes (0) leave the pair's two bits, which the table values 0.
+    suited = ((first & 3) == (second & 3))[:, :, None] & ((first & 3)[:, :, None] == suit)
+    flush = _flush_table()[threes[None, None, :, :] | pair_mask[:, :, None, None]].max(axis=3)
+    best = np.where(suited, flush, 0).max(axis=1)
+    values[:, could] = np.maximum(values[:, could], best)
+    return values
+
+
 # --- eight-or-better lows -------------------------------------------------------------------
 
 _LOW_CARD_MASK: Final = np.array([1 << bit if bit >= 0 else 0 for bit in LOW_BIT], dtype=np.uint16)
@@ -367,6 +427,23 @@ def _lows(holes: Sequence[Sequence[Card]], board_masks: Values) -> Values:
             np.minimum(best, np.where(three > 0, three | pair, 256), out=best)
         row[:] = np.where(best < 256, 256 - best, 0)
     return values
+
+
+def low_values_of_hands(holes: npt.NDArray[np.uint8], boards: Boards) -> Values:
+    """:func:`low_values_on_boards` for hands given as one ``(hands, 2..5)`` array, all the
+    hands at once."""
+    _check_hands(holes, boards)
+    board_mask = np.bitwise_or.reduce(_LOW_CARD_MASK[boards], axis=1)
+    first, second = _hole_pairs(holes)
+    a, b = _LOW_CARD_MASK[first], _LOW_CARD_MASK[second]
+    both = (a != 0) & (b != 0) & (a != b)
+    pair = a | b
+    three = _LOWEST_THREE[board_mask[None, None, :] & (0xFF ^ pair)[:, :, None]]
+    mask = np.where(both[:, :, None] & (three > 0), three | pair[:, :, None], 256).min(
+        axis=1, initial=256
+    )
+    lows: Values = np.where(mask < 256, 256 - mask, 0).astype(np.uint16)
+    return lows
 
 
 def high_values_on_boards(game: Game, holes: Sequence[Sequence[Card]], boards: Boards) -> Values:

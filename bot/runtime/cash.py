@@ -43,7 +43,6 @@ from bot.runtime.table import LiveTable, Settled, TableServices
 from bot.storage import StorageError, economy, hands, sessions, tables
 from bot.storage.sessions import Session, SessionStart
 from bot.storage.tables import TableInfo, TableSave
-from engine.bots import GAMES as BOT_GAMES
 from engine.bots.ids import LEVELS, bot_id, bot_serial, is_bot
 from engine.cards import Card
 from engine.commitment import DeckCommitment
@@ -356,8 +355,6 @@ class CashTable(LiveTable[_Draft]):
             self.check_open()
             if level not in LEVELS:
                 raise BotError("bad_bot_level", level=level[:20])
-            if self.table.options.game.code not in BOT_GAMES:
-                raise BotError("bots_holdem_only")
             free = list(self.table.free_seats())
             if seat is not None:
                 if count != 1:
@@ -651,13 +648,10 @@ class CashTable(LiveTable[_Draft]):
 
     def _check_game_change(self, draft: _Draft, options: TableOptions) -> None:
         """Another game only between hands (the cards of the one being played are dealt for
-        its game), and never under computer players who cannot play it."""
+        its game)."""
         game = options.game
         if game == (draft.config.pending or draft.table.options).game:
             return
-        # What can never be comes first: waiting for the hand's end would not help.
-        if game.code not in BOT_GAMES and self.bots():
-            raise BotError("bots_holdem_only")
         hand = draft.table.hand
         if hand is not None and not hand.is_over:
             raise BotError("game_mid_hand")

@@ -649,6 +649,7 @@ class LiveTable(TableContract[D]):
         final = self._dress(table_message(scene))
         text = result_content(scene)
         players = tuple(int(p) for p in self.table.hand_players)
+        self.bot_turns.hand_over(hand, players, self.table.hand_number)
         stages = await _counted(run_out_equities, hand, self.table_id)
         run_out = tuple(self._dress(run_out_message(scene, stage)) for stage in stages or ())
         events = await self._record(hand)
@@ -726,7 +727,10 @@ class LiveTable(TableContract[D]):
         if (self.table.hand_number, decision_number(hand)) != marker:
             return None
         pid = self.player_of(hand.to_act)
-        return BotSeat(hand, hand.to_act, pid) if is_bot(pid) else None
+        if not is_bot(pid):
+            return None
+        who = tuple(int(p) for p in self.table.hand_players)
+        return BotSeat(hand, hand.to_act, pid, who, self.table.hand_number)
 
     async def _bot_answer(self, hand: Hand, action: Action) -> None:
         try:

@@ -23,7 +23,7 @@ from typing import Any
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.faults import log_failure
 from engine.bots.ids import bot_level
-from engine.bots.view import FOLD, Bot, to_action, view_of
+from engine.bots.view import FOLD, Bot, hand_seen, tell_hand, to_action, view_of
 from engine.errors import EngineError
 from engine.hand import Action, Hand
 
@@ -37,11 +37,14 @@ Marker = tuple[int, int]  # (hand number, decision number)
 
 @dataclass(frozen=True, slots=True)
 class BotSeat:
-    """The hand a bot is to act in, its index there and its id."""
+    """The hand a bot is to act in, its index there and its id; who holds each index and the
+    hand's number, as the table shows them."""
 
     hand: Hand
     index: int
     player_id: int
+    who: tuple[int, ...]
+    number: int
 
 
 class BotTurns:
@@ -73,6 +76,7 @@ class BotTurns:
         self.name = name
         self._turn: tuple[Marker, asyncio.Task[None]] | None = None
         self._bots: dict[int, Bot] = {}
+        self._told = -1  # the number of the last hand shown to the bots
 
     @property
     def thinking(self) -> Marker | None:
@@ -99,6 +103,18 @@ class BotTurns:
             self._turn[1].cancel()
             self._turn = None
 
+    def hand_over(self, hand: Hand, who: tuple[int, ...], number: int) -> None:
+        """Show every bot of the table the hand that just ended, as everybody saw it: a bot
+        that remembers the others learns from it (only while this process runs). A hand
+        settled again after a storage fault is shown once."""
+        if number == self._told:
+            return
+        self._told = number
+        if self._bots:
+            seen = hand_seen(hand, who, number)
+            for bot in self._bots.values():
+                tell_hand(bot, seen)
+
     def bot(self, player_id: int) -> Bot:
         """The decision function of a bot seat (made on first use: levels load tables)."""
         found = self._bots.get(player_id)
@@ -114,7 +130,7 @@ class BotTurns:
             seat = self._due(marker)
             if seat is None:
                 return
-            view = view_of(seat.hand, seat.index)
+            view = view_of(seat.hand, seat.index, seat.who, seat.number)
             bot = self.bot(seat.player_id)
             seed = self.rng.getrandbits(64)
         # Deciding reads the view alone, so it runs off the loop without the lock.

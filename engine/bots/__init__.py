@@ -22,9 +22,10 @@ from engine.bots.view import (
     to_action,
     view_of,
 )
+from engine.games import GAMES as _DEALT
 
-# The games the levels know how to play: their hand classes, ranges and charts are Hold'em's.
-GAMES: frozenset[str] = frozenset({"nlhe"})
+# The games the levels play: every game the engine deals.
+GAMES: frozenset[str] = frozenset(_DEALT)
 
 __all__ = [
     "ALL_IN",

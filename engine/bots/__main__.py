@@ -1,13 +1,14 @@
 """Measure one computer player against another: ``python -m engine.bots duel``.
 
     python -m engine.bots duel --a MODULE:FACTORY --b MODULE:FACTORY \\
-        [--players 2|6] [--hands N] [--seed S]
+        [--players 2|6] [--hands N] [--seed S] [--game nlhe|plo|plo5|plo8]
 
 Each FACTORY is imported from its MODULE and called with no arguments; it must return an object
 with ``decide(view, rng)`` (see :mod:`engine.bots.view`). The match is the duplicate cash game of
 :mod:`engine.bots.match`: ``N`` hands (even: every deal is played twice, seats swapped) at 100
-big blinds, blinds 1/2. Progress goes to standard error; the last line on standard output is one
-JSON object, and this shape is a stable interface::
+big blinds, blinds 1/2, in the game ``--game`` (Hold'em by default). Progress goes to standard
+error; the last line on standard output is one JSON object, the same in every game, and this
+shape is a stable interface::
 
     {"hands": N, "a": {"bb_per_100": x, "ci95": [lo, hi]}, "b": {"bb_per_100": y, "ci95": [lo, hi]}}
 
@@ -31,6 +32,7 @@ from engine.bots.match import (
     play_deals,
     score,
 )
+from engine.games import GAMES, NLHE
 
 # Deals between two progress lines; a few seconds of the slower bots.
 _CHUNK = 1000
@@ -54,6 +56,9 @@ def _parsers() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
         "--hands", type=int, default=20_000, help="hands, even and at least 4 (default 20000)"
     )
     duel.add_argument("--seed", type=int, default=0, help="the match's seed (default 0)")
+    duel.add_argument(
+        "--game", choices=sorted(GAMES), default=NLHE.code, help="the game (default nlhe)"
+    )
     return parser, duel
 
 
@@ -72,7 +77,13 @@ def duel(args: argparse.Namespace, parser: argparse.ArgumentParser) -> MatchResu
     for start in range(0, deals, _CHUNK):
         stop = min(start + _CHUNK, deals)
         more_a, more_b = play_deals(
-            bots[0], bots[1], players=args.players, seed=args.seed, start=start, stop=stop
+            bots[0],
+            bots[1],
+            players=args.players,
+            seed=args.seed,
+            start=start,
+            stop=stop,
+            game=GAMES[args.game],
         )
         tally_a, tally_b = tally_a + more_a, tally_b + more_b
         elapsed = time.perf_counter() - started

@@ -3,7 +3,10 @@
 None of them is meant to play well. Each is a plain rule over the :class:`BotView`, so what a
 level gains or loses against it says something definite: the random bot punishes nobody, the
 calling station never folds, the maniac raises the pot at every turn, the rock waits for the
-best hands and the honest bot plays its equity against random hands at face value.
+best hands and the honest bot plays its equity against random hands at face value. Three more
+play one style hard: the shover moves all in before the flop with a wide range, the nutter bets
+only the nuts, and the bluffer bets whenever it is checked to. Each plays every game of
+:mod:`engine.games`.
 
 >>> from engine.cards import FULL_DECK
 >>> from engine.hand import Hand, HandConfig
@@ -25,25 +28,32 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from engine.bots import omaha
 from engine.bots.preflop import hand_class
-from engine.bots.view import CALL, CHECK, FOLD, BotView, Decision
+from engine.bots.view import ALL_IN, CALL, CHECK, FOLD, BotView, Decision
 from engine.bulk_eval import values_on_boards
 from engine.cards import Card, rank_of
 from engine.evaluator import Category, category_of, rank_value
 from engine.hand import Street
 
 __all__ = [
+    "Bluffer",
     "Honest",
     "Maniac",
+    "Nutter",
     "RandomBot",
     "Rock",
+    "Shover",
     "Station",
+    "bluffer",
     "equity_vs_random",
     "honest",
     "maniac",
+    "nutter",
     "pot_raise",
     "random_bot",
     "rock",
+    "shover",
     "station",
 ]
 
@@ -84,7 +94,7 @@ class Maniac:
 
 
 # The rock's starting hands: queens or better, and ace-king suited or not.
-_QUEEN, _KING, _ACE = 10, 11, 12
+_JACK, _QUEEN, _KING, _ACE = 9, 10, 11, 12
 
 
 def premium(hole: Sequence[Card]) -> bool:
@@ -120,19 +130,79 @@ def strong_made_hand(hole: Sequence[Card], board: Sequence[Card]) -> bool:
     return made > category_of(alone) or (made >= Category.STRAIGHT and value > alone)
 
 
+def holds_strong_hand(view: BotView) -> bool:
+    """A strong made hand as the view's game makes hands: :func:`strong_made_hand` in Hold'em;
+    in Omaha, where two pair is often second best, a straight or better of the hand's own (two
+    hole cards and three of the board)."""
+    if view.game.hole_count == 2:
+        return strong_made_hand(view.hole, view.board)
+    return category_of(view.game.high_value(view.hole, view.board)) >= Category.STRAIGHT
+
+
+def premium_start(view: BotView) -> bool:
+    """The rock's starting hands: :func:`premium` in Hold'em, the top 3% in Omaha."""
+    if view.game.hole_count == 2:
+        return premium(view.hole)
+    return omaha.place(view.hole, view.game) <= 0.03
+
+
 class Rock:
-    """Plays queens or better and ace-king, raising the pot with them; folds everything else
-    pre-flop. After the flop it bets and raises the pot with a strong made hand (see
-    :func:`strong_made_hand`) and otherwise checks or folds."""
+    """Plays queens or better and ace-king (in Omaha the top 3% of hands), raising the pot with
+    them; folds everything else pre-flop. After the flop it bets and raises the pot with a
+    strong made hand (:func:`holds_strong_hand`) and otherwise checks or folds."""
 
     def decide(self, view: BotView, rng: random.Random) -> Decision:
-        if view.street is Street.PREFLOP:
-            keep = premium(view.hole)
-        else:
-            keep = strong_made_hand(view.hole, view.board)
+        keep = premium_start(view) if view.street is Street.PREFLOP else holds_strong_hand(view)
         if not keep:
             return FOLD
         return pot_raise(view) if view.can_raise else CALL
+
+
+def wide_shove(hole: Sequence[Card]) -> bool:
+    """Any pair, any ace or two picture cards among the hole cards."""
+    ranks = [rank_of(c) for c in hole]
+    pictures = sum(1 for r in ranks if _JACK <= r <= _KING)
+    return len(set(ranks)) < len(ranks) or _ACE in ranks or pictures >= 2
+
+
+class Shover:
+    """Moves all in before the flop with any pair, any ace or two picture cards
+    (:func:`wide_shove`), whatever the depth, and folds everything else; after a free flop it
+    checks and folds. Under pot limit an all-in is a pot-sized raise, again at every turn."""
+
+    def decide(self, view: BotView, rng: random.Random) -> Decision:
+        if view.street is Street.PREFLOP and wide_shove(view.hole):
+            return ALL_IN
+        return FOLD
+
+
+class Nutter:
+    """Sees every flop it can for a call, but bets and raises the pot only with a strong made
+    hand (:func:`holds_strong_hand`) and folds to any bet without one: it never bluffs, and its
+    bets say exactly what it holds."""
+
+    def decide(self, view: BotView, rng: random.Random) -> Decision:
+        if view.street is Street.PREFLOP:
+            return CALL if view.to_call <= 4 * view.big_blind else FOLD
+        if holds_strong_hand(view):
+            return pot_raise(view) if view.can_raise else CALL
+        return FOLD
+
+
+class Bluffer:
+    """Raises the pot before the flop with any two cards and bets the pot whenever it is
+    checked to, whatever it holds; facing a bet or raise after the flop it goes on only with a
+    strong made hand (:func:`holds_strong_hand`)."""
+
+    def decide(self, view: BotView, rng: random.Random) -> Decision:
+        if view.street is Street.PREFLOP:
+            unraised = view.high_bet <= 2 * view.big_blind
+            return pot_raise(view) if view.can_raise and unraised else CALL
+        if view.to_call == 0:
+            return pot_raise(view) if view.can_raise else CALL
+        if holds_strong_hand(view):
+            return pot_raise(view) if view.can_raise else CALL
+        return FOLD
 
 
 # --- equity against random hands --------------------------------------------------------
@@ -258,7 +328,9 @@ class Honest:
     def decide(self, view: BotView, rng: random.Random) -> Decision:
         live = len(view.live)
         opponents = live - 1
-        if view.street is Street.PREFLOP:
+        if view.game.hole_count != 2:
+            equity = omaha.estimate(view, rng, omaha.anybody(view)).equity
+        elif view.street is Street.PREFLOP:
             equity = _preflop_equity(hand_class(view.hole), opponents)
         else:
             equity = equity_vs_random(view.hole, view.board, opponents, rng)
@@ -287,6 +359,18 @@ def maniac() -> Maniac:
 
 def rock() -> Rock:
     return Rock()
+
+
+def shover() -> Shover:
+    return Shover()
+
+
+def nutter() -> Nutter:
+    return Nutter()
+
+
+def bluffer() -> Bluffer:
+    return Bluffer()
 
 
 def honest() -> Honest:

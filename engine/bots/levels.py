@@ -63,9 +63,15 @@ they say.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Final, Protocol
 
+import numpy as np
+import numpy.typing as npt
+
+from engine.bots import omaha
+from engine.bots.memory import Memory
 from engine.bots.preflop import class_combos
 from engine.bots.ranges import (
     Floats,
@@ -74,17 +80,21 @@ from engine.bots.ranges import (
     postflop_lines,
     preflop_equity,
     preflop_range,
+    range_weights,
     re_raise_width,
     with_bluffs,
 )
 from engine.bots.reading import Betting, betting, read_hand
 from engine.bots.strength import class_hole, class_name_ranks, hand_class, strengths
-from engine.bots.view import ALL_IN, CALL, CHECK, FOLD, BotView, Decision
+from engine.bots.view import ALL_IN, CALL, CHECK, FOLD, BotView, Decision, HandSeen
 from engine.cards import Card
+from engine.games import HandMaking
 from engine.hand import ActionKind, Street
 
 __all__ = ["PUSH_FOLD_DEPTH", "Beginner", "PushFoldChart", "Regular", "Strong"]
 
+WIDE_SHOVES: Final = 0.1
+"""All-ins remembered this wide or wider are read from memory rather than as raises."""
 PUSH_FOLD_DEPTH: Final = 15.0
 """At this many big blinds effective or fewer the strong level plays push or fold."""
 
@@ -107,6 +117,15 @@ def _bluffs_believed(view: BotView, street: Street) -> float:
 
 
 # --- moves every level makes ---------------------------------------------------------------
+
+
+def _places_of(order: npt.NDArray[np.intp]) -> Floats:
+    """The place of each class when the classes rank in ``order`` (best first)."""
+    combos = np.array([class_combos(c) for c in order], dtype=np.float64)
+    before = np.cumsum(combos) - combos
+    places = np.empty(len(order), dtype=np.float64)
+    places[order] = (before + combos / 2) / combos.sum()
+    return places
 
 
 def _check_or_fold(view: BotView) -> Decision:
@@ -157,6 +176,8 @@ class Beginner:
     """Loose and passive: sees many flops, calls too much, raises rarely and at random."""
 
     def decide(self, view: BotView, rng: random.Random) -> Decision:
+        if _omaha(view):
+            return _beginner_omaha(view, rng)
         if view.street is Street.PREFLOP:
             return self._preflop(view, rng)
         return self._postflop(view, rng)
@@ -219,6 +240,10 @@ class Regular:
 
     def decide(self, view: BotView, rng: random.Random) -> Decision:
         read = betting(view)
+        if _omaha(view):
+            if view.street is Street.PREFLOP:
+                return _omaha_preflop(view, read, _REGULAR_OMAHA, None)
+            return _regular_omaha_postflop(view, rng, read)
         if view.street is Street.PREFLOP:
             return self._preflop(view, rng, read)
         return self._postflop(view, rng, read)
@@ -345,6 +370,16 @@ class Strong:
     def __init__(self, chart: PushFoldChart | None = None) -> None:
         self._chart = chart
         self._push_widths: dict[float, float] = {}
+        self.memory = Memory()
+        self._shove_order: Floats | None = None
+
+    def new_session(self) -> None:
+        """Forget the players met so far (a match's new session)."""
+        self.memory.forget()
+
+    def observe(self, seen: HandSeen) -> None:
+        """Learn from a finished hand, as everybody at the table saw it."""
+        self.memory.learn(seen)
 
     @property
     def chart(self) -> PushFoldChart:
@@ -353,7 +388,10 @@ class Strong:
         return self._chart
 
     def decide(self, view: BotView, rng: random.Random) -> Decision:
+        self.memory.see(view)
         read = betting(view)
+        if _omaha(view) and view.street is Street.PREFLOP:
+            return _omaha_preflop(view, read, _STRONG_OMAHA, self._omaha_all_in(rng))
         if view.street is Street.PREFLOP:
             depth = view.effective_stack() / view.big_blind
             if depth <= PUSH_FOLD_DEPTH:
@@ -427,10 +465,45 @@ class Strong:
             if seat == view.me or 2 * view.seats[seat].bet < view.high_bet:
                 continue
             classes = preflop_range(view, seat)
-            if seat == read.aggressor:
+            wide = self._shoves(view, seat) if seat == read.aggressor else None
+            if wide is not None and wide >= WIDE_SHOVES:
+                # He has been seen moving all in this often: his range is that share of hands
+                # in the order people shove them (the chart's), bluffs and all.
+                classes = range_weights(self._shove_places(), 0.0, wide, 1.0)
+            elif seat == read.aggressor:
                 classes = with_bluffs(classes, price * _bluffs_believed(view, Street.PREFLOP))
             ranges.append(classes)
         return ranges
+
+    def _shove_places(self) -> Floats:
+        """Each class's place in the order hands are shoved: by the deepest stack the chart
+        shoves it at, then by strength."""
+        if self._shove_order is None:
+            chart = self.chart
+            depths = [x / 2 for x in range(2, 61)]
+            reach = [max((d for d in depths if chart.push(class_hole(c), d)), default=0.0)
+                     for c in range(169)]
+            self._shove_order = _places_of(np.lexsort((strengths().top(1), -np.array(reach))))
+        return self._shove_order
+
+    def _shoves(self, view: BotView, seat: int) -> float | None:
+        """The width of the all-ins remembered of ``seat`` when he is all-in now, deep, with
+        at most one raise before his; None when memory says nothing (module engine.bots.memory)."""
+        info = view.seats[seat]
+        if not info.all_in or (info.stack + info.put_in) < 25 * view.big_blind:
+            return None
+        return self.memory.shove_width(view.who[seat])
+
+    def _believed(self, view: BotView, seat: int, street: Street) -> float:
+        """The bluffs believed in a bet of ``seat``: the usual share, less from a player who
+        seldom bets and more from one who bets most of the time, never more than the price
+        allows."""
+        believed = self.memory.bluffs_believed(view.who[seat])
+        return min(1.0, _bluffs_believed(view, street) * believed)
+
+    def _own_bluffs(self, view: BotView) -> float:
+        """How much of the usual bluffing to do: less against players who seldom fold."""
+        return self.memory.bluff_share([view.who[s] for s in view.live if s != view.me])
 
     # -- deeper: ranges by position and depth ---------------------------------------------------
 
@@ -567,9 +640,37 @@ class Strong:
 
     # -- after the flop ---------------------------------------------------------------------
 
+    def _omaha_all_in(self, rng: random.Random) -> Callable[[BotView, Betting], bool]:
+        """Whether to go on against a raise that commits the stack, by equity against the
+        ranges read, the raiser's with the bluffs its price allows."""
+
+        def good(view: BotView, read: Betting) -> bool:
+            raiser = read.aggressor
+            assert raiser is not None
+            theirs = view.seats[raiser]
+            called = min(view.stack + view.bet, theirs.stack + theirs.bet)
+            pot = view.pot - view.bet - theirs.bet + 2 * called
+            need = (called - view.bet) / pot + 0.03 * read.behind
+            opponents = omaha.lines(view)
+            wide = self._shoves(view, raiser)
+            if wide is not None:
+                opponents = [
+                    replace(line, bounds=(0.0, max(line.bounds[1], wide), 1.0))
+                    if line.seat == raiser
+                    else line
+                    for line in opponents
+                ]
+            guess = omaha.estimate(view, rng, opponents)
+            share = need * self._believed(view, raiser, Street.PREFLOP)
+            return guess.against_bet(raiser, share) >= need
+
+        return good
+
     def _postflop(self, view: BotView, rng: random.Random, read: Betting) -> Decision:
-        lines = postflop_lines(view)
-        guess = estimate(view, rng, lines)
+        if _omaha(view):
+            guess = omaha.estimate(view, rng, omaha.lines(view))
+        else:
+            guess = estimate(view, rng, postflop_lines(view))
         equity = guess.equity
         pot = view.pot
         behind = max(0, view.effective_stack() - view.bet)
@@ -594,7 +695,7 @@ class Strong:
                 return _pot_raise(view, fraction)
             # Bluff with little equity, as often as the bet's price makes a caller indifferent.
             if equity < (0.3 if river else 0.35):
-                bluffs = bet / (pot + 2 * bet) * (0.3 if many else 1.0)
+                bluffs = bet / (pot + 2 * bet) * (0.3 if many else 1.0) * self._own_bluffs(view)
                 if rng.random() < bluffs:
                     return _pot_raise(view, fraction)
             return CHECK
@@ -602,7 +703,7 @@ class Strong:
         if read.aggressor is not None:
             # The bet may be a bluff, as often as its price lets it be without losing. On the
             # flop people bluff about that much; by the river most bets are what they say.
-            share = price * _bluffs_believed(view, view.street)
+            share = price * self._believed(view, read.aggressor, view.street)
             equity = guess.against_bet(read.aggressor, share)
         need = price
         if not river:
@@ -617,6 +718,130 @@ class Strong:
                 return _pot_raise(view, 0.75)
             if not river and not many and 0.25 <= equity < need + 0.1:
                 added = raise_to - view.bet
-                if rng.random() < 0.5 * added / (pot + 2 * added):
+                if rng.random() < 0.5 * added / (pot + 2 * added) * self._own_bluffs(view):
                     return _pot_raise(view, 0.75)
         return CALL if equity >= need else FOLD
+
+
+# --- Omaha -----------------------------------------------------------------------------------
+#
+# The same levels in Pot-Limit Omaha, five-card PLO and PLO Hi-Lo: hands are places among the
+# game's starting hands (engine.bots.omaha), raises are pot-sized at most (the engine's pot
+# limit is the largest raise a view allows, and to_action keeps every answer within it), and
+# equity is counted as the game makes hands, lows included.
+
+
+def _omaha(view: BotView) -> bool:
+    return view.game.hand_making is HandMaking.TWO_PLUS_THREE
+
+
+@dataclass(frozen=True, slots=True)
+class OmahaStyle:
+    """How wide a level plays before the flop in Omaha, as shares of the ranges it meets."""
+
+    open: float  # times omaha_open_width
+    heads_up: float  # the button's opening range heads-up
+    option: float  # the big blind raises limpers with this share of hands
+    re_raise: float  # of the opener's range, the share he re-raises
+    in_position: float  # of the opener's range, the share he calls with behind him
+    out_of_position: float
+    big_blind: float  # the big blind's defence, times the opener's range
+    call_re_raise: float  # the share of all hands that calls a re-raise
+    commits: float  # the share of all hands that calls a raise committing the stack
+
+
+_REGULAR_OMAHA: Final = OmahaStyle(1.0, 0.55, 0.1, 0.25, 0.8, 0.45, 1.8, 0.06, 0.06)
+_STRONG_OMAHA: Final = OmahaStyle(1.1, 0.75, 0.12, 0.3, 0.9, 0.5, 2.2, 0.08, 0.06)
+
+
+def _omaha_preflop(
+    view: BotView,
+    read: Betting,
+    style: OmahaStyle,
+    all_in: Callable[[BotView, Betting], bool] | None,
+) -> Decision:
+    """Pre-flop in Omaha for the regular and strong levels: pot-sized opens and re-raises by
+    place; ``all_in`` judges a raise that commits the stack (by the place alone without it)."""
+    best = omaha.place(view.hole, view.game)
+    total = view.stack + view.bet
+    raiser = read.aggressor
+    in_position = raiser is None or view.me > raiser
+    if read.unopened:
+        if view.to_call == 0:
+            return _pot_raise(view, 1.0) if best <= style.option else CHECK
+        width = omaha.omaha_open_width(read.behind) * style.open
+        if view.players == 2:
+            width = style.heads_up
+        if read.limpers:
+            width *= 0.7
+        return _pot_raise(view, 1.0) if best <= width else _check_or_fold(view)
+    if view.to_call >= 0.4 * total or (raiser is not None and view.seats[raiser].all_in):
+        if all_in is not None:
+            return CALL if all_in(view, read) else FOLD
+        return CALL if best <= style.commits else FOLD
+    if read.raises == 1:
+        opened = omaha.omaha_open_width(read.first_raiser_behind)
+        if best <= max(0.03, style.re_raise * opened):
+            return _pot_raise(view, 1.0)
+        if view.me == _big_blind(view):
+            width = min(0.6, style.big_blind * opened)
+        else:
+            width = (style.in_position if in_position else style.out_of_position) * opened
+        return CALL if best <= width and view.to_call <= 0.15 * total else FOLD
+    if read.raises == 2:
+        if best <= 0.015:
+            return _pot_raise(view, 1.0)
+        return CALL if best <= style.call_re_raise and view.to_call <= 0.2 * total else FOLD
+    if best <= 0.006:
+        return _pot_raise(view, 1.0)
+    return CALL if best <= 0.03 and view.bet >= 0.3 * total else FOLD
+
+
+def _beginner_omaha(view: BotView, rng: random.Random) -> Decision:
+    """The beginner in Omaha: four cards look good more often than not, and he plays his
+    equity against any hands at all, as if nobody's betting said anything."""
+    if view.street is Street.PREFLOP:
+        best = omaha.place(view.hole, view.game)
+        share = view.to_call / (view.stack + view.bet)
+        if best <= 0.03:
+            return _pot_raise(view, 1.0) if rng.random() < 0.5 else _check_or_call(view)
+        if view.to_call == 0:
+            return _pot_raise(view, 1.0) if rng.random() < 0.04 else CHECK
+        if view.to_call >= view.stack:
+            return CALL if best <= 0.1 else FOLD
+        if (best <= 0.6 and share <= 0.15) or (best <= 0.2 and share <= 0.4):
+            return CALL
+        return CALL if rng.random() < 0.08 and share <= 0.05 else FOLD
+    made = omaha.estimate(view, rng, omaha.anybody(view)).equity
+    if view.to_call == 0:
+        if made >= 0.75 and rng.random() < 0.5:
+            return _pot_raise(view, 0.5)
+        if made >= 0.6 and rng.random() < 0.25:
+            return _pot_raise(view, 0.33)
+        return _pot_raise(view, 0.5) if rng.random() < 0.04 else CHECK
+    price = view.to_call / (view.pot + view.to_call)
+    if made >= 0.85:
+        return _pot_raise(view, 1.0) if rng.random() < 0.3 else CALL
+    if made >= 0.55 or (made >= 0.4 and price <= 1 / 3):
+        return CALL
+    return CALL if price <= 0.3 and rng.random() < 0.2 else FOLD
+
+
+def _regular_omaha_postflop(view: BotView, rng: random.Random, read: Betting) -> Decision:
+    """The regular in Omaha: his equity against the pre-flop ranges read, less for every
+    raise, against pot odds; value bets at two thirds of the pot, continuation bets."""
+    equity = omaha.estimate(view, rng, omaha.lines(view, read_actions=False)).equity
+    if view.to_call == 0:
+        if equity >= 0.6 + 0.05 * (read.opponents - 1):
+            return _pot_raise(view, 0.66)
+        continuing = view.street is Street.FLOP and read.preflop_raiser == view.me
+        if continuing and read.opponents == 1 and rng.random() < 0.5:
+            return _pot_raise(view, 0.5)
+        return CHECK
+    price = view.to_call / (view.pot + view.to_call)
+    before = view.pot - view.to_call
+    chance = equity - 0.06 * max(0, read.raises - 1)
+    chance -= 0.05 if view.to_call > 0.75 * before else 0.0
+    if equity >= 0.8 and view.can_raise:
+        return _pot_raise(view, 1.0)
+    return CALL if chance >= price else FOLD

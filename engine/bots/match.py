@@ -7,10 +7,11 @@ No table, no clock, no storage: each hand is an :class:`~engine.hand.Hand`, each
 
 The game
 --------
-Cash, blinds 1 and 2 (:data:`SMALL_BLIND`, :data:`BIG_BLIND`), no ante, no straddle, boards run
-once. Every hand starts afresh with :data:`STACK` = 200 chips, 100 big blinds, for everybody:
-nothing carries over, so every hand is a sample of the same game and no bot can win a stack
-once and then sit on it.
+Any game of :mod:`engine.games` (Hold'em by default). Cash, blinds 1 and 2
+(:data:`SMALL_BLIND`, :data:`BIG_BLIND`), no ante, no straddle, boards run once. Every hand
+starts afresh with :data:`STACK` = 200 chips, 100 big blinds, for everybody: nothing carries
+over, so every hand is a sample of the same game and no bot can win a stack once and then sit
+on it.
 
 Seats ``0 .. n-1`` go round the table. Deal ``k`` puts the button on seat ``k mod n``, and the
 hand's index ``i`` (the engine's order, its last index the button) is seat
@@ -34,6 +35,15 @@ of one seat of it, on average), in big blinds. Its **bb/100** is the mean over t
 100 / 2, two hands a pair; its **95% interval** is that mean plus or minus 1.96 standard errors,
 the pairs being the independent samples (the normal approximation: meant for hundreds of pairs
 and more). Chips only change hands between the two bots, so B's figures are A's negated.
+
+Sessions
+--------
+A bot may remember the others from one hand to the next (the strong level does,
+:mod:`engine.bots.memory`). A match is then sessions of :data:`SESSION_DEALS` deals: at deal 0
+and every multiple of it each bot is told to forget (``new_session()``), and at the first deal
+of a range played on its own too. The hands are numbered ``2k`` and ``2k + 1`` (the two plays of
+deal ``k``). Ranges of deals that start on a session's first deal add up to the whole match
+exactly, as the league's workers' do.
 
 Randomness
 ----------
@@ -59,12 +69,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.bots.view import Bot, HandViews, to_action
+from engine.bots.view import Bot, HandViews, new_session, tell_hand, to_action
 from engine.cards import FULL_DECK, Card
+from engine.games import NLHE, Game
 from engine.hand import Hand, HandConfig, HandResult
 
 __all__ = [
     "BIG_BLIND",
+    "SESSION_DEALS",
     "SMALL_BLIND",
     "STACK",
     "BotLoadError",
@@ -83,6 +95,11 @@ SMALL_BLIND: Final = 1
 BIG_BLIND: Final = 2
 STACK: Final = 100 * BIG_BLIND
 _Z_95: Final = 1.959963984540054  # two-sided 95% point of the normal distribution
+SESSION_DEALS: Final = 500
+"""Deals of one session: a bot that remembers the others forgets them at every multiple."""
+# Who each bot is to the other (BotView.who): every copy of one bot at a table is the same one.
+A: Final = 0
+B: Final = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,10 +187,10 @@ def load_bot(spec: str) -> Bot:
     return bot  # type: ignore[no-any-return]
 
 
-def deal(seed: int, k: int, players: int) -> tuple[Card, ...]:
-    """The deck of deal ``k``: the cards a hand of ``players`` uses (two each, the board and
-    its burns), in a random order."""
-    return tuple(random.Random(f"{seed}:{k}").sample(FULL_DECK, 2 * players + 8))
+def deal(seed: int, k: int, players: int, game: Game = NLHE) -> tuple[Card, ...]:
+    """The deck of deal ``k``: the cards a hand of ``players`` uses (the game's hole cards for
+    each, the board and its burns), in a random order."""
+    return tuple(random.Random(f"{seed}:{k}").sample(FULL_DECK, game.hole_count * players + 8))
 
 
 def play_hand(
@@ -181,16 +198,22 @@ def play_hand(
     deck: Sequence[Card],
     bots: Sequence[Bot],
     rngs: Sequence[random.Random],
+    who: Sequence[int] | None = None,
+    number: int = 0,
 ) -> HandResult:
-    """One hand, ``bots[i]`` and ``rngs[i]`` deciding for the hand's index ``i``."""
+    """One hand, ``bots[i]`` and ``rngs[i]`` deciding for the hand's index ``i``, who is
+    ``who[i]`` to the others (the index itself by default); ``number`` is the hand's."""
     hand = Hand(config, deck)
-    views = HandViews(hand)
+    views = HandViews(hand, who, number)
     while (player := hand.to_act) is not None:
         view = views.of(player)
         hand.apply(to_action(bots[player].decide(view, rngs[player]), view))
     result = hand.result
     if result is None:  # only a run-it-twice vote stops a hand with nobody to act; none here
         raise RuntimeError("a hand stopped before its end")
+    seen = views.ended()
+    for bot in {id(bot): bot for bot in bots}.values():
+        tell_hand(bot, seen)
     return result
 
 
@@ -200,27 +223,38 @@ def _owners(players: int, button: int, a_first: bool) -> tuple[bool, ...]:
 
 
 def play_deals(
-    a: Bot, b: Bot, *, players: int, seed: int, start: int, stop: int
+    a: Bot,
+    b: Bot,
+    *,
+    players: int,
+    seed: int,
+    start: int,
+    stop: int,
+    game: Game = NLHE,
 ) -> tuple[Tally, Tally]:
     """Deals ``start`` to ``stop - 1`` of the match of ``seed``, each played twice; the tallies
     of A and B (see the module doc)."""
     if players < 2 or players % 2:
         raise ValueError("two bots share a table of an even number of seats")
-    config = HandConfig.standard((STACK,) * players, SMALL_BLIND, BIG_BLIND)
+    config = HandConfig.standard((STACK,) * players, SMALL_BLIND, BIG_BLIND, game=game)
     rng_a, rng_b = random.Random(), random.Random()
     plays = [
         [_owners(players, button, first) for first in (True, False)] for button in range(players)
     ]
     total_a = squares_a = total_b = squares_b = 0
     for k in range(start, stop):
-        deck = deal(seed, k, players)
+        if k == start or k % SESSION_DEALS == 0:
+            new_session(a)
+            new_session(b)
+        deck = deal(seed, k, players, game)
         rng_a.seed(f"{seed}:{k}:a")
         rng_b.seed(f"{seed}:{k}:b")
         pair_a = pair_b = 0
-        for owners in plays[k % players]:
+        for play, owners in enumerate(plays[k % players]):
             bots = [a if owner else b for owner in owners]
             rngs = [rng_a if owner else rng_b for owner in owners]
-            net = play_hand(config, deck, bots, rngs).net
+            who = [A if owner else B for owner in owners]
+            net = play_hand(config, deck, bots, rngs, who, 2 * k + play).net
             if sum(net):  # cheap beside a hand, and a league must not go on over a broken one
                 raise RuntimeError(f"deal {k} of seed {seed} created or lost chips")
             won = sum(chips for chips, owner in zip(net, owners, strict=True) if owner)
@@ -234,10 +268,14 @@ def play_deals(
     return Tally(pairs, total_a, squares_a), Tally(pairs, total_b, squares_b)
 
 
-def play_match(a: Bot, b: Bot, *, players: int, hands: int, seed: int) -> MatchResult:
+def play_match(
+    a: Bot, b: Bot, *, players: int, hands: int, seed: int, game: Game = NLHE
+) -> MatchResult:
     """``hands`` hands (an even number, four or more: ``hands / 2`` deals played twice)."""
     if hands < 4 or hands % 2:
         raise ValueError("hands must be an even number of at least 4: each deal is played twice")
-    tally_a, tally_b = play_deals(a, b, players=players, seed=seed, start=0, stop=hands // 2)
+    tally_a, tally_b = play_deals(
+        a, b, players=players, seed=seed, start=0, stop=hands // 2, game=game
+    )
     seats = players // 2
     return MatchResult(players, hands, score(tally_a, seats), score(tally_b, seats))

@@ -71,11 +71,16 @@ __all__ = [
     "Act",
     "Estimate",
     "Line",
+    "action_likelihood",
     "estimate",
     "open_width",
+    "places_in_range",
+    "postflop_acts",
     "postflop_lines",
     "preflop_equity",
     "preflop_range",
+    "range_bounds",
+    "range_weights",
     "re_raise_width",
     "with_bluffs",
 ]
@@ -117,7 +122,13 @@ def preflop_range(view: BotView, seat: int) -> Floats:
 
 def _preflop_range(view: BotView, seat: int, opened: float) -> Floats:
     """:func:`preflop_range`, the first raise's width ``opened`` known."""
-    places = strengths().top(1)
+    return range_weights(strengths().top(1), *range_bounds(view, seat, opened))
+
+
+def range_bounds(view: BotView, seat: int, opened: float) -> tuple[float, float, float]:
+    """The range of ``seat`` read from the pre-flop actions, as places ``(top, bottom]`` and
+    the weight of the places above ``top`` (hands he may be slow-playing): the same reading in
+    every game, whatever orders its starting hands into places."""
     top, bottom, traps = 0.0, 1.0, 1.0  # the range: places in (top, bottom], traps above
     width = 1.0  # the range the last raise showed
     raises = 0
@@ -139,10 +150,16 @@ def _preflop_range(view: BotView, seat: int, opened: float) -> Floats:
                 top, bottom, traps = max(top, reraise), min(bottom, wide * width), _TRAPS
         elif seen.kind is ActionKind.CHECK and seen.player == seat:
             top, traps = max(top, 0.1), 0.4  # the big blind's option: he would raise the best
-    bottom = max(bottom, top + _EDGE)
+    return top, max(bottom, top + _EDGE), traps
+
+
+def range_weights(places: Floats, top: float, bottom: float, traps: float) -> Floats:
+    """The weight of hands at ``places`` in a range read by :func:`range_bounds`: full inside,
+    a ramp at its edge, :data:`_FLOOR` outside (people do not play by the book)."""
     inside = np.clip((bottom + _EDGE / 2 - places) / _EDGE, 0.0, 1.0)
     weight = np.where(places <= top, traps, 1.0) * inside
-    return _FLOOR + (1 - _FLOOR) * weight
+    result: Floats = _FLOOR + (1 - _FLOOR) * weight
+    return result
 
 
 def _big_blind(view: BotView) -> int:
@@ -169,6 +186,15 @@ class Line:
 
 def postflop_lines(view: BotView) -> list[Line]:
     """Every other player still holding cards, with his range and post-flop actions."""
+    opened = open_width(betting(view).first_raiser_behind)
+    return [
+        Line(seat, _preflop_range(view, seat, opened), acts)
+        for seat, acts in postflop_acts(view).items()
+    ]
+
+
+def postflop_acts(view: BotView) -> dict[int, tuple[Act, ...]]:
+    """Every other player still holding cards, with his post-flop actions."""
     acts: dict[int, list[Act]] = {seat: [] for seat in view.live if seat != view.me}
     street, level = Street.PREFLOP, 0
     for seen in view.actions:
@@ -183,8 +209,7 @@ def postflop_lines(view: BotView) -> list[Line]:
             acts[seen.player].append(Act(kind, street, level))
         if seen.kind in _AGGRESSIVE:
             level += 1
-    opened = open_width(betting(view).first_raiser_behind)
-    return [Line(seat, _preflop_range(view, seat, opened), tuple(a)) for seat, a in acts.items()]
+    return {seat: tuple(a) for seat, a in acts.items()}
 
 
 def _sigmoid(x: Floats) -> Floats:
@@ -196,7 +221,7 @@ def _sigmoid(x: Floats) -> Floats:
 _BLUFFS: Final = {Street.FLOP: 0.15, Street.TURN: 0.1, Street.RIVER: 0.08}
 
 
-def _likelihood(act: Act, place: Floats) -> Floats:
+def action_likelihood(act: Act, place: Floats) -> Floats:
     """How likely a hand of this place in its range is to take ``act``.
 
     Each raise on a street comes from about half the part of the range the one before came
@@ -305,10 +330,10 @@ def estimate(view: BotView, rng: random.Random, lines: Sequence[Line]) -> Estima
         theirs, ok = values[start:stop], meets[start:stop]
         start = stop
         # A hand's place in its range needs fewer boards than the equity does.
-        place = _places_in_range(theirs[:, :_PLACE_BOARDS], ok[:, :_PLACE_BOARDS])
+        place = places_in_range(theirs[:, :_PLACE_BOARDS], ok[:, :_PLACE_BOARDS])
         weight = np.ones(len(drawn))
         for act in line.actions:
-            weight = weight * _likelihood(act, place)
+            weight = weight * action_likelihood(act, place)
         share = (hero > theirs) + 0.5 * (hero == theirs)
         won.append(np.where(ok, share, 0.0))
         met.append(ok.astype(np.float64))
@@ -359,7 +384,7 @@ def _draw_hands(
     return hands
 
 
-def _places_in_range(values: npt.NDArray[np.int32], ok: Bools) -> Floats:
+def places_in_range(values: npt.NDArray[np.int32], ok: Bools) -> Floats:
     """Each hand's share of the pot against the other hands drawn, over the boards it meets.
 
     Each board's values are lifted into a band of their own and sorted once; a hand's count of

@@ -22,6 +22,7 @@ its distance from the button: :meth:`BotView.position`.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from math import gcd
@@ -29,17 +30,21 @@ from typing import Protocol
 
 from engine.cards import Card
 from engine.errors import EngineError
+from engine.games import Game
 from engine.hand import Action, ActionKind, ActionTaken, Hand, Street, StreetDealt
 
 __all__ = [
     "Bot",
     "BotView",
     "Decision",
+    "HandSeen",
     "HandViews",
     "Move",
     "SeatInfo",
     "Seen",
     "chip_grain",
+    "new_session",
+    "tell_hand",
     "to_action",
     "view_of",
 ]
@@ -83,6 +88,11 @@ class BotView:
     min_raise_to: int  # 0 when no raise is possible
     max_raise_to: int
     actions: tuple[Seen, ...]
+    game: Game  # the rules of the hand: how many hole cards, how hands are made, the limit
+    # Who sits at each index, as everybody at the table sees it (a player's id at a table, a
+    # bot's name in a match): what lets a player remember another from one hand to the next.
+    who: tuple[int, ...]
+    number: int  # the hand's number at its table, as its messages show it
 
     @property
     def players(self) -> int:
@@ -151,9 +161,47 @@ class Bot(Protocol):
     def decide(self, view: BotView, rng: random.Random) -> Decision: ...
 
 
-def view_of(hand: Hand, player: int) -> BotView:
-    """The view of ``player``, whose turn it must be."""
-    return HandViews(hand).of(player)
+@dataclass(frozen=True, slots=True)
+class HandSeen:
+    """A finished hand as everybody at the table saw it: who sat where with what, every action,
+    the board and the hands shown at the showdown (and no other card)."""
+
+    number: int
+    who: tuple[int, ...]
+    big_blind: int
+    stacks: tuple[int, ...]  # each index's stack as the hand was dealt
+    actions: tuple[Seen, ...]
+    board: tuple[Card, ...]
+    shown: tuple[tuple[int, tuple[Card, ...]], ...]  # (index, hole cards) of each hand shown
+
+
+def hand_seen(hand: Hand, who: Sequence[int] | None = None, number: int = 0) -> HandSeen:
+    """A finished ``hand`` as everybody at the table saw it (see :class:`HandSeen`)."""
+    return HandViews(hand, who, number).ended()
+
+
+def tell_hand(bot: Bot, seen: HandSeen) -> None:
+    """Show ``bot`` a finished hand: a player who remembers the others (an ``observe(seen)``
+    method) learns from it; any other bot has nothing to learn."""
+    observe = getattr(bot, "observe", None)
+    if callable(observe):
+        observe(seen)
+
+
+def new_session(bot: Bot) -> None:
+    """Tell ``bot`` that what follows is a new session: a player who remembers the others
+    (a ``new_session()`` method) forgets them; any other bot has nothing to forget."""
+    forget = getattr(bot, "new_session", None)
+    if callable(forget):
+        forget()
+
+
+def view_of(
+    hand: Hand, player: int, who: Sequence[int] | None = None, number: int = 0
+) -> BotView:
+    """The view of ``player``, whose turn it must be; ``who`` names each index (the indices
+    themselves by default) and ``number`` is the hand's number at its table."""
+    return HandViews(hand, who, number).of(player)
 
 
 class HandViews:
@@ -167,10 +215,14 @@ class HandViews:
     so the event count says how far it has read.
     """
 
-    __slots__ = ("_fields", "_hand", "_read", "_seats", "_seen", "_street")
+    __slots__ = ("_fields", "_hand", "_number", "_read", "_seats", "_seen", "_street", "_who")
 
-    def __init__(self, hand: Hand) -> None:
+    def __init__(self, hand: Hand, who: Sequence[int] | None = None, number: int = 0) -> None:
         self._hand = hand
+        self._number = number
+        self._who = tuple(range(hand.n)) if who is None else tuple(who)
+        if len(self._who) != hand.n:
+            raise ValueError("who names every index of the hand, once")
         self._read = 0
         self._street = Street.FLOP if hand.config.bomb_pot else Street.PREFLOP
         self._seen: tuple[Seen, ...] = ()
@@ -178,24 +230,27 @@ class HandViews:
         self._fields: list[tuple[int, int, int, bool, bool]] = [(-1, 0, 0, False, False)] * hand.n
         self._seats = [SeatInfo(-1, 0, 0, False, False)] * hand.n
 
+    def ended(self) -> HandSeen:
+        """The finished hand as everybody saw it (see :class:`HandSeen`)."""
+        hand = self._hand
+        self._catch_up()
+        return HandSeen(
+            number=self._number,
+            who=self._who,
+            big_blind=hand.config.big_blind,
+            stacks=tuple(hand.config.stacks),
+            actions=self._seen,
+            board=hand.board,
+            shown=tuple((i, hand.hole_cards(i)) for i in sorted(hand.shown)),
+        )
+
     def of(self, player: int) -> BotView:
         """The view of ``player``, whose turn it must be."""
         hand = self._hand
         legal = hand.legal()
         if legal is None or legal.player != player:
             raise EngineError("not_your_turn", player=player, to_act=hand.to_act)
-        events = hand.events
-        if self._read < len(events):
-            street = self._street
-            seen: list[Seen] = []
-            for event in events[self._read :]:
-                if isinstance(event, ActionTaken):
-                    seen.append(Seen(event.player, event.kind, street, event.amount, event.all_in))
-                elif isinstance(event, StreetDealt):
-                    street = event.street
-            self._street, self._read = street, len(events)
-            if seen:
-                self._seen += tuple(seen)
+        self._catch_up()
         return BotView(
             me=player,
             hole=hand.hole_cards(player),
@@ -209,7 +264,26 @@ class HandViews:
             min_raise_to=legal.min_raise_to,
             max_raise_to=legal.max_raise_to,
             actions=self._seen,
+            game=hand.game,
+            who=self._who,
+            number=self._number,
         )
+
+    def _catch_up(self) -> None:
+        """Read the events added since the last view."""
+        hand = self._hand
+        events = hand.events
+        if self._read < len(events):
+            street = self._street
+            seen: list[Seen] = []
+            for event in events[self._read :]:
+                if isinstance(event, ActionTaken):
+                    seen.append(Seen(event.player, event.kind, street, event.amount, event.all_in))
+                elif isinstance(event, StreetDealt):
+                    street = event.street
+            self._street, self._read = street, len(events)
+            if seen:
+                self._seen += tuple(seen)
 
     def _seat_infos(self) -> tuple[SeatInfo, ...]:
         # Most seats are as they were at the last view (one player acted since): their records

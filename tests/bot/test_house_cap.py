@@ -37,6 +37,7 @@ from engine.bots.ids import bot_id
 from engine.cards import check_deck
 from engine.commitment import DeckCommitment
 from engine.games import game_by_code
+from engine.limits import MAX_TABLE_SEATS
 from engine.table import Table, TableOptions
 from tests.bot.table_kit import QUICK, RecordingDirect, RecordingMessenger, quiet, services
 
@@ -85,8 +86,11 @@ async def economy_table(served: TableServices, game: str) -> QuietCashTable:
     db = served.db
     await economy.ensure_guild(db, GUILD, now=NOW - 3 * 24 * HOUR)
     await economy.update_settings(db, GUILD, bots_allowed=True, house_loss_cap=CAP)
+    dealt = game_by_code(game)
+    # As many seats as a table opens with, or as one deck deals to (five-card PLO: 9).
     options = TableOptions(
-        small_blind=5, big_blind=10, min_buy_in=100, max_buy_in=1_000, game=game_by_code(game)
+        small_blind=5, big_blind=10, min_buy_in=100, max_buy_in=1_000, game=dealt,
+        seats=min(MAX_TABLE_SEATS, dealt.max_players),
     )
     table = Table(options, random.Random(3))
     config = TableConfig(options=options, timer=30, state=table.to_json())

@@ -8,11 +8,11 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import replace
+from itertools import permutations
 from pathlib import Path
 
 import pytest
 
-from bot.errors import BotError
 from bot.runtime.cash import PracticeTable
 from bot.storage import Database, economy, hands
 from bot.storage.invariant import check_invariant
@@ -20,7 +20,6 @@ from engine.bots.ids import HOUSE_ID, is_bot
 from engine.cards import Card, parse_cards, shuffled_deck
 from engine.games import PLO
 from engine.hand import Hand, deck_from_cards
-from engine.table import TableOptions
 from tests.e2e.game_kit import (
     Game,
     StackedDeck,
@@ -199,15 +198,17 @@ async def test_bots_never_play_on_alone(game: Game) -> None:
     assert live_table.empty_since is not None  # the idle sweep will close it
 
 
+@pytest.mark.parametrize("dealt", ["nlhe", "plo"])
 async def test_a_bot_removed_in_its_turn_folds_and_its_bet_stays(
-    fake: FakeDiscord, world: World, tmp_path: Path
+    fake: FakeDiscord, world: World, tmp_path: Path, dealt: str
 ) -> None:
     deck = StackedDeck()
     options = replace(quick_options(deck), bot_pause=(30.0, 30.0))  # it thinks long
     async with running_game(fake, world, tmp_path, deck=deck, options=options) as game:
         alice = world.alice
-        await game.ok(alice, "poker", "practice", bots=1, blinds="5/10")
+        await game.ok(alice, "poker", "practice", bots=1, blinds="5/10", game=dealt)
         live_table = game.live_table()
+        assert live_table.table.options.game.code == dealt
         (seat,) = live_table.bots()
         bot = live_table.bots()[seat]
 
@@ -263,14 +264,15 @@ async def test_bots_are_refused_at_a_tournament_table_and_a_paid_tournament(
     assert "when it is created" in refused.content
 
 
-async def test_a_practice_tournament_with_bots_plays_to_the_end(game: Game) -> None:
+@pytest.mark.parametrize("dealt", ["nlhe", "plo8"])
+async def test_a_practice_tournament_with_bots_plays_to_the_end(game: Game, dealt: str) -> None:
     alice = game.world.alice
     wallet = await game.balance(alice)
     rows = await ledger_rows(game.db)
     made = await create_tournament(
         game, alice, name="Drill", kind="freeze_out", buy_in=0, starting_stack=300,
         structure="10/20 0.05, 20/40 0.05, 50/100 0.05", bots=3, max_players=4,
-        bot_level="beginner",
+        bot_level="beginner", game=dealt,
     )
     assert made.ephemeral and "bots entered" in made.content
     await game.ok(alice, "tournament", "register")
@@ -301,9 +303,9 @@ async def test_a_practice_tournament_with_bots_plays_to_the_end(game: Game) -> N
     await invariant_holds(game)
 
 
-async def create_tournament(game: Game, user: FakeUser, **options: object) -> InteractionCallback:
-    handle = await game.fake.slash(user, game.channel, "tournament", subcommand="create",
-                                   options=options)
+async def create_tournament(at: Game, user: FakeUser, **options: object) -> InteractionCallback:
+    handle = await at.fake.slash(user, at.channel, "tournament", subcommand="create",
+                                 options=options)
     return await settled(handle)
 
 
@@ -311,13 +313,16 @@ def fake_channel(game: Game, channel_id: int) -> object:
     return game.fake.state.channels[channel_id]
 
 
+@pytest.mark.parametrize("dealt", ["nlhe", "plo"])
 async def test_no_log_line_message_or_stored_action_shows_a_bots_hidden_cards(
-    game: Game, every_log_line: list[str]
+    game: Game, every_log_line: list[str], dealt: str
 ) -> None:
     """Ten hands at a practice table with every logger at DEBUG: no bot's unshown hole cards in
-    any log line, channel message, DM or stored action."""
+    any log line, channel message, DM or stored action (in Omaha, no two of them side by side,
+    in either order)."""
     alice = game.world.alice
-    await game.ok(alice, "poker", "practice", bots=3, level="strong")
+    await game.ok(alice, "poker", "practice", bots=3, level="strong", game=dealt)
+    count = game.live_table().table.options.game.hole_count
     for number in range(1, 11):
         await game.wait_hand(number, timeout=60)
         await person_plays(game, alice, number, calls=True)
@@ -335,11 +340,14 @@ async def test_no_log_line_message_or_stored_action_shows_a_bots_hidden_cards(
         for board in hands.rebuild_hand(stored).boards:
             public.update(board)
         for p in stored.players:
-            cards = (stored.deck[p.player], stored.deck[p.player + n])
+            dealt_cards = [stored.deck[p.player + k * n] for k in range(count)]
             if is_bot(p.user_id) and p.player not in shown:
-                hidden.append(cards)
+                if count == 2:
+                    hidden.append((dealt_cards[0], dealt_cards[1]))
+                else:  # any two of them, in either order: however a listing sorts them
+                    hidden.extend(permutations(dealt_cards, 2))
             else:
-                public.update(cards)  # shown, or hers (told to her by DM)
+                public.update(dealt_cards)  # shown, or hers (told to her by DM)
     # A card hidden in one hand may be seen in another (a board, her own cards): a pair is
     # searched for only while one of its cards was never public; a spelling that reads as hex
     # is left out (it turns up inside digests in the log).
@@ -424,14 +432,20 @@ async def test_a_practice_table_keeps_no_ledger(game: Game) -> None:
     assert refused.ephemeral and "play chips" in refused.content
 
 
-async def test_bots_refuse_a_game_they_cannot_play(game: Game) -> None:
-    """The levels know Hold'em only: a table of another game seats none of them."""
+async def test_a_practice_table_of_pot_limit_omaha_plays_with_bots(game: Game) -> None:
+    """``/poker practice game:plo``: five bots and one person deal Omaha, four cards each, the
+    bots answer every turn within the pot limit and the play chips stay on the table."""
     alice = game.world.alice
-    table = await game.runtime.create_table(
-        guild_id=game.world.guild.id, channel_id=game.channel.id, host_id=alice.id,
-        options=TableOptions(small_blind=5, big_blind=10, game=PLO), timer=30, locale=None,
-        practice=True,
-    )
-    with pytest.raises(BotError) as refused:
-        await table.add_bots(2, "regular", None)
-    assert refused.value.code == "bots_holdem_only" and not table.bots()
+    reply = await game.poker(alice, "practice", bots=5, level="strong", game="plo")
+    assert reply.ephemeral and "play chips" in reply.content, reply
+    live_table = game.live_table()
+    assert live_table.table.options.game is PLO and len(live_table.bots()) == 5
+    for number in range(1, 9):
+        hand = await game.wait_hand(number, timeout=60)
+        assert hand.game is PLO and all(len(hand.hole_cards(i)) == 4 for i in range(hand.n))
+        await person_plays(game, alice, number, calls=True)
+        await hand_over(game, number)
+        await invariant_holds(game)
+        assert sum(v.stack for v in live_table.table.seats()) == 6 * 1000
+    bot_actions = [a for a in hand.actions if is_bot(live_table.player_of(a.player))]
+    assert bot_actions  # the bots decided, and the engine took every answer

@@ -6,6 +6,8 @@ sentence and changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.errors import BotError
@@ -16,7 +18,7 @@ from bot.runtime.history import verification
 from bot.storage import hands
 from engine.cards import format_card, parse_cards
 from engine.games import NLHE, PLO8
-from engine.hand import ActionKind, ActionTaken, board_positions, deck_from_cards
+from engine.hand import ActionKind, ActionTaken, Hand, board_positions, deck_from_cards
 from tests.attack.kit import press
 from tests.e2e.game_kit import Game, button_id, press_answer, settled, until
 from tests.fakediscord import FakeUser
@@ -103,16 +105,49 @@ async def test_the_game_changes_between_hands_only(game: Game) -> None:
     assert cards_text(hand.hole_cards(index)) in dm.content
 
 
-async def test_bots_never_sit_at_an_omaha_game_nor_the_game_turns_to_omaha_under_them(
-    game: Game,
-) -> None:
+async def test_a_host_switches_the_game_under_bots_between_hands_and_back(game: Game) -> None:
+    """The bots play whatever the table deals: Omaha from the next hand, then Hold'em again."""
     alice = game.world.alice
     await game.ok(alice, "poker", "practice", bots=2)
     live_table = game.live_table()
-    assert live_table.bots()
-    reply = await game.poker(alice, "settings", game="plo")
-    assert reply.content == t("error.bots_holdem_only")
-    assert live_table.table.options.game is NLHE and live_table.config.pending is None
+    bots = live_table.bots()
+    assert bots
+
+    async def alice_folds() -> None:
+        # She folds whatever she is dealt (checks when free): the bots play the hands out.
+        while True:
+            hand = live_table.hand
+            index = live_table.table.hand_index(alice.id)
+            if hand is not None and not hand.is_over and hand.to_act == index:
+                legal = hand.legal()
+                await game.slash(alice, "check" if legal and legal.can_check else "fold")
+            await asyncio.sleep(0.01)
+
+    folding = asyncio.create_task(alice_folds())
+    try:
+        for code, dealt in (("plo8", PLO8), ("nlhe", NLHE)):
+            # Refused while a hand is played (its cards were dealt for its game): the host
+            # asks again until he finds the pause between two hands.
+            while True:
+                number = live_table.table.hand_number
+                reply = await game.poker(alice, "settings", game=code)
+                assert reply.ephemeral, reply
+                if reply.content != t("error.game_mid_hand"):
+                    break
+                await asyncio.sleep(0.02)
+
+            def next_hand(wanted: object = dealt) -> Hand | None:
+                hand = live_table.hand
+                return hand if hand is not None and hand.game is wanted else None
+
+            hand = await until(next_hand, timeout=60, what=f"a hand of {code}")
+            # The hand being played when the host asked is the last of the old game.
+            assert live_table.table.hand_number <= number + 1
+            assert len(hand.hole_cards(0)) == dealt.hole_count
+            assert live_table.bots() == bots  # nobody stood the bots up
+            await until(lambda h=hand: h.is_over, timeout=60, what=f"the hand of {code} to end")
+    finally:
+        folding.cancel()
 
 
 async def create_tournament(at: Game, user: FakeUser, **options: object) -> str:
@@ -130,8 +165,9 @@ async def test_a_tournament_keeps_the_game_it_was_created_with(game: Game) -> No
     reply = await create_tournament(game, alice, game="plo5", seats_per_table=10, **options)
     assert reply.startswith("Five-card Pot-Limit Omaha deals to at most 9 players"), reply
     reply = await create_tournament(game, alice, game="plo", bots=3,
-                             **{**options, "buy_in": 0})
-    assert reply == t("error.bots_holdem_only")
+                             **{**options, "name": "Practice", "buy_in": 0})
+    assert reply.startswith("Tournament **Practice** is open (Pot-Limit Omaha)"), reply
+    await game.ok(alice, "tournament", "cancel")
     reply = await create_tournament(game, alice, game="plo8", **options)
     assert reply.startswith("Tournament **Omaha Friday** is open (Pot-Limit Omaha Hi-Lo)"), reply
     await game.ok(alice, "tournament", "register")

@@ -1,0 +1,239 @@
+"""What the strong level remembers of the others at its table: public habits, one session long.
+
+A :class:`Memory` learns from what it is given and nothing else: the views of its own turns
+(:class:`~engine.bots.view.BotView`, which tell it who it is) and, at the end of each hand, the
+hand as everybody at the table saw it (:class:`~engine.bots.view.HandSeen`: who acted, how, for
+how much, and the hands shown at the showdown). Per opponent (by ``who``) it counts, each count
+fading by :data:`FADE` a hand so that a player who changes style is read anew within a hundred
+hands or so:
+
+- how often he plays a hand before the flop, raises, and re-raises a single raise;
+- how often he moves all in when he could first raise (at most one raise before him, 25 big
+  blinds or more behind), and at what depth;
+- after the flop, how often he bets or raises, and how often he folds to a bet;
+- the last :data:`SHOWN_KEPT` hands he showed, each with the board and his actions in it.
+
+It is stored nowhere but in the object, which a table makes for each bot and a match forgets at
+every session (``new_session``); a restart forgets it.
+
+The readings it gives are bounded, so that a player who plays one way for a while and then
+another costs little: each needs a minimum of observations, starts from a prior that is the
+level's normal reading, and moves the play within limits (:meth:`Memory.shove_width` widens a
+calling range to at most :data:`WIDEST_SHOVES`; :meth:`Memory.bluffs_believed` only ever lowers
+the bluffs believed in a bet of a player who seldom bets, to no less than :data:`FEWEST_BLUFFS`
+of them, and raises them for one who bets most of the time, to :data:`MOST_BLUFFS` times them
+and never beyond the bet's price;
+:meth:`Memory.bluff_share` only ever lowers the level's own bluffs, to no less than
+:data:`FEWEST_OWN_BLUFFS` of them).
+
+>>> memory = Memory()
+>>> memory.shove_width(7) is None    # nothing seen of player 7 yet
+True
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field, fields
+from typing import Final
+
+from engine.bots.view import BotView, HandSeen
+from engine.cards import Card
+from engine.hand import ActionKind, Street
+
+__all__ = [
+    "FADE",
+    "FEWEST_BLUFFS",
+    "FEWEST_OWN_BLUFFS",
+    "MOST_BLUFFS",
+    "SHOWN_KEPT",
+    "WIDEST_SHOVES",
+    "Habits",
+    "Memory",
+    "Shown",
+]
+
+FADE: Final = 0.99
+"""Each count of a player is multiplied by this at every hand he is dealt into."""
+WIDEST_SHOVES: Final = 0.6
+"""A calling range against all-ins is never read wider than this share of hands."""
+FEWEST_BLUFFS: Final = 0.4
+"""The bluffs believed in a bet are never fewer than this share of the usual reading."""
+MOST_BLUFFS: Final = 2.5
+"""Nor more than this many times it (and never more than a bet's price makes a caller
+indifferent to: :meth:`Memory.bluffs_believed`'s caller caps the share at the whole of it)."""
+FEWEST_OWN_BLUFFS: Final = 0.25
+"""The level's own bluffs are never fewer than this share of the usual frequency."""
+SHOWN_KEPT: Final = 20
+"""Hands shown at showdowns kept per opponent, the latest."""
+_SHOVE_DEPTH: Final = 25.0  # big blinds behind for an all-in to count as a deep one
+_SHOVE_SEEN: Final = 8.0  # chances to shove seen before the width is read
+_SHOVE_PRIOR: Final = (0.03, 5.0)  # share, weight: a sound player shoves deep almost never
+_AGGRESSION_PRIOR: Final = (0.3, 10.0)  # share of his post-flop actions that bet or raise
+_FOLD_PRIOR: Final = (0.4, 10.0)  # share of the bets he faces that he folds to
+_AGGRESSIVE: Final = (ActionKind.BET, ActionKind.RAISE)
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A hand an opponent showed: his cards, the board, and what he did in the hand."""
+
+    cards: tuple[Card, ...]
+    board: tuple[Card, ...]
+    actions: tuple[tuple[Street, ActionKind, bool], ...]  # street, kind, all-in
+
+
+@dataclass(slots=True)
+class Habits:
+    """One opponent's counts, each fading by :data:`FADE` a hand, and his hands shown."""
+
+    hands: float = 0.0  # hands in which he made a pre-flop decision
+    plays: float = 0.0  # of those, hands he put chips in voluntarily
+    raises: float = 0.0  # hands he raised before the flop
+    re_raise_chances: float = 0.0
+    re_raises: float = 0.0
+    shove_chances: float = 0.0  # first decisions facing at most one raise, deep
+    shoves: float = 0.0
+    shove_depth: float = 0.0  # big blinds behind, summed over his shoves
+    postflop: float = 0.0  # post-flop actions
+    aggressive: float = 0.0  # of those, bets and raises
+    bets_faced: float = 0.0
+    folds_to_bets: float = 0.0
+    shown: deque[Shown] = field(default_factory=lambda: deque(maxlen=SHOWN_KEPT))
+
+    def fade(self) -> None:
+        for counted in fields(self):
+            value = getattr(self, counted.name)
+            if isinstance(value, float):
+                setattr(self, counted.name, value * FADE)
+
+
+def _share(count: float, chances: float, prior: tuple[float, float]) -> float:
+    share, weight = prior
+    return (count + share * weight) / (chances + weight)
+
+
+class Memory:
+    """The habits of the players met in one session (see the module doc)."""
+
+    __slots__ = ("_habits", "_mine")
+
+    def __init__(self) -> None:
+        self._habits: dict[int, Habits] = {}
+        self._mine: set[int] = set()  # who this player is at the tables he has seen
+
+    def forget(self) -> None:
+        self._habits.clear()
+        self._mine.clear()
+
+    def see(self, view: BotView) -> None:
+        """Take in a view of one's own turn: it says who one is."""
+        me = view.who[view.me]
+        if me not in self._mine:
+            self._mine.add(me)
+            self._habits.pop(me, None)
+
+    def habits(self, who: int) -> Habits | None:
+        return self._habits.get(who)
+
+    def shove_width(self, who: int) -> float | None:
+        """The share of hands ``who`` moves all in with when he can first raise deep, once
+        seen often enough; None before."""
+        habits = self._habits.get(who)
+        if habits is None or habits.shove_chances < _SHOVE_SEEN:
+            return None
+        return min(WIDEST_SHOVES, _share(habits.shoves, habits.shove_chances, _SHOVE_PRIOR))
+
+    def bluffs_believed(self, who: int) -> float:
+        """How much of the usual bluffing to believe in a bet of ``who``: less from a player
+        who seldom bets (his bets are what they say), more from one who bets most of the
+        time, within :data:`FEWEST_BLUFFS` and :data:`MOST_BLUFFS` of the usual."""
+        habits = self._habits.get(who)
+        if habits is None:
+            return 1.0
+        aggression = _share(habits.aggressive, habits.postflop, _AGGRESSION_PRIOR)
+        return max(FEWEST_BLUFFS, min(MOST_BLUFFS, aggression / _AGGRESSION_PRIOR[0]))
+
+    def bluff_share(self, opponents: list[int]) -> float:
+        """How much of the usual bluffing to do against ``opponents``: less against players who
+        seldom fold to a bet (the least folding of them counts), never more than usual."""
+        share = 1.0
+        for who in opponents:
+            habits = self._habits.get(who)
+            if habits is None:
+                continue
+            folds = _share(habits.folds_to_bets, habits.bets_faced, _FOLD_PRIOR)
+            share = min(share, max(FEWEST_OWN_BLUFFS, min(1.0, folds / _FOLD_PRIOR[0])))
+        return share
+
+    def learn(self, hand: HandSeen) -> None:
+        """Count one finished hand's public actions and keep the hands shown in it."""
+        seen: dict[int, Habits] = {}
+        for who in hand.who:
+            if who not in self._mine and who not in seen:
+                seen[who] = self._habits.setdefault(who, Habits())
+                seen[who].fade()
+        self._count(hand, seen)
+        for index, cards in hand.shown:
+            habits = seen.get(hand.who[index])
+            if habits is not None:
+                played = hand.actions
+                line = tuple((a.street, a.kind, a.all_in) for a in played if a.player == index)
+                habits.shown.append(Shown(cards, hand.board, line))
+
+    def _count(self, view: HandSeen, seen: dict[int, Habits]) -> None:
+        decided: set[int] = set()
+        played: set[int] = set()
+        raised: set[int] = set()
+        raises = 0
+        street = Street.PREFLOP
+        level = 0
+        for action in view.actions:
+            habits = seen.get(view.who[action.player])
+            aggressive = action.kind in _AGGRESSIVE
+            player = action.player
+            if action.street is Street.PREFLOP:
+                if habits is not None:
+                    first = player not in decided
+                    self._preflop(view, habits, player, raises, aggressive, action.all_in, first)
+                    if action.kind is not ActionKind.CHECK and player not in played:
+                        habits.plays += action.kind is not ActionKind.FOLD
+                        played.add(player)
+                    if aggressive and player not in raised:
+                        habits.raises += 1
+                        raised.add(player)
+                decided.add(player)
+                raises += aggressive
+                continue
+            if action.street is not street:
+                street, level = action.street, 0
+            if habits is not None:
+                habits.postflop += 1
+                habits.aggressive += aggressive
+                if level > 0:
+                    habits.bets_faced += 1
+                    habits.folds_to_bets += action.kind is ActionKind.FOLD
+            level += aggressive
+
+    @staticmethod
+    def _preflop(
+        view: HandSeen,
+        habits: Habits,
+        seat: int,
+        raises: int,
+        aggressive: bool,
+        all_in: bool,
+        first: bool,
+    ) -> None:
+        if not first:
+            return
+        habits.hands += 1
+        if raises == 1:
+            habits.re_raise_chances += 1
+            habits.re_raises += aggressive
+        depth = view.stacks[seat] / view.big_blind
+        if raises <= 1 and depth >= _SHOVE_DEPTH:
+            habits.shove_chances += 1
+            if aggressive and all_in:
+                habits.shoves += 1
+                habits.shove_depth += depth

@@ -1,0 +1,111 @@
+"""What the strong level remembers of the others: counted from finished hands as the table saw
+them, one session long, and moving its play only within bounds."""
+
+from __future__ import annotations
+
+import random
+
+from engine.bots import strong
+from engine.bots.memory import (
+    FEWEST_BLUFFS,
+    FEWEST_OWN_BLUFFS,
+    MOST_BLUFFS,
+    WIDEST_SHOVES,
+    Memory,
+)
+from engine.bots.view import FOLD, BotView, HandSeen, HandViews, Seen, view_of
+from engine.cards import parse_cards
+from engine.hand import Action, ActionKind, Hand, HandConfig, Street, deck_from_cards
+from tests.engine.bot_charts import WidthChart
+
+SHOVER, HERO = 7, 1
+
+
+def shove_hand(number: int, shoves: bool) -> HandSeen:
+    """Heads-up, 100 big blinds: the shover (small blind, index 1) moves all in or folds."""
+    hand = Hand(HandConfig.standard((200, 200), 1, 2), deck_from_cards(2, [None, None], ()))
+    hand.apply(Action(ActionKind.ALL_IN if shoves else ActionKind.FOLD, 1))
+    if shoves:
+        hand.apply(Action(ActionKind.FOLD, 0))
+    return HandViews(hand, (HERO, SHOVER), number).ended()
+
+
+def seen_with(actions: list[Seen], number: int) -> HandSeen:
+    return HandSeen(number, (HERO, SHOVER), 2, (200, 200), tuple(actions), (), ())
+
+
+def shove_view(hole: str) -> BotView:
+    """The hero's turn in the big blind, facing the shover's 100 big blind all-in."""
+    deck = deck_from_cards(2, [parse_cards(hole), None], ())
+    hand = Hand(HandConfig.standard((200, 200), 1, 2), deck)
+    hand.apply(Action(ActionKind.ALL_IN, 1))
+    return view_of(hand, 0, (HERO, SHOVER), 1000)
+
+
+def test_a_wide_shover_is_read_as_wide_and_no_wider_than_the_bound() -> None:
+    memory = Memory()
+    memory.see(shove_view("2c7d"))  # a view of its own turn says who it is
+    for number in range(7):
+        memory.learn(shove_hand(number, True))
+    assert memory.shove_width(SHOVER) is None  # too few chances yet
+    for number in range(7, 40):
+        memory.learn(shove_hand(number, number % 4 == 0))
+    width = memory.shove_width(SHOVER)
+    assert width is not None and 0.25 < width < 0.45
+    for number in range(40, 400):
+        memory.learn(shove_hand(number, True))
+    assert memory.shove_width(SHOVER) == WIDEST_SHOVES  # never wider than the bound
+    # Its own seat is never remembered, and a new session forgets the others.
+    assert memory.habits(HERO) is None
+    memory.forget()
+    assert memory.shove_width(SHOVER) is None
+
+
+def test_a_player_who_changes_style_is_read_anew() -> None:
+    memory = Memory()
+    for number in range(200):
+        memory.learn(shove_hand(number, True))
+    for number in range(200, 600):
+        memory.learn(shove_hand(number, False))
+    width = memory.shove_width(SHOVER)
+    assert width is not None and width < 0.05
+
+
+def test_bluffs_believed_and_made_move_only_within_bounds() -> None:
+    memory = Memory()
+    assert memory.bluffs_believed(SHOVER) == 1.0 and memory.bluff_share([SHOVER]) == 1.0
+    flop = Street.FLOP
+    for number in range(300):
+        # The hero bets, the other calls: he never folds and never bets himself.
+        memory.learn(seen_with([Seen(0, ActionKind.CALL, Street.PREFLOP, 1, False),
+                                Seen(1, ActionKind.CHECK, Street.PREFLOP, 0, False),
+                                Seen(1, ActionKind.CHECK, flop, 0, False),
+                                Seen(0, ActionKind.BET, flop, 2, False),
+                                Seen(1, ActionKind.CALL, flop, 2, False)], number))
+    assert memory.bluff_share([SHOVER]) == FEWEST_OWN_BLUFFS  # a station: bluff it less
+    assert memory.bluffs_believed(SHOVER) == FEWEST_BLUFFS  # he never bets: believe his bets
+    for number in range(300, 900):
+        memory.learn(seen_with([Seen(1, ActionKind.BET, flop, 2, False),
+                                Seen(0, ActionKind.RAISE, flop, 8, False),
+                                Seen(1, ActionKind.FOLD, flop, 0, False)], number))
+    # Now he bets at every chance and folds to raises: believe more bluffs, within the bound.
+    assert 1.0 < memory.bluffs_believed(SHOVER) <= MOST_BLUFFS
+    assert memory.bluff_share([SHOVER]) == 1.0
+
+
+def test_the_strong_level_calls_wider_the_wider_he_is_seen_to_shove() -> None:
+    hands = ("AsAd", "TcTd", "8c8d", "5c5d", "4c4d", "AsKd", "AsTd", "As9d", "As7d", "Ad5c",
+             "KsQd", "KsJd", "Qs9s", "Jc8d")
+
+    def calls(share: int) -> set[str]:
+        """The hands called after 300 hands seen in which he shoved one in ``share``."""
+        player = strong(WidthChart())
+        for number in range(300):
+            player.observe(shove_hand(number, number % share == 0))
+        return {h for h in hands if player.decide(shove_view(h), random.Random(1)) != FOLD}
+
+    tight, loose = calls(6), calls(3)
+    assert tight < loose  # every hand called against the tight one is called against the loose
+    assert {"AsAd", "TcTd"} <= tight and "Ad5c" not in tight
+    assert {"5c5d", "As9d"} <= loose
+    assert "Jc8d" not in loose  # a wide range is not any two cards
