@@ -21,8 +21,9 @@ from tests.e2e.game_kit import STARTING_BALANCE, press_answer, settled
 from tests.e2e.processes import bot_process
 from tests.e2e.secrets_kit import hidden_cards, public_leaks
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser
+from tests.timing import scaled
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = pytest.mark.timeout(900)
 
 HANDS = 30
 KILL_AT = 12  # hands finished at both tables before the process is killed
@@ -122,7 +123,7 @@ async def play(fake: FakeDiscord, channel: FakeChannel, game: str, players: list
     """Whoever the table names acts, until ``until`` hands have a result."""
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + 240
+    deadline = loop.time() + scaled(240)
     while len(results(fake, channel)) < until:
         assert loop.time() < deadline, f"{game}: {len(results(fake, channel))} hands only"
         message = table_message(fake, channel, game)
