@@ -89,6 +89,8 @@ def standings_text(standings: Standings, locale: object = None) -> str:
     league = standings.league
     lines = [t("reply.league_standings_title", locale, league=safe_text(league.name),
                tournaments=standings.tournaments, points=rule_text(league.points, locale))]
+    if standings.deals:
+        lines.append(t("reply.league_standings_deals", locale, deals=standings.deals))
     if not standings.rows:
         lines.append(t("reply.league_standings_empty", locale))
     for index, row in enumerate(standings.rows):

@@ -921,6 +921,7 @@ class LiveTournament:
         return TournamentSave(
             draft.to_json(), settings.to_json(), tuple(opened), tuple(closed),
             placings_of(draft) if ended else None, payments_of(events),
+            deal=ended and settings.deal is not None,
         )
 
     async def commit(

@@ -72,6 +72,7 @@ class Standings:
     league: League
     tournaments: int  # finished tournaments that scored
     rows: tuple[Standing, ...]
+    deals: int = 0  # of those, how many ended by a deal among the players left
 
 
 def _league(row: Row) -> League:
@@ -257,10 +258,13 @@ async def award_points(
     buy_in: int,
     finishes: Sequence[tuple[int, int, int]],
     now: int,
+    *,
+    deal: bool = False,
 ) -> None:
     """In the transaction that records a tournament's results: each player's points for his
     best entry (``finishes``: one ``(user id, place, tied)`` per entry), if the tournament
-    counts toward a league and no computer player played it."""
+    counts toward a league and no computer player played it. ``deal``: the places are those
+    of a deal the players left agreed, and the league keeps that with them."""
     link = await tx.fetchone(
         "SELECT league_id, big_blind FROM league_tournaments WHERE tournament_id = ?",
         (tournament_id,),
@@ -285,8 +289,9 @@ async def award_points(
                                detail=exc.code) from None
         await tx.execute(
             "INSERT INTO league_points (tournament_id, user_id, league_id, place, tied,"
-            " entrants, points, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (tournament_id, user, league.league_id, place, tied, entrants, points, now),
+            " entrants, points, finished_at, deal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (tournament_id, user, league.league_id, place, tied, entrants, points, now,
+             int(deal)),
         )
 
 
@@ -296,15 +301,18 @@ async def league_standings(db: Database, league_id: int) -> Standings:
     async with db.read() as tx:
         league = await _get(tx, league_id)
         rows = await tx.fetchall(
-            "SELECT user_id, tournament_id, place, points FROM league_points"
+            "SELECT user_id, tournament_id, place, points, deal FROM league_points"
             " WHERE league_id = ? ORDER BY finished_at DESC, tournament_id DESC",
             (league_id,),
         )
     latest_first: list[int] = []
     by_user: dict[int, dict[int, tuple[int, int]]] = {}
-    for user, tournament, place, points in rows:
+    dealt: set[int] = set()
+    for user, tournament, place, points, deal in rows:
         if tournament not in latest_first:
             latest_first.append(tournament)
+        if deal:
+            dealt.add(int(tournament))
         by_user.setdefault(int(user), {})[int(tournament)] = (int(place), int(points))
 
     def key(user: int) -> tuple[int, int, tuple[int, ...]]:
@@ -327,7 +335,7 @@ async def league_standings(db: Database, league_id: int) -> Standings:
             best=min(place for place, _ in finishes.values()),
             wins=sum(1 for place, _ in finishes.values() if place == 1),
         ))
-    return Standings(league, len(latest_first), tuple(out))
+    return Standings(league, len(latest_first), tuple(out), len(dealt))
 
 
 __all__ = [

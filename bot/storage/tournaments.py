@@ -197,6 +197,7 @@ class TournamentSave:
     closed: tuple[int, ...] = ()
     placings: tuple[Placing, ...] | None = None
     payments: tuple[Payment, ...] = ()
+    deal: bool = False  # the placings are those of a deal the players left agreed
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +208,7 @@ class _CheckedSave:
     closed: tuple[int, ...]
     placings: tuple[Placing, ...] | None
     payments: tuple[Payment, ...] = ()
+    deal: bool = False
 
 
 def _check_payments(payments: Sequence[Payment]) -> tuple[Payment, ...]:
@@ -270,6 +272,7 @@ def check_save(save: TournamentSave | None) -> _CheckedSave | None:
         closed,
         None if save.placings is None else _check_placings(save.placings),
         _check_payments(save.payments),
+        save.deal is True,
     )
 
 
@@ -291,7 +294,7 @@ async def write_save(tx: Tx, tournament_id: int, save: _CheckedSave, now: int) -
     if save.payments:
         row = await _row(tx, tournament_id)  # the pool they changed
     if save.placings is not None:
-        await _finish_in(tx, row, save.placings, save.state_text, now)
+        await _finish_in(tx, row, save.placings, save.state_text, now, deal=save.deal)
 
 
 _PAYMENT_LEDGER = {"rebuy": Reason.TOURNAMENT_REBUY, "add_on": Reason.TOURNAMENT_ADD_ON,
@@ -977,7 +980,8 @@ async def finish_tournament(
 
 
 async def _finish_in(
-    tx: Tx, row: Row, placings: Sequence[Placing], state_text: str, now: int
+    tx: Tx, row: Row, placings: Sequence[Placing], state_text: str, now: int,
+    *, deal: bool = False,
 ) -> None:
     tournament_id = row["tournament_id"]
     running = await tx.scalar(
@@ -1018,7 +1022,7 @@ async def _finish_in(
             now=now,
         )
     await leagues.award_points(tx, tournament_id, int(row["buy_in"]),
-                               [(p.user_id, p.place, p.tied) for p in placings], now)
+                               [(p.user_id, p.place, p.tied) for p in placings], now, deal=deal)
     await tx.execute(
         "UPDATE tournaments SET pool = 0, status = 'finished', ended_at = ?, state = ?"
         " WHERE tournament_id = ?",

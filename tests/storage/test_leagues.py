@@ -238,3 +238,29 @@ async def test_a_close_racing_a_new_tournament_never_strands_it(db: Database) ->
         assert now_closed != isinstance(closed, StorageError)
         if now_closed:
             assert isinstance(opened, StorageError) and opened.code == "league_closed"
+
+
+async def test_a_tournament_ended_by_a_deal_is_kept_as_one_in_the_league(db: Database) -> None:
+    """A deal's places score as places do, and the league keeps that they were a deal's."""
+    league = await leagues.create_league(db, GUILD, HOST, name="Spring", points="10, 5, 2")
+    await play(db, league.league_id, list(USERS[:3]), now=2_000)
+    info = await tournaments.create_tournament(
+        db, GUILD, CHANNEL, HOST, name="Dealt", kind="freeze_out", buy_in=100, max_players=9,
+        config={}, league=LeagueEntry(league.league_id, 20), now=3_000,
+    )
+    tid = info.tournament_id
+    for user in USERS[:3]:
+        await tournaments.register(db, tid, user, now=3_000)
+    await tournaments.start_tournament(db, tid, state={}, now=3_000)
+    agreed = (Placing(USERS[2], 1, 1, 140), Placing(USERS[1], 2, 1, 100),
+              Placing(USERS[0], 3, 1, 60))
+    await tournaments.store(db, tid, tournaments.TournamentSave(
+        state={}, config={"deal": "icm"}, placings=agreed, deal=True), now=3_100)
+    standings = await leagues.league_standings(db, league.league_id)
+    assert (standings.tournaments, standings.deals) == (2, 1)
+    assert {s.user_id: s.points for s in standings.rows} == {
+        USERS[0]: 1000 + 200, USERS[1]: 500 + 500, USERS[2]: 200 + 1000}
+    async with db.read() as tx:
+        kept = await tx.fetchall(
+            "SELECT tournament_id, deal FROM league_points ORDER BY tournament_id, user_id")
+    assert {(int(t), int(d)) for t, d in kept} == {(tid - 1, 0), (tid, 1)}

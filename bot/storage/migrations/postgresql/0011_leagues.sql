@@ -1,5 +1,5 @@
--- Leagues, in PostgreSQL (the same as sqlite/0013_leagues.sql; tests/storage/test_schema.py
--- compares them). Number 0013 (0010 to 0012 belong to changes made beside this one).
+-- Leagues, in PostgreSQL (the same as sqlite/0011_leagues.sql; tests/storage/test_schema.py
+-- compares them).
 --
 -- ``points`` is the rule as text (engine/league.py). Points are integers of hundredths,
 -- computed once in the transaction that records a tournament's results and never again.
@@ -35,6 +35,7 @@ CREATE TABLE league_points (
     entrants       BIGINT NOT NULL CHECK (entrants >= place + tied - 1),
     points         BIGINT NOT NULL CHECK (points >= 0),
     finished_at    BIGINT NOT NULL,
+    deal           BIGINT NOT NULL DEFAULT 0 CHECK (deal IN (0, 1)),
     PRIMARY KEY (tournament_id, user_id)
 );
 CREATE INDEX league_points_by_league ON league_points (league_id, user_id);

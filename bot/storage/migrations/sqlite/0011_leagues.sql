@@ -1,5 +1,5 @@
 -- Leagues: a server's season, the tournaments that count toward it, and the points each player
--- earned in each. Number 0013 (0010 to 0012 belong to changes made beside this one).
+-- earned in each.
 --
 -- ``points`` is the rule as text (engine/league.py: 'standard', 'flat', or '25, 18, 15').
 -- Points are integers of hundredths, computed once in the transaction that records a
@@ -30,7 +30,7 @@ CREATE TABLE league_tournaments (
 CREATE INDEX league_tournaments_by_league ON league_tournaments (league_id);
 
 -- A player's points from one tournament: his best entry's place among ``entrants`` entries,
--- shared by ``tied`` entries.
+-- shared by ``tied`` entries; ``deal``: the tournament ended by a deal among those left.
 CREATE TABLE league_points (
     tournament_id  INTEGER NOT NULL REFERENCES league_tournaments (tournament_id),
     user_id        INTEGER NOT NULL,
@@ -40,6 +40,7 @@ CREATE TABLE league_points (
     entrants       INTEGER NOT NULL CHECK (entrants >= place + tied - 1),
     points         INTEGER NOT NULL CHECK (points >= 0),
     finished_at    INTEGER NOT NULL,
+    deal           INTEGER NOT NULL DEFAULT 0 CHECK (deal IN (0, 1)),
     PRIMARY KEY (tournament_id, user_id)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX league_points_by_league ON league_points (league_id, user_id);
