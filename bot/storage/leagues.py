@@ -260,11 +260,13 @@ async def award_points(
     now: int,
     *,
     deal: bool = False,
+    entries: int = 0,
 ) -> None:
     """In the transaction that records a tournament's results: each player's points for his
     best entry (``finishes``: one ``(user id, place, tied)`` per entry), if the tournament
     counts toward a league and no computer player played it. ``deal``: the places are those
-    of a deal the players left agreed, and the league keeps that with them."""
+    of a deal the players left agreed, and the league keeps that with them. ``entries``: how
+    many entries the places were counted among (re-entries count; 0: one per finish)."""
     link = await tx.fetchone(
         "SELECT league_id, big_blind FROM league_tournaments WHERE tournament_id = ?",
         (tournament_id,),
@@ -275,7 +277,7 @@ async def award_points(
         return  # a practice tournament: play chips, no season
     league = await _get(tx, int(link[0]))
     rule = league.rule
-    entrants = len(finishes)
+    entrants = max(entries, len(finishes))
     best: dict[int, tuple[int, int]] = {}
     for user, place, tied in finishes:
         if user not in best or place < best[user][0]:

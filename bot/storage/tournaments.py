@@ -1022,7 +1022,8 @@ async def _finish_in(
             now=now,
         )
     await leagues.award_points(tx, tournament_id, int(row["buy_in"]),
-                               [(p.user_id, p.place, p.tied) for p in placings], now, deal=deal)
+                               [(p.user_id, p.place, p.tied) for p in placings], now, deal=deal,
+                               entries=int(row["entrants"]))
     await tx.execute(
         "UPDATE tournaments SET pool = 0, status = 'finished', ended_at = ?, state = ?"
         " WHERE tournament_id = ?",

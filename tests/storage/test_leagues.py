@@ -264,3 +264,25 @@ async def test_a_tournament_ended_by_a_deal_is_kept_as_one_in_the_league(db: Dat
         kept = await tx.fetchall(
             "SELECT tournament_id, deal FROM league_points ORDER BY tournament_id, user_id")
     assert {(int(t), int(d)) for t, d in kept} == {(tid - 1, 0), (tid, 1)}
+
+
+async def test_places_among_re_entries_score_among_every_entry(db: Database) -> None:
+    """Three players, two of whom entered again: five entries. The one who never re-entered
+    went out first, fifth of five; n is five for everybody, as the rules count entries."""
+    league = await leagues.create_league(db, GUILD, HOST, name="Spring", now=1_000)
+    a, b, c = USERS[:3]
+    info = await tournaments.create_tournament(
+        db, GUILD, CHANNEL, HOST, name="Re-entry", kind="freeze_out", buy_in=100,
+        max_players=9, config={}, league=LeagueEntry(league.league_id, 20), now=2_000,
+    )
+    tid = info.tournament_id
+    for user in (a, b, c):
+        await tournaments.register(db, tid, user, now=2_000)
+    await tournaments.start_tournament(db, tid, state={}, now=2_000)
+    for user in (a, b):
+        await tournaments.register(db, tid, user, late=True, reentry=True, state={}, now=2_050)
+    placings = [Placing(a, 1, 1, 500), Placing(b, 2, 1, 0), Placing(c, 5, 1, 0)]
+    await tournaments.finish_tournament(db, tid, placings, state={}, now=2_100)
+    rows = (await leagues.league_standings(db, league.league_id)).rows
+    assert {s.user_id: s.points for s in rows} == {
+        a: formula(5, 1, 5), b: formula(5, 2, 5), c: formula(5, 5, 5)}
