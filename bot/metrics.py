@@ -19,6 +19,8 @@ The metrics, by what they watch:
 ``poker_leases_held{shard}``                 servers whose lease this process holds (gauge)
 ``poker_hands_dealt_total{shard,kind}``      hands dealt
 ``poker_actions_total{shard,kind}``          actions stored, by kind (fold, call, timeout…)
+``poker_bot_decisions_late_total{shard}``    computer players' decisions given up past
+                                             the hard limit (the bot checked or folded)
 ``poker_action_answer_seconds{shard}``       a player's action: its interaction's arrival
                                              to the answer that confirms it (histogram)
 ``poker_interaction_answer_seconds{shard}``  every interaction: arrival to its answer
@@ -184,6 +186,9 @@ class Metrics:
     def action_answered(self, guild_id: int | None, seconds: float) -> None:
         pass
 
+    def bot_decision_late(self, guild_id: int) -> None:
+        """A computer player thought past the hard limit: it checked or folded."""
+
     def interaction_admitted(
         self, interaction_id: int, guild_id: int | None, arrived: float
     ) -> None:
@@ -280,6 +285,12 @@ class PrometheusMetrics(Metrics):
         )
         self.actions = Counter(
             "poker_actions", "Actions stored, by kind.", ["shard", "kind"], registry=r
+        )
+        self.bots_late = Counter(
+            "poker_bot_decisions_late",
+            "Computer players' decisions given up past the hard limit (they checked or folded).",
+            ["shard"],
+            registry=r,
         )
         self.action_answer = Histogram(
             "poker_action_answer_seconds",
@@ -457,6 +468,9 @@ class PrometheusMetrics(Metrics):
 
     def action(self, guild_id: int, kind: str) -> None:
         self.actions.labels(self.shard(guild_id), kind).inc()
+
+    def bot_decision_late(self, guild_id: int) -> None:
+        self.bots_late.labels(self.shard(guild_id)).inc()
 
     def action_answered(self, guild_id: int | None, seconds: float) -> None:
         self.action_answer.labels(self.shard(guild_id)).observe(seconds)

@@ -229,7 +229,8 @@ class LiveTable(TableContract[D]):
         )
         self.clock.timer = float(timer)
         self.bot_turns = BotTurns(services.options, services.rng, self.lock, self._bot_due,
-                                  self._bot_answer, name=str(table_id))
+                                  self._bot_answer, name=str(table_id),
+                                  guild_id=guild_id, metrics=self.metrics)
         self.run_vote = RunVoting(services.options, self.kind, self.lock, lambda: self.hand,
                                   self._seat, self._decide_runs, self.refresh, self._failed,
                                   name=str(table_id))

@@ -5,9 +5,13 @@ When the loop finds a computer player (an id from :mod:`engine.bots.ids`) to act
 human-like pause the bot answers, once, from what its seat may see alone
 (:func:`engine.bots.view.view_of`); deciding runs off the event loop and outside the table's
 lock, and the answer is handed back to the loop (``answer``), under the lock, only if that
-decision is still the one due. A bot has no clock: it never times out and never holds a table
-up. An answer the engine refuses becomes a fold; an answer storage could not take is asked for
-again a little later (the hand in storage is as it was).
+decision is still the one due. A bot has no clock of a player's: it never times out and never
+holds a table up. A decision still thinking after :data:`DECISION_LIMIT` is given up (its thread
+runs on to its end, unheard) and the bot checks if it may, else folds (the first decision of
+each level in each game in a process is not timed: it builds the shared tables); that is counted
+(``poker_bot_decisions_late_total``) and logged at WARNING once per table. An answer the engine
+refuses becomes a fold; an answer storage could not take is asked for again a little later (the
+hand in storage is as it was).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
+from bot.metrics import NO_METRICS, Metrics
 from bot.runtime.config import RuntimeOptions
 from bot.runtime.faults import log_failure
 from engine.bots.ids import bot_level
@@ -31,8 +36,14 @@ log = logging.getLogger(__name__)
 
 # How long a bot whose answer storage could not take waits before answering again.
 AGAIN_AFTER = 1.0
+# The longest a bot may think, in wall seconds: far past the levels' 20 ms at the 99th
+# percentile, so only a stuck or starved decision meets it, and short beside the human-like pause.
+DECISION_LIMIT = 0.5
 
 Marker = tuple[int, int]  # (hand number, decision number)
+
+# (level, game) whose first decision in this process is done: the tables it builds are shared.
+_warm: set[tuple[str, object]] = set()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +78,11 @@ class BotTurns:
         answer: Callable[[Hand, Action], Awaitable[None]],
         *,
         name: str,
+        guild_id: int = 0,
+        metrics: Metrics = NO_METRICS,
+        limit: float = DECISION_LIMIT,
+        make: Callable[[str], Bot] | None = None,
+        warm: set[tuple[str, object]] | None = None,
     ) -> None:
         self.options = options
         self.rng = rng
@@ -74,6 +90,12 @@ class BotTurns:
         self._due = due
         self._answer = answer
         self.name = name
+        self.guild_id = guild_id
+        self.metrics = metrics
+        self.limit = limit
+        self._make = make
+        self._warm = _warm if warm is None else warm
+        self._late_told = False  # a late decision is logged once a table: the counter counts all
         self._turn: tuple[Marker, asyncio.Task[None]] | None = None
         self._bots: dict[int, Bot] = {}
         self._told = -1  # the number of the last hand shown to the bots
@@ -119,9 +141,12 @@ class BotTurns:
         """The decision function of a bot seat (made on first use: levels load tables)."""
         found = self._bots.get(player_id)
         if found is None:
-            from engine import bots
+            make = self._make
+            if make is None:
+                from engine import bots
 
-            found = self._bots[player_id] = bots.make(bot_level(player_id))
+                make = bots.make
+            found = self._bots[player_id] = make(bot_level(player_id))
         return found
 
     async def _play(self, marker: Marker, pause: float) -> None:
@@ -135,8 +160,17 @@ class BotTurns:
             seed = self.rng.getrandbits(64)
         # Deciding reads the view alone, so it runs off the loop without the lock.
         try:
-            decision = await asyncio.to_thread(bot.decide, view, random.Random(seed))
+            warm = (bot_level(seat.player_id), view.game)
+            thinking = asyncio.to_thread(bot.decide, view, random.Random(seed))
+            if warm in self._warm:
+                decision = await asyncio.wait_for(thinking, self.limit)
+            else:
+                decision = await thinking
+                self._warm.add(warm)
             action = to_action(decision, view)
+        except TimeoutError:
+            self._late()
+            action = to_action(FOLD, view)  # a check when checking is free
         except Exception:
             log.exception("table %s: a bot could not decide; it folds", self.name)
             action = to_action(FOLD, view)
@@ -156,6 +190,13 @@ class BotTurns:
                 self._turn = None
                 self._again(marker)
 
+    def _late(self) -> None:
+        self.metrics.bot_decision_late(self.guild_id)
+        if not self._late_told:
+            self._late_told = True
+            log.warning("table %s: a bot thought past %.2f s; it checks or folds (logged once"
+                        " a table, counted every time)", self.name, self.limit)
+
     def _again(self, marker: Marker) -> None:
         async def later() -> None:
             await asyncio.sleep(AGAIN_AFTER)
@@ -169,4 +210,4 @@ class BotTurns:
         self._turn = (marker, task)
 
 
-__all__ = ["AGAIN_AFTER", "BotSeat", "BotTurns", "Marker"]
+__all__ = ["AGAIN_AFTER", "DECISION_LIMIT", "BotSeat", "BotTurns", "Marker"]
