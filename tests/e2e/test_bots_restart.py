@@ -1,6 +1,7 @@
 """A practice tournament with bots seated, its process killed with SIGKILL in the middle of a
 hand: started again, the hand resumes from its stored actions and the bots go on acting, to
-the end of the tournament; no wallet and no ledger row moved."""
+the end of the tournament; no wallet and no ledger row moved, and no hand nobody showed
+reached a message anyone could read. In Hold'em and in PLO Hi-Lo."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from engine.bots.ids import is_bot
 from tests.e2e.game_kit import settled
 from tests.e2e.harness import World
 from tests.e2e.processes import bot_process
+from tests.e2e.secrets_kit import hidden_cards, public_leaks
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 pytestmark = pytest.mark.timeout(300)
@@ -45,8 +47,9 @@ async def fold(fake: FakeDiscord, user: FakeUser, channel: FakeChannel) -> None:
     assert not reply.content.startswith("Something"), reply.content
 
 
+@pytest.mark.parametrize("dealt", ["nlhe", "plo8"])
 async def test_sigkill_with_bots_seated_resumes_the_hand_and_the_bots_play_on(
-    fake: FakeDiscord, world: World, tmp_path: Path
+    fake: FakeDiscord, world: World, tmp_path: Path, dealt: str
 ) -> None:
     alice = world.alice
     channel = world.guild.channel("poker")
@@ -66,7 +69,7 @@ async def test_sigkill_with_bots_seated_resumes_the_hand_and_the_bots_play_on(
                                       # play: from then on each hand is all-in.
                                       "structure": "10/20 0.1, 100/200 0.1, 500/1000 0.2,"
                                                    " 4000/8000 5",
-                                      "bots": 3, "max_players": 4}),
+                                      "bots": 3, "max_players": 4, "game": dealt}),
             ("tournament", "register", {}),
             ("tournament", "start", {}),
         ):
@@ -117,6 +120,10 @@ async def test_sigkill_with_bots_seated_resumes_the_hand_and_the_bots_play_on(
             " ON p.hand_id = a.hand_id WHERE a.hand_id > ? AND p.user_id <> ?",
             (hand_id, alice.id),
         )
+        ids = await db.fetchall(
+            "SELECT hand_id FROM hands WHERE tournament_id = ? AND status = 'finished'", (tid,))
+        played = [hands.rebuild_hand(await hands.load_hand(db, int(r[0]))) for r in ids]
+        hidden, shown = await hidden_cards(db, "h.tournament_id = ?", (tid,))
     finally:
         await db.close()
     # The hand of the crash was finished from what was stored, then play went on.
@@ -127,3 +134,11 @@ async def test_sigkill_with_bots_seated_resumes_the_hand_and_the_bots_play_on(
     assert int(acted[0][0]) > 0
     assert report.ok, report
     assert ledger == rows  # a practice tournament moves no chip of the economy
+    assert played and all(h.game.code == dealt for h in played)
+    events = list(fake.events)
+    places = {channel.id} | {h.channel_id for h in hidden}
+    assert hidden and public_leaks(events, places, hidden, shown) == []
+    to_alice = [m.content for m in fake.messages_in(alice)] + [
+        e.message.content for e in events if e.message.ephemeral]
+    assert not [h for h in hidden if h.owner != alice.id
+                and any(h.cards in text for text in to_alice)]
