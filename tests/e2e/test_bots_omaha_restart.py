@@ -162,3 +162,89 @@ async def test_a_plo_practice_table_of_five_bots_and_a_person_plays_on_through_a
     bots_hidden = [h for h in hidden if h.owner != alice.id]
     assert bots_hidden  # most hands end with bots folded: plenty to look for
     assert not [h for h in bots_hidden if any(h.cards in text for text in to_alice)]
+
+
+async def tournament_hands(url: str, status: str, *, acted: int = 0) -> list[int]:
+    """The tournament hands of ``status`` with at least ``acted`` stored actions."""
+    db = await Database.open(url)
+    try:
+        rows = await db.fetchall(
+            "SELECT hand_id FROM hands WHERE tournament_id IS NOT NULL AND status = ?"
+            " ORDER BY hand_id", (status,))
+        found = [int(r[0]) for r in rows]
+        return [h for h in found if len((await hands.load_hand(db, h)).actions) >= acted]
+    finally:
+        await db.close()
+
+
+async def test_a_five_card_plo_practice_tournament_deals_nine_seats_through_a_sigkill(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    """Nine seats of five cards and a board of five: 50 of the 52 cards. Ten seats cannot be
+    dealt, and are refused before anything is stored."""
+    alice = world.alice
+    channel = world.guild.channel("poker")
+    log = tmp_path / "bot.log"
+    url = f"sqlite:///{tmp_path / 'poker.db'}"
+    title = "**Five-card Pot-Limit Omaha**"
+    rng = random.Random(9)
+    loop = asyncio.get_running_loop()
+    options: dict[str, object] = {
+        "name": "Nine", "kind": "freeze_out", "buy_in": 0, "starting_stack": 2000,
+        "structure": "5/10 30", "bots": 8, "max_players": 9, "game": "plo5"}
+
+    async with bot_process(fake, tmp_path, log, environ=FAST_BOTS) as first:
+        await fake.wait_for_session(timeout=30)
+        await fake.wait_for(lambda: fake.sync_calls, timeout=30, what="the command sync")
+        handle = await fake.slash(alice, channel, "tournament", subcommand="create",
+                                  options={**options, "seats_per_table": 10})
+        refused = await settled(handle)
+        assert refused.ephemeral and "at most 9 players" in refused.content, refused.content
+        for subcommand, given in (("create", options), ("register", {}), ("start", {})):
+            handle = await fake.slash(alice, channel, "tournament", subcommand=subcommand,
+                                      options=given)
+            reply = await settled(handle)
+            assert reply.ephemeral and not reply.content.startswith("Something"), reply.content
+        deadline = loop.time() + scaled(90)
+        # The kill comes in the middle of the second hand or a later one.
+        while not await tournament_hands(url, "finished") or not (
+                await tournament_hands(url, "running", acted=3)):
+            assert loop.time() < deadline, "no second hand dealt"
+            await person_plays(fake, channel, alice, title, rng)
+        first.send_signal(signal.SIGKILL)
+        assert await first.wait() == -signal.SIGKILL
+    await fake.wait_for(lambda: not fake.sessions, timeout=10, what="the dead bot's socket")
+    (killed_hand,) = await tournament_hands(url, "running")
+
+    async with bot_process(fake, tmp_path, log, environ=FAST_BOTS) as second:
+        await fake.wait_for_session(timeout=30)
+        deadline = loop.time() + scaled(90)
+        while killed_hand not in await tournament_hands(url, "finished"):
+            assert loop.time() < deadline, "the hand of the kill was not finished"
+            await person_plays(fake, channel, alice, title, rng)
+        second.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(second.wait(), timeout=30)
+    events = list(fake.events)
+
+    db = await Database.open(url)
+    try:
+        report = await invariant.check_invariant(db)
+        ledger = int((await db.fetchall("SELECT COUNT(*) FROM ledger"))[0][0])
+        made = await db.fetchall("SELECT COUNT(*) FROM tournaments")
+        finished = await tournament_hands(url, "finished")
+        dealt = [hands.rebuild_hand(await hands.load_hand(db, h)) for h in finished]
+        hidden, shown = await hidden_cards(db, "h.tournament_id IS NOT NULL", ())
+    finally:
+        await db.close()
+    assert int(made[0][0]) == 1  # the ten-seat one was refused before anything was stored
+    first_hand = dealt[0]
+    assert first_hand.game.code == "plo5" and first_hand.n == 9
+    cards = [c for i in range(9) for c in first_hand.hole_cards(i)]
+    assert len(cards) == 45 and len(set(cards)) == 45
+    assert not set(cards) & set(first_hand.board)
+    assert all(h.game.code == "plo5" and all(len(h.hole_cards(i)) == 5 for i in range(h.n))
+               for h in dealt)
+    assert report.ok, report
+    assert ledger <= 1  # at most Alice's welcome: a practice tournament pays nothing
+    places = {channel.id} | {h.channel_id for h in hidden}
+    assert hidden and public_leaks(events, places, hidden, shown) == []
