@@ -38,6 +38,7 @@ from bot.render.replay import RenderedAnimation
 from bot.replay import PlayedHand, replay_image
 from bot.runtime.budget import Priority, requests_at
 from bot.runtime.direct import DmChannels, send_dm
+from bot.runtime.faults import log_failure
 from bot.runtime.messenger import NOBODY, split_text
 from bot.runtime.rendering import render
 from bot.runtime.reports import (
@@ -53,6 +54,7 @@ from bot.runtime.reports import (
     stored_stakes,
 )
 from bot.storage import Database, StorageError, hands, recaps, tournaments
+from bot.storage.db import DatabaseClosed
 from bot.storage.hands import StoredHand
 from bot.storage.recaps import Recap
 from bot.storage.sessions import figures_players
@@ -258,8 +260,12 @@ class RecapPoster:
                 await self.post(recap_id, await locale_of(recap.guild_id))
             except StorageError as exc:
                 log.warning("recap %d: not posted now (%s)", recap_id, cause_of(exc))
-            except Exception:
-                log.exception("recap %d: could not be posted", recap_id)
+            except DatabaseClosed:
+                # The bot is stopping: the recap stays owed, and the next start posts it.
+                log.info("recap %d: left to the next start (stopping)", recap_id)
+                return
+            except Exception as exc:
+                log_failure(log, exc, "recap %d: could not be posted", recap_id)
 
     async def post(self, recap_id: int, locale: object) -> bool:
         """Post recap ``recap_id`` if it is owed (or was cut within its nonce's window); True

@@ -111,11 +111,16 @@ async def test_the_host_runs_the_table(game: Game) -> None:
     shown = set(second.result["shown"])
     hidden = [p.player for p in second.players if p.player not in shown]
     opened = {o.position for o in openings}
+    asker = next(p.player for p in second.players if p.user_id == bob.id)
     for index in hidden:
         assert not {index, index + n} & opened
         cards = format_cards([second.deck[index], second.deck[index + n]])
-        assert cards not in text  # the PHH file writes unshown hands as ????
-    assert hidden and "????" in text
+        if index == asker:
+            assert cards in text  # his own hand, folded or not, is his to read
+        else:
+            assert cards not in text  # the PHH file writes others' unshown hands as ????
+    others = [index for index in hidden if index != asker]
+    assert asker in hidden and ("????" in text) == bool(others)
 
     # Closing: the hand in progress is voided, every stack goes back to its wallet.
     reply = await game.ok(alice, "poker", "close")
