@@ -35,6 +35,7 @@ from engine.table import (
     TablePaused,
     TableResumed,
 )
+from tests.engine.shoving import shove_out
 
 OPTIONS = TableOptions(small_blind=5, big_blind=10)  # buy-in 200 to 1000
 T = TypeVar("T")
@@ -100,21 +101,7 @@ def showdown(
     hand = table.hand
     assert hand is not None
     shovers = set(all_in) | {winner}
-    while not hand.is_over:
-        legal = hand.legal()
-        assert legal is not None
-        i = legal.player
-        if order[i] in shovers:
-            if legal.can_raise:
-                hand.go_all_in(i)
-            elif legal.to_call:
-                hand.call(i)
-            else:
-                hand.check(i)
-        elif legal.to_call:
-            hand.fold(i)
-        else:
-            hand.check(i)
+    shove_out(hand, order, shovers)
     return table.finish_hand()
 
 

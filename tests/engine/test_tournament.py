@@ -32,6 +32,7 @@ from engine.tournament import (
     TournamentStarted,
     TournamentState,
 )
+from tests.engine.shoving import shove_out
 from tests.engine.test_table import BOARD, LOSERS, WINNER, of_type
 from tests.engine.test_table_sim import random_action
 
@@ -94,21 +95,7 @@ def shootout(
     assert hand is not None
     assert list(at.hand_players) == order
     all_in = set(shovers) | {winner}
-    while not hand.is_over:
-        legal = hand.legal()
-        assert legal is not None
-        i = legal.player
-        if order[i] in all_in:
-            if legal.can_raise:
-                hand.go_all_in(i)
-            elif legal.to_call:
-                hand.call(i)
-            else:
-                hand.check(i)
-        elif legal.to_call:
-            hand.fold(i)
-        else:
-            hand.check(i)
+    shove_out(hand, order, all_in)
     return t.finish_hand(now, table=table)
 
 

@@ -36,6 +36,7 @@ from engine.tournament import (
     TournamentFinished,
     TournamentStarted,
 )
+from tests.engine.shoving import shove_out
 from tests.engine.test_table import of_type
 from tests.engine.test_tournament import config, fold_round, shootout
 from tests.engine.tournament_sim import play_tables
@@ -79,21 +80,7 @@ def all_in(
     t.start_hand(deck_from_cards(len(order), cards, parse_cards(board)), now, button=button)
     hand = at.hand
     assert hand is not None
-    while not hand.is_over:
-        legal = hand.legal()
-        assert legal is not None
-        i = legal.player
-        if order[i] in holes:
-            if legal.can_raise:
-                hand.go_all_in(i)
-            elif legal.to_call:
-                hand.call(i)
-            else:
-                hand.check(i)
-        elif legal.to_call:
-            hand.fold(i)
-        else:
-            hand.check(i)
+    shove_out(hand, order, holes)
     return t.finish_hand(now), order
 
 
