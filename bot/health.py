@@ -269,7 +269,7 @@ class OpsServer:
         self._loop = asyncio.get_running_loop()
         self._stopping = stopping = asyncio.Event()
         accepting = asyncio.create_task(self._accept(listener), name="ops-accept")
-        started.set()
+        # Announced before start() returns: the line never lands in the middle of what follows.
         url = f"http://{self.host}:{self._port}"
         if _loopback(self.host):
             log.info("metrics and health on %s (/metrics, /healthz, /readyz)", url)
@@ -281,6 +281,7 @@ class OpsServer:
                 url,
                 self.host,
             )
+        started.set()
         try:
             await stopping.wait()
         finally:

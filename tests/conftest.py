@@ -1,5 +1,5 @@
 """Fixtures every part of the suite may use: a throwaway PostgreSQL server (one per test
-process), and a fresh database on it for a test."""
+process), and a fresh database on it for a test; and the order the suite runs in."""
 
 from __future__ import annotations
 
@@ -9,6 +9,13 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from tests.pgserver import HOW_TO_GET, PostgresServer, find_binaries, running_server
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` (a real bot process played for tens of seconds, a long property
+    run) go first: the workers share the short ones out at the end and finish together,
+    instead of one of them starting a minute-long test when the other has nothing left."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,8 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from tests.attack.machine import STATS, AttackMachine
 
+pytestmark = pytest.mark.slow  # scheduled first: see tests/conftest.py
+
 LONG = os.environ.get("ATTACK_PROFILE", "ci") == "long"
 EXAMPLES = int(os.environ.get("ATTACK_EXAMPLES", "100" if LONG else "10"))
 STEPS = int(os.environ.get("ATTACK_STEPS", "100" if LONG else "40"))

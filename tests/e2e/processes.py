@@ -67,7 +67,7 @@ async def act_as_whoever_may(
     for user in users:
         handle = await fake.slash(user, channel, command)
         reply = await handle.response(timeout=10)
-        if reply.content in (t("error.no_hand"), t("error.no_table")):
+        if reply.content in (t("error.no_hand"), t("error.no_table"), t("error.table_closed")):
             return None
         if reply.content in (t("error.not_your_turn"), t("error.not_in_hand")) or (
             reply.content.startswith("You can't check")

@@ -24,7 +24,7 @@ from tests.e2e.recap_kit import RECAP
 from tests.e2e.test_attack_sigkill import command
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 
-pytestmark = pytest.mark.timeout(150)
+pytestmark = [pytest.mark.timeout(150), pytest.mark.slow]
 
 KILLS = {
     "ended": "after:INSERT INTO recaps",

@@ -21,7 +21,7 @@ from tests.e2e.harness import World
 from tests.e2e.processes import bot_process
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = [pytest.mark.timeout(120), pytest.mark.slow]
 
 # Commits the scenario makes before it ends (guild, table, buy-ins, deals, actions, void,
 # leave, close, and the table message ids stored on the way): each is a boundary to die at.

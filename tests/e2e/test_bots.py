@@ -33,7 +33,7 @@ from tests.e2e.test_attack_secrets import spellings
 from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.interactions import InteractionCallback
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
 
 async def ledger_rows(db: Database) -> int:

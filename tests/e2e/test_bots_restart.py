@@ -19,7 +19,7 @@ from tests.e2e.processes import bot_process
 from tests.e2e.secrets_kit import hidden_cards, public_leaks
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
 FAST_BOTS = {"POKER_BOT_PAUSE": "0.05"}
 

@@ -43,7 +43,7 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.faults import CALLBACK
 from tests.timing import scaled
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
 OUTAGE = 20.0  # seconds: the shortest outage the suite must ride out
 

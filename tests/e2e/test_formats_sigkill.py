@@ -28,7 +28,7 @@ from tests.e2e.test_attack_sigkill import command
 from tests.e2e.tournament_kit import big_world
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
 STARTING_BALANCE = 10_000
 # Levels of six seconds: rebuys close and the add-on opens while the test plays.
@@ -56,6 +56,9 @@ class Field:
     players: list[FakeUser]
     answered: set[int] = field(default_factory=set)  # DM message ids pressed
     shoving: bool = False
+    # A restart may fall after the add-on was announced: the second process shoves from this
+    # time on whatever it saw, or the check-and-fold half of the field could blind out slowly.
+    shove_at: float = float("inf")
 
     def channels(self) -> list[FakeChannel]:
         return [self.channel, *self.fake.threads_of(self.channel)]
@@ -68,7 +71,8 @@ async def play_round(run: Field, process: asyncio.subprocess.Process) -> bool:
     if not run.shoving:
         # Everyone shoves once the add-on was offered; until then two players do, the others
         # check or fold, so the field lasts to the break with busts and rebuys on the way.
-        run.shoving = any(ADD_ON_OPEN in m.content for m in run.fake.messages_in(run.channel))
+        run.shoving = asyncio.get_running_loop().time() >= run.shove_at or any(
+            ADD_ON_OPEN in m.content for m in run.fake.messages_in(run.channel))
     for channel in run.channels():
         for number, user in enumerate(run.players):
             moves = (("allin", "call", "check") if run.shoving or number in (1, 3)
@@ -168,6 +172,7 @@ async def run_killed_then_finished(
     async with bot_process(fake, tmp_path, log) as second:
         await fake.wait_for_session(timeout=30)
         assert await setup(run, second)
+        run.shove_at = asyncio.get_running_loop().time() + 45
         for _ in range(1500):
             found = await check_chips(tmp_path / "poker.db", members)
             if sum(info.status == "finished" for info in found) >= until_finished:
@@ -177,7 +182,8 @@ async def run_killed_then_finished(
         await asyncio.wait_for(second.wait(), timeout=30)
     found = await check_chips(tmp_path / "poker.db", members)
     finished = [info for info in found if info.status == "finished"]
-    assert len(finished) >= until_finished, (found, log.read_text()[-3000:])
+    assert len(finished) >= until_finished, (
+        [(i.name, i.status, i.pool, len(i.entries)) for i in found], log.read_text()[-3000:])
     for info in finished:
         assert info.pool == 0
         into, out, _ = await paid_in_and_out(tmp_path / "poker.db", info.tournament_id)
@@ -223,7 +229,7 @@ def world() -> World:
     return big_world(10)
 
 
-REBUY_BOUNDARIES = (14, 60)
+REBUY_BOUNDARIES = (60,)
 
 
 @pytest.mark.parametrize("boundary", REBUY_BOUNDARIES)

@@ -145,7 +145,20 @@ async def test_a_played_session_exports_as_a_zip_with_only_what_each_player_may_
     assert list(one.dealt) == ["bob_calls_20"]
     phh = await game.slash(bob, "history", "hand", hand=2)
     (file,) = phh.attachments
-    assert file.filename == "hand-2.phh" and "????" in file.data.decode()
+    assert file.filename == "hand-2.phh"
+    parsed = tomllib.loads(file.data.decode())
+    stored = (await sessions.session_page(
+        game.db, await sessions.table_session(game.db, table_id),
+        sessions.Page(0, 1), limit=1))[0]
+    hand = hands.rebuild_hand(await hands.load_hand(game.db, stored.hand_id))
+    assert hand.result is not None
+    unseen = [p for p in (await hands.load_hand(game.db, stored.hand_id)).players
+              if p.user_id != bob.id and p.player not in hand.result.shown]
+    dealt = [a.split()[-1] for a in parsed["actions"] if a.startswith("d dh")]
+    # Whether hand 2 went to a showdown is the deal's luck: every hand nobody showed is hidden.
+    assert sum(set(cards) == {"?"} for cards in dealt) == len(unseen)
+    assert {c[k:k + 2] for c in dealt for k in range(0, len(c), 2)} - {"??"} <= await allowed(
+        game, stored.hand_id, bob.id)
 
     # The worst member: he watched and played nothing.
     watcher = await game.slash(dave, "history", "export")

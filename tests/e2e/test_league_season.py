@@ -22,7 +22,7 @@ from tests.e2e.processes import act_as_whoever_may, bot_process
 from tests.e2e.tournament_kit import big_world
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeUser
 
-pytestmark = pytest.mark.timeout(300)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.slow]
 
 TO_ACT = re.compile(r"<@(\d+)> to act")
 # (name, buy-in, structure): b = buy-in / the first big blind is 5, 0 and 2.

@@ -18,7 +18,7 @@ from bot.storage import Database, hands, invariant, leases, tables
 from tests.e2e.processes import bot_process
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
 SHARDS = 2
 LEASE = "3"  # seconds: a takeover after a crash comes within one renewal (a second)

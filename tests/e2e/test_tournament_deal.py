@@ -23,7 +23,7 @@ from tests.e2e.tournament_kit import assert_settled_in, big_world, members
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from tests.fakediscord.interactions import InteractionCallback
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.timeout(240), pytest.mark.slow]
 
 FIGURE = re.compile(r"<@(\d+)>: ([\d,]+) chips → ([\d,]+)")
 BUY_IN = 100

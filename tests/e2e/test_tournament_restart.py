@@ -20,7 +20,7 @@ from tests.e2e.processes import act_as_whoever_may, bot_process
 from tests.e2e.tournament_kit import assert_settled_in, big_world, members
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
-pytestmark = pytest.mark.timeout(150)
+pytestmark = [pytest.mark.timeout(150), pytest.mark.slow]
 
 
 @pytest.fixture

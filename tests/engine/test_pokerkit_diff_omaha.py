@@ -66,6 +66,8 @@ from tests.engine.pokerkit_oracle import (
     run_hand,
 )
 
+pytestmark = pytest.mark.slow  # scheduled first: see tests/conftest.py
+
 HANDS = int(os.environ.get("POKERKIT_DIFF_HANDS", "2500"))
 SEED = int(os.environ.get("POKERKIT_DIFF_SEED") or fresh_seed())
 MIN_COMPARED = 2000

@@ -20,6 +20,8 @@ from tests.pgserver import PostgresServer
 
 from .conftest import BACKENDS
 
+pytestmark = pytest.mark.slow  # scheduled first: see tests/conftest.py
+
 WORKER = Path(__file__).with_name("crash_worker.py")
 ROOT = Path(__file__).resolve().parents[2]
 RUNS = 20
