@@ -5,9 +5,11 @@ When the loop finds a computer player (an id from :mod:`engine.bots.ids`) to act
 human-like pause the bot answers, once, from what its seat may see alone
 (:func:`engine.bots.view.view_of`); deciding runs off the event loop and outside the table's
 lock, and the answer is handed back to the loop (``answer``), under the lock, only if that
-decision is still the one due. A bot has no clock of a player's: it never times out and never
-holds a table up. A decision still thinking after :data:`DECISION_LIMIT` is given up (its thread
-runs on to its end, unheard) and the bot checks if it may, else folds (the first decision of
+decision is still the one due. Decisions run on threads of their own (:data:`BOT_THREADS`), so a
+decision that hangs never holds a thread the images or anything else run on. A bot has no clock
+of a player's: it never times out and never holds a table up. A decision still thinking after
+:data:`DECISION_LIMIT` is given up (its thread runs on to its end, unheard) and the bot checks if
+it may, else folds (the first decision of
 each level in each game in a process is not timed: it builds the shared tables); that is counted
 (``poker_bot_decisions_late_total``) and logged at WARNING once per table. An answer the engine
 refuses becomes a fold; an answer storage could not take is asked for again a little later (the
@@ -17,9 +19,11 @@ hand in storage is as it was).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +43,10 @@ AGAIN_AFTER = 1.0
 # The longest a bot may think, in wall seconds: far past the levels' 20 ms at the 99th
 # percentile, so only a stuck or starved decision meets it, and short beside the human-like pause.
 DECISION_LIMIT = 0.5
+# Threads the decisions of every table share. Decisions queue for them; one queued past the
+# limit is given up like one that thought too long.
+BOT_THREADS = 4
+_deciding = ThreadPoolExecutor(max_workers=BOT_THREADS, thread_name_prefix="bot-decision")
 
 Marker = tuple[int, int]  # (hand number, decision number)
 
@@ -161,7 +169,8 @@ class BotTurns:
         # Deciding reads the view alone, so it runs off the loop without the lock.
         try:
             warm = (bot_level(seat.player_id), view.game)
-            thinking = asyncio.to_thread(bot.decide, view, random.Random(seed))
+            thinking = asyncio.get_running_loop().run_in_executor(
+                _deciding, functools.partial(bot.decide, view, random.Random(seed)))
             if warm in self._warm:
                 decision = await asyncio.wait_for(thinking, self.limit)
             else:
@@ -210,4 +219,4 @@ class BotTurns:
         self._turn = (marker, task)
 
 
-__all__ = ["AGAIN_AFTER", "DECISION_LIMIT", "BotSeat", "BotTurns", "Marker"]
+__all__ = ["AGAIN_AFTER", "BOT_THREADS", "DECISION_LIMIT", "BotSeat", "BotTurns", "Marker"]

@@ -12,7 +12,7 @@ import pytest
 
 from bot.metrics import PrometheusMetrics
 from bot.runtime.config import RuntimeOptions
-from bot.runtime.turns import DECISION_LIMIT, BotSeat, BotTurns, Marker
+from bot.runtime.turns import BOT_THREADS, DECISION_LIMIT, BotSeat, BotTurns, Marker
 from engine.bots.ids import bot_id
 from engine.bots.view import CALL, BotView, Decision, view_of
 from engine.cards import FULL_DECK
@@ -144,3 +144,35 @@ async def test_a_bot_within_the_limit_is_heard() -> None:
     answers = await _play(Slow(0.0), hand, warm={("strong", hand.game)}, metrics=metrics)
     assert [a.kind for a in answers] == [ActionKind.CALL]
     assert _late(metrics) == 0
+
+
+class Hung(Slow):
+    """A bot whose every decision blocks until the test lets it go (``Slow.release`` is set by
+    each play; this one waits on its own event)."""
+
+    def __init__(self) -> None:
+        super().__init__(0.0)
+        self.stuck = threading.Event()
+
+    def decide(self, view: BotView, rng: random.Random) -> Decision:
+        self.calls += 1
+        self.stuck.wait(scaled(30.0))
+        return CALL
+
+
+async def test_hung_decisions_hold_none_of_the_threads_everything_else_runs_on() -> None:
+    metrics = PrometheusMetrics()
+    bot = Hung()
+    hand = _hand()
+    warm = {("strong", hand.game)}
+    # More hung decisions than the loop's own executor has threads (at most 32).
+    tables = [Table(bot, warm=warm, metrics=metrics) for _ in range(33)]
+    try:
+        played = await asyncio.gather(*(table.play(_hand()) for table in tables))
+        assert all([a.kind for a in answers] == [ActionKind.FOLD] for answers in played)
+        assert _late(metrics) == len(tables)
+        # Every thread deciding is stuck; the threads images and files are made on are free.
+        assert await asyncio.wait_for(asyncio.to_thread(lambda: 42), scaled(2.0)) == 42
+        assert bot.calls <= BOT_THREADS  # the rest were given up before a thread took them
+    finally:
+        bot.stuck.set()
