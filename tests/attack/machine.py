@@ -1058,7 +1058,20 @@ class AttackMachine(RuleBasedStateMachine):
     async def _check_stats(self) -> None:
         """Every player's net agrees over the week, the month and all time, in /chips stats
         (``stats.player_stats``) and in the leaderboards (``stats.leaderboard``), and with the
-        all-time totals (``player_totals``, kept by cash hands only)."""
+        all-time totals (``player_totals``, kept by cash hands only).
+
+        The figures are read by several queries while tables play on: a hand settled between
+        two of them makes them disagree for a moment. A disagreement is read again once the
+        tables are quiet, and only one that lasts is a failure."""
+        for _ in range(3):
+            problems = await self._stats_problems()
+            if not problems:
+                return
+            await self._settle()
+            await asyncio.sleep(0.2)
+        self.fail(StatsCountTournamentChips, "net figures disagree: " + "; ".join(problems))
+
+    async def _stats_problems(self) -> list[str]:
         db = self.game.db
         guild_id = self.world.guild.id
         played = {
@@ -1068,7 +1081,7 @@ class AttackMachine(RuleBasedStateMachine):
             )
         }
         if not played:
-            return
+            return []
         totals = {
             int(r[0]): int(r[1])
             for r in await db.fetchall(
@@ -1094,8 +1107,7 @@ class AttackMachine(RuleBasedStateMachine):
                 continue  # no wallet, no totals: nothing to show
             if len(set(figures.values())) > 1:
                 problems.append(f"{names.get(user_id, user_id)}: {figures}")
-        if problems:
-            self.fail(StatsCountTournamentChips, "net figures disagree: " + "; ".join(problems))
+        return problems
 
     async def _check_removals(self) -> None:
         """Each removal is settled once the hand it was made in is over at its table."""
