@@ -95,6 +95,9 @@ __all__ = ["PUSH_FOLD_DEPTH", "Beginner", "PushFoldChart", "Regular", "Strong"]
 
 WIDE_SHOVES: Final = 0.1
 """All-ins remembered this wide or wider are read from memory rather than as raises."""
+EASY_FOLDS: Final = 0.75
+"""Against players remembered folding to this share of bets after the flop or more, the strong
+level bets whatever it holds, and calls a small raise before the flop with any hand to do so."""
 PUSH_FOLD_DEPTH: Final = 15.0
 """At this many big blinds effective or fewer the strong level plays push or fold."""
 
@@ -390,6 +393,9 @@ class Strong:
     def decide(self, view: BotView, rng: random.Random) -> Decision:
         self.memory.see(view)
         read = betting(view)
+        if view.street is Street.PREFLOP and self._folds_later(view, read):
+            # A raise that commits little, from players who give up after the flop to a bet.
+            return CALL
         if _omaha(view) and view.street is Street.PREFLOP:
             return _omaha_preflop(view, read, _STRONG_OMAHA, self._omaha_all_in(rng))
         if view.street is Street.PREFLOP:
@@ -500,6 +506,22 @@ class Strong:
         allows."""
         believed = self.memory.bluffs_believed(view.who[seat])
         return min(1.0, _bluffs_believed(view, street) * believed)
+
+    def _easy_folds(self, view: BotView) -> bool:
+        """Everyone else in the hand folds to most bets after the flop (engine.bots.memory)."""
+        folds = self.memory.folds_to_bets([view.who[s] for s in view.live if s != view.me])
+        return folds is not None and folds >= EASY_FOLDS
+
+    def _folds_later(self, view: BotView, read: Betting) -> bool:
+        """A call before the flop worth making whatever the cards: a raise to call that costs at
+        most a tenth of the stack, deep, from players who fold to most bets after the flop."""
+        total = view.stack + view.bet
+        return (
+            read.aggressor is not None
+            and 0 < view.to_call <= 0.1 * total
+            and total >= 25 * view.big_blind
+            and self._easy_folds(view)
+        )
 
     def _own_bluffs(self, view: BotView) -> float:
         """How much of the usual bluffing to do: less against players who seldom fold."""
@@ -692,6 +714,8 @@ class Strong:
             if guess.against_calls(bet, pot) >= 0.55 + 0.05 * (read.opponents - 1) or (
                 not river and equity >= 0.7
             ):
+                return _pot_raise(view, fraction)
+            if self._easy_folds(view):
                 return _pot_raise(view, fraction)
             # Bluff with little equity, as often as the bet's price makes a caller indifferent.
             if equity < (0.3 if river else 0.35):

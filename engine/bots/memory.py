@@ -10,7 +10,9 @@ hands or so:
 - how often he plays a hand before the flop, raises, and re-raises a single raise;
 - how often he moves all in when he could first raise (at most one raise before him, 25 big
   blinds or more behind), and at what depth;
-- after the flop, how often he bets or raises, and how often he folds to a bet;
+- after the flop, how often he bets or raises, and how often he folds to a bet (against a
+  player who folds to most bets the strong level bets whatever it holds, and before the flop
+  calls a raise that commits little of its stack to do it: :data:`~engine.bots.levels.EASY_FOLDS`);
 - the last :data:`SHOWN_KEPT` hands he showed, each with the board and his actions in it.
 
 It is stored nowhere but in the object, which a table makes for each bot and a match forgets at
@@ -71,6 +73,7 @@ _SHOVE_SEEN: Final = 8.0  # chances to shove seen before the width is read
 _SHOVE_PRIOR: Final = (0.03, 5.0)  # share, weight: a sound player shoves deep almost never
 _AGGRESSION_PRIOR: Final = (0.3, 10.0)  # share of his post-flop actions that bet or raise
 _FOLD_PRIOR: Final = (0.4, 10.0)  # share of the bets he faces that he folds to
+_FOLDS_SEEN: Final = 8.0  # bets faced after the flop before his folding is read
 _AGGRESSIVE: Final = (ActionKind.BET, ActionKind.RAISE)
 
 
@@ -165,6 +168,18 @@ class Memory:
             folds = _share(habits.folds_to_bets, habits.bets_faced, _FOLD_PRIOR)
             share = min(share, max(FEWEST_OWN_BLUFFS, min(1.0, folds / _FOLD_PRIOR[0])))
         return share
+
+    def folds_to_bets(self, opponents: list[int]) -> float | None:
+        """The share of the bets he faces after the flop that the least folding of
+        ``opponents`` folds to, once each was seen facing :data:`_FOLDS_SEEN` bets; None
+        before (or with nobody)."""
+        shares = []
+        for who in opponents:
+            habits = self._habits.get(who)
+            if habits is None or habits.bets_faced < _FOLDS_SEEN:
+                return None
+            shares.append(_share(habits.folds_to_bets, habits.bets_faced, _FOLD_PRIOR))
+        return min(shares, default=None)
 
     def learn(self, hand: HandSeen) -> None:
         """Count one finished hand's public actions and keep the hands shown in it."""

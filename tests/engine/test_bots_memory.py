@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine.bots import strong
+from engine.bots.levels import EASY_FOLDS
 from engine.bots.memory import (
     FEWEST_BLUFFS,
     FEWEST_OWN_BLUFFS,
@@ -13,8 +16,9 @@ from engine.bots.memory import (
     WIDEST_SHOVES,
     Memory,
 )
-from engine.bots.view import FOLD, BotView, HandSeen, HandViews, Seen, view_of
+from engine.bots.view import FOLD, BotView, HandSeen, HandViews, Move, Seen, view_of
 from engine.cards import parse_cards
+from engine.games import NLHE, PLO, Game
 from engine.hand import Action, ActionKind, Hand, HandConfig, Street, deck_from_cards
 from tests.engine.bot_charts import WidthChart
 
@@ -109,3 +113,71 @@ def test_the_strong_level_calls_wider_the_wider_he_is_seen_to_shove() -> None:
     assert {"AsAd", "TcTd"} <= tight and "Ad5c" not in tight
     assert {"5c5d", "As9d"} <= loose
     assert "Jc8d" not in loose  # a wide range is not any two cards
+
+
+def folder_hand(number: int) -> HandSeen:
+    """He sees the flop for a call, is bet into, and folds."""
+    flop = Street.FLOP
+    return seen_with([Seen(1, ActionKind.CALL, Street.PREFLOP, 2, False),
+                      Seen(0, ActionKind.CHECK, Street.PREFLOP, 0, False),
+                      Seen(0, ActionKind.BET, flop, 2, False),
+                      Seen(1, ActionKind.FOLD, flop, 0, False)], number)
+
+
+def test_how_often_he_folds_to_bets_is_read_once_seen_often_enough() -> None:
+    memory = Memory()
+    for number in range(7):
+        memory.learn(folder_hand(number))
+    assert memory.folds_to_bets([SHOVER]) is None  # seven bets faced: too few yet
+    for number in range(7, 10):  # counts fade a hand: a few more than eight
+        memory.learn(folder_hand(number))
+    folds = memory.folds_to_bets([SHOVER])
+    assert folds is not None and 0.6 < folds < 1.0  # the prior still weighs
+    for number in range(10, 200):
+        memory.learn(folder_hand(number))
+    folds = memory.folds_to_bets([SHOVER])
+    assert folds is not None and folds >= EASY_FOLDS
+    assert memory.folds_to_bets([SHOVER, 99]) is None  # nothing known of the other one
+    assert memory.folds_to_bets([]) is None
+
+
+def flop_view(game: Game) -> BotView:
+    """Heads-up, the hero (big blind) first to act on a flop that missed him, checked to."""
+    holes = {"nlhe": "7c2d", "plo": "7c2d3h8s"}[game.code]
+    deck = deck_from_cards(2, [parse_cards(holes), None], parse_cards("AsKhQd"),
+                           hole_count=game.hole_count)
+    hand = Hand(HandConfig.standard((200, 200), 1, 2, game=game), deck)
+    hand.apply(Action(ActionKind.CALL, 1))
+    hand.apply(Action(ActionKind.CHECK, 0))
+    assert hand.street is Street.FLOP and hand.to_act == 0
+    return view_of(hand, 0, (HERO, SHOVER), 500)
+
+
+def raised_view() -> BotView:
+    """Pot-Limit Omaha heads-up: the hero (big blind) faces a pot raise holding the worst
+    hand there is."""
+    deck = deck_from_cards(2, [parse_cards("7c2d2h2s"), None], (), hole_count=4)
+    hand = Hand(HandConfig.standard((200, 200), 1, 2, game=PLO), deck)
+    hand.apply(Action(ActionKind.RAISE, 1, 6))
+    return view_of(hand, 0, (HERO, SHOVER), 500)
+
+
+@pytest.mark.parametrize("game", [NLHE, PLO])
+def test_the_strong_level_bets_into_a_player_who_folds_to_bets(game: Game) -> None:
+    fresh, knowing = strong(WidthChart()), strong(WidthChart())
+    for number in range(100):
+        knowing.observe(folder_hand(number))
+    view = flop_view(game)
+    told = [knowing.decide(view, random.Random(seed)).move for seed in range(20)]
+    usual = [fresh.decide(view, random.Random(seed)).move for seed in range(20)]
+    assert set(told) <= {Move.RAISE, Move.ALL_IN}  # a bet every time, whatever it holds
+    assert Move.CHECK in usual or Move.FOLD in usual  # without the reading it mostly checks
+
+
+def test_the_strong_level_calls_a_small_raise_of_a_player_who_folds_later() -> None:
+    fresh, knowing = strong(WidthChart()), strong(WidthChart())
+    for number in range(100):
+        knowing.observe(folder_hand(number))
+    view = raised_view()
+    assert fresh.decide(view, random.Random(1)) == FOLD
+    assert knowing.decide(view, random.Random(1)).move is Move.CALL
