@@ -9,9 +9,9 @@ decision is still the one due. Decisions run on threads of their own (:data:`BOT
 decision that hangs never holds a thread the images or anything else run on. A bot has no clock
 of a player's: it never times out and never holds a table up. A decision still thinking after
 :data:`DECISION_LIMIT` is given up (its thread runs on to its end, unheard) and the bot checks if
-it may, else folds (the first decision of
-each level in each game in a process is not timed: it builds the shared tables); that is counted
-(``poker_bot_decisions_late_total``) and logged at WARNING once per table. An answer the engine
+it may, else folds (the first decision of each level in each game in a process is not timed: it
+builds the shared tables); that is counted (``poker_bot_decisions_late_total``) and logged at
+WARNING once per table. An answer the engine
 refuses becomes a fold; an answer storage could not take is asked for again a little later (the
 hand in storage is as it was).
 """

@@ -116,6 +116,11 @@ def _share(count: float, chances: float, prior: tuple[float, float]) -> float:
     return (count + share * weight) / (chances + weight)
 
 
+def _folding(habits: Habits) -> float:
+    """The share of the bets he faced after the flop that he folded to, from the prior."""
+    return _share(habits.folds_to_bets, habits.bets_faced, _FOLD_PRIOR)
+
+
 class Memory:
     """The habits of the players met in one session (see the module doc)."""
 
@@ -165,7 +170,7 @@ class Memory:
             habits = self._habits.get(who)
             if habits is None:
                 continue
-            folds = _share(habits.folds_to_bets, habits.bets_faced, _FOLD_PRIOR)
+            folds = _folding(habits)
             share = min(share, max(FEWEST_OWN_BLUFFS, min(1.0, folds / _FOLD_PRIOR[0])))
         return share
 
@@ -178,7 +183,7 @@ class Memory:
             habits = self._habits.get(who)
             if habits is None or habits.bets_faced < _FOLDS_SEEN:
                 return None
-            shares.append(_share(habits.folds_to_bets, habits.bets_faced, _FOLD_PRIOR))
+            shares.append(_folding(habits))
         return min(shares, default=None)
 
     def learn(self, hand: HandSeen) -> None:
