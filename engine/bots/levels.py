@@ -540,6 +540,8 @@ class Strong:
                 if best <= 0.14:
                     return _raise_to(view, view.high_bet + (2.5 + read.limpers) * bb)
                 return CHECK
+            if self._limps_in(view, read):
+                return CALL
             width = open_width(read.behind) * (0.85 if depth < 30 else 1.0)
             if view.players == 2:
                 # Heads-up the button opens most hands: he plays every later street in
@@ -567,6 +569,26 @@ class Strong:
         if decision is FOLD and read.raises >= 2 and self._defends(view, read, in_position):
             return CALL
         return decision
+
+    def _limps_in(self, view: BotView, read: Betting) -> bool:
+        """Whether to call the big blind with any hand because everybody left to act only
+        ever moves all in or lets a hand go (:meth:`Memory.only_all_in`).
+
+        Against them a raise costs more than a call when one of them shoves and wins no more
+        when none does; so the call is worth it with any hand when the chance that none of them
+        shoves pays for it, and a hand good enough to call a shove still gets to (the
+        answer to an all-in reads the width he was seen shoving)."""
+        if read.limpers or view.to_call == 0:
+            return False
+        nobody = 1.0
+        for seat in view.live:
+            if seat == view.me:
+                continue
+            width = self.memory.only_all_in(view.who[seat])
+            if width is None:
+                return False
+            nobody *= 1.0 - width
+        return nobody * view.pot > (1.0 - nobody) * view.to_call
 
     def _defends(self, view: BotView, read: Betting, in_position: bool) -> bool:
         """Whether a hand the ranges would fold still gets the price to call a raise that may

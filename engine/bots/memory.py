@@ -48,6 +48,7 @@ __all__ = [
     "FEWEST_BLUFFS",
     "FEWEST_OWN_BLUFFS",
     "MOST_BLUFFS",
+    "ONLY_ALL_IN",
     "SHOWN_KEPT",
     "WIDEST_SHOVES",
     "Habits",
@@ -74,6 +75,10 @@ _SHOVE_PRIOR: Final = (0.03, 5.0)  # share, weight: a sound player shoves deep a
 _AGGRESSION_PRIOR: Final = (0.3, 10.0)  # share of his post-flop actions that bet or raise
 _FOLD_PRIOR: Final = (0.4, 10.0)  # share of the bets he faces that he folds to
 _FOLDS_SEEN: Final = 8.0  # bets faced after the flop before his folding is read
+_PLAYS_SEEN: Final = 8.0  # deep voluntary plays before "he only moves all in" is read
+ONLY_ALL_IN: Final = 0.9
+"""A player whose deep voluntary plays before the flop are all-ins this often or more is read
+as one who answers anything by moving all in or letting it go (:meth:`Memory.only_all_in`)."""
 _AGGRESSIVE: Final = (ActionKind.BET, ActionKind.RAISE)
 
 
@@ -98,6 +103,8 @@ class Habits:
     shove_chances: float = 0.0  # first decisions facing at most one raise, deep
     shoves: float = 0.0
     shove_depth: float = 0.0  # big blinds behind, summed over his shoves
+    deep_plays: float = 0.0  # first pre-flop decisions, deep, that put chips in voluntarily
+    deep_all_ins: float = 0.0  # of those, all-ins
     postflop: float = 0.0  # post-flop actions
     aggressive: float = 0.0  # of those, bets and raises
     bets_faced: float = 0.0
@@ -151,6 +158,19 @@ class Memory:
         if habits is None or habits.shove_chances < _SHOVE_SEEN:
             return None
         return min(WIDEST_SHOVES, _share(habits.shoves, habits.shove_chances, _SHOVE_PRIOR))
+
+    def only_all_in(self, who: int) -> float | None:
+        """The share of hands ``who`` moves all in with, deep, when he is read as a player who
+        puts chips in before the flop only by moving all in (at least :data:`ONLY_ALL_IN` of
+        his deep voluntary plays, once :data:`_PLAYS_SEEN` of them were seen); None for anyone
+        else. Against him a bigger raise wins nothing more than a smaller one: he shoves or
+        lets it go whatever it costs."""
+        habits = self._habits.get(who)
+        if habits is None or habits.deep_plays < _PLAYS_SEEN:
+            return None
+        if habits.deep_all_ins < ONLY_ALL_IN * habits.deep_plays:
+            return None
+        return min(WIDEST_SHOVES, _share(habits.deep_all_ins, habits.hands, _SHOVE_PRIOR))
 
     def bluffs_believed(self, who: int) -> float:
         """How much of the usual bluffing to believe in a bet of ``who``: less from a player
@@ -216,6 +236,10 @@ class Memory:
                 if habits is not None:
                     first = player not in decided
                     self._preflop(view, habits, player, raises, aggressive, action.all_in, first)
+                    voluntary = action.kind not in (ActionKind.CHECK, ActionKind.FOLD)
+                    if first and voluntary and view.stacks[player] >= _SHOVE_DEPTH * view.big_blind:
+                        habits.deep_plays += 1
+                        habits.deep_all_ins += action.all_in
                     if action.kind is not ActionKind.CHECK and player not in played:
                         habits.plays += action.kind is not ActionKind.FOLD
                         played.add(player)

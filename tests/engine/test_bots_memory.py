@@ -16,7 +16,7 @@ from engine.bots.memory import (
     WIDEST_SHOVES,
     Memory,
 )
-from engine.bots.view import FOLD, BotView, HandSeen, HandViews, Move, Seen, view_of
+from engine.bots.view import CALL, FOLD, BotView, HandSeen, HandViews, Move, Seen, view_of
 from engine.cards import parse_cards
 from engine.games import NLHE, PLO, Game
 from engine.hand import Action, ActionKind, Hand, HandConfig, Street, deck_from_cards
@@ -181,3 +181,42 @@ def test_the_strong_level_calls_a_small_raise_of_a_player_who_folds_later() -> N
     view = raised_view()
     assert fresh.decide(view, random.Random(1)) == FOLD
     assert knowing.decide(view, random.Random(1)).move is Move.CALL
+
+
+def open_view(hole: str) -> BotView:
+    """Heads-up, 100 big blinds: the hero on the button (small blind) first to act, the other
+    player in the big blind."""
+    deck = deck_from_cards(2, [None, parse_cards(hole)], ())
+    hand = Hand(HandConfig.standard((200, 200), 1, 2), deck)
+    return view_of(hand, 1, (SHOVER, HERO), 1000)
+
+
+def test_a_player_who_only_moves_all_in_is_read_so_and_one_who_also_calls_is_not() -> None:
+    memory = Memory()
+    for number in range(30):
+        memory.learn(shove_hand(number, number % 4 == 0))
+    assert memory.only_all_in(SHOVER) is None  # eight deep plays not seen yet (counts fade)
+    for number in range(30, 60):
+        memory.learn(shove_hand(number, number % 4 == 0))
+    width = memory.only_all_in(SHOVER)
+    assert width is not None and 0.15 < width < 0.35  # a quarter of his hands, the prior weighing
+    for number in range(60, 100):  # he now calls to see flops as well
+        memory.learn(folder_hand(number))
+    assert memory.only_all_in(SHOVER) is None
+
+
+def test_the_strong_level_limps_any_hand_against_a_player_who_only_shoves() -> None:
+    fresh, knowing, told_of_calls = strong(WidthChart()), strong(WidthChart()), strong(WidthChart())
+    for number in range(100):
+        knowing.observe(shove_hand(number, number % 4 == 0))
+        told_of_calls.observe(shove_hand(number, number % 4 == 0))
+    for number in range(100, 120):
+        told_of_calls.observe(folder_hand(number))
+    for hole in ("7c2d", "8c3d", "AsAd"):
+        view = open_view(hole)
+        # A raise wins nothing more from him than a call, and costs more when he shoves.
+        assert knowing.decide(view, random.Random(1)) == CALL
+    assert fresh.decide(open_view("7c2d"), random.Random(1)) == FOLD
+    assert fresh.decide(open_view("AsAd"), random.Random(1)).move is Move.RAISE
+    # One who also calls is played the usual way.
+    assert told_of_calls.decide(open_view("AsAd"), random.Random(1)).move is Move.RAISE
