@@ -6,6 +6,7 @@ The duel's last line is an interface others parse: its keys are pinned here exac
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,13 @@ from pathlib import Path
 import pytest
 
 from bench.bots import Cell, labels_of, main, verdicts
-from engine.bots.match import Tally
+from bench.shover_ceiling import Exploiter, ceiling
+from bench.shover_ceiling import main as ceiling_main
+from engine.bots.baselines import shover
+from engine.bots.match import Tally, play_deals, score
+from engine.bots.view import CALL, FOLD, view_of
+from engine.cards import parse_cards
+from engine.hand import Action, ActionKind, Hand, HandConfig, deck_from_cards
 
 REPO = Path(__file__).resolve().parents[1]
 STATION = "engine.bots.baselines:station"
@@ -137,3 +144,30 @@ def test_the_verdicts_need_the_whole_interval_above_zero() -> None:
 
     (_, skipped, _), (_, also, _) = verdicts(cells, ["beginner", "a", "b", "rock"], [2, 6])
     assert skipped.startswith("SKIPPED") and also.startswith("SKIPPED")
+
+
+def test_the_shover_ceiling_is_what_its_exploiter_plays_for() -> None:
+    """The most there is to win from the wide all-in player heads-up (bench.shover_ceiling):
+    counted exactly, it is under the +100 bb/100 once asked of the strong level; the exploiter
+    calls his shove with what beats his range and folds what does not."""
+    most = ceiling()
+    assert 75.0 < most < 90.0
+    exploiter = Exploiter()
+    for hole, answer in (("AsAd", CALL), ("JcJd", CALL), ("AsQd", CALL), ("5c5d", CALL),
+                         ("4c4d", FOLD), ("As2d", FOLD), ("KsQd", FOLD), ("7c2d", FOLD)):
+        hand = Hand(HandConfig.standard((200, 200), 1, 2),
+                    deck_from_cards(2, [parse_cards(hole), None], ()))
+        hand.apply(Action(ActionKind.ALL_IN, 1))
+        assert exploiter.decide(view_of(hand, 0), random.Random(0)) == answer, hole
+    # Played, it wins about what was counted (wide, at 2,000 hands: the count sits inside).
+    mine, _ = play_deals(exploiter, shover(), players=2, seed=0, start=0, stop=1000)
+    low, high = score(mine, 1).ci95
+    assert low < most < high and low > 0
+
+
+def test_the_shover_ceiling_bench_prints_every_level(capsys: pytest.CaptureFixture[str]) -> None:
+    ceiling_main(["--hands", "200"])
+    out = capsys.readouterr().out
+    assert "exact: +81.3 bb/100" in out
+    for name in ("exploiter", "strong", "regular", "beginner"):
+        assert name in out
