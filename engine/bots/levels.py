@@ -65,7 +65,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Final, Protocol
+from typing import Final, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -75,6 +75,7 @@ from engine.bots.memory import Memory
 from engine.bots.preflop import class_combos
 from engine.bots.ranges import (
     Floats,
+    Line,
     estimate,
     open_width,
     postflop_lines,
@@ -95,6 +96,9 @@ __all__ = ["PUSH_FOLD_DEPTH", "Beginner", "PushFoldChart", "Regular", "Strong"]
 
 WIDE_SHOVES: Final = 0.1
 """All-ins remembered this wide or wider are read from memory rather than as raises."""
+QUIET_RE_RAISES: Final = 0.2
+"""Players still to act who re-raise this share of single raises or less let the strong level
+answer an opener by his own width as memory saw it (``Strong._quiet_behind``)."""
 EASY_FOLDS: Final = 0.75
 """Against players remembered folding to this share of bets after the flop or more, the strong
 level bets whatever it holds, and calls a small raise before the flop with any hand to do so."""
@@ -523,6 +527,26 @@ class Strong:
             and self._easy_folds(view)
         )
 
+    def _quiet_behind(self, view: BotView) -> bool:
+        """Every player still to act before the flop is known to re-raise a raise seldom."""
+        acted = {a.player for a in view.actions if a.street is Street.PREFLOP}
+        for seat in view.live:
+            if seat == view.me or seat in acted or view.seats[seat].all_in:
+                continue
+            share = self.memory.re_raises(view.who[seat])
+            if share is None or share > QUIET_RE_RAISES:
+                return False
+        return True
+
+    def _bets_for_us(self, view: BotView, read: Betting) -> bool:
+        """The one other player in the hand acts after us and bets whenever checked to."""
+        others = [s for s in view.live if s != view.me]
+        return (
+            len(others) == 1
+            and not read.in_position
+            and self.memory.always_bets(view.who[others[0]])
+        )
+
     def _own_bluffs(self, view: BotView) -> float:
         """How much of the usual bluffing to do: less against players who seldom fold."""
         return self.memory.bluff_share([view.who[s] for s in view.live if s != view.me])
@@ -649,7 +673,10 @@ class Strong:
         best: float,
         in_position: bool,
     ) -> Decision:
-        opened = open_width(read.first_raiser_behind)
+        usual = open_width(read.first_raiser_behind)
+        # The opener's own width as memory saw it, unless a player still to act re-raises
+        # often (or is not known yet): then his answer counts more than the opener's range.
+        opened = self._opened(view, usual) if self._quiet_behind(view) else usual
         total = view.stack + view.bet
         value = max(0.025, 0.3 * opened)
         if depth <= 25:
@@ -662,7 +689,9 @@ class Strong:
             return _raise_to(view, view.high_bet * size)
         if view.me == _big_blind(view):
             price = view.to_call / (view.pot + view.to_call)
-            width = min(0.6, opened * (1.0 + 4 * (0.4 - price)))
+            # Against an opener seen to raise wider than the usual, as wide as he opens.
+            cap = max(0.6, opened) if opened > usual else 0.6
+            width = min(cap, opened * (1.0 + 4 * (0.4 - price)))
         elif in_position:
             width = 0.85 * opened
         else:
@@ -710,11 +739,39 @@ class Strong:
 
         return good
 
+    def _opened(self, view: BotView, usual: float) -> float:
+        """How wide the first raise before the flop is read: as its position opens, or as
+        wide as memory has seen its maker open, whichever is wider."""
+        first = next(
+            (a.player for a in view.actions
+             if a.street is Street.PREFLOP and a.kind in (ActionKind.BET, ActionKind.RAISE)),
+            None,
+        )
+        seen = None if first is None else self.memory.open_width(view.who[first])
+        return usual if seen is None else max(usual, seen)
+
+    def _remembered(self, view: BotView, line: _L) -> _L:
+        """A line read from the actions, less the bets of a player who bets whenever he is
+        checked to, and the raises of one who raises whatever he faces (engine.bots.memory):
+        those say nothing of his hand."""
+        who = view.who[line.seat]
+        if not self.memory.always_bets(who):
+            return line
+        hollow = {ActionKind.BET}
+        if self.memory.always_raises(who):
+            hollow.add(ActionKind.RAISE)
+        return replace(line, actions=tuple(a for a in line.actions if a.kind not in hollow))
+
     def _postflop(self, view: BotView, rng: random.Random, read: Betting) -> Decision:
+        first_behind = read.first_raiser_behind
         if _omaha(view):
-            guess = omaha.estimate(view, rng, omaha.lines(view))
+            opened = self._opened(view, omaha.omaha_open_width(first_behind))
+            lines = [self._remembered(view, x) for x in omaha.lines(view, opened=opened)]
+            guess = omaha.estimate(view, rng, lines)
         else:
-            guess = estimate(view, rng, postflop_lines(view))
+            opened = self._opened(view, open_width(first_behind))
+            held = [self._remembered(view, x) for x in postflop_lines(view, opened)]
+            guess = estimate(view, rng, held)
         equity = guess.equity
         pot = view.pot
         behind = max(0, view.effective_stack() - view.bet)
@@ -733,6 +790,8 @@ class Strong:
             else:
                 fraction = 0.6
             bet = fraction * pot
+            if not many and equity >= 0.6 and self._bets_for_us(view, read):
+                return CHECK  # he bets whatever he holds when checked to: let him
             if guess.against_calls(bet, pot) >= 0.55 + 0.05 * (read.opponents - 1) or (
                 not river and equity >= 0.7
             ):
@@ -746,9 +805,11 @@ class Strong:
                     return _pot_raise(view, fraction)
             return CHECK
         price = view.to_call / (pot + view.to_call)
-        if read.aggressor is not None:
+        if read.aggressor is not None and not self.memory.always_bets(view.who[read.aggressor]):
             # The bet may be a bluff, as often as its price lets it be without losing. On the
             # flop people bluff about that much; by the river most bets are what they say.
+            # (Not from one who bets whatever he holds: his bets are out of his line already,
+            # and what he raises with is read as it is.)
             share = price * self._believed(view, read.aggressor, view.street)
             equity = guess.against_bet(read.aggressor, share)
         need = price
@@ -762,6 +823,10 @@ class Strong:
             called = guess.against_calls(extra, pot + view.to_call)
             if called >= 0.6 or (not river and equity >= 0.8):
                 return _pot_raise(view, 0.75)
+            if not many and equity < need and read.aggressor is not None:
+                folds = self.memory.folds_when_raised(view.who[read.aggressor])
+                if folds is not None and folds >= EASY_FOLDS:
+                    return _pot_raise(view, 0.75)  # he gives up his bets to raises: this one too
             if not river and not many and 0.25 <= equity < need + 0.1:
                 added = raise_to - view.bet
                 if rng.random() < 0.5 * added / (pot + 2 * added) * self._own_bluffs(view):
@@ -775,6 +840,9 @@ class Strong:
 # game's starting hands (engine.bots.omaha), raises are pot-sized at most (the engine's pot
 # limit is the largest raise a view allows, and to_action keeps every answer within it), and
 # equity is counted as the game makes hands, lows included.
+
+
+_L = TypeVar("_L", Line, omaha.OmahaLine)
 
 
 def _omaha(view: BotView) -> bool:

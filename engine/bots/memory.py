@@ -44,6 +44,7 @@ from engine.cards import Card
 from engine.hand import ActionKind, Street
 
 __all__ = [
+    "ALWAYS_BETS",
     "FADE",
     "FEWEST_BLUFFS",
     "FEWEST_OWN_BLUFFS",
@@ -51,6 +52,7 @@ __all__ = [
     "ONLY_ALL_IN",
     "SHOWN_KEPT",
     "WIDEST_SHOVES",
+    "WIDE_OPENS",
     "Habits",
     "Memory",
     "Shown",
@@ -76,6 +78,19 @@ _AGGRESSION_PRIOR: Final = (0.3, 10.0)  # share of his post-flop actions that be
 _FOLD_PRIOR: Final = (0.4, 10.0)  # share of the bets he faces that he folds to
 _FOLDS_SEEN: Final = 8.0  # bets faced after the flop before his folding is read
 _PLAYS_SEEN: Final = 8.0  # deep voluntary plays before "he only moves all in" is read
+_OPENS_SEEN: Final = 8.0  # chances to open before his opening width is read
+_OPEN_PRIOR: Final = (0.25, 10.0)  # share, weight: a sound player opens about a quarter
+_CHECKED_TO_SEEN: Final = 8.0  # turns checked to after the flop before his betting is read
+_RAISED_SEEN: Final = 8.0  # raises faced after his own bets before his answer is read
+_RE_RAISE_PRIOR: Final = (0.08, 10.0)  # share, weight: a sound player re-raises seldom
+_RAISED_PRIOR: Final = (0.2, 10.0)  # share, weight: a bet is mostly worth going on with
+WIDE_OPENS: Final = 0.6
+"""An opener is read as wider than his position says only once seen opening this share of
+hands or more: a sound player's average over the seats stays under it, so his early-seat raises
+are not read as his button's (:meth:`Memory.open_width`)."""
+ALWAYS_BETS: Final = 0.85
+"""A player who bets this share or more of the times he is checked to after the flop is read as
+betting whatever he holds there: his bets say nothing of his hand (:meth:`Memory.always_bets`)."""
 ONLY_ALL_IN: Final = 0.9
 """A player whose deep voluntary plays before the flop are all-ins this often or more is read
 as one who answers anything by moving all in or letting it go (:meth:`Memory.only_all_in`)."""
@@ -103,6 +118,13 @@ class Habits:
     shove_chances: float = 0.0  # first decisions facing at most one raise, deep
     shoves: float = 0.0
     shove_depth: float = 0.0  # big blinds behind, summed over his shoves
+    open_chances: float = 0.0  # first decisions with no raise before him
+    opens: float = 0.0  # of those, raises
+    checked_to: float = 0.0  # post-flop actions with no bet before him on the street
+    bets_checked_to: float = 0.0  # of those, bets
+    raises_to_bets: float = 0.0  # bets faced after the flop that he raised
+    raised_after_betting: float = 0.0  # raises faced after his own bet on the street
+    folds_after_betting: float = 0.0  # of those, folds
     deep_plays: float = 0.0  # first pre-flop decisions, deep, that put chips in voluntarily
     deep_all_ins: float = 0.0  # of those, all-ins
     postflop: float = 0.0  # post-flop actions
@@ -158,6 +180,48 @@ class Memory:
         if habits is None or habits.shove_chances < _SHOVE_SEEN:
             return None
         return min(WIDEST_SHOVES, _share(habits.shoves, habits.shove_chances, _SHOVE_PRIOR))
+
+    def open_width(self, who: int) -> float | None:
+        """The share of hands ``who`` raises with when nobody raised before him, once seen
+        :data:`_OPENS_SEEN` times and when it is :data:`WIDE_OPENS` or more; None else."""
+        habits = self._habits.get(who)
+        if habits is None or habits.open_chances < _OPENS_SEEN:
+            return None
+        width = _share(habits.opens, habits.open_chances, _OPEN_PRIOR)
+        return width if width >= WIDE_OPENS else None
+
+    def folds_when_raised(self, who: int) -> float | None:
+        """The share of the raises ``who`` faced after betting a street that he folded to,
+        once seen :data:`_RAISED_SEEN` times; None before."""
+        habits = self._habits.get(who)
+        if habits is None or habits.raised_after_betting < _RAISED_SEEN:
+            return None
+        return _share(habits.folds_after_betting, habits.raised_after_betting, _RAISED_PRIOR)
+
+    def always_bets(self, who: int) -> bool:
+        """Whether ``who`` bets nearly every time he is checked to after the flop
+        (:data:`ALWAYS_BETS`), once seen :data:`_CHECKED_TO_SEEN` times."""
+        habits = self._habits.get(who)
+        if habits is None or habits.checked_to < _CHECKED_TO_SEEN:
+            return False
+        return _share(habits.bets_checked_to, habits.checked_to, _AGGRESSION_PRIOR) >= ALWAYS_BETS
+
+    def re_raises(self, who: int) -> float | None:
+        """The share of single raises ``who`` re-raised before the flop, once seen facing
+        :data:`_SHOVE_SEEN` of them; None before."""
+        habits = self._habits.get(who)
+        if habits is None or habits.re_raise_chances < _SHOVE_SEEN:
+            return None
+        return _share(habits.re_raises, habits.re_raise_chances, _RE_RAISE_PRIOR)
+
+    def always_raises(self, who: int) -> bool:
+        """Whether ``who`` raises nearly every bet he faces after the flop
+        (:data:`ALWAYS_BETS` of them), once seen facing :data:`_FOLDS_SEEN`: his raises say
+        nothing of his hand either."""
+        habits = self._habits.get(who)
+        if habits is None or habits.bets_faced < _FOLDS_SEEN:
+            return False
+        return _share(habits.raises_to_bets, habits.bets_faced, _RAISED_PRIOR) >= ALWAYS_BETS
 
     def only_all_in(self, who: int) -> float | None:
         """The share of hands ``who`` moves all in with, deep, when he is read as a player who
@@ -225,6 +289,7 @@ class Memory:
         decided: set[int] = set()
         played: set[int] = set()
         raised: set[int] = set()
+        bettors: set[int] = set()  # who bet or raised on this street after the flop
         raises = 0
         street = Street.PREFLOP
         level = 0
@@ -251,13 +316,23 @@ class Memory:
                 continue
             if action.street is not street:
                 street, level = action.street, 0
+                bettors.clear()
             if habits is not None:
+                if player in bettors and level > 0:
+                    habits.raised_after_betting += 1
+                    habits.folds_after_betting += action.kind is ActionKind.FOLD
                 habits.postflop += 1
                 habits.aggressive += aggressive
+                if level == 0:
+                    habits.checked_to += 1
+                    habits.bets_checked_to += aggressive
                 if level > 0:
+                    habits.raises_to_bets += aggressive
                     habits.bets_faced += 1
                     habits.folds_to_bets += action.kind is ActionKind.FOLD
             level += aggressive
+            if aggressive:
+                bettors.add(player)
 
     @staticmethod
     def _preflop(
@@ -272,6 +347,9 @@ class Memory:
         if not first:
             return
         habits.hands += 1
+        if raises == 0:
+            habits.open_chances += 1
+            habits.opens += aggressive
         if raises == 1:
             habits.re_raise_chances += 1
             habits.re_raises += aggressive

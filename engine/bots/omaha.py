@@ -187,10 +187,14 @@ class OmahaLine:
     actions: tuple[Act, ...]
 
 
-def lines(view: BotView, read_actions: bool = True) -> list[OmahaLine]:
+def lines(
+    view: BotView, read_actions: bool = True, opened: float | None = None
+) -> list[OmahaLine]:
     """Every other player still holding cards, with his range read from the pre-flop actions
-    and, when ``read_actions``, his post-flop actions (else none: a range, not a story)."""
-    opened = omaha_open_width(betting(view).first_raiser_behind)
+    (the first raise read as ``opened`` wide when given, else as its position opens) and, when
+    ``read_actions``, his post-flop actions (else none: a range, not a story)."""
+    if opened is None:
+        opened = omaha_open_width(betting(view).first_raiser_behind)
     return [
         OmahaLine(seat, range_bounds(view, seat, opened), acts if read_actions else ())
         for seat, acts in postflop_acts(view).items()

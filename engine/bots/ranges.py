@@ -184,9 +184,11 @@ class Line:
     actions: tuple[Act, ...]
 
 
-def postflop_lines(view: BotView) -> list[Line]:
-    """Every other player still holding cards, with his range and post-flop actions."""
-    opened = open_width(betting(view).first_raiser_behind)
+def postflop_lines(view: BotView, opened: float | None = None) -> list[Line]:
+    """Every other player still holding cards, with his range and post-flop actions; the first
+    raise before the flop read as ``opened`` wide when given, else as its position opens."""
+    if opened is None:
+        opened = open_width(betting(view).first_raiser_behind)
     return [
         Line(seat, _preflop_range(view, seat, opened), acts)
         for seat, acts in postflop_acts(view).items()

@@ -220,3 +220,123 @@ def test_the_strong_level_limps_any_hand_against_a_player_who_only_shoves() -> N
     assert fresh.decide(open_view("AsAd"), random.Random(1)).move is Move.RAISE
     # One who also calls is played the usual way.
     assert told_of_calls.decide(open_view("AsAd"), random.Random(1)).move is Move.RAISE
+
+
+def bettor_hand(number: int) -> HandSeen:
+    """He raises first in, is called, bets the flop when checked to, and the hero folds."""
+    flop = Street.FLOP
+    return seen_with(
+        [
+            Seen(1, ActionKind.RAISE, Street.PREFLOP, 6, False),
+            Seen(0, ActionKind.CALL, Street.PREFLOP, 4, False),
+            Seen(0, ActionKind.CHECK, flop, 0, False),
+            Seen(1, ActionKind.BET, flop, 12, False),
+            Seen(0, ActionKind.FOLD, flop, 0, False),
+        ],
+        number,
+    )
+
+
+def checker_hand(number: int) -> HandSeen:
+    """He limps, and checks the flop behind."""
+    flop = Street.FLOP
+    return seen_with(
+        [
+            Seen(1, ActionKind.CALL, Street.PREFLOP, 1, False),
+            Seen(0, ActionKind.CHECK, Street.PREFLOP, 0, False),
+            Seen(0, ActionKind.CHECK, flop, 0, False),
+            Seen(1, ActionKind.CHECK, flop, 0, False),
+        ],
+        number,
+    )
+
+
+def test_how_wide_he_opens_and_whether_he_always_bets_are_read_from_enough_hands() -> None:
+    memory = Memory()
+    for number in range(7):
+        memory.learn(bettor_hand(number))
+    assert memory.open_width(SHOVER) is None and not memory.always_bets(SHOVER)
+    for number in range(7, 60):
+        memory.learn(bettor_hand(number))
+    width = memory.open_width(SHOVER)
+    assert width is not None and width > 0.8  # he raised every hand he could open
+    assert memory.always_bets(SHOVER)
+    for number in range(60, 120):  # now he checks behind half the time
+        memory.learn(checker_hand(number) if number % 2 else bettor_hand(number))
+    assert not memory.always_bets(SHOVER)
+    width = memory.open_width(SHOVER)
+    assert width is not None and width < 0.8
+
+
+def bet_into_view(hole: str, board: str) -> BotView:
+    """Heads-up: he (the button) raised to 6, the hero called in the big blind, checked the
+    flop, and he bet the pot, 12."""
+    deck = deck_from_cards(2, [parse_cards(hole), None], parse_cards(board))
+    hand = Hand(HandConfig.standard((200, 200), 1, 2), deck)
+    for action in (Action(ActionKind.RAISE, 1, 6), Action(ActionKind.CALL, 0),
+                   Action(ActionKind.CHECK, 0), Action(ActionKind.BET, 1, 12)):
+        hand.apply(action)
+    return view_of(hand, 0, (HERO, SHOVER), 1000)
+
+
+def checked_view(hole: str, board: str) -> BotView:
+    """As :func:`bet_into_view`, the hero first to act on the flop."""
+    deck = deck_from_cards(2, [parse_cards(hole), None], parse_cards(board))
+    hand = Hand(HandConfig.standard((200, 200), 1, 2), deck)
+    hand.apply(Action(ActionKind.RAISE, 1, 6))
+    hand.apply(Action(ActionKind.CALL, 0))
+    return view_of(hand, 0, (HERO, SHOVER), 1000)
+
+
+def test_the_strong_level_reads_a_player_who_bets_whenever_checked_to() -> None:
+    fresh, knowing = strong(WidthChart()), strong(WidthChart())
+    for number in range(100):
+        knowing.observe(bettor_hand(number))
+    # His bet says nothing: ace high is worth a call against his whole opening range.
+    ace_high = bet_into_view("Ac2d", "Kh9s4c")
+    assert fresh.decide(ace_high, random.Random(1)) == FOLD
+    assert knowing.decide(ace_high, random.Random(1)) == CALL
+    assert knowing.decide(bet_into_view("3c2d", "Kh9s4c"), random.Random(1)) == FOLD
+    # A hand worth a bet is checked to him: he will bet it for the hero.
+    top_pair = checked_view("KcJd", "Kh9s4c")
+    told = {knowing.decide(top_pair, random.Random(seed)).move for seed in range(10)}
+    usual = {fresh.decide(top_pair, random.Random(seed)).move for seed in range(10)}
+    assert told == {Move.CHECK}
+    assert Move.RAISE in usual or Move.ALL_IN in usual
+
+
+def raised_hand(number: int, gives_up: bool) -> HandSeen:
+    """He bets the flop when checked to, the hero raises, and he folds (``gives_up``) or
+    raises again."""
+    flop = Street.FLOP
+    answer = Seen(1, ActionKind.FOLD, flop, 0, False)
+    if not gives_up:
+        answer = Seen(1, ActionKind.RAISE, flop, 120, False)
+    return seen_with(
+        [
+            Seen(1, ActionKind.RAISE, Street.PREFLOP, 6, False),
+            Seen(0, ActionKind.CALL, Street.PREFLOP, 4, False),
+            Seen(0, ActionKind.CHECK, flop, 0, False),
+            Seen(1, ActionKind.BET, flop, 12, False),
+            Seen(0, ActionKind.RAISE, flop, 40, False),
+            answer,
+        ],
+        number,
+    )
+
+
+def test_the_strong_level_raises_the_bet_of_a_player_who_gives_his_bets_up() -> None:
+    fresh, knowing, warned = strong(WidthChart()), strong(WidthChart()), strong(WidthChart())
+    for number in range(100):
+        knowing.observe(raised_hand(number, True))
+        warned.observe(raised_hand(number, False))
+    assert knowing.memory.folds_when_raised(SHOVER) is not None
+    air = bet_into_view("7c2d", "Kh9s4c")
+    assert fresh.decide(air, random.Random(1)) == FOLD
+    assert knowing.decide(air, random.Random(1)).move in {Move.RAISE, Move.ALL_IN}
+    # Folding to other players' bets is not giving up his own: one who goes on is not raised.
+    assert warned.decide(air, random.Random(1)) == FOLD
+    folder = strong(WidthChart())
+    for number in range(100):
+        folder.observe(folder_hand(number))
+    assert folder.decide(air, random.Random(1)) == FOLD
