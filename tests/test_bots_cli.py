@@ -134,16 +134,38 @@ def test_the_verdicts_need_the_whole_interval_above_zero() -> None:
         cells[(players, 0, 3)] = _cell(players, 0, 3, clear)
         cells[(players, 1, 3)] = _cell(players, 1, 3, clear)
         cells[(players, 2, 3)] = _cell(players, 2, 3, unclear if players == 6 else clear)
-    (ladder, ladder_status, ladder_legs), (baselines, status, legs) = verdicts(
-        cells, labels, [2, 6]
+    (ladder, ladder_status, ladder_legs), (baselines, status, legs), (margin, held, margins) = (
+        verdicts(cells, labels, [2, 6])
     )
     assert "each level beats the one below it" in ladder and ladder_status == "PASS"
     assert len(ladder_legs) == 4
     assert "strong beats every baseline" in baselines and status == "FAIL"
     assert [leg.holds for leg in legs] == [True, False]  # positive at 6-max, not shown
+    # Regular and strong win the same against the rock heads-up; at 6-max strong wins less.
+    assert "at least what regular wins" in margin and held == "FAIL"
+    assert [leg.holds for leg in margins] == [True, False]
 
-    (_, skipped, _), (_, also, _) = verdicts(cells, ["beginner", "a", "b", "rock"], [2, 6])
-    assert skipped.startswith("SKIPPED") and also.startswith("SKIPPED")
+    skipped = verdicts(cells, ["beginner", "a", "b", "rock"], [2, 6])
+    assert all(status.startswith("SKIPPED") for _, status, _ in skipped)
+
+
+def test_the_verdicts_alone_play_only_the_pairings_they_rest_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    field = ",".join(("engine.bots:beginner", "engine.bots:regular", "engine.bots:strong",
+                      ROCK, RANDOM))
+    main(["--field", field, "--hands", "20", "--players", "2", "--verdicts"])
+    out = capsys.readouterr().out
+    played = [line for line in out.splitlines() if "hands/s)" in line and " vs " in line]
+    assert "league: 5 bots, 6 matches" in out  # of the 10 pairings, the 6 the verdicts need
+    assert "beginner vs rock" not in out and "rock vs random_bot" not in out
+    assert "strong vs rock" in out and "regular vs random_bot" in out
+    assert "strong wins at least what regular wins against every baseline:" in out
+    assert len(played) == 6  # every match printed its line
+    with pytest.raises(SystemExit) as stopped:
+        main(["--field", f"{ROCK},{RANDOM}", "--hands", "4", "--verdicts"])
+    assert stopped.value.code == 2
+    assert "no pairing the verdicts rest on" in capsys.readouterr().err
 
 
 def test_the_shover_ceiling_is_what_its_exploiter_plays_for() -> None:
