@@ -96,6 +96,9 @@ __all__ = ["PUSH_FOLD_DEPTH", "Beginner", "PushFoldChart", "Regular", "Strong"]
 
 WIDE_SHOVES: Final = 0.1
 """All-ins remembered this wide or wider are read from memory rather than as raises."""
+WILD_RE_RAISES: Final = 0.5
+"""A player who re-raises this share of the single raises he faces, or more, has his raises
+before the flop read as that wide (in Omaha, where such a player's raises go on to the stack)."""
 QUIET_RE_RAISES: Final = 0.2
 """Players still to act who re-raise this share of single raises or less let the strong level
 answer an opener by his own width as memory saw it (``Strong._quiet_behind``)."""
@@ -401,7 +404,8 @@ class Strong:
             # A raise that commits little, from players who give up after the flop to a bet.
             return CALL
         if _omaha(view) and view.street is Street.PREFLOP:
-            return _omaha_preflop(view, read, _STRONG_OMAHA, self._omaha_all_in(rng))
+            seen = self._raiser_width(view, read)
+            return _omaha_preflop(view, read, _STRONG_OMAHA, self._omaha_all_in(rng), seen)
         if view.street is Street.PREFLOP:
             depth = view.effective_stack() / view.big_blind
             if depth <= PUSH_FOLD_DEPTH:
@@ -537,6 +541,19 @@ class Strong:
             if share is None or share > QUIET_RE_RAISES:
                 return False
         return True
+
+    def _raiser_width(self, view: BotView, read: Betting) -> float | None:
+        """How wide the last raise before the flop is by memory, when it says more than the
+        raise does: an opener seen opening wide (with quiet players behind), or a re-raiser
+        seen re-raising most raises he faces (:data:`WILD_RE_RAISES`); None else."""
+        raiser = read.aggressor
+        if raiser is None:
+            return None
+        who = view.who[raiser]
+        if read.raises == 1:
+            return self.memory.open_width(who) if self._quiet_behind(view) else None
+        share = self.memory.re_raises(who)
+        return share if share is not None and share >= WILD_RE_RAISES else None
 
     def _bets_for_us(self, view: BotView, read: Betting) -> bool:
         """The one other player in the hand acts after us and bets whenever checked to."""
@@ -726,6 +743,9 @@ class Strong:
             need = (called - view.bet) / pot + 0.03 * read.behind
             opponents = omaha.lines(view)
             wide = self._shoves(view, raiser)
+            wild = self.memory.re_raises(view.who[raiser])
+            if wild is not None and wild >= WILD_RE_RAISES:
+                wide = max(wide or 0.0, wild)
             if wide is not None:
                 opponents = [
                     replace(line, bounds=(0.0, max(line.bounds[1], wide), 1.0))
@@ -873,9 +893,13 @@ def _omaha_preflop(
     read: Betting,
     style: OmahaStyle,
     all_in: Callable[[BotView, Betting], bool] | None,
+    seen: float | None = None,
 ) -> Decision:
     """Pre-flop in Omaha for the regular and strong levels: pot-sized opens and re-raises by
-    place; ``all_in`` judges a raise that commits the stack (by the place alone without it)."""
+    place; ``all_in`` judges a raise that commits the stack (by the place alone without it).
+    ``seen`` is how wide the last raise is, when the strong level's memory knows its maker
+    raises wider than a raise says (``Strong._raiser_width``): it is then answered as an open
+    that wide, whatever raise it is."""
     best = omaha.place(view.hole, view.game)
     total = view.stack + view.bet
     raiser = read.aggressor
@@ -893,8 +917,10 @@ def _omaha_preflop(
         if all_in is not None:
             return CALL if all_in(view, read) else FOLD
         return CALL if best <= style.commits else FOLD
-    if read.raises == 1:
+    if read.raises == 1 or seen is not None:
         opened = omaha.omaha_open_width(read.first_raiser_behind)
+        if seen is not None:
+            opened = max(opened, seen) if read.raises == 1 else seen
         if best <= max(0.03, style.re_raise * opened):
             return _pot_raise(view, 1.0)
         if view.me == _big_blind(view):

@@ -340,3 +340,34 @@ def test_the_strong_level_raises_the_bet_of_a_player_who_gives_his_bets_up() -> 
     for number in range(100):
         folder.observe(folder_hand(number))
     assert folder.decide(air, random.Random(1)) == FOLD
+
+
+def re_raised_hand(number: int) -> HandSeen:
+    """Pot-Limit Omaha heads-up: the hero opens on the button and he re-raises the pot."""
+    actions = (
+        Seen(1, ActionKind.RAISE, Street.PREFLOP, 6, False),
+        Seen(0, ActionKind.RAISE, Street.PREFLOP, 18, False),
+        Seen(1, ActionKind.FOLD, Street.PREFLOP, 0, False),
+    )
+    return HandSeen(number, (SHOVER, HERO), 2, (200, 200), actions, (), ())
+
+
+def re_raised_view(hole: str) -> BotView:
+    deck = deck_from_cards(2, [None, parse_cards(hole)], (), hole_count=4)
+    hand = Hand(HandConfig.standard((200, 200), 1, 2, game=PLO), deck)
+    hand.apply(Action(ActionKind.RAISE, 1, 6))
+    hand.apply(Action(ActionKind.RAISE, 0, 18))
+    return view_of(hand, 1, (SHOVER, HERO), 1000)
+
+
+def test_the_strong_level_answers_a_player_who_re_raises_every_raise_as_an_open() -> None:
+    fresh, knowing = strong(WidthChart()), strong(WidthChart())
+    for number in range(60):
+        knowing.observe(re_raised_hand(number))
+    share = knowing.memory.re_raises(SHOVER)
+    assert share is not None and share > 0.8
+    medium = re_raised_view("KcQdJh9s")
+    assert fresh.decide(medium, random.Random(1)) == FOLD  # a re-raise shows the top hands
+    assert knowing.decide(medium, random.Random(1)).move in {Move.CALL, Move.RAISE}
+    # Not any hand: the worst still folds.
+    assert knowing.decide(re_raised_view("7c2d2h2s"), random.Random(1)) == FOLD
