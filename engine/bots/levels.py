@@ -480,6 +480,11 @@ class Strong:
                 continue
             classes = preflop_range(view, seat)
             wide = self._shoves(view, seat) if seat == read.aggressor else None
+            wild = None
+            if seat == read.aggressor and self._wild_alone(view, read):
+                wild = self._raiser_width(view, read)
+            if wild is not None:
+                wide = max(wide or 0.0, wild)
             if wide is not None and wide >= WIDE_SHOVES:
                 # He has been seen moving all in this often: his range is that share of hands
                 # in the order people shove them (the chart's), bluffs and all.
@@ -531,6 +536,14 @@ class Strong:
             and self._easy_folds(view)
         )
 
+    def _wild_alone(self, view: BotView, read: Betting) -> bool:
+        """In Hold'em: a re-raise by a player read as raising wider than it says, with nobody
+        else in the pot and quiet players behind (where others put chips in, their ranges say
+        more; in Omaha, whose hands run closer, ``_raiser_width`` is read whoever is in)."""
+        if read.raises < 2 or read.opponents > 1 or not self._quiet_behind(view):
+            return False
+        return self._raiser_width(view, read) is not None
+
     def _quiet_behind(self, view: BotView) -> bool:
         """Every player still to act before the flop is known to re-raise a raise seldom."""
         acted = {a.player for a in view.actions if a.street is Street.PREFLOP}
@@ -544,8 +557,9 @@ class Strong:
 
     def _raiser_width(self, view: BotView, read: Betting) -> float | None:
         """How wide the last raise before the flop is by memory, when it says more than the
-        raise does: an opener seen opening wide (with quiet players behind), or a re-raiser
-        seen re-raising most raises he faces (:data:`WILD_RE_RAISES`); None else."""
+        raise does: an opener seen opening wide, or a re-raiser seen re-raising most raises he
+        faces (:data:`WILD_RE_RAISES`); None else. An opener's width is read only when every
+        player still to act is known to re-raise seldom: else their answers count more."""
         raiser = read.aggressor
         if raiser is None:
             return None
@@ -601,7 +615,8 @@ class Strong:
         facing_all_in = raiser is not None and view.seats[raiser].all_in
         if facing_all_in or view.to_call >= 0.4 * total:
             return ALL_IN if self._good_all_in(view, read) else FOLD
-        if read.raises == 1:
+        if read.raises == 1 or self._wild_alone(view, read):
+            # A re-raise by a player seen re-raising most raises is answered as an open.
             decision = self._against_open(view, rng, read, depth, best, in_position)
         elif read.raises == 2:
             decision = self._against_re_raise(view, rng, read, depth, best, in_position)
@@ -691,9 +706,10 @@ class Strong:
         in_position: bool,
     ) -> Decision:
         usual = open_width(read.first_raiser_behind)
-        # The opener's own width as memory saw it, unless a player still to act re-raises
-        # often (or is not known yet): then his answer counts more than the opener's range.
-        opened = self._opened(view, usual) if self._quiet_behind(view) else usual
+        # The raiser's own width as memory saw it (an opener's only when the players still to
+        # act are known to re-raise seldom: else their answers count more than his range).
+        seen = self._raiser_width(view, read)
+        opened = usual if seen is None else max(usual, seen) if read.raises == 1 else seen
         total = view.stack + view.bet
         value = max(0.025, 0.3 * opened)
         if depth <= 25:

@@ -371,3 +371,34 @@ def test_the_strong_level_answers_a_player_who_re_raises_every_raise_as_an_open(
     assert knowing.decide(medium, random.Random(1)).move in {Move.CALL, Move.RAISE}
     # Not any hand: the worst still folds.
     assert knowing.decide(re_raised_view("7c2d2h2s"), random.Random(1)) == FOLD
+
+
+def three_bet_hand(number: int) -> HandSeen:
+    """Hold'em heads-up: the hero opens on the button and he re-raises."""
+    actions = (
+        Seen(1, ActionKind.RAISE, Street.PREFLOP, 5, False),
+        Seen(0, ActionKind.RAISE, Street.PREFLOP, 15, False),
+        Seen(1, ActionKind.FOLD, Street.PREFLOP, 0, False),
+    )
+    return HandSeen(number, (SHOVER, HERO), 2, (200, 200), actions, (), ())
+
+
+def three_bet_view(hole: str) -> BotView:
+    deck = deck_from_cards(2, [None, parse_cards(hole)], ())
+    hand = Hand(HandConfig.standard((200, 200), 1, 2), deck)
+    hand.apply(Action(ActionKind.RAISE, 1, 5))
+    hand.apply(Action(ActionKind.RAISE, 0, 15))
+    return view_of(hand, 1, (SHOVER, HERO), 1000)
+
+
+def test_the_strong_level_answers_a_hold_em_re_raiser_of_every_open_as_an_opener() -> None:
+    fresh, knowing = strong(WidthChart()), strong(WidthChart())
+    for number in range(60):
+        knowing.observe(three_bet_hand(number))
+    weak = three_bet_view("Qc5d")
+    assert fresh.decide(weak, random.Random(1)) == FOLD  # a re-raise shows the better hands
+    assert knowing.decide(weak, random.Random(1)).move is Move.CALL
+    strong_enough = three_bet_view("Ac5d")  # called by the usual reading, re-raised now
+    assert fresh.decide(strong_enough, random.Random(1)).move is Move.CALL
+    assert knowing.decide(strong_enough, random.Random(1)).move in {Move.RAISE, Move.ALL_IN}
+    assert knowing.decide(three_bet_view("7c2d"), random.Random(1)) == FOLD
