@@ -99,6 +99,9 @@ WIDE_SHOVES: Final = 0.1
 WILD_RE_RAISES: Final = 0.5
 """A player who re-raises this share of the single raises he faces, or more, has his raises
 before the flop read as that wide (in Omaha, where such a player's raises go on to the stack)."""
+SHOVED_OFF: Final = 0.25
+"""An open that players who only move all in shove over this often or more is made only with a
+hand that can call them (``Strong._shoved_off``)."""
 QUIET_RE_RAISES: Final = 0.2
 """Players still to act who re-raise this share of single raises or less let the strong level
 answer an opener by his own width as memory saw it (``Strong._quiet_behind``)."""
@@ -597,6 +600,8 @@ class Strong:
                 return CHECK
             if self._limps_in(view, read):
                 return CALL
+            if self._shoved_off(view):
+                return _check_or_fold(view)
             width = open_width(read.behind) * (0.85 if depth < 30 else 1.0)
             if view.players == 2:
                 # Heads-up the button opens most hands: he plays every later street in
@@ -625,6 +630,24 @@ class Strong:
         if decision is FOLD and read.raises >= 2 and self._defends(view, read, in_position):
             return CALL
         return decision
+
+    def _shoved_off(self, view: BotView) -> bool:
+        """Whether an open would too often be shoved off: players still to act who only move
+        all in (:meth:`Memory.only_all_in`) shove over it a quarter of the time or more
+        (:data:`SHOVED_OFF`), and this hand could not call one of them."""
+        nobody = 1.0
+        widest = 0.0
+        for seat in view.live:
+            if seat == view.me:
+                continue
+            width = self.memory.only_all_in(view.who[seat])
+            if width is not None:
+                nobody *= 1.0 - width
+                widest = max(widest, width)
+        if 1.0 - nobody < SHOVED_OFF:
+            return False
+        shoves = range_weights(self._shove_places(), 0.0, widest, 1.0)
+        return preflop_equity(view, [shoves]) < 0.5
 
     def _limps_in(self, view: BotView, read: Betting) -> bool:
         """Whether to call the big blind with any hand because everybody left to act only

@@ -402,3 +402,23 @@ def test_the_strong_level_answers_a_hold_em_re_raiser_of_every_open_as_an_opener
     assert fresh.decide(strong_enough, random.Random(1)).move is Move.CALL
     assert knowing.decide(strong_enough, random.Random(1)).move in {Move.RAISE, Move.ALL_IN}
     assert knowing.decide(three_bet_view("7c2d"), random.Random(1)) == FOLD
+
+
+def button_view(hole: str) -> BotView:
+    """Three-handed, 100 big blinds: the hero on the button first to act, the shover in the
+    small blind and a player nothing is known of in the big blind."""
+    deck = deck_from_cards(3, [None, None, parse_cards(hole)], ())
+    hand = Hand(HandConfig.standard((200, 200, 200), 1, 2), deck)
+    return view_of(hand, 2, (SHOVER, 99, HERO), 1000)
+
+
+def test_the_strong_level_opens_only_what_calls_a_shover_behind_it() -> None:
+    fresh, knowing = strong(WidthChart()), strong(WidthChart())
+    for number in range(100):
+        knowing.observe(shove_hand(number, number % 2 == 0))  # half his hands
+    for hole in ("Kc7d", "Tc9c", "Qc9d"):
+        assert fresh.decide(button_view(hole), random.Random(1)).move is Move.RAISE
+        # Shoved over half the time, folded: the open would pay for nothing.
+        assert knowing.decide(button_view(hole), random.Random(1)) == FOLD
+    for hole in ("AcQd", "JcJd", "5c5d"):
+        assert knowing.decide(button_view(hole), random.Random(1)).move is Move.RAISE
