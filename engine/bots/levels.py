@@ -486,6 +486,10 @@ class Strong:
             wild = None
             if seat == read.aggressor and self._wild_alone(view, read):
                 wild = self._raiser_width(view, read)
+            elif view.seats[seat].all_in or view.to_call >= 0.4 * (view.stack + view.bet):
+                # For the stack, a player seen re-raising most raises is read that wide.
+                share = self.memory.re_raises(view.who[seat])
+                wild = share if share is not None and share >= WILD_RE_RAISES else None
             if wild is not None:
                 wide = max(wide or 0.0, wild)
             if wide is not None and wide >= WIDE_SHOVES:

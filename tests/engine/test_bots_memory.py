@@ -422,3 +422,25 @@ def test_the_strong_level_opens_only_what_calls_a_shover_behind_it() -> None:
         assert knowing.decide(button_view(hole), random.Random(1)) == FOLD
     for hole in ("AcQd", "JcJd", "5c5d"):
         assert knowing.decide(button_view(hole), random.Random(1)).move is Move.RAISE
+
+
+def squeezed_view(hole: str) -> BotView:
+    """Three-handed, 100 big blinds: a player nothing is known of opens on the button, the
+    re-raiser moves all in from the small blind, and the hero is in the big blind."""
+    deck = deck_from_cards(3, [None, parse_cards(hole), None], ())
+    hand = Hand(HandConfig.standard((200, 200, 200), 1, 2), deck)
+    hand.apply(Action(ActionKind.RAISE, 2, 5))
+    hand.apply(Action(ActionKind.ALL_IN, 0))
+    return view_of(hand, 1, (SHOVER, HERO, 99), 1000)
+
+
+def test_for_the_stack_the_strong_level_reads_a_re_raiser_of_most_raises_wide() -> None:
+    fresh, knowing = strong(WidthChart()), strong(WidthChart())
+    for number in range(60):
+        knowing.observe(three_bet_hand(number))
+    calls = {h for h in ("AcJd", "KcQd", "TcTd", "7c7d", "Ac8d", "KcTd", "7c2d")
+             if knowing.decide(squeezed_view(h), random.Random(1)) != FOLD}
+    usual = {h for h in ("AcJd", "KcQd", "TcTd", "7c7d", "Ac8d", "KcTd", "7c2d")
+             if fresh.decide(squeezed_view(h), random.Random(1)) != FOLD}
+    assert usual < calls  # every hand called by the usual reading, and more
+    assert "7c2d" not in calls
