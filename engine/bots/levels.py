@@ -737,6 +737,8 @@ class Strong:
         # act are known to re-raise seldom: else their answers count more than his range).
         seen = self._raiser_width(view, read)
         opened = usual if seen is None else max(usual, seen) if read.raises == 1 else seen
+        if read.raises == 1:
+            opened = min(opened, self._opened(view, opened))  # an opener of only the best
         total = view.stack + view.bet
         value = max(0.025, 0.3 * opened)
         if depth <= 25:
@@ -804,13 +806,19 @@ class Strong:
 
     def _opened(self, view: BotView, usual: float) -> float:
         """How wide the first raise before the flop is read: as its position opens, or as
-        wide as memory has seen its maker open, whichever is wider."""
+        memory has seen its maker open when that is wide, whichever is wider, or when it is
+        tight, whichever is narrower."""
         first = next(
             (a.player for a in view.actions
              if a.street is Street.PREFLOP and a.kind in (ActionKind.BET, ActionKind.RAISE)),
             None,
         )
-        seen = None if first is None else self.memory.open_width(view.who[first])
+        if first is None:
+            return usual
+        tight = self.memory.tight_opens(view.who[first])
+        if tight is not None:
+            return min(usual, tight)
+        seen = self.memory.open_width(view.who[first])
         return usual if seen is None else max(usual, seen)
 
     def _remembered(self, view: BotView, line: _L) -> _L:

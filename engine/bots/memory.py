@@ -51,6 +51,7 @@ __all__ = [
     "MOST_BLUFFS",
     "ONLY_ALL_IN",
     "SHOWN_KEPT",
+    "TIGHT_OPENS",
     "WIDEST_SHOVES",
     "WIDE_OPENS",
     "Habits",
@@ -88,6 +89,9 @@ WIDE_OPENS: Final = 0.6
 """An opener is read as wider than his position says only once seen opening this share of
 hands or more: a sound player's average over the seats stays under it, so his early-seat raises
 are not read as his button's (:meth:`Memory.open_width`)."""
+TIGHT_OPENS: Final = 0.08
+"""An opener seen opening this share of hands or less has his raise read as that narrow
+(:meth:`Memory.tight_opens`)."""
 ALWAYS_BETS: Final = 0.85
 """A player who bets this share or more of the times he is checked to after the flop is read as
 betting whatever he holds there: his bets say nothing of his hand (:meth:`Memory.always_bets`)."""
@@ -189,6 +193,15 @@ class Memory:
             return None
         width = _share(habits.opens, habits.open_chances, _OPEN_PRIOR)
         return width if width >= WIDE_OPENS else None
+
+    def tight_opens(self, who: int) -> float | None:
+        """The share of hands ``who`` opens with, once seen :data:`_OPENS_SEEN` times, when it
+        is :data:`TIGHT_OPENS` or less (a player who raises only the best hands); None else."""
+        habits = self._habits.get(who)
+        if habits is None or habits.open_chances < _OPENS_SEEN:
+            return None
+        width = _share(habits.opens, habits.open_chances, _OPEN_PRIOR)
+        return width if width <= TIGHT_OPENS else None
 
     def folds_when_raised(self, who: int) -> float | None:
         """The share of the raises ``who`` faced after betting a street that he folded to,

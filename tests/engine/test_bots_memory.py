@@ -13,6 +13,7 @@ from engine.bots.memory import (
     FEWEST_BLUFFS,
     FEWEST_OWN_BLUFFS,
     MOST_BLUFFS,
+    TIGHT_OPENS,
     WIDEST_SHOVES,
     Memory,
 )
@@ -444,3 +445,37 @@ def test_for_the_stack_the_strong_level_reads_a_re_raiser_of_most_raises_wide() 
              if fresh.decide(squeezed_view(h), random.Random(1)) != FOLD}
     assert usual < calls  # every hand called by the usual reading, and more
     assert "7c2d" not in calls
+
+
+def rock_hand(number: int, opens: bool) -> HandSeen:
+    """Heads-up: he is first in on the button and raises (``opens``) or folds."""
+    actions = [Seen(1, ActionKind.RAISE if opens else ActionKind.FOLD, Street.PREFLOP, 6, False)]
+    if opens:
+        actions.append(Seen(0, ActionKind.FOLD, Street.PREFLOP, 0, False))
+    return HandSeen(number, (HERO, SHOVER), 2, (200, 200), tuple(actions), (), ())
+
+
+def opened_view(hole: str) -> BotView:
+    """Heads-up: he opened to 6 on the button; the hero is in the big blind."""
+    deck = deck_from_cards(2, [parse_cards(hole), None], ())
+    hand = Hand(HandConfig.standard((200, 200), 1, 2), deck)
+    hand.apply(Action(ActionKind.RAISE, 1, 6))
+    return view_of(hand, 0, (HERO, SHOVER), 1000)
+
+
+def test_a_tight_opener_is_read_as_narrow_as_he_opens() -> None:
+    memory = Memory()
+    for number in range(200):
+        memory.learn(rock_hand(number, number % 30 == 0))
+    width = memory.tight_opens(SHOVER)
+    assert width is not None and width <= TIGHT_OPENS
+    assert memory.open_width(SHOVER) is None  # not a wide one
+    fresh, knowing = strong(WidthChart()), strong(WidthChart())
+    for number in range(200):
+        knowing.observe(rock_hand(number, number % 30 == 0))
+    folded = {h for h in ("AcJd", "TcTd", "KcQd", "9c9d", "AcQd")
+              if knowing.decide(opened_view(h), random.Random(1)) == FOLD}
+    usual = {h for h in ("AcJd", "TcTd", "KcQd", "9c9d", "AcQd")
+             if fresh.decide(opened_view(h), random.Random(1)) == FOLD}
+    assert usual < folded  # against the best hands only, more of the middling ones go
+    assert knowing.decide(opened_view("AcAd"), random.Random(1)) != FOLD
