@@ -105,6 +105,10 @@ hand that can call them (``Strong._shoved_off``)."""
 QUIET_RE_RAISES: Final = 0.2
 """Players still to act who re-raise this share of single raises or less let the strong level
 answer an opener by his own width as memory saw it (``Strong._quiet_behind``)."""
+SELDOM_FOLDS: Final = 0.15
+"""Players who fold to this share of bets after the flop or less are bet into for value with
+any hand that beats most of their hands, not only the part that would call
+(``Strong._never_fold``)."""
 EASY_FOLDS: Final = 0.75
 """Against players remembered folding to this share of bets after the flop or more, the strong
 level bets whatever it holds, and calls a small raise before the flop with any hand to do so."""
@@ -527,6 +531,13 @@ class Strong:
         believed = self.memory.bluffs_believed(view.who[seat])
         return min(1.0, _bluffs_believed(view, street) * believed)
 
+    def _never_fold(self, view: BotView) -> bool:
+        """Everyone else in the hand folds to a bet after the flop :data:`SELDOM_FOLDS` of the
+        time or less (engine.bots.memory): a bet is called by all their hands, not the best."""
+        opponents = [view.who[s] for s in view.live if s != view.me]
+        folds = self.memory.folds_to_bets(opponents)
+        return folds is not None and folds <= SELDOM_FOLDS
+
     def _easy_folds(self, view: BotView) -> bool:
         """Everyone else in the hand folds to most bets after the flop (engine.bots.memory)."""
         folds = self.memory.folds_to_bets([view.who[s] for s in view.live if s != view.me])
@@ -863,9 +874,13 @@ class Strong:
             bet = fraction * pot
             if not many and equity >= 0.6 and self._bets_for_us(view, read):
                 return CHECK  # he bets whatever he holds when checked to: let him
-            if guess.against_calls(bet, pot) >= 0.55 + 0.05 * (read.opponents - 1) or (
-                not river and equity >= 0.7
-            ):
+            # Against players who call whatever they hold, the callers are everybody, and a
+            # hand well ahead is paid the most the bet can be.
+            stations = self._never_fold(view)
+            called = equity if stations else guess.against_calls(bet, pot)
+            if called >= 0.55 + 0.05 * (read.opponents - 1) or (not river and equity >= 0.7):
+                if stations and equity >= 0.7:
+                    fraction = max(fraction, 1.0)
                 return _pot_raise(view, fraction)
             if self._easy_folds(view):
                 return _pot_raise(view, fraction)

@@ -479,3 +479,25 @@ def test_a_tight_opener_is_read_as_narrow_as_he_opens() -> None:
              if fresh.decide(opened_view(h), random.Random(1)) == FOLD}
     assert usual < folded  # against the best hands only, more of the middling ones go
     assert knowing.decide(opened_view("AcAd"), random.Random(1)) != FOLD
+
+
+def station_hand(number: int) -> HandSeen:
+    """He calls before the flop, checks, and calls the hero's bet on every street."""
+    actions = [Seen(1, ActionKind.CALL, Street.PREFLOP, 1, False),
+               Seen(0, ActionKind.CHECK, Street.PREFLOP, 0, False)]
+    for street in (Street.FLOP, Street.TURN, Street.RIVER):
+        actions += [Seen(0, ActionKind.BET, street, 4, False),
+                    Seen(1, ActionKind.CALL, street, 4, False)]
+    return seen_with(actions, number)
+
+
+def test_the_strong_level_bets_the_pot_for_value_into_a_player_who_never_folds() -> None:
+    fresh, knowing = strong(WidthChart()), strong(WidthChart())
+    for number in range(100):
+        knowing.observe(station_hand(number))
+    view = checked_view("KcJd", "Kh9s4c")  # top pair, first to act
+    usual = fresh.decide(view, random.Random(1))
+    told = knowing.decide(view, random.Random(1))
+    assert told.move is Move.RAISE and told.to is not None
+    assert usual.move is not Move.RAISE or (usual.to or 0) < told.to
+    assert told.to == view.pot  # the pot: every one of his hands pays it
