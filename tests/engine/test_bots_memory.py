@@ -343,21 +343,23 @@ def test_the_strong_level_raises_the_bet_of_a_player_who_gives_his_bets_up() -> 
     assert folder.decide(air, random.Random(1)) == FOLD
 
 
-def re_raised_hand(number: int) -> HandSeen:
-    """Pot-Limit Omaha heads-up: the hero opens on the button and he re-raises the pot."""
+def re_raised_hand(number: int, opened: int = 6, re_raised: int = 18) -> HandSeen:
+    """Heads-up: the hero opens on the button and he re-raises (a pot in Pot-Limit Omaha by
+    default)."""
     actions = (
-        Seen(1, ActionKind.RAISE, Street.PREFLOP, 6, False),
-        Seen(0, ActionKind.RAISE, Street.PREFLOP, 18, False),
+        Seen(1, ActionKind.RAISE, Street.PREFLOP, opened, False),
+        Seen(0, ActionKind.RAISE, Street.PREFLOP, re_raised, False),
         Seen(1, ActionKind.FOLD, Street.PREFLOP, 0, False),
     )
     return HandSeen(number, (SHOVER, HERO), 2, (200, 200), actions, (), ())
 
 
-def re_raised_view(hole: str) -> BotView:
-    deck = deck_from_cards(2, [None, parse_cards(hole)], (), hole_count=4)
-    hand = Hand(HandConfig.standard((200, 200), 1, 2, game=PLO), deck)
-    hand.apply(Action(ActionKind.RAISE, 1, 6))
-    hand.apply(Action(ActionKind.RAISE, 0, 18))
+def re_raised_view(hole: str, game: Game = PLO, opened: int = 6, re_raised: int = 18) -> BotView:
+    """The hero's turn on the button, facing the re-raise of :func:`re_raised_hand`."""
+    deck = deck_from_cards(2, [None, parse_cards(hole)], (), hole_count=game.hole_count)
+    hand = Hand(HandConfig.standard((200, 200), 1, 2, game=game), deck)
+    hand.apply(Action(ActionKind.RAISE, 1, opened))
+    hand.apply(Action(ActionKind.RAISE, 0, re_raised))
     return view_of(hand, 1, (SHOVER, HERO), 1000)
 
 
@@ -375,21 +377,12 @@ def test_the_strong_level_answers_a_player_who_re_raises_every_raise_as_an_open(
 
 
 def three_bet_hand(number: int) -> HandSeen:
-    """Hold'em heads-up: the hero opens on the button and he re-raises."""
-    actions = (
-        Seen(1, ActionKind.RAISE, Street.PREFLOP, 5, False),
-        Seen(0, ActionKind.RAISE, Street.PREFLOP, 15, False),
-        Seen(1, ActionKind.FOLD, Street.PREFLOP, 0, False),
-    )
-    return HandSeen(number, (SHOVER, HERO), 2, (200, 200), actions, (), ())
+    """Hold'em heads-up: the hero opens to 5 on the button and he re-raises to 15."""
+    return re_raised_hand(number, 5, 15)
 
 
 def three_bet_view(hole: str) -> BotView:
-    deck = deck_from_cards(2, [None, parse_cards(hole)], ())
-    hand = Hand(HandConfig.standard((200, 200), 1, 2), deck)
-    hand.apply(Action(ActionKind.RAISE, 1, 5))
-    hand.apply(Action(ActionKind.RAISE, 0, 15))
-    return view_of(hand, 1, (SHOVER, HERO), 1000)
+    return re_raised_view(hole, NLHE, 5, 15)
 
 
 def test_the_strong_level_answers_a_hold_em_re_raiser_of_every_open_as_an_opener() -> None:
